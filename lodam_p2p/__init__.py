@@ -1,0 +1,14 @@
+"""lodam_p2p — Losing Lodam for humans and bots on a LAN, with no trusted server.
+
+Layers (arrows point inward)::
+
+    ui          bots          cli
+        \\        |         /
+         session (one seat)
+        /        |         \\
+    rules     fairdeal     transport
+
+``rules`` and ``fairdeal`` are pure: no I/O, no clock, no randomness.
+"""
+
+__version__ = "0.1.0"
