@@ -1,0 +1,125 @@
+"""What a table tells the one who sits at a seat, and how that seat answers.
+
+A *table driver* — the network session (one seat over MQTT and the fair-deal
+protocol) or the local table (every seat in one process, no crypto) — owns the loop.
+The *player* at a seat — the terminal client, or a bot adapter — is passive: the
+driver calls :meth:`Player.notify` with every :data:`TableEvent` and awaits
+:meth:`Player.decide` when the seat must act. A player only ever receives a
+:class:`~lodam_p2p.rules.PlayerView`, never another seat's hidden cards, and whatever it
+answers is validated by the rules engine before it counts.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from lodam_p2p.rules import Action, PlayerView
+
+
+class Phase(enum.Enum):
+    """Where the table is; drives the progress line of a client."""
+
+    LOBBY = "lobby"  #: waiting for seats to fill and get ready
+    DRAWING = "drawing"  #: drawing the first dealer by lot
+    SHUFFLING = "shuffling"  #: keys and the joint shuffle
+    DEALING = "dealing"  #: decryption shares for the hands
+    PLAYING = "playing"  #: exchanges and tricks
+    AUDIT = "audit"  #: end-of-hand audit
+    DEAL_OVER = "deal_over"  #: a deal has ended, the next one is coming
+    MATCH_OVER = "match_over"  #: the match has ended
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits at a seat."""
+
+    seat: int
+    name: str
+    kind: str  #: "human", or "bot:<bot name>"
+    connected: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsChanged:
+    """The seat list changed (someone joined, left, connected or went silent)."""
+
+    seats: tuple[SeatInfo, ...]
+    me: int  #: the seat this player sits at
+
+
+@dataclass(frozen=True, slots=True)
+class ViewChanged:
+    """The deal moved on; ``view`` is everything this seat may now know."""
+
+    view: PlayerView
+    last_action: Action | None = None  #: the public action that caused it, if any
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Protocol progress: what the table is doing and whom it waits for."""
+
+    phase: Phase
+    waiting_for: tuple[int, ...] = ()
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DealEnded:
+    """A deal is over: who lost (or gained) a counter and why, and the audit verdict."""
+
+    points: tuple[int, ...]
+    counter_change: tuple[int, ...]
+    lives: tuple[int, ...]  #: counters held after the deal
+    reason: str  #: a sentence for people: "seat 3 went out with 33 points"
+    audit: str  #: "passed", or what failed and whom it blames
+    void: bool = False  #: the deal did not count (a blame or a proven revoke)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """The match is over."""
+
+    winners: tuple[int, ...]
+    standings: tuple[int, ...]  #: seats, best first
+    deals: int
+    payouts: tuple[int, ...] = ()  #: chips won (+) or lost (-) per seat, with stakes
+
+
+class NoticeLevel(enum.Enum):
+    """How loud a notice is."""
+
+    INFO = "info"
+    WARNING = "warning"  #: a silent peer, a reconnect
+    ERROR = "error"  #: a blame, a failed audit, the table ending early
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message for the person at the seat (never a traceback)."""
+
+    level: NoticeLevel
+    text: str
+    blamed: int | None = None  #: the seat a blame names
+
+
+#: Everything a driver may tell a player.
+TableEvent = SeatsChanged | ViewChanged | Progress | DealEnded | MatchEnded | Notice
+
+
+class Player(Protocol):
+    """Whoever sits at a seat: told everything public, asked when it must act."""
+
+    def notify(self, event: TableEvent) -> None:
+        """Take note of ``event``; must return quickly (render, log, remember)."""
+
+    async def decide(self, view: PlayerView) -> Action:
+        """Return this seat's decision for ``view`` (``view.to_act == view.seat``).
+
+        The answer is checked by the rules engine; an illegal one is refused and
+        ``decide`` is called again after a :class:`Notice`.
+        """
+        ...
