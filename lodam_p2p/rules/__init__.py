@@ -1,0 +1,61 @@
+"""The rules of Losing Lodam (RULES.md) as a pure, deterministic engine.
+
+No randomness, clock or I/O here: the deck is an input, and every decision comes in as an
+:class:`Action`. Import everything from this package.
+"""
+
+from lodam_p2p.rules.actions import (
+    Action,
+    Answer,
+    Challenge,
+    Decision,
+    Declare,
+    IllegalAction,
+    MalformedInput,
+    Offer,
+    OptionError,
+    Play,
+    RulesError,
+    Swallow,
+)
+from lodam_p2p.rules.cards import FULL_PACK, SHORT_PACK, Card, Kind, Rank, Suit, rank_strength
+from lodam_p2p.rules.options import ExchangeRule, Options, RankOrder
+from lodam_p2p.rules.records import (
+    DealResult,
+    ExchangeRecord,
+    PublicExchange,
+    PublicOffer,
+    TrickRecord,
+)
+from lodam_p2p.rules.view import PlayerView
+
+__all__ = [
+    "FULL_PACK",
+    "SHORT_PACK",
+    "Action",
+    "Answer",
+    "Card",
+    "Challenge",
+    "DealResult",
+    "Decision",
+    "Declare",
+    "ExchangeRecord",
+    "ExchangeRule",
+    "IllegalAction",
+    "Kind",
+    "MalformedInput",
+    "Offer",
+    "OptionError",
+    "Options",
+    "Play",
+    "PlayerView",
+    "PublicExchange",
+    "PublicOffer",
+    "Rank",
+    "RankOrder",
+    "RulesError",
+    "Suit",
+    "Swallow",
+    "TrickRecord",
+    "rank_strength",
+]
