@@ -19,7 +19,9 @@ from lodam_p2p.rules.actions import (
     Swallow,
 )
 from lodam_p2p.rules.cards import FULL_PACK, SHORT_PACK, Card, Kind, Rank, Suit, rank_strength
+from lodam_p2p.rules.deal import Deal
 from lodam_p2p.rules.options import ExchangeRule, Options, RankOrder
+from lodam_p2p.rules.public import PublicDeal
 from lodam_p2p.rules.records import (
     DealResult,
     ExchangeRecord,
@@ -27,7 +29,7 @@ from lodam_p2p.rules.records import (
     PublicOffer,
     TrickRecord,
 )
-from lodam_p2p.rules.view import PlayerView
+from lodam_p2p.rules.view import PlayerView, legal_actions_for
 
 __all__ = [
     "FULL_PACK",
@@ -36,6 +38,7 @@ __all__ = [
     "Answer",
     "Card",
     "Challenge",
+    "Deal",
     "DealResult",
     "Decision",
     "Declare",
@@ -49,6 +52,7 @@ __all__ = [
     "Options",
     "Play",
     "PlayerView",
+    "PublicDeal",
     "PublicExchange",
     "PublicOffer",
     "Rank",
@@ -57,5 +61,6 @@ __all__ = [
     "Suit",
     "Swallow",
     "TrickRecord",
+    "legal_actions_for",
     "rank_strength",
 ]

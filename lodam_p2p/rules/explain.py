@@ -1,0 +1,91 @@
+"""Why an action was refused: the reason in words, for :class:`IllegalAction`.
+
+Only refused actions come here, so this module may be slow and thorough; the deal itself
+accepts an action simply when it is among the legal ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lodam_p2p.rules.actions import (
+    Action,
+    Answer,
+    Challenge,
+    Declare,
+    IllegalAction,
+    Offer,
+    Play,
+    Swallow,
+)
+from lodam_p2p.rules.cards import CARD_KINDS, CARD_SUIT, SUIT_BITS, SUIT_SPAN, Card, Kind, Suit
+from lodam_p2p.rules.public import PublicDeal
+
+_KIND_WORDS = {Kind.COAT: "a coat (K Q J)", Kind.CARD: "a card (A T)"}
+_ACTION_TYPES = (Play, Offer, Answer, Swallow, Declare, Challenge)
+
+
+def why_illegal(public: PublicDeal, hands: Sequence[int], action: object) -> IllegalAction:
+    """The error for an action that is not among the legal ones."""
+    if not isinstance(action, _ACTION_TYPES):
+        return IllegalAction(-1, None, f"{action!r} is not an action")
+    seat = action.seat
+    if public.is_over:
+        return IllegalAction(seat, action, "the deal is over")
+    if public.to_act != seat or public.awaiting is not action.decision:
+        return IllegalAction(seat, action, public.turn_reason())
+    return IllegalAction(seat, action, _reason(public, hands, action))
+
+
+def _reason(public: PublicDeal, hands: Sequence[int], action: Action) -> str:
+    hand = hands[action.seat]
+    if isinstance(action, Play):
+        return _play_reason(public, hand, action.card)
+    if isinstance(action, Offer):
+        return _offer_reason(hand, action.card)
+    if isinstance(action, Answer):
+        offer = public.pending_offer
+        return _answer_reason(hand, action.card, offer.kind if offer else None)
+    if isinstance(action, Declare):
+        held, out_at = public.points[action.seat], public.options.out_at
+        if held < out_at:
+            return f"a declaration below {out_at} is refused (holds {held})"
+        return f"seat {action.challenge} cannot be challenged"
+    if isinstance(action, Challenge):
+        return f"seat {action.target} is not dealt in"
+    return f"{action.take!r} is not an answer to the swallow question"
+
+
+def _play_reason(public: PublicDeal, hand: int, card: object) -> str:
+    if not isinstance(card, Card):
+        return f"{card!r} is not a card"
+    if not hand >> card.index & 1:
+        return f"does not hold {card}"
+    led = public.led_suit
+    if led is not None and CARD_SUIT[card.index] != led and _holds_suit(hand, led):
+        return f"must follow suit {led}"
+    return "not a legal play now"
+
+
+def _offer_reason(hand: int, card: object) -> str:
+    if not isinstance(card, Card):
+        return f"{card!r} is not a card"
+    if not hand >> card.index & 1:
+        return f"does not hold {card}"
+    if CARD_KINDS[card.index] is None:
+        return "only coats (K Q J) and cards (A T) can be exchanged"
+    return "not a legal offer now"
+
+
+def _answer_reason(hand: int, card: object, kind: Kind | None) -> str:
+    if not isinstance(card, Card):
+        return f"{card!r} is not a card"
+    if not hand >> card.index & 1:
+        return f"does not hold {card}"
+    if kind is not None and CARD_KINDS[card.index] is not kind:
+        return f"the offer is {_KIND_WORDS[kind]}: accept with the same kind"
+    return "not a legal answer now"
+
+
+def _holds_suit(hand: int, suit: Suit) -> bool:
+    return bool((hand >> (int(suit) * SUIT_SPAN)) & SUIT_BITS)

@@ -1,0 +1,120 @@
+"""Legal-move generation from bit masks, shared by the full deal and by views.
+
+A hand is a 52-bit mask (see :mod:`lodam_p2p.rules.cards`). The legal plays, offers and
+answers depend only on the seat and on a few bits of the hand, so each distinct case is
+built once and memoised: in a long run of deals almost every request is one dictionary
+look-up returning a tuple of interned actions. The memo is a pure cache (same input, same
+output), so it does not make the engine stateful.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from lodam_p2p.rules.actions import (
+    ANSWERS,
+    CHALLENGES,
+    DECLARE_OUT,
+    DECLARE_PASS,
+    MAX_SEATS,
+    NO_CARD,
+    OFFERS,
+    PLAYS,
+    SWALLOWS,
+    Action,
+    Answer,
+    Challenge,
+    Declare,
+    Offer,
+    Play,
+    Swallow,
+)
+from lodam_p2p.rules.cards import EXCHANGEABLE_MASK, KIND_MASK, SUIT_BITS, SUIT_SPAN, Kind
+
+_SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
+_OFFERS: dict[int, tuple[Offer, ...]] = {}
+_ANSWERS: dict[int, tuple[Answer, ...]] = {}
+
+
+def bits(mask: int) -> list[int]:
+    """The set bit positions of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def suit_plays(seat: int, hand: int, suit: int) -> tuple[Play, ...]:
+    """Plays of ``seat`` from the cards of ``suit`` in ``hand`` (maybe none)."""
+    shift = suit * SUIT_SPAN
+    pattern = (hand >> shift) & SUIT_BITS
+    key = (seat << 15) | (suit << 13) | pattern
+    found = _SUIT_PLAYS.get(key)
+    if found is None:
+        row = PLAYS[seat]
+        found = _SUIT_PLAYS[key] = tuple(row[shift + i] for i in bits(pattern))
+    return found
+
+
+def plays(seat: int, hand: int, led: int) -> tuple[Play, ...]:
+    """Legal plays: the led suit if held (``led`` -1 when leading), else any card."""
+    if led >= 0:
+        following = suit_plays(seat, hand, led)
+        if following:
+            return following
+    return (
+        suit_plays(seat, hand, 0)
+        + suit_plays(seat, hand, 1)
+        + suit_plays(seat, hand, 2)
+        + suit_plays(seat, hand, 3)
+    )
+
+
+def offers(seat: int, hand: int) -> tuple[Offer, ...]:
+    """No offer first, then an offer of every coat and card held."""
+    held = hand & EXCHANGEABLE_MASK
+    key = (seat << 52) | held
+    found = _OFFERS.get(key)
+    if found is None:
+        row = OFFERS[seat]
+        found = _OFFERS[key] = (row[NO_CARD], *(row[i] for i in bits(held)))
+    return found
+
+
+def answers(seat: int, hand: int, kind: Kind) -> tuple[Answer, ...]:
+    """Declining first, then accepting with every held card of the offer's ``kind``."""
+    held = hand & KIND_MASK[kind]
+    key = (seat << 52) | held
+    found = _ANSWERS.get(key)
+    if found is None:
+        row = ANSWERS[seat]
+        found = _ANSWERS[key] = (row[NO_CARD], *(row[i] for i in bits(held)))
+    return found
+
+
+def swallows(seat: int) -> tuple[Swallow, Swallow]:
+    """Leave the trick (the default) or swallow it."""
+    return SWALLOWS[seat]
+
+
+def declarations(
+    seat: int, points: int, out_at: int, others: Iterable[int]
+) -> tuple[Declare, ...]:
+    """Not now; and, holding ``out_at`` or more, declaring out alone or challenging another."""
+    if points < out_at:
+        return (DECLARE_PASS[seat],)
+    row = DECLARE_OUT[seat]
+    return (DECLARE_PASS[seat], row[MAX_SEATS], *(row[t] for t in others))
+
+
+def challenges(seat: int, targets: Iterable[int]) -> tuple[Challenge, ...]:
+    """No challenge, or a challenge of any seat dealt in."""
+    row = CHALLENGES[seat]
+    return (row[MAX_SEATS], *(row[t] for t in targets))
+
+
+def as_list(actions: tuple[Action, ...]) -> list[Action]:
+    """A fresh list of ``actions`` (callers may keep and change it)."""
+    return list(actions)
