@@ -1,0 +1,108 @@
+"""``lodam rules …``: the rules engine from the command line.
+
+``lodam rules replay FILE...`` replays scripted deals (the replay format of
+``lodam_p2p.rules.replay``) and prints one JSON line per scenario, in input order.
+``lodam rules show-options`` lists the table options with their defaults.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from lodam_p2p.cli import CliError
+from lodam_p2p.rules import Options
+from lodam_p2p.rules.options import ExchangeRule, RankOrder
+from lodam_p2p.rules.replay import replay_scenario
+
+_OPTION_HELP = {
+    "rank_order": f"order within a suit: {', '.join(o.value for o in RankOrder)}",
+    "lives": "counters per player at the start (1 … 9); Winning Lodam: counters to win",
+    "out_at": "points that put a player out (1 … 108)",
+    "exchanges": f"when exchange windows open: {', '.join(e.value for e in ExchangeRule)}",
+    "short_deck_at": "switch to the 32-card pack at this many players (0 off, 2 … 4)",
+    "hand_size": "cards per hand (null: the table of RULES.md 4)",
+    "declare_out": "players must declare out, and may challenge",
+    "trump_memory": "the trump is shown only briefly; swallow asked after every renounce",
+    "trump_show_seconds": "how long the turned trump card is shown (> 0)",
+    "stake": "chips each player pays into the pot (≥ 0)",
+    "winning": "Winning Lodam: gain counters instead of losing them",
+}
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``lodam rules`` with its ``replay`` and ``show-options`` subcommands."""
+    parser = sub.add_parser("rules", help="the rules engine: replay scripted deals, options",
+                            description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    actions = parser.add_subparsers(dest="rules_command", metavar="ACTION")
+    replay = actions.add_parser(
+        "replay",
+        help="replay scripted deals, one JSON result line per scenario",
+        description="Replay scripted deals. Each FILE holds one JSON scenario object, or "
+        "(*.jsonl) one object per line. Prints one JSON line per scenario in input order. "
+        "Malformed input: a one-line message on stderr and exit status 2.",
+    )
+    replay.add_argument("files", nargs="+", metavar="FILE", help="scenario file (- for stdin)")
+    replay.set_defaults(run=run_replay)
+    show = actions.add_parser("show-options", help="list the table options and defaults")
+    show.add_argument("--json", action="store_true", help="print the defaults as JSON")
+    show.set_defaults(run=run_show_options)
+    parser.set_defaults(run=lambda _args: (parser.print_help(), 2)[1])
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Replay every scenario of every file; print results only if all input is good."""
+    lines = []
+    for name in args.files:
+        for where, scenario in _scenarios(name):
+            try:
+                result = replay_scenario(scenario)
+            except ValueError as err:
+                raise CliError(f"{where}: {err}") from None
+            lines.append(json.dumps(result))
+    sys.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+def _scenarios(name: str) -> list[tuple[str, Any]]:
+    """(location, parsed object) for each scenario in file ``name``."""
+    text = _read(name)
+    if not name.endswith(".jsonl"):
+        try:
+            return [(name, json.loads(text))]
+        except ValueError as err:
+            if "Extra data" not in str(err):
+                raise CliError(f"{name}: not JSON: {err}") from None
+    found = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                found.append((f"{name}:{number}", json.loads(line)))
+            except ValueError as err:
+                raise CliError(f"{name}:{number}: not JSON: {err}") from None
+    return found
+
+
+def _read(name: str) -> str:
+    if name == "-":
+        return sys.stdin.read()
+    try:
+        return Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise CliError(f"cannot read {name}: {err}") from None
+
+
+def run_show_options(args: argparse.Namespace) -> int:
+    """Print the options of RULES.md section 12 with their defaults."""
+    defaults = Options().to_mapping()
+    if args.json:
+        print(json.dumps(defaults))
+        return 0
+    width = max(len(name) for name in defaults)
+    for name, value in defaults.items():
+        shown = json.dumps(value)
+        print(f"{name:<{width}}  {shown:<13}  {_OPTION_HELP.get(name, '')}")
+    return 0
