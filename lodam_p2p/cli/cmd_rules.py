@@ -50,7 +50,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     show = actions.add_parser("show-options", help="list the table options and defaults")
     show.add_argument("--json", action="store_true", help="print the defaults as JSON")
     show.set_defaults(run=run_show_options)
-    parser.set_defaults(run=lambda _args: (parser.print_help(), 2)[1])
+
+    def show_help(_args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    parser.set_defaults(run=show_help)
 
 
 def run_replay(args: argparse.Namespace) -> int:

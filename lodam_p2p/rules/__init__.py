@@ -20,6 +20,7 @@ from lodam_p2p.rules.actions import (
 )
 from lodam_p2p.rules.cards import FULL_PACK, SHORT_PACK, Card, Kind, Rank, Suit, rank_strength
 from lodam_p2p.rules.deal import Deal
+from lodam_p2p.rules.match import Match
 from lodam_p2p.rules.options import ExchangeRule, Options, RankOrder
 from lodam_p2p.rules.public import PublicDeal
 from lodam_p2p.rules.records import (
@@ -47,6 +48,7 @@ __all__ = [
     "IllegalAction",
     "Kind",
     "MalformedInput",
+    "Match",
     "Offer",
     "OptionError",
     "Options",
