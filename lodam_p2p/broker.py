@@ -1,0 +1,128 @@
+"""The embedded MQTT broker: amqtt, wrapped, for solo play and for hosting on a LAN.
+
+``EmbeddedBroker`` starts an amqtt broker in the running event loop as an async context
+manager. It listens on 127.0.0.1 unless told otherwise — a LAN address only when
+someone hosts for others — and on an ephemeral port when given port 0 (the bound port
+is then in :attr:`EmbeddedBroker.port`).
+
+Its plugin list is explicit (:data:`PLUGINS`): anonymous login only. That leaves out
+amqtt's defaults of a ``$SYS`` publisher (a topic tree republished every few seconds)
+and two loggers of every event and packet, so the broker starts in milliseconds and
+says nothing; its own loggers are turned down to warnings as well.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from amqtt.broker import Broker
+from amqtt.errors import BrokerError
+
+#: The broker's plugins, in full: anyone on the listener may connect.
+PLUGINS: dict[str, dict[str, Any]] = {
+    "amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True},
+}
+#: Where a solo game's broker listens.
+LOOPBACK = "127.0.0.1"
+#: The standard MQTT port, used by ``lodam broker`` when none is given.
+MQTT_PORT = 1883
+
+
+class BrokerStartError(Exception):
+    """The embedded broker could not start (address in use, bad address …)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListenAddress:
+    """Where the broker listens: ``HOST:PORT`` (port 0: any free port)."""
+
+    host: str = LOOPBACK
+    port: int = 0
+
+    @classmethod
+    def parse(cls, text: str, default_port: int = MQTT_PORT) -> ListenAddress:
+        """Parse ``HOST``, ``HOST:PORT``, ``:PORT`` or ``[V6]:PORT``; raise ``ValueError``."""
+        host, sep, port_text = text.strip().rpartition(":")
+        if not sep or (host.count(":") and not host.startswith("[")):
+            host, port_text = text.strip(), ""  # no port, or a bare IPv6 address
+        host = host.removeprefix("[").removesuffix("]") or LOOPBACK
+        try:
+            port = int(port_text) if port_text else default_port
+        except ValueError:
+            raise ValueError(f"bad listen address {text!r}: port is not a number") from None
+        if not 0 <= port <= 65535:
+            raise ValueError(f"bad listen address {text!r}: port out of range")
+        return cls(host, port)
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
+
+
+class EmbeddedBroker:
+    """An in-process amqtt broker: ``async with EmbeddedBroker() as broker: broker.url``."""
+
+    def __init__(self, listen: ListenAddress | None = None) -> None:
+        self.listen = listen or ListenAddress()
+        self._broker: Broker | None = None
+        self.port = self.listen.port
+
+    @property
+    def url(self) -> str:
+        """The ``mqtt://`` URL clients use (loopback if listening on every address)."""
+        host = self.listen.host
+        if host in ("0.0.0.0", "::", ""):
+            host = LOOPBACK
+        host = f"[{host}]" if ":" in host else host
+        return f"mqtt://{host}:{self.port}"
+
+    async def start(self) -> None:
+        """Bind and start serving; raise :class:`BrokerStartError` if that fails."""
+        _quiet_amqtt()
+        config = {
+            "listeners": {"default": {"type": "tcp", "bind": str(self.listen)}},
+            "plugins": PLUGINS,
+        }
+        broker = Broker(config)
+        try:
+            await broker.start()
+        except (BrokerError, OSError) as err:
+            cause = err.__cause__ or err
+            raise BrokerStartError(f"cannot listen on {self.listen}: {cause}") from None
+        self._broker = broker
+        self.port = _bound_port(broker)
+
+    async def stop(self) -> None:
+        """Close every connection and the listener; idempotent."""
+        broker, self._broker = self._broker, None
+        if broker is not None:
+            await broker.shutdown()
+
+    async def __aenter__(self) -> EmbeddedBroker:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+
+def _bound_port(broker: Broker) -> int:
+    """The port the default listener actually bound (amqtt keeps its servers private)."""
+    server = broker._servers["default"].instance
+    sockets: list[socket.socket] = list(getattr(server, "sockets", ()))
+    return int(sockets[0].getsockname()[1])
+
+
+def _quiet_amqtt() -> None:
+    """amqtt logs every connection at INFO; a game wants warnings only."""
+    for name in ("amqtt", "transitions"):
+        logging.getLogger(name).setLevel(logging.WARNING)

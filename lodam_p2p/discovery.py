@@ -1,0 +1,179 @@
+"""LAN discovery: hosted tables advertised and found by DNS-SD (zeroconf).
+
+A host advertises each table as an instance of the service ``_lodam._tcp`` named after
+the table. The SRV record points at the broker's port on the host's address, and the
+TXT record carries three keys (DESIGN section 2)::
+
+    v=1                              protocol version
+    table=oak                        the table name (instance names may get a " (2)")
+    broker=mqtt://192.168.1.5:1883   the broker to join through (no credentials)
+
+``broker`` lets a host advertise a broker on another machine; without it the finder
+falls back to the SRV address and port. Browsing waits ``timeout`` seconds for answers,
+then resolves each instance found. A manual ``--broker`` always works without any of
+this: multicast is often blocked on guest Wi-Fi.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from dataclasses import dataclass
+from types import TracebackType
+
+from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from lodam_p2p.transport.topics import PROTOCOL_VERSION, check_name, is_valid_name
+from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
+
+#: The DNS-SD service type of a hosted table.
+SERVICE_TYPE = "_lodam._tcp.local."
+#: Interfaces to use: a list of IPv4 addresses, or every interface.
+Interfaces = list[str] | InterfaceChoice
+
+
+class BadAdvert(ValueError):
+    """A DNS-SD record that does not describe a table."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableAdvert:
+    """A table as advertised on the LAN: its name, broker, and protocol version."""
+
+    table: str
+    broker: str
+    version: int = PROTOCOL_VERSION
+
+    def __post_init__(self) -> None:
+        check_name(self.table, "table")
+        BrokerUrl.parse(self.broker)
+
+    def txt(self) -> dict[str, str]:
+        """The TXT record's keys and values."""
+        broker = str(BrokerUrl.parse(self.broker).without_login())
+        return {"v": str(self.version), "table": self.table, "broker": broker}
+
+    @classmethod
+    def from_txt(cls, txt: dict[bytes, bytes | None], fallback_broker: str | None = None
+                 ) -> TableAdvert:
+        """Decode a TXT record; ``fallback_broker`` (from SRV) serves if ``broker`` is absent."""
+        fields = {k.decode(errors="replace"): (v or b"").decode(errors="replace")
+                  for k, v in txt.items()}
+        table, broker = fields.get("table", ""), fields.get("broker") or fallback_broker
+        if not is_valid_name(table):
+            raise BadAdvert(f"advert names no valid table: {table!r}")
+        if not fields.get("v", "").isdigit():
+            raise BadAdvert(f"advert of {table!r} has no protocol version")
+        if broker is None:
+            raise BadAdvert(f"advert of {table!r} names no broker")
+        try:
+            url = BrokerUrl.parse(broker)
+        except BadBrokerUrl as err:
+            raise BadAdvert(f"advert of {table!r}: {err}") from None
+        return cls(table, str(url.without_login()), int(fields["v"]))
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (best effort)."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return []
+    return sorted({str(info[4][0]) for info in infos} - {"127.0.0.1", "127.0.1.1"})
+
+
+class Advertiser:
+    """Advertise one table while the context is open: ``async with Advertiser(advert, …)``.
+
+    ``addresses`` are the A records (default: the broker URL's host if it is an IPv4
+    address); ``port`` the SRV port (default: the broker's). ``interfaces`` limits the
+    network interfaces used (default: all).
+    """
+
+    def __init__(self, advert: TableAdvert, addresses: list[str] | None = None,
+                 interfaces: Interfaces = InterfaceChoice.All) -> None:
+        url = BrokerUrl.parse(advert.broker)
+        self.advert = advert
+        self._addresses = addresses if addresses is not None else _ipv4s([url.host])
+        self._port = url.port
+        self._interfaces = interfaces
+        self._zc: AsyncZeroconf | None = None
+        self._info: AsyncServiceInfo | None = None
+
+    async def start(self) -> None:
+        """Register the service (probing takes about a second)."""
+        zc = AsyncZeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
+        info = AsyncServiceInfo(
+            SERVICE_TYPE, f"{self.advert.table}.{SERVICE_TYPE}",
+            addresses=[socket.inet_aton(a) for a in self._addresses], port=self._port,
+            properties=self.advert.txt(), server=f"{socket.gethostname()}-lodam.local.",
+        )
+        await zc.async_register_service(info, allow_name_change=True)
+        self._zc, self._info = zc, info
+
+    async def stop(self) -> None:
+        """Withdraw the service; idempotent."""
+        zc, info, self._zc, self._info = self._zc, self._info, None, None
+        if zc is not None:
+            if info is not None:
+                await zc.async_unregister_service(info)
+            await zc.async_close()
+
+    async def __aenter__(self) -> Advertiser:
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        await self.stop()
+
+
+async def browse(timeout: float = 2.0, interfaces: Interfaces = InterfaceChoice.All
+                 ) -> list[TableAdvert]:
+    """The tables advertised on the LAN, found within ``timeout`` seconds, by name.
+
+    Records that do not describe a table are skipped.
+    """
+    names: set[str] = set()
+
+    def on_change(zeroconf: Zeroconf, service_type: str, name: str,
+                  state_change: ServiceStateChange) -> None:
+        if state_change is not ServiceStateChange.Removed:
+            names.add(name)
+
+    zc = AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
+    try:
+        browser = AsyncServiceBrowser(zc.zeroconf, [SERVICE_TYPE], handlers=[on_change])
+        await asyncio.sleep(timeout)
+        await browser.async_cancel()
+        found = await asyncio.gather(*(_resolve(zc, name) for name in sorted(names)))
+    finally:
+        await zc.async_close()
+    adverts = {advert.table: advert for advert in found if advert is not None}
+    return [adverts[table] for table in sorted(adverts)]
+
+
+async def _resolve(zc: AsyncZeroconf, name: str) -> TableAdvert | None:
+    """Ask for one instance's records; None if they do not come or do not fit."""
+    info = AsyncServiceInfo(SERVICE_TYPE, name)
+    if not await info.async_request(zc.zeroconf, 1000):
+        return None
+    addresses = info.parsed_addresses(IPVersion.V4Only)
+    fallback = f"mqtt://{addresses[0]}:{info.port}" if addresses and info.port else None
+    try:
+        return TableAdvert.from_txt(dict(info.properties), fallback)
+    except BadAdvert:
+        return None
+
+
+def _ipv4s(hosts: list[str]) -> list[str]:
+    """The IPv4 literals among ``hosts``, else this machine's LAN addresses."""
+    literal = []
+    for host in hosts:
+        try:
+            socket.inet_aton(host)
+        except OSError:
+            continue
+        literal.append(host)
+    return literal or lan_addresses() or ["127.0.0.1"]

@@ -1,0 +1,70 @@
+"""Moving bytes between peers: the transport contract and what surrounds it.
+
+- :mod:`.base` — the :class:`Transport` protocol, :class:`Message`, the errors.
+- :mod:`.topics` — topic names (DESIGN section 4) and table/peer name validation.
+- :mod:`.presence` — presence payloads, Last Wills with per-connection nonces.
+- :mod:`.lobby` — retained table announcements.
+- :mod:`.frames`, :mod:`.stream` — the session's frame header and reliable streams.
+- :mod:`.url` — ``mqtt://`` and ``mqtts://`` broker URLs.
+- :mod:`.memory` — the in-process hub with fault injection, for tests.
+- :mod:`.mqtt` — the aiomqtt adapter (imported lazily: only it imports aiomqtt).
+
+Typical use by a session::
+
+    from lodam_p2p.transport import open_transport, PresenceSpec, topics
+
+    async with open_transport(url, PresenceSpec(table, me)) as transport:
+        await transport.subscribe(topics.table_peers_pattern(table))
+        await transport.subscribe(topics.table_presence_pattern(table))
+        await transport.publish(topics.peer_topic(table, me), frame)
+        async for message in transport.messages():
+            ...
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lodam_p2p.transport import topics
+from lodam_p2p.transport.base import (
+    QOS_AT_LEAST_ONCE,
+    ConnectError,
+    Message,
+    Transport,
+    TransportClosed,
+    TransportError,
+    topic_matches,
+)
+from lodam_p2p.transport.presence import Presence, PresenceSpec, PresenceTracker
+from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
+
+if TYPE_CHECKING:
+    from lodam_p2p.transport.mqtt import MqttTransport
+
+__all__ = [
+    "QOS_AT_LEAST_ONCE",
+    "BadBrokerUrl",
+    "BrokerUrl",
+    "ConnectError",
+    "Message",
+    "Presence",
+    "PresenceSpec",
+    "PresenceTracker",
+    "Transport",
+    "TransportClosed",
+    "TransportError",
+    "open_transport",
+    "topic_matches",
+    "topics",
+]
+
+
+def open_transport(url: BrokerUrl | str, presence: PresenceSpec | None = None) -> MqttTransport:
+    """An unconnected MQTT transport for ``url`` with default settings (``async with`` it).
+
+    Raises :class:`BadBrokerUrl` for a malformed URL. For other settings (keepalive,
+    timeouts, backoff) build :class:`~lodam_p2p.transport.mqtt.MqttTransport` directly.
+    """
+    from lodam_p2p.transport.mqtt import MqttTransport  # noqa: PLC0415 - keeps aiomqtt lazy
+
+    return MqttTransport(url, presence)

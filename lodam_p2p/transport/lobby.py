@@ -1,0 +1,147 @@
+"""Table announcements: the retained message that puts a table in the lobby.
+
+The host of a table publishes, retained, on ``lodam/v1/lobby/<table>``, a small JSON
+object (readable with any MQTT tool)::
+
+    {"v": 1, "table": "oak", "host": "ann", "seats": 5,
+     "seated": ["ann", "bob"], "options": {"variant": "willughby"}, "state": "open"}
+
+``v``        protocol version (:data:`~.topics.PROTOCOL_VERSION`); others are listed
+             but cannot be joined.
+``table``    the table name; must equal the ``<table>`` level of the topic.
+``host``     the peer that announced the table.
+``seats``    how many seats the table has (3 to 10).
+``seated``   the peers seated so far, in seat order (at most ``seats``).
+``options``  the rules options, string to string (at most 32; 64 characters each).
+``state``    ``open`` (seats free), ``full`` or ``playing``.
+
+A table leaves the lobby when its host publishes an empty retained payload on the topic
+(:func:`withdrawal`). Payloads above :data:`MAX_ANNOUNCEMENT_BYTES` are refused.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from lodam_p2p.transport.topics import PROTOCOL_VERSION, check_name, is_valid_name, lobby_topic
+
+#: Largest announcement accepted, in bytes.
+MAX_ANNOUNCEMENT_BYTES = 4096
+#: Table states an announcement may give.
+STATES = ("open", "full", "playing")
+MIN_SEATS, MAX_SEATS = 3, 10
+_MAX_OPTIONS, _MAX_OPTION_CHARS = 32, 64
+
+
+class BadAnnouncement(ValueError):
+    """A lobby payload that is not a valid announcement."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableAnnouncement:
+    """What the lobby knows of one table."""
+
+    table: str
+    host: str
+    seats: int
+    seated: tuple[str, ...] = ()
+    options: tuple[tuple[str, str], ...] = ()
+    state: str = "open"
+    version: int = PROTOCOL_VERSION
+
+    def __post_init__(self) -> None:
+        check_name(self.table, "table")
+        check_name(self.host, "peer")
+        _check_shape(self)
+
+    @property
+    def topic(self) -> str:
+        """The retained topic this announcement lives on."""
+        return lobby_topic(self.table)
+
+    @property
+    def joinable(self) -> bool:
+        """Open, with a free seat, and speaking our protocol version."""
+        return (self.state == "open" and len(self.seated) < self.seats
+                and self.version == PROTOCOL_VERSION)
+
+    def encode(self) -> bytes:
+        """The JSON payload to publish (retained)."""
+        body = {
+            "v": self.version, "table": self.table, "host": self.host, "seats": self.seats,
+            "seated": list(self.seated), "options": dict(self.options), "state": self.state,
+        }
+        return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+
+    @classmethod
+    def decode(cls, data: bytes, topic_table: str | None = None) -> TableAnnouncement:
+        """Parse a payload; ``topic_table`` (if given) must match its ``table``."""
+        body = _json_object(data)
+        try:
+            announcement = cls(
+                table=_typed(body, "table", str), host=_typed(body, "host", str),
+                seats=_typed(body, "seats", int), seated=tuple(_str_list(body, "seated")),
+                options=tuple(sorted(_str_map(body, "options").items())),
+                state=_typed(body, "state", str), version=_typed(body, "v", int),
+            )
+        except ValueError as err:
+            raise BadAnnouncement(str(err)) from None
+        if topic_table is not None and announcement.table != topic_table:
+            raise BadAnnouncement(f"announcement for {announcement.table!r} on "
+                                  f"{topic_table!r}'s topic")
+        return announcement
+
+
+def withdrawal() -> bytes:
+    """The payload that removes a table from the lobby (an empty retained message)."""
+    return b""
+
+
+def _check_shape(a: TableAnnouncement) -> None:
+    if not MIN_SEATS <= a.seats <= MAX_SEATS:
+        raise BadAnnouncement(f"seats must be {MIN_SEATS} to {MAX_SEATS}, not {a.seats}")
+    if len(a.seated) > a.seats or len(set(a.seated)) != len(a.seated):
+        raise BadAnnouncement("seated list too long or repeats a peer")
+    if not all(is_valid_name(peer) for peer in a.seated):
+        raise BadAnnouncement("seated list holds a bad peer name")
+    if a.state not in STATES:
+        raise BadAnnouncement(f"unknown table state {a.state!r}")
+    if len(a.options) > _MAX_OPTIONS or any(
+        len(k) > _MAX_OPTION_CHARS or len(v) > _MAX_OPTION_CHARS for k, v in a.options
+    ):
+        raise BadAnnouncement("too many options, or an option too long")
+
+
+def _json_object(data: bytes) -> dict[str, Any]:
+    if len(data) > MAX_ANNOUNCEMENT_BYTES:
+        raise BadAnnouncement(f"announcement of {len(data)} bytes is too long")
+    try:
+        body = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        raise BadAnnouncement(f"announcement is not JSON: {err}") from None
+    if not isinstance(body, dict):
+        raise BadAnnouncement("announcement is not a JSON object")
+    return body
+
+
+def _typed(body: dict[str, Any], key: str, kind: type[Any]) -> Any:
+    value = body.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise BadAnnouncement(f"announcement field {key!r} missing or not {kind.__name__}")
+    return value
+
+
+def _str_list(body: dict[str, Any], key: str) -> list[str]:
+    value: list[Any] = _typed(body, key, list)
+    if not all(isinstance(item, str) for item in value):
+        raise BadAnnouncement(f"announcement field {key!r} is not a list of strings")
+    return [str(item) for item in value]
+
+
+def _str_map(body: dict[str, Any], key: str) -> dict[str, str]:
+    value: dict[str, Any] = _typed(body, key, dict)
+    if not all(isinstance(v, str) for v in value.values()):
+        raise BadAnnouncement(f"announcement field {key!r} is not a string map")
+    return {str(k): str(v) for k, v in value.items()}

@@ -1,0 +1,263 @@
+"""An in-process broker and transport for tests, with seeded fault injection.
+
+:class:`MemoryHub` plays the broker: topic filters, retained messages, Last Wills,
+and — unlike a healthy broker — :class:`Faults`: each live delivery to each subscriber
+may be dropped, duplicated, delayed or reordered, decided by a ``random.Random`` seeded
+from ``Faults.seed`` so a failing test replays exactly (given the same sequence of
+publications).
+
+Delays keep each publisher-to-subscriber link in order, as MQTT does; ``reorder``
+breaks that order on purpose: a reordered message is held back and delivered after the
+next message on the same link (or after ``hold_s`` seconds if none comes). Retained
+messages sent on subscription, and topics outside ``Faults.topics``, are never faulted.
+
+:class:`MemoryTransport` implements :class:`~lodam_p2p.transport.base.Transport` on a
+hub; :meth:`MemoryTransport.abort` is an abrupt disconnect (the will fires) and
+:meth:`MemoryTransport.bounce` a dropped link that reconnects at once (the will of the
+old connection fires, then a new nonce is announced — the order a real broker uses).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+from lodam_p2p.transport.base import (
+    QOS_AT_LEAST_ONCE,
+    Message,
+    TransportClosed,
+    topic_matches,
+)
+from lodam_p2p.transport.presence import Presence, PresenceSpec, is_stale_will, new_nonce
+
+_Link = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Faults:
+    """Per-delivery fault probabilities, and where they apply.
+
+    ``delay`` is the largest extra latency in seconds (uniform, order-preserving per
+    link); ``topics`` is a topic filter: only matching topics are faulted.
+    """
+
+    drop: float = 0.0
+    duplicate: float = 0.0
+    reorder: float = 0.0
+    delay: float = 0.0
+    seed: int = 0
+    topics: str = "#"
+    hold_s: float = 0.02
+
+
+class MemoryHub:
+    """The in-process broker shared by a test's :class:`MemoryTransport` objects."""
+
+    def __init__(self, faults: Faults | None = None) -> None:
+        self.retained: dict[str, bytes] = {}
+        self._clients: dict[int, MemoryTransport] = {}
+        self._wills: dict[int, tuple[str, bytes]] = {}
+        self._held: dict[_Link, Message] = {}
+        self._link_free_at: dict[_Link, float] = {}
+        self.set_faults(faults or Faults())
+
+    def set_faults(self, faults: Faults) -> None:
+        """Change the faults from now on (reseeding the generator)."""
+        self.faults = faults
+        self._rng = random.Random(faults.seed)
+
+    def transport(self, presence: PresenceSpec | None = None) -> MemoryTransport:
+        """A new, unconnected transport on this hub."""
+        return MemoryTransport(self, presence)
+
+    def _attach(self, client: MemoryTransport, will: tuple[str, bytes] | None) -> None:
+        self._clients[id(client)] = client
+        if will is not None:
+            self._wills[id(client)] = will
+
+    def _detach(self, client: MemoryTransport, fire_will: bool) -> None:
+        self._clients.pop(id(client), None)
+        will = self._wills.pop(id(client), None)
+        if fire_will and will is not None:
+            self._publish(id(client), will[0], will[1], retain=True)
+
+    def _publish(self, sender: int, topic: str, payload: bytes, retain: bool) -> None:
+        """Store if retained, then hand the message to every matching subscriber."""
+        if retain:
+            if payload:
+                self.retained[topic] = payload
+            else:
+                self.retained.pop(topic, None)
+        message = Message(topic, payload)
+        for client in list(self._clients.values()):
+            if client._wants(topic):
+                self._deliver((sender, id(client)), client, message)
+
+    def _send_retained(self, client: MemoryTransport, pattern: str) -> None:
+        for topic, payload in sorted(self.retained.items()):
+            if topic_matches(pattern, topic):
+                client._put(Message(topic, payload, retain=True))
+
+    def _deliver(self, link: _Link, client: MemoryTransport, message: Message) -> None:
+        """One live delivery, through the fault injector."""
+        faults, rng = self.faults, self._rng
+        if not topic_matches(faults.topics, message.topic):
+            client._put(message)
+            return
+        if rng.random() < faults.drop:
+            return
+        copies = 2 if rng.random() < faults.duplicate else 1
+        for _ in range(copies):
+            if link not in self._held and rng.random() < faults.reorder:
+                self._hold(link, client, message)
+                continue
+            self._send(link, client, message)
+            held = self._held.pop(link, None)
+            if held is not None:
+                self._send(link, client, held)
+
+    def _hold(self, link: _Link, client: MemoryTransport, message: Message) -> None:
+        """Keep ``message`` back until the link's next message (or ``hold_s``)."""
+        self._held[link] = message
+
+        def release() -> None:
+            if self._held.get(link) is message:
+                self._send(link, client, self._held.pop(link))
+
+        asyncio.get_running_loop().call_later(self.faults.hold_s, release)
+
+    def _send(self, link: _Link, client: MemoryTransport, message: Message) -> None:
+        """Deliver now, or after a random delay that keeps the link in order."""
+        if self.faults.delay <= 0:
+            client._put(message)
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        at = max(now + self._rng.uniform(0, self.faults.delay), self._link_free_at.get(link, 0))
+        self._link_free_at[link] = at
+        loop.call_later(at - now, client._put, message)
+
+
+class MemoryTransport:
+    """A :class:`~lodam_p2p.transport.base.Transport` on a :class:`MemoryHub`.
+
+    ``nonce_factory`` draws the per-connection presence nonce (tests may pass a
+    deterministic one).
+    """
+
+    def __init__(
+        self,
+        hub: MemoryHub,
+        presence: PresenceSpec | None = None,
+        nonce_factory: Callable[[], str] = new_nonce,
+    ) -> None:
+        self._hub = hub
+        self._presence = presence
+        self._new_nonce = nonce_factory
+        self._patterns: list[str] = []
+        self._queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self._epoch = 0
+        self._nonce: str | None = None
+        self._connected = False
+        self._closed = False
+
+    @property
+    def epoch(self) -> int:
+        """How many times this transport has (re)connected."""
+        return self._epoch
+
+    @property
+    def nonce(self) -> str | None:
+        """The current connection's presence nonce."""
+        return self._nonce
+
+    async def __aenter__(self) -> MemoryTransport:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()
+
+    async def connect(self) -> None:
+        """Attach to the hub with a fresh nonce and announce the presence."""
+        if self._closed:
+            raise TransportClosed("transport is closed")
+        self._nonce = self._new_nonce() if self._presence else None
+        self._hub._attach(self, self._presence_message(False))
+        self._connected = True
+        self._epoch += 1
+        await self._announce(True)
+
+    async def publish(
+        self, topic: str, payload: bytes, retain: bool = False, qos: int = QOS_AT_LEAST_ONCE
+    ) -> None:
+        """Publish through the hub (``qos`` is accepted for the protocol's sake)."""
+        self._check_open()
+        self._hub._publish(id(self), topic, bytes(payload), retain)
+
+    async def subscribe(self, pattern: str) -> None:
+        """Subscribe; matching retained messages are delivered at once."""
+        self._check_open()
+        if pattern not in self._patterns:
+            self._patterns.append(pattern)
+        self._hub._send_retained(self, pattern)
+
+    async def messages(self) -> AsyncIterator[Message]:
+        """Every message received, until the transport is closed."""
+        while (message := await self._queue.get()) is not None:
+            if self._presence and self._nonce:
+                await self._heal_stale_will(message)
+            yield message
+
+    async def close(self) -> None:
+        """Announce departure, detach cleanly (no will) and end :meth:`messages`."""
+        if self._connected:
+            await self._announce(False)
+        self._finish(fire_will=False)
+
+    def abort(self) -> None:
+        """Vanish abruptly: the hub fires the will; :meth:`messages` ends."""
+        self._finish(fire_will=True)
+
+    async def bounce(self) -> None:
+        """Lose the link and reconnect at once (old will fires, new nonce announced)."""
+        self._check_open()
+        self._hub._detach(self, fire_will=True)
+        self._connected = False
+        await self.connect()
+
+    def _finish(self, fire_will: bool) -> None:
+        if not self._closed:
+            self._hub._detach(self, fire_will)
+            self._closed, self._connected = True, False
+            self._queue.put_nowait(None)
+
+    def _check_open(self) -> None:
+        if self._closed or not self._connected:
+            raise TransportClosed("transport is not connected")
+
+    def _wants(self, topic: str) -> bool:
+        return any(topic_matches(pattern, topic) for pattern in self._patterns)
+
+    def _put(self, message: Message) -> None:
+        if not self._closed:
+            self._queue.put_nowait(message)
+
+    def _presence_message(self, online: bool) -> tuple[str, bytes] | None:
+        if self._presence is None or self._nonce is None:
+            return None
+        return self._presence.topic, Presence(self._presence.peer, self._nonce, online).encode()
+
+    async def _announce(self, online: bool) -> None:
+        message = self._presence_message(online)
+        if message is not None:
+            self._hub._publish(id(self), message[0], message[1], retain=True)
+
+    async def _heal_stale_will(self, message: Message) -> None:
+        assert self._presence is not None and self._nonce is not None
+        if self._connected and is_stale_will(
+            self._presence, self._nonce, message.topic, message.payload
+        ):
+            await self._announce(True)

@@ -1,0 +1,339 @@
+"""The MQTT transport: aiomqtt (MQTT 3.1.1) behind :class:`~.base.Transport`.
+
+This is the only module of the project that imports aiomqtt.
+
+Theory of operation
+-------------------
+:meth:`MqttTransport.connect` makes the first connection and fails with a one-line
+:class:`~.base.ConnectError` if the broker is unreachable, refuses us, or rejects the
+credentials. From then on a supervisor task owns the connection: it pumps received
+messages into one queue (which :meth:`MqttTransport.messages` drains across
+reconnects), and when the link breaks it reconnects with exponential backoff, renews
+every subscription, registers a Last Will with a *fresh* presence nonce and announces
+the presence again (see :mod:`.presence`). Publications made while the link is down
+wait for the next connection and are retried once it is up, so a message may arrive
+twice; the stream layer drops duplicates. A login refused on reconnection, or an outage
+longer than ``give_up_after``, closes the transport: :meth:`messages` then raises.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import ssl
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import aiomqtt
+
+from lodam_p2p.transport.base import (
+    QOS_AT_LEAST_ONCE,
+    ConnectError,
+    Message,
+    TransportClosed,
+    TransportError,
+)
+from lodam_p2p.transport.presence import Presence, PresenceSpec, is_stale_will, new_nonce
+from lodam_p2p.transport.url import BrokerUrl
+
+log = logging.getLogger(__name__)
+
+_REFUSED_LOGIN = {4, 5, 134, 135}  # 3.1.1 bad login / not authorised, and their v5 codes
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Reconnection delays: ``initial`` seconds, times ``factor`` per failure, up to ``maximum``."""
+
+    initial: float = 0.1
+    factor: float = 2.0
+    maximum: float = 5.0
+
+    def delays(self) -> AsyncIterator[float]:
+        """Sleep through the successive delays, yielding each one slept."""
+        return _sleep_through(self)
+
+
+async def _sleep_through(backoff: Backoff) -> AsyncIterator[float]:
+    delay = backoff.initial
+    while True:
+        await asyncio.sleep(delay)
+        yield delay
+        delay = min(delay * backoff.factor, backoff.maximum)
+
+
+class _Unrecoverable(ConnectError):
+    """A refusal that retrying will not cure (bad credentials, bad TLS files)."""
+
+
+class MqttTransport:
+    """A :class:`~.base.Transport` on any MQTT 3.1.1 broker.
+
+    ``presence`` (optional) is the table/peer whose presence and Last Will this
+    connection keeps. ``keepalive`` bounds how long an abruptly vanished peer goes
+    unnoticed (brokers fire the will after 1.5 × keepalive without traffic).
+    ``timeout`` bounds each connection attempt and each acknowledgement;
+    ``publish_timeout`` bounds the whole publish including waits for a reconnection.
+    """
+
+    def __init__(
+        self,
+        url: BrokerUrl | str,
+        presence: PresenceSpec | None = None,
+        *,
+        client_id: str | None = None,
+        keepalive: int = 10,
+        timeout: float = 5.0,
+        publish_timeout: float = 30.0,
+        backoff: Backoff | None = None,
+        give_up_after: float | None = None,
+    ) -> None:
+        self.url = url if isinstance(url, BrokerUrl) else BrokerUrl.parse(url)
+        self._presence = presence
+        self._client_id = client_id
+        self._keepalive = keepalive
+        self._timeout = timeout
+        self._publish_timeout = publish_timeout
+        self._backoff = backoff or Backoff()
+        self._give_up_after = give_up_after
+        self._patterns: list[str] = []
+        self._queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self._client: aiomqtt.Client | None = None
+        self._online = asyncio.Event()
+        self._supervisor: asyncio.Task[None] | None = None
+        self._failure: TransportError | None = None
+        self._nonce: str | None = None
+        self._epoch = 0
+        self._closed = False
+
+    @property
+    def epoch(self) -> int:
+        """How many connections have been established so far."""
+        return self._epoch
+
+    @property
+    def nonce(self) -> str | None:
+        """The presence nonce of the current connection."""
+        return self._nonce
+
+    @property
+    def connected(self) -> bool:
+        """Whether the link is up right now."""
+        return self._online.is_set()
+
+    async def __aenter__(self) -> MqttTransport:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()
+
+    async def connect(self) -> None:
+        """Connect for the first time; raise :class:`~.base.ConnectError` on failure."""
+        if self._closed or self._supervisor is not None:
+            raise TransportClosed("connect() is called once, on a fresh transport")
+        client = await self._open()
+        self._supervisor = asyncio.create_task(self._supervise(client))
+
+    async def publish(
+        self, topic: str, payload: bytes, retain: bool = False, qos: int = QOS_AT_LEAST_ONCE
+    ) -> None:
+        """Publish, waiting through reconnections up to ``publish_timeout`` seconds."""
+        try:
+            await asyncio.wait_for(self._publish(topic, payload, retain, qos),
+                                   self._publish_timeout)
+        except TimeoutError:
+            raise TransportError(
+                f"could not publish to {self.url.redacted()} within "
+                f"{self._publish_timeout:g} s") from None
+
+    async def subscribe(self, pattern: str) -> None:
+        """Subscribe at QoS 1 now (if connected) and after every reconnection."""
+        self._check_open()
+        if pattern in self._patterns:
+            return
+        self._patterns.append(pattern)
+        client = self._client
+        if client is not None and self._online.is_set():
+            with contextlib.suppress(aiomqtt.MqttError):  # renewed on reconnection
+                await client.subscribe(pattern, qos=QOS_AT_LEAST_ONCE)
+
+    async def messages(self) -> AsyncIterator[Message]:
+        """Every message received, across reconnections, until the transport closes."""
+        while (message := await self._queue.get()) is not None:
+            yield message
+        if self._failure is not None:
+            raise self._failure
+
+    async def close(self) -> None:
+        """Announce departure (so no will fires) and disconnect; idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._supervisor is not None:
+            self._supervisor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._supervisor
+        client, self._client = self._client, None
+        if client is not None and self._online.is_set():
+            with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
+                await self._announce(client, online=False)
+        self._online.clear()
+        if client is not None:
+            await _quietly_disconnect(client)
+        self._queue.put_nowait(None)
+
+    # -- the connection's life -------------------------------------------------------
+
+    async def _open(self) -> aiomqtt.Client:
+        """One connection attempt: connect, subscribe, announce. Maps every failure."""
+        nonce = new_nonce() if self._presence else None
+        client = self._make_client(nonce)
+        try:
+            await client.__aenter__()
+        except aiomqtt.MqttError as err:
+            raise self._connect_error(err) from None
+        try:
+            for pattern in self._patterns:
+                await client.subscribe(pattern, qos=QOS_AT_LEAST_ONCE)
+            self._nonce = nonce
+            await self._announce(client, online=True)
+        except aiomqtt.MqttError as err:
+            await _quietly_disconnect(client)
+            raise ConnectError(f"lost {self.url.redacted()} while setting up: {err}") from None
+        self._client, self._epoch = client, self._epoch + 1
+        self._online.set()
+        return client
+
+    async def _supervise(self, client: aiomqtt.Client) -> None:
+        """Pump messages; on a broken link, reconnect with backoff. Runs until closed."""
+        while True:
+            await self._pump(client)
+            self._online.clear()
+            await _quietly_disconnect(client)
+            log.info("lost the broker %s; reconnecting", self.url.redacted())
+            try:
+                client = await self._reconnect()
+            except ConnectError as err:
+                self._failure = err
+                self._closed = True
+                self._queue.put_nowait(None)
+                return
+
+    async def _pump(self, client: aiomqtt.Client) -> None:
+        """Move received messages to the queue until the link breaks."""
+        with contextlib.suppress(aiomqtt.MqttError):
+            async for raw in client.messages:
+                message = Message(str(raw.topic), _payload_bytes(raw.payload), bool(raw.retain))
+                self._queue.put_nowait(message)
+                self._heal_stale_will(client, message)
+
+    async def _reconnect(self) -> aiomqtt.Client:
+        """Retry :meth:`_open` with backoff; give up on refusal or after the deadline."""
+        loop = asyncio.get_running_loop()
+        deadline = None if self._give_up_after is None else loop.time() + self._give_up_after
+        last: ConnectError | None = None
+        async for _delay in self._backoff.delays():
+            if deadline is not None and loop.time() > deadline:
+                break
+            try:
+                return await self._open()
+            except _Unrecoverable:
+                raise
+            except ConnectError as err:
+                last = err
+        raise ConnectError(f"gave up reconnecting: {last}")
+
+    async def _publish(self, topic: str, payload: bytes, retain: bool, qos: int) -> None:
+        while True:
+            self._check_open()
+            await self._online.wait()
+            client = self._client
+            if client is None:
+                continue
+            try:
+                await client.publish(topic, payload, qos=qos, retain=retain,
+                                     timeout=self._timeout)
+                return
+            except aiomqtt.MqttError as err:
+                log.info("publish on %s failed (%s); retrying", topic, err)
+                await asyncio.sleep(self._backoff.initial)
+
+    # -- pieces ----------------------------------------------------------------------
+
+    def _make_client(self, nonce: str | None) -> aiomqtt.Client:
+        url = self.url
+        will = None
+        if self._presence is not None and nonce is not None:
+            gone = Presence(self._presence.peer, nonce, online=False).encode()
+            will = aiomqtt.Will(self._presence.topic, gone, qos=QOS_AT_LEAST_ONCE, retain=True)
+        return aiomqtt.Client(
+            url.host, url.port, username=url.username, password=url.password,
+            identifier=self._client_id, will=will, keepalive=self._keepalive,
+            timeout=self._timeout, tls_context=self._tls_context(),
+            protocol=aiomqtt.ProtocolVersion.V311,
+        )
+
+    def _tls_context(self) -> ssl.SSLContext | None:
+        url = self.url
+        if not url.tls:
+            return None
+        try:
+            context = ssl.create_default_context(cafile=url.ca_file)
+            if url.cert_file is not None:
+                context.load_cert_chain(url.cert_file, url.key_file)
+        except (OSError, ssl.SSLError) as err:
+            raise _Unrecoverable(f"cannot load the TLS files of {url.redacted()}: {err}") from None
+        return context
+
+    async def _announce(self, client: aiomqtt.Client, online: bool) -> None:
+        if self._presence is not None and self._nonce is not None:
+            body = Presence(self._presence.peer, self._nonce, online).encode()
+            await client.publish(self._presence.topic, body, qos=QOS_AT_LEAST_ONCE,
+                                 retain=True, timeout=self._timeout)
+
+    def _heal_stale_will(self, client: aiomqtt.Client, message: Message) -> None:
+        """Our own will from an older connection fired late: announce ourselves again."""
+        if self._presence is None or self._nonce is None:
+            return
+        if is_stale_will(self._presence, self._nonce, message.topic, message.payload):
+            task = asyncio.create_task(self._announce(client, online=True))
+            task.add_done_callback(_ignore_result)
+
+    def _connect_error(self, err: aiomqtt.MqttError) -> ConnectError:
+        where = self.url.redacted()
+        if isinstance(err, aiomqtt.MqttCodeError) and _code(err) in _REFUSED_LOGIN:
+            return _Unrecoverable(f"broker {where} refused the login (bad user name or "
+                                  "password, or not authorised)")
+        reason = str(err) or type(err).__name__
+        return ConnectError(f"cannot connect to {where}: {reason}")
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise self._failure or TransportClosed("transport is closed")
+
+
+def _code(err: aiomqtt.MqttCodeError) -> int | None:
+    """The numeric code of a connection refusal, whatever form paho gave it in."""
+    rc = err.rc
+    if rc is None or isinstance(rc, int):
+        return rc
+    return int(rc.value)
+
+
+def _payload_bytes(payload: object) -> bytes:
+    if isinstance(payload, bytes | bytearray):
+        return bytes(payload)
+    return b"" if payload is None else str(payload).encode()
+
+
+def _ignore_result(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.info("re-announcing presence failed: %s", task.exception())
+
+
+async def _quietly_disconnect(client: aiomqtt.Client) -> None:
+    """Leave the broker cleanly if we still can; never raise."""
+    with contextlib.suppress(aiomqtt.MqttError, OSError, RuntimeError, TimeoutError):
+        await client.__aexit__(None, None, None)

@@ -1,0 +1,131 @@
+"""Presence: who is connected at a table, told by retained messages and Last Wills.
+
+On every (re)connection a transport with a :class:`PresenceSpec` draws a fresh nonce,
+registers the Last Will ``{"peer": p, "nonce": n, "online": false}`` on
+``lodam/v1/t/<table>/presence/<peer>`` (retained, QoS 1), then publishes the matching
+``online: true`` announcement there. A clean close publishes ``online: false`` itself
+before disconnecting; an abrupt one lets the broker publish the will.
+
+Why the nonce: some brokers fire a stale will *after* the client has reconnected (the
+old TCP connection is only noticed dead later). That late "gone" carries the old
+connection's nonce, so :class:`PresenceTracker` ignores it, and a transport that sees
+its own stale will re-announces itself (:func:`is_stale_will`).
+
+The payload is a small JSON object so that ``mosquitto_sub -v -t 'lodam/#'`` stays
+readable at a LAN party.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+
+from lodam_p2p.transport.topics import check_name, is_valid_name, presence_topic
+
+#: Largest presence payload accepted.
+MAX_PRESENCE_BYTES = 256
+
+
+class BadPresence(ValueError):
+    """A presence payload that is not one."""
+
+
+def new_nonce() -> str:
+    """A fresh per-connection nonce (64 random bits, hex)."""
+    return secrets.token_hex(8)
+
+
+@dataclass(frozen=True, slots=True)
+class PresenceSpec:
+    """Which presence a transport keeps: ``peer`` at ``table``."""
+
+    table: str
+    peer: str
+
+    def __post_init__(self) -> None:
+        check_name(self.table, "table")
+        check_name(self.peer, "peer")
+
+    @property
+    def topic(self) -> str:
+        """The presence topic, also the Last Will topic."""
+        return presence_topic(self.table, self.peer)
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """One presence announcement: ``peer`` is (or is no longer) connected."""
+
+    peer: str
+    nonce: str
+    online: bool
+
+    def encode(self) -> bytes:
+        """The JSON bytes sent on the wire."""
+        body = {"peer": self.peer, "nonce": self.nonce, "online": self.online}
+        return json.dumps(body, separators=(",", ":")).encode()
+
+    @classmethod
+    def decode(cls, data: bytes) -> Presence:
+        """Parse a payload; raise :class:`BadPresence` if it is malformed."""
+        if len(data) > MAX_PRESENCE_BYTES:
+            raise BadPresence(f"presence payload of {len(data)} bytes is too long")
+        try:
+            body = json.loads(data)
+        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise BadPresence(f"presence payload is not JSON: {err}") from None
+        if not isinstance(body, dict):
+            raise BadPresence("presence payload is not a JSON object")
+        peer, nonce, online = body.get("peer"), body.get("nonce"), body.get("online")
+        if not (isinstance(peer, str) and is_valid_name(peer)):
+            raise BadPresence(f"presence names no valid peer: {peer!r}")
+        if not (isinstance(nonce, str) and 0 < len(nonce) <= 64):
+            raise BadPresence("presence nonce missing or too long")
+        if not isinstance(online, bool):
+            raise BadPresence("presence 'online' is not a boolean")
+        return cls(peer, nonce, online)
+
+
+def is_stale_will(spec: PresenceSpec, current_nonce: str, topic: str, payload: bytes) -> bool:
+    """Whether a received message is our own presence marked gone by an older connection."""
+    if topic != spec.topic:
+        return False
+    try:
+        seen = Presence.decode(payload)
+    except BadPresence:
+        return False
+    return not seen.online and seen.nonce != current_nonce
+
+
+@dataclass(frozen=True, slots=True)
+class PresenceChange:
+    """A peer came (``online``) or went (not ``online``)."""
+
+    peer: str
+    online: bool
+
+
+@dataclass(slots=True)
+class PresenceTracker:
+    """Who is online, from presence messages; ignores stale wills. Pure: no I/O.
+
+    Feed it every presence message of a table with :meth:`observe`; it answers the
+    change it caused, if any.
+    """
+
+    _seen: dict[str, Presence] = field(default_factory=dict)
+
+    def observe(self, presence: Presence) -> PresenceChange | None:
+        """Take one announcement into account; return the change it makes, if any."""
+        before = self._seen.get(presence.peer)
+        if not presence.online and before is not None and before.nonce != presence.nonce:
+            return None  # a will from an older connection: the peer is back already
+        self._seen[presence.peer] = presence
+        if before is not None and before.online == presence.online:
+            return None
+        return PresenceChange(presence.peer, presence.online)
+
+    def online(self) -> frozenset[str]:
+        """The peers currently believed connected."""
+        return frozenset(p.peer for p in self._seen.values() if p.online)

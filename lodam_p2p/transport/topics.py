@@ -1,0 +1,134 @@
+"""Topic names of the wire (DESIGN section 4), and the names that go into them.
+
+::
+
+    lodam/v1/lobby/<table>                  retained table announcement (lobby.py)
+    lodam/v1/t/<table>/p/<peer>             everything <peer> says at <table>
+    lodam/v1/t/<table>/p/+                  what every peer at <table> subscribes to
+    lodam/v1/t/<table>/presence/<peer>      retained presence, and the Last Will
+
+Each peer publishes only on its own ``p/<peer>`` topic, so per-publisher order is the
+only order the protocol needs and a broker ACL can pin a client to its own topic.
+
+Table and peer names become single topic levels (and a table name also becomes a
+DNS-SD instance name), so they are checked here once: printable, no ``/``, ``+`` or
+``#``, not starting with ``$`` (reserved by brokers), no surrounding blanks, and short
+(:data:`MAX_NAME_CHARS` characters, :data:`MAX_NAME_BYTES` bytes of UTF-8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+#: Protocol version: the second topic level and the ``v`` of every announcement.
+PROTOCOL_VERSION = 1
+#: Root of every topic this version uses.
+ROOT = f"lodam/v{PROTOCOL_VERSION}"
+#: Longest table or peer name, in characters.
+MAX_NAME_CHARS = 40
+#: Longest table or peer name, in bytes of UTF-8 (DNS labels stop at 63).
+MAX_NAME_BYTES = 60
+
+_FORBIDDEN = frozenset("/+#")
+
+
+class BadName(ValueError):
+    """A table or peer name that cannot be a topic level, or a topic not of ours."""
+
+
+def check_name(name: str, what: str = "name") -> str:
+    """Return ``name`` if it may be a table or peer name, else raise :class:`BadName`.
+
+    ``what`` ("table", "peer") only words the error message.
+    """
+    problem = _name_problem(name)
+    if problem is not None:
+        raise BadName(f"bad {what} name {name!r}: {problem}")
+    return name
+
+
+def _name_problem(name: str) -> str | None:
+    """Why ``name`` is not acceptable, or None."""
+    if not name:
+        return "empty"
+    if len(name) > MAX_NAME_CHARS or len(name.encode()) > MAX_NAME_BYTES:
+        return f"longer than {MAX_NAME_CHARS} characters or {MAX_NAME_BYTES} bytes"
+    if _FORBIDDEN & set(name):
+        return "contains '/', '+' or '#'"
+    if name.startswith("$"):
+        return "starts with '$'"
+    if not name.isprintable():
+        return "contains control characters"
+    if name != name.strip():
+        return "has leading or trailing blanks"
+    return None
+
+
+def is_valid_name(name: str) -> bool:
+    """Whether :func:`check_name` would accept ``name``."""
+    return _name_problem(name) is None
+
+
+def peer_topic(table: str, peer: str) -> str:
+    """The topic ``peer`` publishes on at ``table``."""
+    return f"{ROOT}/t/{check_name(table, 'table')}/p/{check_name(peer, 'peer')}"
+
+
+def table_peers_pattern(table: str) -> str:
+    """The filter matching every peer's topic at ``table``."""
+    return f"{ROOT}/t/{check_name(table, 'table')}/p/+"
+
+
+def presence_topic(table: str, peer: str) -> str:
+    """The retained presence (and Last Will) topic of ``peer`` at ``table``."""
+    return f"{ROOT}/t/{check_name(table, 'table')}/presence/{check_name(peer, 'peer')}"
+
+
+def table_presence_pattern(table: str) -> str:
+    """The filter matching every presence at ``table``."""
+    return f"{ROOT}/t/{check_name(table, 'table')}/presence/+"
+
+
+def lobby_topic(table: str) -> str:
+    """The retained announcement topic of ``table``."""
+    return f"{ROOT}/lobby/{check_name(table, 'table')}"
+
+
+#: The filter matching every table announcement on a broker.
+LOBBY_PATTERN = f"{ROOT}/lobby/+"
+
+
+class TopicKind(Enum):
+    """What a received topic is."""
+
+    #: ``lodam/v1/t/<table>/p/<peer>``
+    PEER = "p"
+    #: ``lodam/v1/t/<table>/presence/<peer>``
+    PRESENCE = "presence"
+    #: ``lodam/v1/lobby/<table>``
+    LOBBY = "lobby"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedTopic:
+    """A topic of ours, taken apart. ``peer`` is None for lobby topics."""
+
+    kind: TopicKind
+    table: str
+    peer: str | None = None
+
+
+def parse_topic(topic: str) -> ParsedTopic:
+    """Take a received topic apart; raise :class:`BadName` if it is not one of ours."""
+    levels = topic.split("/")
+    if levels[:2] != ROOT.split("/"):
+        raise BadName(f"not a {ROOT} topic: {topic!r}")
+    rest = levels[2:]
+    if len(rest) == 2 and rest[0] == "lobby" and is_valid_name(rest[1]):
+        return ParsedTopic(TopicKind.LOBBY, rest[1])
+    if len(rest) == 4 and rest[0] == "t" and rest[2] in ("p", "presence"):
+        table, peer = rest[1], rest[3]
+        if is_valid_name(table) and is_valid_name(peer):
+            return ParsedTopic(TopicKind(rest[2]), table, peer)
+    raise BadName(f"unknown topic: {topic!r}")

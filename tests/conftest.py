@@ -1,0 +1,57 @@
+"""Fixtures shared by every test area: real brokers on ephemeral loopback ports.
+
+- ``mosquitto`` — a running private Mosquitto (``.url``, ``.port``, ``.stop()``,
+  ``.start()`` again on the same port). Fails — never skips — when mosquitto is
+  missing: ``.ci/run`` installs it.
+- ``make_mosquitto`` — a factory taking extra configuration lines (e.g.
+  ``"allow_anonymous false"``), for brokers set up differently.
+- ``amqtt_broker`` — the embedded amqtt broker (``lodam_p2p.broker``) running in a
+  thread of its own (``.url``, ``.port``); usable from sync tests, ``asyncio.run``
+  scenarios and child processes alike. A test that wants the broker in its own event
+  loop uses ``lodam_p2p.broker.EmbeddedBroker`` directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.brokers import BrokerUnavailable, Mosquitto, ThreadedAmqtt
+
+
+@pytest.fixture
+def make_mosquitto(tmp_path: Path) -> Iterator[Callable[[str], Mosquitto]]:
+    """Start private mosquittos with extra configuration; all are stopped afterwards."""
+    started: list[Mosquitto] = []
+
+    def make(extra_config: str = "") -> Mosquitto:
+        workdir = tmp_path / f"mosquitto-{len(started)}"
+        workdir.mkdir()
+        try:
+            broker = Mosquitto(workdir, extra_config)
+            broker.start()
+        except BrokerUnavailable as err:
+            pytest.fail(str(err), pytrace=False)
+        started.append(broker)
+        return broker
+
+    yield make
+    for broker in started:
+        broker.stop()
+
+
+@pytest.fixture
+def mosquitto(make_mosquitto: Callable[[str], Mosquitto]) -> Mosquitto:
+    """A running private mosquitto on an ephemeral 127.0.0.1 port."""
+    return make_mosquitto("")
+
+
+@pytest.fixture
+def amqtt_broker() -> Iterator[ThreadedAmqtt]:
+    """The embedded amqtt broker on an ephemeral 127.0.0.1 port, in its own thread."""
+    broker = ThreadedAmqtt()
+    broker.start()
+    yield broker
+    broker.stop()

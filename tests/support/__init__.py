@@ -1,0 +1,1 @@
+"""Shared test support: real brokers on ephemeral loopback ports (see ``brokers``)."""

@@ -1,0 +1,175 @@
+"""The aiomqtt adapter against real brokers: a private Mosquitto and in-process amqtt."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from lodam_p2p.transport.base import ConnectError, Message
+from lodam_p2p.transport.mqtt import Backoff, MqttTransport
+from lodam_p2p.transport.presence import Presence, PresenceSpec
+from lodam_p2p.transport.topics import (
+    peer_topic,
+    presence_topic,
+    table_peers_pattern,
+    table_presence_pattern,
+)
+from tests.support.aio import Inbox, run
+from tests.support.brokers import Mosquitto, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+FAST = Backoff(initial=0.05, maximum=0.5)
+
+
+@pytest.fixture(params=["mosquitto", "amqtt"])
+def broker_url(request: pytest.FixtureRequest) -> str:
+    """Each test runs against both brokers."""
+    name = "mosquitto" if request.param == "mosquitto" else "amqtt_broker"
+    return str(request.getfixturevalue(name).url)
+
+
+def presence_of(message: Message) -> Presence:
+    return Presence.decode(message.payload)
+
+
+def test_publish_subscribe_and_retained(broker_url: str) -> None:
+    async def scenario() -> None:
+        async with MqttTransport(broker_url) as ann, MqttTransport(broker_url) as bob:
+            await ann.publish("lodam/v1/lobby/oak", b"announced", retain=True)
+            await bob.subscribe(table_peers_pattern("oak"))
+            await bob.subscribe("lodam/v1/lobby/+")
+            inbox = Inbox(bob)
+            retained = await inbox.topic("lodam/v1/lobby/oak")
+            await ann.publish(peer_topic("oak", "ann"), b"\x00hello")
+            live = await inbox.topic(peer_topic("oak", "ann"))
+            await inbox.stop()
+            assert (retained.payload, retained.retain) == (b"announced", True)
+            assert (live.payload, live.retain) == (b"\x00hello", False)
+            await ann.publish("lodam/v1/lobby/oak", b"", retain=True)  # leave no trace
+
+    run(scenario())
+
+
+def test_clean_close_announces_departure_with_the_same_nonce(broker_url: str) -> None:
+    async def scenario() -> None:
+        async with MqttTransport(broker_url) as watcher:
+            await watcher.subscribe(table_presence_pattern("oak"))
+            inbox = Inbox(watcher)
+            ann = MqttTransport(broker_url, PresenceSpec("oak", "ann"))
+            await ann.connect()
+            nonce = ann.nonce
+            online = await inbox.topic(presence_topic("oak", "ann"))
+            await ann.close()
+            gone = await inbox.wait_for(lambda m: not presence_of(m).online)
+            await inbox.stop()
+            assert presence_of(online) == Presence("ann", str(nonce), online=True)
+            assert presence_of(gone) == Presence("ann", str(nonce), online=False)
+
+    run(scenario())
+
+
+def test_will_fires_when_a_peer_is_killed(broker_url: str) -> None:
+    async def scenario() -> None:
+        async with MqttTransport(broker_url) as watcher:
+            await watcher.subscribe(table_presence_pattern("oak"))
+            inbox = Inbox(watcher)
+            child = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "tests.support.presence_peer", broker_url, "oak", "cid",
+                cwd=ROOT, stdout=subprocess.PIPE)
+            assert child.stdout is not None
+            line = (await asyncio.wait_for(child.stdout.readline(), 20)).decode().split()
+            nonce = line[1]
+            await inbox.wait_for(lambda m: presence_of(m).online)
+            os.kill(child.pid, signal.SIGKILL)
+            await child.wait()
+            gone = await inbox.wait_for(lambda m: not presence_of(m).online, timeout=20)
+            await inbox.stop()
+            assert presence_of(gone) == Presence("cid", nonce, online=False)
+
+    run(scenario(), timeout=60)
+
+
+def test_garbage_does_not_break_a_subscriber(broker_url: str) -> None:
+    port = int(broker_url.rsplit(":", 1)[1])
+
+    async def scenario() -> None:
+        async with MqttTransport(broker_url) as rogue, MqttTransport(broker_url) as bob:
+            await bob.subscribe(table_peers_pattern("oak"))
+            inbox = Inbox(bob)
+            for junk in (b"", os.urandom(64 * 1024), b"\xff" * 7, "é".encode()):
+                await rogue.publish(peer_topic("oak", "rogue"), junk)
+            with socket.create_connection(("127.0.0.1", port)) as raw:
+                raw.sendall(b"\x10\xff\xff\xff\xff\x7fnot mqtt at all" + os.urandom(256))
+            await rogue.publish(peer_topic("oak", "rogue"), b"still here")
+            last = await inbox.wait_for(lambda m: m.payload == b"still here")
+            await inbox.stop()
+            assert len(inbox.received) == 5 and last.topic == peer_topic("oak", "rogue")
+
+    run(scenario())
+
+
+def test_reconnects_after_the_broker_restarts(mosquitto: Mosquitto) -> None:
+    async def scenario() -> None:
+        ann = MqttTransport(mosquitto.url, PresenceSpec("oak", "ann"), backoff=FAST)
+        async with ann:
+            await ann.subscribe(table_peers_pattern("oak"))
+            inbox = Inbox(ann)
+            first_nonce = ann.nonce
+            mosquitto.stop()
+            await wait_until(lambda: not ann.connected)
+            pending = asyncio.create_task(ann.publish("lodam/v1/lobby/oak", b"kept", retain=True))
+            mosquitto.start()
+            await wait_until(lambda: ann.epoch == 2)
+            await asyncio.wait_for(pending, 10)
+            async with MqttTransport(mosquitto.url) as bob:
+                await bob.subscribe("lodam/v1/lobby/+")
+                await bob.subscribe(table_presence_pattern("oak"))
+                bob_inbox = Inbox(bob)
+                await bob_inbox.topic("lodam/v1/lobby/oak")
+                seen = await bob_inbox.topic(presence_topic("oak", "ann"))
+                await bob.publish(peer_topic("oak", "bob"), b"after restart")
+                await inbox.topic(peer_topic("oak", "bob"))
+                await bob_inbox.stop()
+            await inbox.stop()
+            assert presence_of(seen) == Presence("ann", str(ann.nonce), online=True)
+            assert ann.nonce != first_nonce
+
+    run(scenario(), timeout=60)
+
+
+def test_refused_connection_is_a_clean_error() -> None:
+    port = free_port()
+
+    async def scenario() -> None:
+        with pytest.raises(ConnectError, match=f"cannot connect to mqtt://127.0.0.1:{port}"):
+            await MqttTransport(f"mqtt://127.0.0.1:{port}").connect()
+
+    run(scenario())
+
+
+def test_refused_login_is_a_clean_error(make_mosquitto: Callable[[str], Mosquitto]) -> None:
+    locked = make_mosquitto("allow_anonymous false")
+    url = locked.url.replace("mqtt://", "mqtt://eve:s%40cret@")
+
+    async def scenario() -> None:
+        with pytest.raises(ConnectError, match="refused the login") as caught:
+            await MqttTransport(url).connect()
+        assert "s@cret" not in str(caught.value) and "eve:***@" in str(caught.value)
+
+    run(scenario())
+
+
+async def wait_until(condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Poll ``condition`` every 20 ms until it holds."""
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.02)
+    await asyncio.wait_for(poll(), timeout)
