@@ -1,0 +1,152 @@
+"""Playing one arena match: bots at seats, the engine in between, a fallback on failure.
+
+Every decision goes the same way: the seat's bot gets its :class:`PlayerView`, its
+answer is checked against the engine's legal list and then applied to the engine,
+which checks it once more. A bot that raises or answers wrongly is reported (a
+:class:`~lodam_p2p.arena.summary.BotFailure` naming bot, seat and move) and its seat is
+played by the fallback bot for the rest of the match; the match goes on.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from lodam_p2p.arena.chance import bot_seed, first_dealer, shuffled
+from lodam_p2p.arena.config import ArenaConfig
+from lodam_p2p.arena.stats import finishing_ranks
+from lodam_p2p.arena.summary import BotFailure, MatchRecord
+from lodam_p2p.bots.api import Bot
+from lodam_p2p.bots.guard import BotAnswerError, ask, describe
+from lodam_p2p.bots.registry import BotRegistry
+from lodam_p2p.rules import FULL_PACK, SHORT_PACK, Action, IllegalAction, Match, PlayerView
+from lodam_p2p.rules import Deal as EngineDeal
+
+
+class FirstLegal:
+    """The last resort when no fallback bot is installed: the first legal answer."""
+
+    def decide(self, view: PlayerView) -> Action:
+        """``view.legal[0]``."""
+        return view.legal[0]
+
+
+@dataclass(slots=True)
+class SeatBot:
+    """The bot playing one seat, and what to do when it fails."""
+
+    name: str
+    bot: Bot
+    failed: bool = False
+
+
+@dataclass(slots=True)
+class _Tally:
+    """Running figures of one match, per seat."""
+
+    seats: int
+    lost: list[int] = field(default_factory=list)
+    gained: list[int] = field(default_factory=list)
+    deals_in: list[int] = field(default_factory=list)
+    eliminated_at: list[float] = field(default_factory=list)
+    failures: list[BotFailure] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.lost = [0] * self.seats
+        self.gained = [0] * self.seats
+        self.deals_in = [0] * self.seats
+        self.eliminated_at = [math.inf] * self.seats
+
+
+class MatchPlayer:
+    """Plays the matches of one arena configuration (one per process)."""
+
+    def __init__(self, config: ArenaConfig, registry: BotRegistry) -> None:
+        self.config = config
+        self.registry = registry
+
+    def play(self, group: int, rotation: int, variant: int = 0) -> MatchRecord:
+        """Play the match at (group, rotation, variant) of the schedule."""
+        config = self.config
+        table = config.table(variant)
+        n = len(table)
+        seat_bots = tuple(table[(seat + rotation) % n] for seat in range(n))
+        seats = [self._make(name, group, rotation, seat) for seat, name in enumerate(seat_bots)]
+        match = Match.start(config.options, n, first_dealer(config.seed, group, n))
+        tally = _Tally(n)
+        deals = 0
+        while not match.is_over and deals < config.max_deals:
+            pack = SHORT_PACK if match.pack_size() == len(SHORT_PACK) else FULL_PACK
+            deal = match.new_deal(shuffled(pack, config.seed, group, deals))
+            self._play_deal(deal, seats, group, rotation, tally)
+            self._score(match, deal, tally, deals)
+            deals += 1
+        standing = [(tally.eliminated_at[s], float(match.lives[s])) for s in range(n)]
+        return MatchRecord(
+            group=group,
+            rotation=rotation,
+            variant=variant,
+            seat_bots=seat_bots,
+            winners=tuple(match.winners) if match.is_over else (),
+            ranks=tuple(finishing_ranks(standing)),
+            counters_lost=tuple(tally.lost),
+            counters_gained=tuple(tally.gained),
+            deals_in=tuple(tally.deals_in),
+            deals=deals,
+            finished=match.is_over,
+            candidate=(-rotation) % n if config.compare else None,
+            failures=tuple(tally.failures),
+        )
+
+    def _make(self, name: str, group: int, rotation: int, seat: int) -> SeatBot:
+        bot_type = self.registry.get(name)
+        seed = bot_seed(self.config.seed, group, rotation, seat)
+        return SeatBot(name, bot_type.make(seat, seed, self.config.options_of(name)))
+
+    def _score(self, match: Match, deal: EngineDeal, tally: _Tally, deal_number: int) -> None:
+        """Apply the deal to the match and count counters and eliminations."""
+        for seat in range(match.players):
+            if match.active[seat]:
+                tally.deals_in[seat] += 1
+        held = list(match.lives)
+        result = match.finish_deal(deal)
+        for seat, change in enumerate(result.counter_change):
+            tally.lost[seat] += max(0, -change)
+            tally.gained[seat] += max(0, change)
+            if held[seat] > 0 and match.lives[seat] == 0 and not match.options.winning:
+                tally.eliminated_at[seat] = deal_number
+
+    def _play_deal(
+        self, deal: EngineDeal, seats: list[SeatBot], group: int, rotation: int, tally: _Tally
+    ) -> None:
+        while not deal.is_over:
+            seat = deal.to_act
+            assert seat is not None  # a deal that is not over awaits someone
+            view = deal.view(seat)
+            player = seats[seat]
+            try:
+                action = ask(player.bot, player.name, view)
+                deal.apply(action)
+            except (BotAnswerError, IllegalAction) as err:
+                message = str(err)
+                if isinstance(err, IllegalAction):
+                    message = str(BotAnswerError(player.name, seat, describe(err.action), str(err)))
+                tally.failures.append(BotFailure(seat, player.name, message))
+                self._fall_back(player, seat, group, rotation)
+                deal.apply(self._rescue(player, view))
+
+    def _fall_back(self, player: SeatBot, seat: int, group: int, rotation: int) -> None:
+        """Put the fallback bot in the failed bot's place for the rest of the match."""
+        fallback = self.registry.fallback(player.name, seat)
+        seed = bot_seed(self.config.seed, group, rotation, seat, "fallback")
+        player.bot = FirstLegal() if fallback is None else fallback.make(seat, seed)
+        player.failed = True
+
+    @staticmethod
+    def _rescue(player: SeatBot, view: PlayerView) -> Action:
+        """The fallback's answer, or the first legal one if the fallback fails too."""
+        try:
+            return ask(player.bot, "fallback", view)
+        except BotAnswerError:
+            player.bot = FirstLegal()
+            return view.legal[0]

@@ -1,0 +1,33 @@
+"""Bots as pluggy plugins.
+
+A plugin implements the hooks of :mod:`lodam_p2p.bots.hookspec` (marked with
+:data:`hookimpl`) and is found through the ``lodam_p2p.bots`` entry-point group or a
+local plugin folder (:mod:`lodam_p2p.bots.manager`). The bundled ``random`` and
+``heuristic`` bots in the top-level ``plugins/`` package are found the same way.
+``docs/bots.md`` is the plugin authors' guide.
+"""
+
+from lodam_p2p.bots.api import Bot, BotError, BotFactory, BotOption, BotOptionError, BotType
+from lodam_p2p.bots.guard import BotAnswerError, ask, describe
+from lodam_p2p.bots.hookspec import hookimpl
+from lodam_p2p.bots.manager import ENTRY_POINT_GROUP, PLUGIN_PATH_ENV, PluginLoadError
+from lodam_p2p.bots.registry import BotRegistry, RegisteredBot, UnknownBotError
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "PLUGIN_PATH_ENV",
+    "Bot",
+    "BotAnswerError",
+    "BotError",
+    "BotFactory",
+    "BotOption",
+    "BotOptionError",
+    "BotRegistry",
+    "BotType",
+    "PluginLoadError",
+    "RegisteredBot",
+    "UnknownBotError",
+    "ask",
+    "describe",
+    "hookimpl",
+]

@@ -1,0 +1,104 @@
+"""The bot registry: every bot type the loaded plugins provide, by name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pluggy
+
+from lodam_p2p.bots.api import BotError, BotType
+from lodam_p2p.bots.manager import PluginLoadError, load_plugins, plugin_source
+
+
+class UnknownBotError(BotError):
+    """A bot name that no loaded plugin provides."""
+
+
+@dataclass(frozen=True, slots=True)
+class RegisteredBot:
+    """A bot type and where it came from (for ``lodam bots``)."""
+
+    type: BotType
+    source: str
+
+    @property
+    def name(self) -> str:
+        """The bot's name."""
+        return self.type.name
+
+
+class BotRegistry:
+    """Bot types by name, gathered from the ``lodam_bot_types`` hook of every plugin."""
+
+    def __init__(self, manager: pluggy.PluginManager) -> None:
+        self.manager = manager
+        self._bots: dict[str, RegisteredBot] = {}
+        for impl in manager.hook.lodam_bot_types.get_hookimpls():
+            source = plugin_source(manager, impl.plugin)
+            answer = _call_types_hook(impl.function, source)
+            for bot_type in answer:
+                self._add(RegisteredBot(bot_type, source))
+
+    @classmethod
+    def load(
+        cls,
+        plugin_dirs: Sequence[Path] = (),
+        *,
+        entry_points: bool = True,
+        default_dirs: bool = True,
+    ) -> BotRegistry:
+        """Load every plugin (see :func:`~lodam_p2p.bots.manager.load_plugins`)."""
+        return cls(load_plugins(plugin_dirs, entry_points=entry_points, default_dirs=default_dirs))
+
+    def _add(self, bot: RegisteredBot) -> None:
+        clash = self._bots.get(bot.name)
+        if clash is not None:
+            raise PluginLoadError(
+                f"two plugins provide a bot named {bot.name!r}: {clash.source} and {bot.source}"
+            )
+        self._bots[bot.name] = bot
+
+    def __iter__(self) -> Iterator[RegisteredBot]:
+        return iter(sorted(self._bots.values(), key=lambda bot: bot.name))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._bots
+
+    def __len__(self) -> int:
+        return len(self._bots)
+
+    def names(self) -> list[str]:
+        """Every bot name, sorted."""
+        return sorted(self._bots)
+
+    def get(self, name: str) -> BotType:
+        """The bot type called ``name``; :class:`UnknownBotError` listing the known ones."""
+        try:
+            return self._bots[name].type
+        except KeyError:
+            known = ", ".join(self.names()) or "none installed"
+            raise UnknownBotError(f"unknown bot {name!r} (installed: {known})") from None
+
+    def fallback(self, bot_name: str, seat: int) -> BotType | None:
+        """The type that takes over a failed seat: a plugin's choice, else ``random``."""
+        chosen: BotType | None = self.manager.hook.lodam_bot_fallback(bot_name=bot_name, seat=seat)
+        if chosen is not None:
+            return chosen
+        return self._bots["random"].type if "random" in self._bots else None
+
+
+def _call_types_hook(function: object, source: str) -> list[BotType]:
+    """Call one plugin's ``lodam_bot_types`` and check its answer's shape."""
+    try:
+        answer = function()  # type: ignore[operator]
+    except Exception as err:  # foreign code: one clear line instead of a traceback
+        raise PluginLoadError(f"plugin {source}: lodam_bot_types failed: {err}") from None
+    if answer is None:
+        return []
+    if not isinstance(answer, list | tuple) or not all(isinstance(t, BotType) for t in answer):
+        raise PluginLoadError(
+            f"plugin {source}: lodam_bot_types must return a sequence of BotType"
+        )
+    return list(answer)

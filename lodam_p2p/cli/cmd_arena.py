@@ -1,0 +1,100 @@
+"""``lodam arena``: offline matches among bots — no network, no crypto.
+
+Seats rotate so that each bot meets the same deals from every seat: matches come in
+groups of one match per rotation of the line-up, sharing one deck stream and first
+dealer. Every random draw comes from --seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import NoReturn
+
+from lodam_p2p.arena.config import DEFAULT_MAX_DEALS, ArenaError, build_config
+from lodam_p2p.arena.progress import ProgressBar
+from lodam_p2p.arena.report import to_json, to_text
+from lodam_p2p.arena.runner import EarlyStop, run_arena
+from lodam_p2p.cli import CliError
+from lodam_p2p.cli.cmd_bots import add_plugin_dir_argument, load
+
+_EPILOG = """\
+examples:
+  lodam arena --bots heuristic,random*3 --matches 1000 --seed 7
+  lodam arena --bots heuristic*5 --option declare_out=true --json
+  lodam arena --compare ismcts,heuristic --bots heuristic*3 --matches 400 --jobs 2
+  lodam arena --bots ismcts,heuristic*3 --bot-option ismcts.time_ms=50
+
+--compare A,B adds one seat to the line-up of --bots and plays every match twice on
+the same deals, with A and then B in that seat; it reports win(A) - win(B) with a 95%
+interval. --matches then counts pairs. Matches are played in whole rotation groups
+(one match per seat), so the count is rounded up to a multiple of the seats."""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``lodam arena``."""
+    parser = sub.add_parser(
+        "arena",
+        help="offline matches among bots, with win shares and intervals",
+        description=__doc__,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add = parser.add_argument
+    add("--bots", required=True, metavar="LINEUP",
+        help="one bot per seat, comma separated; NAME*K fills K seats (2-10 seats)")
+    add("--matches", type=int, default=100, metavar="N", help="matches to play (default 100)")
+    add("--seed", type=int, default=1, help="seed of every deck, first dealer and bot (default 1)")
+    add("--option", action="append", default=[], metavar="K=V",
+        help="table option of RULES.md section 12, e.g. declare_out=true (repeatable)")
+    add("--bot-option", action="append", default=[], metavar="NAME.KEY=VALUE",
+        help="option for every seat running bot NAME, e.g. ismcts.time_ms=50 (repeatable)")
+    add("--compare", metavar="A,B", help="paired comparison of bots A and B in one extra seat")
+    add("--early-stop", action="store_true",
+        help="with --compare: stop once the 99%% interval of the difference excludes 0")
+    add("--jobs", type=int, default=1, metavar="N",
+        help="worker processes (results are identical for any N; default 1)")
+    add("--max-deals", type=int, default=DEFAULT_MAX_DEALS, metavar="N",
+        help=f"stop a match after N deals and count it unfinished (default {DEFAULT_MAX_DEALS})")
+    add("--json", action="store_true", help="print one JSON object instead of a table")
+    add_plugin_dir_argument(parser)
+    parser.set_defaults(run=run)
+
+    def one_line_error(message: str) -> NoReturn:
+        print(f"lodam arena: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+    parser.error = one_line_error  # type: ignore[method-assign]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the matches and print the figures."""
+    if args.jobs < 1:
+        raise CliError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.early_stop and not args.compare:
+        raise CliError("--early-stop needs --compare A,B")
+    try:
+        config = build_config(
+            args.bots, args.matches, args.seed,
+            options=args.option, bot_options=args.bot_option, compare=args.compare,
+            max_deals=args.max_deals, plugin_dirs=args.plugin_dir,
+        )
+    except ArenaError as err:
+        raise CliError(str(err)) from None
+    registry = load(args.plugin_dir)
+    bar = ProgressBar()
+    try:
+        result = run_arena(
+            config, registry, jobs=args.jobs, progress=bar,
+            early_stop=EarlyStop() if args.early_stop else None,
+        )
+    except ArenaError as err:
+        raise CliError(str(err)) from None
+    finally:
+        bar.close()
+    rate = result.matches / result.seconds if result.seconds else 0.0
+    print(f"{result.matches} matches in {result.seconds:.1f} s ({rate:.1f} matches/s)",
+          file=sys.stderr)
+    print(json.dumps(to_json(result)) if args.json else to_text(result))
+    return 0
