@@ -205,7 +205,10 @@ class Deal:
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of ``to_act``, in a fixed order (defaults first)."""
-        return list(self._legal_now())
+        found = self._legal
+        if found is None:
+            found = self._legal = _generate(self)
+        return list(found)
 
     def _legal_now(self) -> tuple[Action, ...]:
         found = self._legal
@@ -222,11 +225,32 @@ class Deal:
 
     def apply(self, action: Action) -> None:
         """Apply ``action``; ``IllegalAction`` naming seat and move if the rules forbid it."""
-        legal_now = self._legal if self._legal is not None else self._legal_now()
-        if action not in legal_now:
+        found = self._legal
+        if found is None:
+            found = _generate(self)
+        if action not in found:
             raise why_illegal(self.public, self._hands, action)
         self._legal = None
-        _APPLY[type(action)](self, action)
+        kind = type(action)
+        # the two commonest decisions inline; the rest through the table
+        if kind is Answer and action.card is None:  # type: ignore[union-attr]
+            self._apply_decline(action.seat)
+        elif kind is Play:
+            card = action.card  # type: ignore[union-attr]
+            self._hands[action.seat] ^= 1 << card.index
+            self.public._do_play(action.seat, card, self._talon[0])
+        else:
+            _APPLY[kind](self, action)
+
+    def _apply_decline(self, seat: int) -> None:
+        public = self.public
+        offerer = public._offerer
+        public._do_answer(seat, False, False)
+        if public._offer_kind is None:
+            offered = self._offer_card
+            assert offered is not None
+            self.exchanges.append(ExchangeRecord(offerer, offered, None, None, False))
+            self._offer_card = None
 
     def _apply_play(self, action: Play) -> None:
         self._hands[action.seat] ^= 1 << action.card.index
@@ -241,16 +265,13 @@ class Deal:
             self.public._do_offer(action.seat, CARD_KINDS[card.index])
 
     def _apply_answer(self, action: Answer) -> None:
+        card = action.card
+        if card is None:
+            self._apply_decline(action.seat)
+            return
         public, offered = self.public, self._offer_card
         offerer = public._offerer
         assert offered is not None
-        card = action.card
-        if card is None:
-            public._do_answer(action.seat, False, False)
-            if public._offer_kind is None:
-                self.exchanges.append(ExchangeRecord(offerer, offered, None, None, False))
-                self._offer_card = None
-            return
         void = CARD_SUIT[card.index] == CARD_SUIT[offered.index]
         if not void:
             swap = (1 << card.index) | (1 << offered.index)
@@ -308,19 +329,23 @@ def _generate(deal: Deal) -> tuple[Action, ...]:
     seat, decision = p.to_act, p.awaiting
     if seat is None:
         return ()
-    if decision is Decision.PLAY:
-        return legal.plays(seat, deal._hands[seat], p._led)
-    if decision is Decision.OFFER:
-        return legal.offers(seat, deal._hands[seat])
-    if decision is Decision.ANSWER:
+    if decision is _ANSWER:
         assert p._offer_kind is not None
         return legal.answers(seat, deal._hands[seat], p._offer_kind)
-    if decision is Decision.SWALLOW:
+    if decision is _PLAY:
+        return legal.plays(seat, deal._hands[seat], p._led)
+    if decision is _OFFER:
+        return legal.offers(seat, deal._hands[seat])
+    if decision is _SWALLOW:
         return legal.swallows(seat)
-    if decision is Decision.DECLARE:
+    if decision is _DECLARE:
         targets = p.challenge_targets(seat)
         return legal.declarations(seat, p.points[seat], p.options.out_at, targets)
     return legal.challenges(seat, p.challenge_targets(seat))
+
+
+_ANSWER, _PLAY, _OFFER = Decision.ANSWER, Decision.PLAY, Decision.OFFER
+_SWALLOW, _DECLARE = Decision.SWALLOW, Decision.DECLARE
 
 
 def _mask(cards: Sequence[Card]) -> int:

@@ -316,30 +316,31 @@ class PublicDeal:
         else:
             self._ask(self.leader, _PLAY)
 
+    # The window's methods run at nearly every decision of a deal, so they set
+    # ``to_act``/``awaiting`` directly rather than through ``_ask``.
+
     def _do_offer(self, seat: int, kind: Kind | None) -> None:
         if kind is None:
-            self._next_offerer(seat)
+            following = self.to_act = self.left[seat]
+            self.awaiting = _PLAY if following == self.leader else _OFFER
         else:
             self._offerer, self._offer_kind = seat, kind
-            self._ask(self.left[seat], _ANSWER)
-
-    def _next_offerer(self, seat: int) -> None:
-        following = self.left[seat]
-        self._ask(following, _PLAY if following == self.leader else _OFFER)
+            self.to_act, self.awaiting = self.left[seat], _ANSWER
 
     def _do_answer(self, seat: int, accepted: bool, void: bool) -> None:
         offerer = self._offerer
         if not accepted:
             following = self.left[seat]
             if following != offerer:
-                self._ask(following, _ANSWER)
+                self.to_act = following
                 return
         kind = self._offer_kind
         assert kind is not None
         acceptor = seat if accepted else None
         self.exchanges.append(PublicExchange(offerer, kind, acceptor, void))
         self._offerer, self._offer_kind = -1, None
-        self._next_offerer(offerer)
+        following = self.to_act = self.left[offerer]
+        self.awaiting = _PLAY if following == self.leader else _OFFER
 
     def _do_play(self, seat: int, card: Card, trump_card: Card | None) -> None:
         index = card.index

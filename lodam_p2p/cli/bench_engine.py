@@ -1,0 +1,77 @@
+"""``lodam bench engine``: random-bot 5-seat deals per second on one core.
+
+Whole deals with the default options (exchange windows before every trick, swallowing,
+going out at 31) between five random bots: each bot picks uniformly among
+``Deal.legal_actions()`` with a seeded generator, and the engine checks every choice as
+it would any other. The decks are shuffled before the clock starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Sequence
+
+from lodam_p2p.cli import CliError
+from lodam_p2p.rules import FULL_PACK, Card, Deal, Options
+
+SEATS = 5
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``lodam bench engine``."""
+    parser = sub.add_parser("engine", help="rules-engine deals per second (random bots)",
+                            description=__doc__)
+    parser.add_argument("--deals", type=int, default=5000, help="deals to play (default 5000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of decks and bots")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--option", action="append", default=[], metavar="K=V",
+                        help="a table option (repeatable), e.g. exchanges=off")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Measure and print the figure."""
+    if args.deals < 1:
+        raise CliError("--deals must be at least 1")
+    try:
+        options = Options.parse_assignments(args.option)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    rng = random.Random(args.seed)
+    decks = [rng.sample(FULL_PACK, len(FULL_PACK)) for _ in range(args.deals)]
+    start = time.perf_counter()
+    decisions = play_deals(options, decks, rng.random)
+    elapsed = time.perf_counter() - start
+    figures = {
+        "deals_per_s": round(args.deals / elapsed, 1),
+        "decisions_per_s": round(decisions / elapsed, 1),
+        "decisions_per_deal": round(decisions / args.deals, 2),
+        "deals": args.deals,
+        "seconds": round(elapsed, 3),
+        "seed": args.seed,
+    }
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(f"{figures['deals_per_s']:.0f} deals/s ({figures['decisions_per_s']:.0f} "
+              f"decisions/s, {figures['decisions_per_deal']} per deal, {args.deals} deals "
+              f"in {elapsed:.2f} s)")
+    return 0
+
+
+def play_deals(options: Options, decks: Sequence[Sequence[Card]], draw: object) -> int:
+    """Play one deal per deck among random bots; the number of decisions taken."""
+    uniform = draw  # a () -> float in [0, 1)
+    lives = [options.lives] * SEATS
+    decisions = 0
+    for number, deck in enumerate(decks):
+        deal = Deal.start(options, number % SEATS, lives, deck)
+        legal_actions, apply, public = deal.legal_actions, deal.apply, deal.public
+        while not public.is_over:
+            legal = legal_actions()
+            apply(legal[int(uniform() * len(legal))])  # type: ignore[operator]
+            decisions += 1
+    return decisions
