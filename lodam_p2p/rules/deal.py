@@ -231,16 +231,15 @@ class Deal:
         if action not in found:
             raise why_illegal(self.public, self._hands, action)
         self._legal = None
-        kind = type(action)
         # the two commonest decisions inline; the rest through the table
-        if kind is Answer and action.card is None:  # type: ignore[union-attr]
+        if type(action) is Answer and action.card is None:
             self._apply_decline(action.seat)
-        elif kind is Play:
-            card = action.card  # type: ignore[union-attr]
+        elif type(action) is Play:
+            card = action.card
             self._hands[action.seat] ^= 1 << card.index
             self.public._do_play(action.seat, card, self._talon[0])
         else:
-            _APPLY[kind](self, action)
+            _APPLY[type(action)](self, action)
 
     def _apply_decline(self, seat: int) -> None:
         public = self.public
