@@ -1,0 +1,54 @@
+"""The fair-deal protocol: mental poker for one hand, as a sans-IO core.
+
+It deals *positions* of a jointly shuffled, encrypted deck to seats, reveals positions
+to all, hands positions privately from one seat to another, and audits the whole hand
+at the end; it knows no card game (see protocol/SPEC.md). Typical use, per seat::
+
+    hand = Hand(config, seat, identity_key, os.urandom, now, checker)
+    broadcast(hand.outgoing())
+    on bytes from peer:   hand.receive(peer, data, now); broadcast(hand.outgoing())
+    for event in hand.events(): ...          # Dealt, CardRevealed, CardLearned, …
+    hand.reveal(position, now) / hand.transfer(position, seat, now) / hand.finish(now)
+    at hand.timer():      hand.handle_timer(now)
+"""
+
+from lodam_p2p.fairdeal.config import (
+    Anomaly,
+    AuditChecker,
+    AuditOpened,
+    AuditPassed,
+    CardLearned,
+    CardRevealed,
+    Dealt,
+    Event,
+    HandConfig,
+    Phase,
+    ResendWanted,
+    deal_schedule,
+)
+from lodam_p2p.fairdeal.errors import Blame, LocalProtocolError, ProtocolError, RemoteProtocolError
+from lodam_p2p.fairdeal.hand import Hand
+from lodam_p2p.fairdeal.transcript import Transcript, Verdict, verify_transcript
+
+__all__ = [
+    "Anomaly",
+    "AuditChecker",
+    "AuditOpened",
+    "AuditPassed",
+    "Blame",
+    "CardLearned",
+    "CardRevealed",
+    "Dealt",
+    "Event",
+    "Hand",
+    "HandConfig",
+    "LocalProtocolError",
+    "Phase",
+    "ProtocolError",
+    "RemoteProtocolError",
+    "ResendWanted",
+    "Transcript",
+    "Verdict",
+    "deal_schedule",
+    "verify_transcript",
+]

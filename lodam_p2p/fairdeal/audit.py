@@ -1,0 +1,88 @@
+"""The end-of-hand audit: every seat opens its hand key and its shuffle.
+
+What was already checked as it arrived (key proofs, deal and reveal share proofs,
+signatures, chains) is not checked again by a live seat; the offline verifier replays
+all of it anyway. What only the opening makes checkable:
+
+1. ``x_i·G = X_i``: the opened secret is the hand key (check ``audit-key``);
+2. the opened π is a permutation and the opening matches the commitment
+   (``shuffle-commitment``);
+3. the seat's published deck is exactly the previous deck shuffled with the opening
+   (``shuffle``) — a dropped, duplicated or substituted card fails here;
+4. every transfer the seat sent unseals (the key is now computable by all) to proven
+   shares that let the receiver decrypt the position (``transfer``).
+
+Once every seat has opened, the card at each final position follows from composing the
+permutations (no decryption needed, since step 3 tied every deck to the previous one),
+and the caller's checker judges the hand's public actions against that full deal.
+"""
+
+from __future__ import annotations
+
+from lodam_p2p.fairdeal.config import HandConfig
+from lodam_p2p.fairdeal.errors import blame
+from lodam_p2p.fairdeal.group import base_mul, encode_point
+from lodam_p2p.fairdeal.messages import AuditMsg
+from lodam_p2p.fairdeal.record import Record
+from lodam_p2p.fairdeal.shuffle import (
+    ShuffleSecret,
+    commitment,
+    compose_cards,
+    is_permutation,
+    rederives,
+)
+from lodam_p2p.fairdeal.transfer import transfer_key
+
+
+def secret_of(msg: AuditMsg) -> ShuffleSecret:
+    """The shuffle opening carried by an audit message."""
+    return ShuffleSecret(msg.permutation, msg.randomness, msg.salt)
+
+
+def check_key(record: Record, seat: int, msg: AuditMsg) -> None:
+    """x_i·G = X_i."""
+    if encode_point(base_mul(msg.secret)) != encode_point(record.keys[seat]):
+        raise blame(seat, "audit-key", "the opened secret is not the hand key")
+
+
+def check_shuffle(record: Record, seat: int, msg: AuditMsg) -> None:
+    """The opening is a permutation, matches the commitment, and re-derives the deck."""
+    size = record.config.deck_size
+    if not is_permutation(msg.permutation, size) or len(msg.randomness) != size:
+        raise blame(seat, "shuffle", "the opened shuffle is not a permutation of the deck")
+    secret = secret_of(msg)
+    if commitment(record.ctx(seat), secret) != record.commitments[seat]:
+        raise blame(seat, "shuffle-commitment", "the opening does not match the commitment")
+    index = record.config.index(seat)
+    assert record.joint is not None
+    if not rederives(record.decks[index], record.decks[index + 1], record.joint, secret):
+        raise blame(seat, "shuffle", "the published deck is not the opened shuffle of the "
+                    "previous deck (a card dropped, duplicated or substituted)")
+
+
+def check_transfers(record: Record, seat: int, msg: AuditMsg) -> None:
+    """Every transfer ``seat`` sent unseals to proven shares completing the position."""
+    for sender, seq, transfer in record.transfers:
+        if sender == seat:
+            key = transfer_key(msg.secret, record.keys[transfer.to], record.ctx(seat),
+                               to=transfer.to, position=transfer.position, seq=seq)
+            record.open_transfer(seat, transfer, key)
+
+
+def check_opening(record: Record, seat: int, msg: AuditMsg) -> None:
+    """All checks on one seat's audit message."""
+    check_key(record, seat, msg)
+    check_shuffle(record, seat, msg)
+    check_transfers(record, seat, msg)
+
+
+def full_deal(config: HandConfig, openings: dict[int, AuditMsg]) -> tuple[int, ...]:
+    """The card index at every final position, from the composed permutations."""
+    return compose_cards([openings[s].permutation for s in config.seats], config.deck_size)
+
+
+def check_consistent(record: Record, deal: tuple[int, ...]) -> None:
+    """Every card made public during the hand is the one the audit finds there."""
+    for position, card in record.revealed.items():
+        if deal[position] != card:  # impossible once shuffles re-derive and shares are proven
+            raise AssertionError(f"position {position}: revealed {card}, audit {deal[position]}")

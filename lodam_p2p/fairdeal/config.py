@@ -1,0 +1,145 @@
+"""What a hand is played with, and what it tells its caller."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lodam_p2p.fairdeal.errors import Blame
+
+#: Deck sizes the protocol deals (the full and the short pack).
+DECK_SIZES = (32, 52)
+
+
+@dataclass(frozen=True, slots=True)
+class HandConfig:
+    """The public inputs of one hand, identical at every seat.
+
+    ``seats`` are the participating seat numbers (0–255) in shuffle order;
+    ``identities[i]`` is the raw 32-byte Ed25519 public key of ``seats[i]``;
+    ``schedule[j]`` is the seat that position ``j`` of the final deck is dealt to, or
+    ``None`` for a position left in the talon; ``timeout`` is how many seconds a seat
+    may stay silent when the protocol waits for it.
+    """
+
+    table_id: bytes
+    hand: int
+    seats: tuple[int, ...]
+    identities: tuple[bytes, ...]
+    deck_size: int
+    schedule: tuple[int | None, ...]
+    timeout: float = 30.0
+
+    def __post_init__(self) -> None:
+        if len(self.table_id) != 16:
+            raise ValueError("table_id must be 16 bytes")
+        if not 0 <= self.hand < 2**32:
+            raise ValueError("hand number must fit in 32 bits")
+        if len(self.seats) < 2 or len(set(self.seats)) != len(self.seats):
+            raise ValueError("need at least two distinct seats")
+        if not all(0 <= s < 256 for s in self.seats):
+            raise ValueError("seat numbers must be 0–255")
+        if len(self.identities) != len(self.seats) or any(len(k) != 32 for k in self.identities):
+            raise ValueError("one 32-byte Ed25519 public key per seat")
+        if self.deck_size not in DECK_SIZES:
+            raise ValueError("deck_size must be 32 or 52")
+        if len(self.schedule) != self.deck_size:
+            raise ValueError("schedule needs one entry per position")
+        if any(s is not None and s not in self.seats for s in self.schedule):
+            raise ValueError("schedule names a seat that is not playing")
+        if not self.timeout > 0:
+            raise ValueError("timeout must be positive")
+
+    def index(self, seat: int) -> int:
+        """The seat's place in shuffle order."""
+        return self.seats.index(seat)
+
+    def positions_of(self, seat: int) -> tuple[int, ...]:
+        """Positions dealt to ``seat``."""
+        return tuple(j for j, s in enumerate(self.schedule) if s == seat)
+
+    def shared_by(self, seat: int) -> tuple[int, ...]:
+        """Positions ``seat`` publishes a deal share for: those dealt to other seats."""
+        return tuple(j for j, s in enumerate(self.schedule) if s is not None and s != seat)
+
+
+def deal_schedule(seats: tuple[int, ...], hand_size: int, deck_size: int) -> tuple[int | None, ...]:
+    """Round-robin from ``seats[0]``: seat k gets positions k, k+m, …; the rest is talon."""
+    m = len(seats)
+    if m * hand_size > deck_size:
+        raise ValueError("not enough cards for that hand size")
+    return tuple(seats[j % m] if j < m * hand_size else None for j in range(deck_size))
+
+
+class Phase(enum.Enum):
+    """Where the hand stands."""
+
+    KEYS = "keys"  #: waiting for every seat's hand key
+    SHUFFLE = "shuffle"  #: seats shuffle in turn
+    DEAL = "deal"  #: waiting for every seat's deal shares
+    PLAY = "play"  #: cards dealt; reveals and transfers on demand
+    AUDIT = "audit"  #: some seat opened its secrets; waiting for the others
+    DONE = "done"  #: audit passed
+    ABORTED = "aborted"  #: a seat was blamed
+
+
+#: The audit hook: given the card index at every position, name a guilty seat or None.
+AuditChecker = Callable[[tuple[int, ...]], Blame | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """This seat's cards are known: position → card index."""
+
+    cards: dict[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class CardRevealed:
+    """A position is public: its card, and the seat whose message completed it."""
+
+    position: int
+    card: int
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardLearned:
+    """A private transfer to this seat: the position's card, and who handed it over."""
+
+    position: int
+    card: int
+    giver: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuditOpened:
+    """``seat`` opened its secrets: the hand is over; call ``finish()`` too."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuditPassed:
+    """Every opening checked and the checker found nobody guilty: the full deal."""
+
+    deal: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Anomaly:
+    """A position decrypted to no card: a shuffle was false. Finish to find the culprit."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResendWanted:
+    """Envelopes from ``seat`` are missing from ``seq`` on: ask it to send them again."""
+
+    seat: int
+    seq: int
+
+
+Event = Dealt | CardRevealed | CardLearned | AuditOpened | AuditPassed | Anomaly | ResendWanted

@@ -1,0 +1,463 @@
+"""One hand of the fair-deal protocol as a sans-IO state machine.
+
+Theory of operation. Every seat runs a ``Hand``; the offline verifier runs one with no
+seat at all (an observer). Bytes come in through ``receive(sender, data, now)``; the
+envelopes to broadcast come out of ``outgoing()``, what the caller should know out of
+``events()``, and the next deadline out of ``timer()`` (call ``handle_timer(now)`` when
+it passes). The hand reads no clock and draws no randomness of its own: ``now`` and the
+``entropy`` callable are inputs.
+
+A seat's messages form one word of the grammar
+
+    KEY  SHUFFLE  DEAL  (REVEAL | TRANSFER)*  AUDIT
+
+(the transition table ``_SENDER_NEXT``). Messages are authenticated and put in per-sender
+order as they arrive (wire.py), checked against that grammar, and then *held* until the
+hand's phase can take them (``_PHASE_TAKES``): a seat's shuffle waits for the previous
+shuffler's, a reveal waits until every deal share is in. The seat's own messages are
+produced as soon as the phase allows (its key at once, its shuffle on its turn, its deal
+shares when the last shuffle is in) or on command (``reveal``, ``transfer``, ``finish``)
+and applied to its own record like anyone else's, without re-checking its own proofs.
+
+A failed check on an authenticated message aborts the hand and raises
+``RemoteProtocolError`` naming the seat; unauthenticated junk raises the same error
+marked unattributable and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Callable
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from lodam_p2p.fairdeal import audit
+from lodam_p2p.fairdeal.config import (
+    Anomaly,
+    AuditChecker,
+    AuditOpened,
+    AuditPassed,
+    CardLearned,
+    CardRevealed,
+    Dealt,
+    Event,
+    HandConfig,
+    Phase,
+    ResendWanted,
+)
+from lodam_p2p.fairdeal.errors import LocalProtocolError, RemoteProtocolError, blame
+from lodam_p2p.fairdeal.group import Entropy
+from lodam_p2p.fairdeal.messages import (
+    AuditMsg,
+    DealMsg,
+    KeyMsg,
+    Kind,
+    Message,
+    RevealMsg,
+    ShuffleMsg,
+    TransferMsg,
+    decode,
+    encode,
+    kind_of,
+)
+from lodam_p2p.fairdeal.proofs import prove_shares
+from lodam_p2p.fairdeal.record import Record
+from lodam_p2p.fairdeal.seat import SeatSecrets
+from lodam_p2p.fairdeal.shuffle import apply_shuffle, commitment
+from lodam_p2p.fairdeal.transfer import seal, transfer_key
+from lodam_p2p.fairdeal.wire import GENESIS, Envelope, SenderLog, open_envelope
+from lodam_p2p.fairdeal.wire import seal as seal_envelope
+
+_PLAYING = frozenset({Kind.REVEAL, Kind.TRANSFER, Kind.AUDIT})
+#: What a sender may send next, given the kind of its previous message.
+_SENDER_NEXT: dict[Kind | None, frozenset[Kind]] = {
+    None: frozenset({Kind.KEY}),
+    Kind.KEY: frozenset({Kind.SHUFFLE}),
+    Kind.SHUFFLE: frozenset({Kind.DEAL}),
+    Kind.DEAL: _PLAYING,
+    Kind.REVEAL: _PLAYING,
+    Kind.TRANSFER: _PLAYING,
+    Kind.AUDIT: frozenset(),
+}
+#: Which kinds the hand can take in each phase (others wait in their sender's queue).
+_PHASE_TAKES: dict[Phase, frozenset[Kind]] = {
+    Phase.KEYS: frozenset({Kind.KEY}),
+    Phase.SHUFFLE: frozenset({Kind.SHUFFLE}),
+    Phase.DEAL: frozenset({Kind.DEAL}),
+    Phase.PLAY: _PLAYING,
+    Phase.AUDIT: _PLAYING,
+    Phase.DONE: frozenset(),
+    Phase.ABORTED: frozenset(),
+}
+
+
+class Hand:
+    """The protocol for one hand, at one seat (or, with ``seat=None``, as an observer)."""
+
+    def __init__(
+        self,
+        config: HandConfig,
+        seat: int | None,
+        identity: Ed25519PrivateKey | None,
+        entropy: Entropy | None,
+        now: float,
+        *,
+        checker: AuditChecker | None = None,
+    ) -> None:
+        """Start the hand; a seat's key message is ready in ``outgoing()`` at once."""
+        self.config = config
+        self.seat = seat
+        self.record = Record(config)
+        self.phase = Phase.KEYS
+        self.blame: RemoteProtocolError | None = None
+        self._checker = checker
+        self._identity = identity
+        self._peers = {s: Ed25519PublicKey.from_public_bytes(k)
+                       for s, k in zip(config.seats, config.identities, strict=True)}
+        self._logs = {s: SenderLog(s) for s in config.seats if s != seat}
+        self._queues: dict[int, deque[tuple[Envelope, Message]]] = {
+            s: deque() for s in config.seats
+        }
+        self._last_kind: dict[int, Kind | None] = dict.fromkeys(config.seats)
+        self._reported_gap: dict[int, int | None] = dict.fromkeys(config.seats)
+        self._since = now
+        self._reveal_since: dict[int, float] = {}
+        self._openings: dict[int, AuditMsg] = {}
+        self._events: list[Event] = []
+        self._out: list[bytes] = []
+        self._sent: list[bytes] = []
+        self._log: list[tuple[int, bytes]] = []
+        self.cards: dict[int, int] = {}
+        self._me: SeatSecrets | None = None
+        if seat is not None:
+            if identity is None or entropy is None or seat not in config.seats:
+                raise LocalProtocolError("a seat needs its place, identity key and entropy")
+            self._me = SeatSecrets.draw(seat, self.record.ctx(seat), entropy)
+            self._send(KeyMsg(self._me.key, self._me.key_proof()), now)
+
+    # --- the caller's interface ----------------------------------------------------------
+
+    def receive(self, sender: int, data: bytes, now: float) -> None:
+        """Take one envelope that arrived on ``sender``'s channel."""
+        self._check_live()
+        if sender == self.seat:
+            return  # our own broadcast echoed back
+        if sender not in self._logs:
+            raise blame(sender, "envelope", "no such seat in this hand", attributable=False)
+        env = open_envelope(data, sender, self._peers[sender], self.config.table_id,
+                            self.config.hand)
+        self._guarded(lambda: self._accept(env, now))
+
+    def outgoing(self) -> list[bytes]:
+        """Envelopes to broadcast, oldest first (each is returned once)."""
+        out, self._out = self._out, []
+        return out
+
+    def events(self) -> list[Event]:
+        """What happened since the last call, oldest first."""
+        out, self._events = self._events, []
+        return out
+
+    def timer(self) -> float | None:
+        """When the hand gives up on a silent seat, or None if it waits for nobody."""
+        waiting = self.awaited()
+        return waiting[1] + self.config.timeout if waiting else None
+
+    def handle_timer(self, now: float) -> None:
+        """Blame the seat the hand waits for, if its deadline has passed."""
+        self._check_live()
+        waiting = self.awaited()
+        if waiting and now >= waiting[1] + self.config.timeout:
+            seats, _, what = waiting
+            err = blame(seats[0], "timeout", f"no {what} within {self.config.timeout:g} s")
+            self._abort(err)
+            raise err
+
+    def awaited(self) -> tuple[list[int], float, str] | None:
+        """The seats the hand waits for (other than this one), since when, and for what."""
+        remote = [s for s in self.config.seats if s != self.seat]
+        rec = self.record
+        if self.phase is Phase.KEYS:
+            return self._waiting([s for s in remote if s not in rec.keys], self._since, "key")
+        if self.phase is Phase.SHUFFLE:
+            return self._waiting([s for s in remote if s == rec.next_shuffler()], self._since,
+                                 "shuffle")
+        if self.phase is Phase.DEAL:
+            return self._waiting([s for s in remote if s not in rec.dealt], self._since, "deal")
+        if self.phase is Phase.AUDIT:
+            return self._waiting([s for s in remote if s not in self._openings], self._since,
+                                 "audit opening")
+        if self.phase is Phase.PLAY and self._reveal_since:
+            position, since = min(self._reveal_since.items(), key=lambda item: item[1])
+            missing = [s for s in remote if s not in rec.shares.get(position, {})]
+            return self._waiting(missing, since, f"share to reveal position {position}")
+        return None
+
+    @staticmethod
+    def _waiting(seats: list[int], since: float, what: str) -> tuple[list[int], float, str] | None:
+        return (seats, since, what) if seats else None
+
+    def wanted(self) -> dict[int, int]:
+        """The next sequence number wanted from each other seat (to ask for a resend)."""
+        return {s: log.next_seq for s, log in self._logs.items()}
+
+    def sent_since(self, seq: int) -> list[bytes]:
+        """This seat's envelopes from ``seq`` on, to send again on request."""
+        return self._sent[seq:]
+
+    def opened(self) -> set[int]:
+        """Seats whose audit opening has been taken."""
+        return set(self._openings)
+
+    def envelopes(self) -> list[tuple[int, bytes]]:
+        """Every envelope of the hand taken so far (sender, bytes): the transcript."""
+        return list(self._log)
+
+    # --- commands ---------------------------------------------------------------------
+
+    def reveal(self, position: int, now: float) -> None:
+        """Publish every share of ``position`` this seat can give (a card played, the
+        talon's top turned); the position is public once every seat's share is."""
+        me = self._commanding(position)
+        public = set(self.record.shares.get(position, {}))
+        entries = me.entries(self.record, position, skip=public)
+        if not entries:
+            raise LocalProtocolError(f"nothing to reveal at position {position}")
+        self._act(RevealMsg(position, tuple(entries)), now)
+
+    def transfer(self, position: int, to: int, now: float) -> None:
+        """Hand ``position`` to seat ``to`` privately: seal to it the shares it lacks."""
+        me = self._commanding(position)
+        if to == self.seat or to not in self.config.seats:
+            raise LocalProtocolError(f"cannot transfer to seat {to}")
+        skip = self.record.deal_sharers(position) | {to}
+        entries = me.entries(self.record, position, skip=skip)
+        if skip | {e.seat for e in entries} != set(self.config.seats):
+            raise LocalProtocolError(f"seat {self.seat} cannot hand over position {position}")
+        seq = len(self._sent)
+        key = transfer_key(me.x, self.record.keys[to], me.ctx, to=to, position=position, seq=seq)
+        self._act(TransferMsg(position, to, seal(key, entries)), now)
+
+    def finish(self, now: float) -> None:
+        """End the hand: open this seat's hand key and shuffle for the audit."""
+        me = self._commanding(None)
+        if self.seat in self._openings:
+            raise LocalProtocolError("already opened")
+        assert me.shuffle is not None
+        s = me.shuffle
+        self._act(AuditMsg(me.x, s.permutation, s.randomness, s.salt), now)
+
+    def _commanding(self, position: int | None) -> SeatSecrets:
+        self._check_live()
+        if self._me is None:
+            raise LocalProtocolError("an observer cannot act")
+        if self.phase not in (Phase.PLAY, Phase.AUDIT):
+            raise LocalProtocolError(f"not during the {self.phase.value} phase")
+        if position is not None and not 0 <= position < self.config.deck_size:
+            raise LocalProtocolError(f"no position {position}")
+        if self.seat in self._openings:
+            raise LocalProtocolError("this seat has opened its secrets")
+        return self._me
+
+    # --- intake -------------------------------------------------------------------------
+
+    def _check_live(self) -> None:
+        if self.phase is Phase.ABORTED:
+            raise LocalProtocolError(f"the hand was aborted: {self.blame}")
+
+    def _guarded(self, step: Callable[[], None]) -> None:
+        try:
+            step()
+        except RemoteProtocolError as err:
+            if err.attributable:
+                self._abort(err)
+            raise
+
+    def _abort(self, err: RemoteProtocolError) -> None:
+        self.phase = Phase.ABORTED
+        self.blame = err
+
+    def _accept(self, env: Envelope, now: float) -> None:
+        log = self._logs[env.seat]
+        for ready in log.accept(env):
+            self._enqueue(ready)
+        gap = log.gap()
+        if gap is not None and gap != self._reported_gap[env.seat]:
+            self._events.append(ResendWanted(env.seat, gap))
+        self._reported_gap[env.seat] = gap
+        self._pump(now)
+
+    def _enqueue(self, env: Envelope) -> None:
+        try:
+            msg = decode(env.body)
+        except ValueError as err:
+            raise blame(env.seat, "malformed", f"envelope {env.seq}: {err}") from None
+        kind = kind_of(msg)
+        if kind not in _SENDER_NEXT[self._last_kind[env.seat]]:
+            raise blame(env.seat, "order", f"{kind.name} not allowed after "
+                        f"{self._last_kind[env.seat]}")
+        self._last_kind[env.seat] = kind
+        self._log.append((env.seat, env.raw))
+        self._queues[env.seat].append((env, msg))
+
+    def _pump(self, now: float) -> None:
+        progress = True
+        while progress:
+            progress = False
+            for seat, queue in self._queues.items():
+                while queue and self._takes(seat, kind_of(queue[0][1])):
+                    env, msg = queue.popleft()
+                    self._apply(seat, env.seq, msg, now, trusted=False)
+                    progress = True
+
+    def _takes(self, seat: int, kind: Kind) -> bool:
+        if kind not in _PHASE_TAKES[self.phase]:
+            return False
+        return kind is not Kind.SHUFFLE or self.record.next_shuffler() == seat
+
+    def _act(self, msg: Message, now: float) -> None:
+        def step() -> None:
+            self._send(msg, now)
+            self._pump(now)
+
+        self._guarded(step)
+
+    def _send(self, msg: Message, now: float) -> None:
+        assert self.seat is not None and self._identity is not None
+        seq = len(self._sent)
+        prev = self._digest_of_last_sent()
+        raw = seal_envelope(self._identity, encode(msg), table_id=self.config.table_id,
+                            hand=self.config.hand, seat=self.seat, seq=seq, prev=prev)
+        self._out.append(raw)
+        self._sent.append(raw)
+        self._log.append((self.seat, raw))
+        self._last_kind[self.seat] = kind_of(msg)
+        self._apply(self.seat, seq, msg, now, trusted=True)
+
+    def _digest_of_last_sent(self) -> bytes:
+        return hashlib.sha256(self._sent[-1]).digest() if self._sent else GENESIS
+
+    # --- applying messages ----------------------------------------------------------------
+
+    def _apply(self, seat: int, seq: int, msg: Message, now: float, *, trusted: bool) -> None:
+        match msg:
+            case KeyMsg():
+                self._on_key(seat, msg, now, trusted)
+            case ShuffleMsg():
+                self._on_shuffle(seat, msg, now)
+            case DealMsg():
+                self._on_deal(seat, msg, now, trusted)
+            case RevealMsg():
+                self._on_reveal(seat, msg, now, trusted)
+            case TransferMsg():
+                self._on_transfer(seat, seq, msg, trusted)
+            case AuditMsg():
+                self._on_audit(seat, msg, now, trusted)
+
+    def _enter(self, phase: Phase, now: float) -> None:
+        self.phase = phase
+        self._since = now
+
+    def _on_key(self, seat: int, msg: KeyMsg, now: float, trusted: bool) -> None:
+        self.record.add_key(seat, msg, trusted=trusted)
+        if self.record.joint is not None:
+            self._enter(Phase.SHUFFLE, now)
+            self._shuffle_if_my_turn(now)
+
+    def _shuffle_if_my_turn(self, now: float) -> None:
+        rec = self.record
+        if self._me is None or rec.next_shuffler() != self.seat:
+            return
+        assert rec.joint is not None
+        secret = self._me.draw_shuffle(self.config.deck_size)
+        deck = apply_shuffle(rec.final_deck, rec.joint, secret)
+        self._send(ShuffleMsg(deck, commitment(self._me.ctx, secret)), now)
+
+    def _on_shuffle(self, seat: int, msg: ShuffleMsg, now: float) -> None:
+        self.record.add_shuffle(seat, msg)
+        self._since = now  # the next shuffler's clock starts now
+        if self.record.next_shuffler() is None:
+            self._enter(Phase.DEAL, now)
+            self._send_deal(now)
+        else:
+            self._shuffle_if_my_turn(now)
+
+    def _send_deal(self, now: float) -> None:
+        me = self._me
+        if me is None:
+            return
+        rec = self.record
+        shares = tuple(me.share(rec, j) for j in self.config.shared_by(me.seat))
+        entries = rec.deal_entries(me.seat, shares)
+        proof = prove_shares(me.ctx, me.x, me.key, entries, me.entropy) if entries else None
+        self._send(DealMsg(shares, proof), now)
+
+    def _on_deal(self, seat: int, msg: DealMsg, now: float, trusted: bool) -> None:
+        self.record.add_deal(seat, msg, trusted=trusted)
+        if len(self.record.dealt) == len(self.config.seats):
+            self._enter(Phase.PLAY, now)
+            self._learn_own_cards()
+
+    def _learn_own_cards(self) -> None:
+        if self._me is None:
+            return
+        cards = {}
+        for position in self.config.positions_of(self._me.seat):
+            card = self._me.decrypt(self.record, position)
+            if card is None:
+                self._events.append(Anomaly(position))
+            else:
+                cards[position] = card
+        self.cards.update(cards)
+        self._events.append(Dealt(cards))
+
+    def _on_reveal(self, seat: int, msg: RevealMsg, now: float, trusted: bool) -> None:
+        rec = self.record
+        if not rec.add_reveal(seat, msg, trusted=trusted):
+            if msg.position not in rec.revealed:
+                self._reveal_since.setdefault(msg.position, now)
+            return
+        self._reveal_since.pop(msg.position, None)
+        card = rec.public_card(msg.position)
+        if card is None:
+            self._events.append(Anomaly(msg.position))
+            return
+        rec.revealed[msg.position] = card
+        self._events.append(CardRevealed(msg.position, card, seat))
+
+    def _on_transfer(self, seat: int, seq: int, msg: TransferMsg, trusted: bool) -> None:
+        rec = self.record
+        rec.add_transfer(seat, seq, msg)
+        me = self._me
+        if trusted or me is None or msg.to != me.seat:
+            return
+        key = transfer_key(me.x, rec.keys[seat], rec.ctx(seat), to=me.seat,
+                           position=msg.position, seq=seq)
+        me.hold(msg.position, rec.open_transfer(seat, msg, key))
+        card = me.decrypt(rec, msg.position)
+        if card is None:
+            self._events.append(Anomaly(msg.position))
+            return
+        self.cards[msg.position] = card
+        self._events.append(CardLearned(msg.position, card, seat))
+
+    def _on_audit(self, seat: int, msg: AuditMsg, now: float, trusted: bool) -> None:
+        if not trusted:
+            audit.check_opening(self.record, seat, msg)
+        self._openings[seat] = msg
+        if self.phase is Phase.PLAY:
+            self._enter(Phase.AUDIT, now)
+        if seat != self.seat:
+            self._events.append(AuditOpened(seat))
+        if len(self._openings) == len(self.config.seats):
+            self._conclude()
+
+    def _conclude(self) -> None:
+        deal = audit.full_deal(self.config, self._openings)
+        audit.check_consistent(self.record, deal)
+        verdict = self._checker(deal) if self._checker else None
+        if verdict is not None:
+            raise RemoteProtocolError(verdict)
+        self.phase = Phase.DONE
+        self._events.append(AuditPassed(deal))

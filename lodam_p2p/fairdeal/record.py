@@ -1,0 +1,192 @@
+"""The public record of a hand, and the checks any observer can make on it.
+
+This module does not know which seat, if any, is "us" (h11's rule): every seat and the
+offline verifier run the same checks on the same public messages. Secrets live in
+``hand.py``.
+
+What is stored, per hand:
+  keys      X_i per seat, and the joint key H = Σ X_i
+  decks     decks[0] the starting deck, decks[i+1] the deck after the i-th shuffler
+  shares    public decryption shares: position → seat → D_ij (from deals and reveals)
+  revealed  positions made public: position → card index
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lodam_p2p.fairdeal.config import HandConfig
+from lodam_p2p.fairdeal.errors import blame
+from lodam_p2p.fairdeal.group import Point, add_all, card_lookup, encode_point, neg
+from lodam_p2p.fairdeal.messages import (
+    DealMsg,
+    KeyMsg,
+    RevealMsg,
+    ShareEntry,
+    ShuffleMsg,
+    TransferMsg,
+    position_bytes,
+)
+from lodam_p2p.fairdeal.proofs import Context, verify_dleq, verify_key, verify_shares
+from lodam_p2p.fairdeal.shuffle import Deck, starting_deck
+from lodam_p2p.fairdeal.transfer import unseal
+
+#: Fiat–Shamir tag of a single decryption share (reveals and transfers).
+SHARE_TAG = b"share"
+
+
+@dataclass
+class Record:
+    """Everything public about one hand so far."""
+
+    config: HandConfig
+    keys: dict[int, Point] = field(default_factory=dict)
+    joint: Point | None = None
+    decks: list[Deck] = field(default_factory=list)
+    commitments: dict[int, bytes] = field(default_factory=dict)
+    dealt: set[int] = field(default_factory=set)
+    shares: dict[int, dict[int, Point]] = field(default_factory=dict)
+    revealed: dict[int, int] = field(default_factory=dict)
+    transfers: list[tuple[int, int, TransferMsg]] = field(default_factory=list)
+
+    def ctx(self, seat: int) -> Context:
+        """The challenge context of ``seat`` in this hand."""
+        return Context(self.config.table_id, self.config.hand, seat)
+
+    @property
+    def final_deck(self) -> Deck:
+        """The deck after the last shuffle."""
+        return self.decks[-1]
+
+    def next_shuffler(self) -> int | None:
+        """The seat whose shuffle is awaited (None once all have shuffled)."""
+        done = len(self.decks) - 1
+        return self.config.seats[done] if 0 <= done < len(self.config.seats) else None
+
+    # --- keys -------------------------------------------------------------------------
+
+    def add_key(self, seat: int, msg: KeyMsg, *, trusted: bool = False) -> None:
+        """A seat's hand key; once all are in, the joint key and the starting deck."""
+        if not trusted and not verify_key(self.ctx(seat), msg.key, msg.proof):
+            raise blame(seat, "key-proof", "the proof of knowledge of the hand key fails")
+        self.keys[seat] = msg.key
+        if len(self.keys) == len(self.config.seats):
+            self._start_deck(seat)
+
+    def _start_deck(self, last: int) -> None:
+        try:
+            self.joint = add_all([self.keys[s] for s in self.config.seats])
+        except ValueError:  # H = infinity needs a key cancelling the others: rogue
+            raise blame(last, "key", "the hand keys sum to nothing") from None
+        self.decks = [starting_deck(self.joint, self.config.deck_size)]
+
+    # --- shuffle ----------------------------------------------------------------------
+
+    def add_shuffle(self, seat: int, msg: ShuffleMsg) -> None:
+        """The next shuffler's deck; its honesty is checked at the audit."""
+        if len(msg.deck) != self.config.deck_size:
+            raise blame(seat, "shuffle", f"deck of {len(msg.deck)} ciphertexts, "
+                        f"expected {self.config.deck_size}")
+        seen = {encode_point(a) + encode_point(b) for a, b in msg.deck}
+        if len(seen) != len(msg.deck):
+            raise blame(seat, "shuffle", "the same ciphertext twice in the deck")
+        self.commitments[seat] = msg.commitment
+        self.decks.append(msg.deck)
+
+    # --- deal -------------------------------------------------------------------------
+
+    def deal_entries(self, seat: int, shares: tuple[Point, ...]) -> list[tuple[int, Point, Point]]:
+        """Pair ``seat``'s deal shares with their positions and A_j."""
+        positions = self.config.shared_by(seat)
+        if len(shares) != len(positions):
+            raise blame(seat, "deal", f"{len(shares)} shares, expected {len(positions)}")
+        deck = self.final_deck
+        return [(j, deck[j][0], d) for j, d in zip(positions, shares, strict=True)]
+
+    def add_deal(self, seat: int, msg: DealMsg, *, trusted: bool = False) -> None:
+        """``seat``'s shares for every position dealt to someone else, one batch proof."""
+        entries = self.deal_entries(seat, msg.shares)
+        if entries and not trusted and (
+            msg.proof is None
+            or not verify_shares(self.ctx(seat), self.keys[seat], entries, msg.proof)
+        ):
+            raise blame(seat, "share-proof", "the deal shares' Chaum–Pedersen proof fails")
+        for j, _, d in entries:
+            self.shares.setdefault(j, {})[seat] = d
+        self.dealt.add(seat)
+
+    # --- single shares (reveal, transfer) -----------------------------------------------
+
+    def check_entry(self, sender: int, position: int, entry: ShareEntry, check: str) -> None:
+        """One share with its owner's proof: D = x_owner·A_position."""
+        if entry.seat not in self.keys:
+            raise blame(sender, check, f"share from unknown seat {entry.seat}")
+        a = self.final_deck[position][0]
+        ok = verify_dleq(SHARE_TAG, self.ctx(entry.seat), big_x=self.keys[entry.seat], a=a,
+                         d=entry.share, extra=position_bytes(position), proof=entry.proof)
+        if not ok:
+            raise blame(sender, check, f"seat {entry.seat}'s share for position {position} "
+                        "has a wrong proof")
+
+    def check_position(self, sender: int, position: int, check: str) -> None:
+        """The position exists."""
+        if not 0 <= position < self.config.deck_size:
+            raise blame(sender, check, f"no position {position}")
+
+    def add_reveal(self, seat: int, msg: RevealMsg, *, trusted: bool = False) -> bool:
+        """Publish shares; True when the position has become fully public."""
+        self.check_position(seat, msg.position, "reveal")
+        public = self.shares.setdefault(msg.position, {})
+        if not msg.entries or len({e.seat for e in msg.entries}) != len(msg.entries):
+            raise blame(seat, "reveal", "no shares, or one seat's share twice")
+        for entry in msg.entries:
+            if not trusted:
+                self.check_entry(seat, msg.position, entry, "reveal")
+            public[entry.seat] = entry.share
+        return msg.position not in self.revealed and len(public) == len(self.config.seats)
+
+    def add_transfer(self, seat: int, seq: int, msg: TransferMsg) -> None:
+        """A sealed transfer; only its receiver can check it before the audit."""
+        self.check_position(seat, msg.position, "transfer")
+        if msg.to not in self.keys or msg.to == seat:
+            raise blame(seat, "transfer", f"transfer to seat {msg.to}")
+        self.transfers.append((seat, seq, msg))
+
+    def deal_sharers(self, position: int) -> set[int]:
+        """Seats whose share for ``position`` the deal made public."""
+        owner = self.config.schedule[position]
+        return set() if owner is None else set(self.config.seats) - {owner}
+
+    def open_transfer(self, sender: int, msg: TransferMsg, key: bytes) -> tuple[ShareEntry, ...]:
+        """Unseal a transfer and check it is no false claim: every carried share proven,
+        and with the deal's shares and the receiver's own they decrypt the position."""
+        try:
+            entries = unseal(key, msg.sealed)
+        except ValueError as err:
+            raise blame(sender, "transfer",
+                        f"transfer of position {msg.position}: {err}") from None
+        for entry in entries:
+            if entry.seat == msg.to:
+                raise blame(sender, "transfer", "transfer carries the receiver's own share")
+            self.check_entry(sender, msg.position, entry, "transfer")
+        covered = self.deal_sharers(msg.position) | {e.seat for e in entries} | {msg.to}
+        lacking = sorted(set(self.config.seats) - covered)
+        if lacking:
+            raise blame(sender, "transfer", f"transfer of position {msg.position} to seat "
+                        f"{msg.to} lacks the shares of seats {lacking}")
+        return entries
+
+    # --- decryption -------------------------------------------------------------------
+
+    def plaintext(self, position: int, shares: list[Point]) -> int | None:
+        """M = B − Σ D_i with every seat's share; the card index, or None if no card."""
+        b = self.final_deck[position][1]
+        try:
+            m = add_all([b, neg(add_all(shares))])
+        except ValueError:
+            return None
+        return card_lookup(self.config.deck_size).get(encode_point(m))
+
+    def public_card(self, position: int) -> int | None:
+        """Decrypt a fully public position."""
+        return self.plaintext(position, list(self.shares[position].values()))

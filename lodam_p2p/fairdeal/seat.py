@@ -1,0 +1,91 @@
+"""One seat's secrets for one hand, and the shares it can hand out.
+
+Kept apart from the public record so that nothing secret is ever mixed into what an
+observer (or the offline verifier) computes. A seat holds:
+
+  x              its hand key (X = x·G); fresh per hand, opened at the audit
+  shuffle        its permutation, re-randomisers and salt; opened at the audit
+  own shares     D = x·A_j, computed once per position, proven on demand
+  held shares    other seats' shares received by private transfer (with their proofs),
+                 which it may forward when it reveals or hands on that position
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lodam_p2p.fairdeal.group import Entropy, Point, base_mul, mul, random_scalar
+from lodam_p2p.fairdeal.messages import ShareEntry, position_bytes
+from lodam_p2p.fairdeal.proofs import Context, Proof, prove_dleq, prove_key
+from lodam_p2p.fairdeal.record import SHARE_TAG, Record
+from lodam_p2p.fairdeal.shuffle import ShuffleSecret, draw_shuffle
+
+
+@dataclass
+class SeatSecrets:
+    """The secrets of ``seat`` in this hand."""
+
+    seat: int
+    ctx: Context
+    entropy: Entropy
+    x: int
+    key: Point
+    shuffle: ShuffleSecret | None = None
+    own: dict[int, Point] = field(default_factory=dict)
+    held: dict[int, dict[int, ShareEntry]] = field(default_factory=dict)
+
+    @classmethod
+    def draw(cls, seat: int, ctx: Context, entropy: Entropy) -> SeatSecrets:
+        """A fresh hand key."""
+        x = random_scalar(entropy)
+        return cls(seat, ctx, entropy, x, base_mul(x))
+
+    def key_proof(self) -> Proof:
+        """Schnorr proof of knowledge of x, bound to this seat, hand and table."""
+        return prove_key(self.ctx, self.x, self.key, self.entropy)
+
+    def draw_shuffle(self, deck_size: int) -> ShuffleSecret:
+        """Draw (once) this seat's shuffle."""
+        if self.shuffle is None:
+            self.shuffle = draw_shuffle(deck_size, self.entropy)
+        return self.shuffle
+
+    def share(self, record: Record, position: int) -> Point:
+        """D = x·A_position (cached)."""
+        if position not in self.own:
+            self.own[position] = mul(record.final_deck[position][0], self.x)
+        return self.own[position]
+
+    def own_entry(self, record: Record, position: int) -> ShareEntry:
+        """This seat's share for ``position`` with a Chaum–Pedersen proof:
+        D = x·A, proof that log_G X = log_A D."""
+        a = record.final_deck[position][0]
+        d = self.share(record, position)
+        proof = prove_dleq(SHARE_TAG, self.ctx, x=self.x, big_x=self.key, a=a, d=d,
+                           extra=position_bytes(position), entropy=self.entropy)
+        return ShareEntry(self.seat, d, proof)
+
+    def entries(self, record: Record, position: int, skip: set[int]) -> list[ShareEntry]:
+        """Every share this seat can give for ``position`` (its own and those it holds),
+        except those of the seats in ``skip``."""
+        out = []
+        if self.seat not in skip:
+            out.append(self.own_entry(record, position))
+        held = self.held.get(position, {})
+        out.extend(entry for seat, entry in sorted(held.items()) if seat not in skip)
+        return out
+
+    def hold(self, position: int, entries: tuple[ShareEntry, ...]) -> None:
+        """Keep shares received by private transfer."""
+        self.held.setdefault(position, {}).update((e.seat, e) for e in entries)
+
+    def known_shares(self, record: Record, position: int) -> dict[int, Point]:
+        """Every share of ``position`` this seat knows: public, held and its own."""
+        shares = dict(record.shares.get(position, {}))
+        shares.update((s, e.share) for s, e in self.held.get(position, {}).items())
+        shares[self.seat] = self.share(record, position)
+        return shares
+
+    def decrypt(self, record: Record, position: int) -> int | None:
+        """The card at ``position`` (all shares must be known); None if it is no card."""
+        return record.plaintext(position, list(self.known_shares(record, position).values()))

@@ -1,0 +1,96 @@
+"""A hand's transcript: its public configuration and every envelope, checkable offline.
+
+File format (JSON, UTF-8)::
+
+    {"format": "lodam-fairdeal-transcript", "version": 1,
+     "table_id": hex (16 bytes), "hand": int, "seats": [int, …],
+     "identities": [hex (32 bytes), …], "deck_size": 52 | 32,
+     "schedule": [int | null, …], "timeout": float,
+     "envelopes": [[seat, hex], …]}
+
+Envelopes may be in any order: the verifier orders each sender's chain itself. The
+verifier is a ``Hand`` with no seat, fed every envelope: it makes every check a seat
+makes, plus those only the audit openings allow (transfers, shuffles).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from lodam_p2p.fairdeal.config import AuditChecker, AuditPassed, HandConfig, Phase
+from lodam_p2p.fairdeal.errors import Blame, RemoteProtocolError
+from lodam_p2p.fairdeal.hand import Hand
+
+FORMAT = "lodam-fairdeal-transcript"
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    """The public inputs of a hand and its envelopes (sender, bytes)."""
+
+    config: HandConfig
+    envelopes: tuple[tuple[int, bytes], ...]
+
+    def to_json(self) -> str:
+        """The transcript file's text."""
+        c = self.config
+        return json.dumps({
+            "format": FORMAT, "version": 1, "table_id": c.table_id.hex(), "hand": c.hand,
+            "seats": list(c.seats), "identities": [k.hex() for k in c.identities],
+            "deck_size": c.deck_size, "schedule": list(c.schedule), "timeout": c.timeout,
+            "envelopes": [[seat, raw.hex()] for seat, raw in self.envelopes],
+        }, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> Transcript:
+        """Parse a transcript file; ``ValueError`` naming what is wrong."""
+        try:
+            obj = json.loads(text)
+            if obj.get("format") != FORMAT or obj.get("version") != 1:
+                raise ValueError("not a lodam fair-deal transcript (version 1)")
+            config = HandConfig(
+                bytes.fromhex(obj["table_id"]), int(obj["hand"]), tuple(obj["seats"]),
+                tuple(bytes.fromhex(k) for k in obj["identities"]), int(obj["deck_size"]),
+                tuple(obj["schedule"]), float(obj["timeout"]),
+            )
+            envelopes = tuple((int(s), bytes.fromhex(raw)) for s, raw in obj["envelopes"])
+        except (KeyError, TypeError, AttributeError) as err:
+            raise ValueError(f"malformed transcript: {err!r}") from None
+        return cls(config, envelopes)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of checking a transcript."""
+
+    sound: bool
+    blame: Blame | None
+    summary: str
+    deal: tuple[int, ...] | None = None
+
+
+def verify_transcript(transcript: Transcript, checker: AuditChecker | None = None) -> Verdict:
+    """Check every signature, chain, proof, shuffle and transfer of a hand."""
+    config = transcript.config
+    observer = Hand(config, None, None, None, 0.0, checker=checker)
+    try:
+        for seat, raw in transcript.envelopes:
+            observer.receive(seat, raw, 0.0)
+    except RemoteProtocolError as err:
+        return Verdict(False, err.blame, str(err.blame))
+    passed = [e for e in observer.events() if isinstance(e, AuditPassed)]
+    if observer.phase is Phase.DONE and passed:
+        deal = passed[-1].deal
+        return Verdict(True, None, f"sound: {len(config.seats)} seats, {config.deck_size} cards, "
+                       f"{len(transcript.envelopes)} envelopes, audit passed", deal)
+    return Verdict(False, _missing(observer), str(_missing(observer)))
+
+
+def _missing(observer: Hand) -> Blame:
+    waiting = observer.awaited()
+    if waiting is not None:
+        seats, _, what = waiting
+        return Blame(seats[0], "missing", f"the transcript ends while waiting for its {what}")
+    seat = next(s for s in observer.config.seats if s not in observer.opened())
+    return Blame(seat, "missing", "the hand was never audited: no opening from this seat")
