@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
@@ -60,7 +61,7 @@ class MemoryHub:
         self._clients: dict[int, MemoryTransport] = {}
         self._wills: dict[int, tuple[str, bytes]] = {}
         self._held: dict[_Link, Message] = {}
-        self._link_free_at: dict[_Link, float] = {}
+        self._delayed: dict[_Link, deque[tuple[float, Message]]] = {}
         self.set_faults(faults or Faults())
 
     def set_faults(self, faults: Faults) -> None:
@@ -134,10 +135,23 @@ class MemoryHub:
             client._put(message)
             return
         loop = asyncio.get_running_loop()
-        now = loop.time()
-        at = max(now + self._rng.uniform(0, self.faults.delay), self._link_free_at.get(link, 0))
-        self._link_free_at[link] = at
-        loop.call_later(at - now, client._put, message)
+        queue = self._delayed.setdefault(link, deque())
+        at = loop.time() + self._rng.uniform(0, self.faults.delay)
+        if queue:
+            at = max(at, queue[-1][0])
+        queue.append((at, message))
+        loop.call_at(at, self._release_due, link, client)
+
+    def _release_due(self, link: _Link, client: MemoryTransport) -> None:
+        """Hand over, in order, the link's delayed messages whose time has come.
+
+        Timers with equal deadlines may fire in any order, so each one drains the
+        link's queue from the front rather than delivering "its own" message.
+        """
+        queue = self._delayed.get(link)
+        now = asyncio.get_running_loop().time()
+        while queue and queue[0][0] <= now:
+            client._put(queue.popleft()[1])
 
 
 class MemoryTransport:
