@@ -50,7 +50,8 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # Clamped so rounding never puts the interval beside p (it always contains it).
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 @dataclass(frozen=True, slots=True)

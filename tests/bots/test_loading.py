@@ -78,7 +78,7 @@ def test_files_starting_with_underscore_are_not_plugins(tmp_path: Path) -> None:
 def test_a_misspelt_hook_is_an_error_naming_the_file(tmp_path: Path) -> None:
     text = FIRST_BOT.replace("def lodam_bot_types", "def lodam_bot_type")
     path = write_plugin(tmp_path, "typo.py", text)
-    with pytest.raises(PluginLoadError, match="typo.py"):
+    with pytest.raises(PluginLoadError, match=r"typo\.py"):
         BotRegistry.load([tmp_path], entry_points=False, default_dirs=False)
     assert path.exists()
 
@@ -113,5 +113,5 @@ def test_bot_options_are_checked_by_the_bot_type() -> None:
     assert heuristic.parse_options({"exchanges": "off"})["exchanges"] is False
     with pytest.raises(BotOptionError, match="no option 'nope'"):
         heuristic.parse_options({"nope": "1"})
-    with pytest.raises(BotOptionError, match="heuristic.risk=lots"):
+    with pytest.raises(BotOptionError, match=r"heuristic\.risk=lots"):
         heuristic.parse_options({"risk": "lots"})
