@@ -14,6 +14,7 @@ def deck_for(
     players: int,
     talon_top: str = "",
     lives: list[int] | None = None,
+    *,
     short: bool = False,
 ) -> list[str]:
     """The deck (top first) that deals ``hands`` (seat -> cards as dealt, space-separated)
@@ -102,7 +103,7 @@ def run(
         "players": players,
         "dealer": dealer,
         "options": opts,
-        "deck": deck_for(hands, dealer, players, talon_top, dealt_lives, short),
+        "deck": deck_for(hands, dealer, players, talon_top, dealt_lives, short=short),
         "actions": acts(script),
     }
     if lives is not None:
