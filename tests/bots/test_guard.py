@@ -61,3 +61,37 @@ def test_an_answer_for_another_seat_is_refused() -> None:
 
     with pytest.raises(BotAnswerError, match="for seat 2, not seat 1"):
         ask(Impostor(), "impostor", view)
+
+
+def test_a_seated_bot_falls_back_after_an_illegal_answer() -> None:
+    import asyncio
+
+    from lodam_p2p.bots import BotRegistry
+    from lodam_p2p.bots.adapter import BotPlayer
+
+    view = a_view()
+    fallback = BotRegistry.load(default_dirs=False).fallback("stubborn", 1)
+    assert fallback is not None and fallback.name == "random"
+    player = BotPlayer("stubborn", Stubborn(), fallback, seed=3)
+    action = asyncio.run(player.decide(view))
+    assert action in view.legal
+    assert player.errors and "bot 'stubborn' at seat 1" in player.errors[0]
+    assert player.name == "random"
+
+
+def test_a_plugin_may_choose_the_fallback() -> None:
+    from lodam_p2p.bots import BotRegistry, BotType, hookimpl
+    from lodam_p2p.bots.manager import new_plugin_manager
+
+    chosen = BotType("careful", "takes over failed seats", lambda **_: Stubborn())  # type: ignore[arg-type,return-value]
+
+    class Chooser:
+        @hookimpl
+        def lodam_bot_fallback(self, bot_name: str) -> BotType | None:
+            return chosen if bot_name == "stubborn" else None
+
+    manager = new_plugin_manager()
+    manager.register(Chooser())
+    registry = BotRegistry(manager)
+    assert registry.fallback("stubborn", 0) is chosen
+    assert registry.fallback("other", 0) is None  # and no random bot installed

@@ -1,0 +1,48 @@
+"""A bot at a table: the :class:`~lodam_p2p.player.Player` a table driver talks to.
+
+Table drivers (the network session, the local table) await ``Player.decide`` and tell
+players every public event. A bot answers synchronously and only needs its view, so the
+adapter ignores events, asks the bot through :func:`~lodam_p2p.bots.guard.ask` (its
+answer checked against the engine's legal list) and, should the bot fail, lets the
+fallback type play the seat from then on, as the arena does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lodam_p2p.bots.api import Bot, BotType
+from lodam_p2p.bots.guard import BotAnswerError, ask
+
+if TYPE_CHECKING:
+    from lodam_p2p.player import TableEvent
+    from lodam_p2p.rules import Action, PlayerView
+
+
+class BotPlayer:
+    """Seats a bot: ``notify`` is ignored, ``decide`` asks the bot (or its fallback)."""
+
+    def __init__(self, name: str, bot: Bot, fallback: BotType | None = None, seed: int = 0):
+        self.name = name
+        self.bot = bot
+        self.fallback = fallback
+        self.seed = seed
+        #: The errors of the bot, one line each (the seat was then played by the fallback).
+        self.errors: list[str] = []
+
+    def notify(self, event: TableEvent) -> None:
+        """Bots decide from their view alone; events need no answer."""
+
+    async def decide(self, view: PlayerView) -> Action:
+        """The bot's checked answer; after a failure, the fallback's (or the first legal)."""
+        try:
+            return ask(self.bot, self.name, view)
+        except BotAnswerError as err:
+            self.errors.append(str(err))
+        if self.fallback is not None:
+            self.bot, self.name = self.fallback.make(view.seat, self.seed), self.fallback.name
+            try:
+                return ask(self.bot, self.name, view)
+            except BotAnswerError as err:
+                self.errors.append(str(err))
+        return view.legal[0]
