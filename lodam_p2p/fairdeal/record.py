@@ -141,7 +141,7 @@ class Record:
             raise blame(seat, "reveal", "no shares, or one seat's share twice")
         for entry in msg.entries:
             if not trusted:
-                self.check_entry(seat, msg.position, entry, "reveal")
+                self.check_entry(seat, msg.position, entry, "share-proof")
             public[entry.seat] = entry.share
         return msg.position not in self.revealed and len(public) == len(self.config.seats)
 

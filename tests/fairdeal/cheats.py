@@ -1,0 +1,78 @@
+"""Cheating seats for the tests: ``Hand`` subclasses that tamper with what they send."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from lodam_p2p.fairdeal import Hand
+from lodam_p2p.fairdeal.group import ORDER, add, base_mul, generator
+from lodam_p2p.fairdeal.messages import Message
+from lodam_p2p.fairdeal.proofs import Proof
+
+Tamper = Callable[[Hand, Any], Message]
+
+
+def tampering(kind: type, tamper: Tamper) -> type[Hand]:
+    """A ``Hand`` that passes every message of type ``kind`` through ``tamper``
+    before signing it (its own record keeps the tampered version too)."""
+
+    class Cheater(Hand):
+        def _send(self, msg: Message, now: float) -> None:
+            if isinstance(msg, kind):
+                msg = tamper(self, msg)
+            super()._send(msg, now)
+
+    return Cheater
+
+
+def bump(proof: Proof) -> Proof:
+    return Proof(proof.c, (proof.s + 1) % ORDER)
+
+
+def shifted(point):  # noqa: ANN001, ANN201 - a coincurve point
+    return add(point, generator())
+
+
+def bad_key_proof(hand: Hand, msg):  # noqa: ANN001, ANN201
+    return replace(msg, proof=bump(msg.proof))
+
+
+def bad_deal_share(hand: Hand, msg):  # noqa: ANN001, ANN201
+    return replace(msg, shares=(shifted(msg.shares[0]), *msg.shares[1:]))
+
+
+def bad_reveal_share(hand: Hand, msg):  # noqa: ANN001, ANN201
+    first = msg.entries[0]
+    return replace(msg, entries=(replace(first, share=shifted(first.share)), *msg.entries[1:]))
+
+
+def duplicated_card(hand: Hand, msg):  # noqa: ANN001, ANN201
+    """Replace ciphertext 1 by a re-randomised copy of ciphertext 0 (r = 1)."""
+    a, b = msg.deck[0]
+    joint = hand.record.joint
+    copy = (add(a, base_mul(1)), add(b, joint))
+    return replace(msg, deck=(msg.deck[0], copy, *msg.deck[2:]))
+
+
+def substituted_noise(hand: Hand, msg):  # noqa: ANN001, ANN201
+    """Replace every ciphertext by an encryption of a point that is no card."""
+    joint = hand.record.joint
+    noise = base_mul(12345)
+    deck = tuple((base_mul(7 + k), add(noise, base_mul(k + 1))) for k in range(len(msg.deck)))
+    del joint
+    return replace(msg, deck=deck)
+
+
+def wrong_salt(hand: Hand, msg):  # noqa: ANN001, ANN201
+    return replace(msg, salt=bytes(32))
+
+
+def wrong_audit_key(hand: Hand, msg):  # noqa: ANN001, ANN201
+    return replace(msg, secret=(msg.secret + 1) % ORDER)
+
+
+def garbled_transfer(hand: Hand, msg):  # noqa: ANN001, ANN201
+    sealed = bytes([msg.sealed[0] ^ 1]) + msg.sealed[1:]
+    return replace(msg, sealed=sealed)

@@ -1,0 +1,161 @@
+"""Test support: seeded entropy, a table of in-process seats, forged envelopes."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from lodam_p2p.fairdeal import (
+    Event,
+    Hand,
+    HandConfig,
+    Phase,
+    RemoteProtocolError,
+    deal_schedule,
+)
+from lodam_p2p.fairdeal.group import Entropy
+from lodam_p2p.fairdeal.messages import Message, encode
+from lodam_p2p.fairdeal.wire import GENESIS, seal
+
+TABLE = b"test-table-0001!"
+
+
+def drbg(seed: bytes) -> Entropy:
+    """Deterministic entropy: SHA-256 in counter mode over ``seed``."""
+    state = {"counter": 0}
+
+    def entropy(n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            block = seed + state["counter"].to_bytes(8, "big")
+            out += hashlib.sha256(block).digest()
+            state["counter"] += 1
+        return out[:n]
+
+    return entropy
+
+
+def identity(seat: int, seed: bytes = b"") -> Ed25519PrivateKey:
+    """A deterministic Ed25519 identity for ``seat``."""
+    return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"id" + seed + bytes([seat])).digest())
+
+
+def raw_public(key: Ed25519PrivateKey) -> bytes:
+    """The 32 raw public key bytes."""
+    return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def make_config(seats: int, deck: int = 52, hand: int = 1, table: bytes = TABLE,
+                hand_size: int | None = None, timeout: float = 30.0) -> HandConfig:
+    """A config for seats 0 … seats−1 dealt round-robin."""
+    order = tuple(range(seats))
+    size = hand_size if hand_size is not None else min(49 // seats, (deck - 1) // seats)
+    ids = tuple(raw_public(identity(s)) for s in order)
+    return HandConfig(table, hand, order, ids, deck, deal_schedule(order, size, deck), timeout)
+
+
+@dataclass
+class Table:
+    """Seats in one process, connected by a perfect (or test-controlled) broadcast."""
+
+    config: HandConfig
+    hands: dict[int, Hand]
+    events: dict[int, list[Event]] = field(default_factory=dict)
+    errors: dict[int, list[RemoteProtocolError]] = field(default_factory=dict)
+    now: float = 0.0
+
+    @classmethod
+    def build(cls, config: HandConfig, seed: bytes = b"", hand_cls: Callable[..., Hand] = Hand,
+              cheaters: dict[int, Callable[..., Hand]] | None = None, checker=None) -> Table:
+        hands = {}
+        for s in config.seats:
+            factory = (cheaters or {}).get(s, hand_cls)
+            hands[s] = factory(config, s, identity(s), drbg(seed + bytes([s])), 0.0,
+                               checker=checker)
+        table = cls(config, hands)
+        for s in config.seats:
+            table.events[s], table.errors[s] = [], []
+        return table
+
+    def live(self, seat: int) -> bool:
+        return self.hands[seat].phase is not Phase.ABORTED
+
+    def deliver(self, sender: int, raw: bytes, to: int) -> None:
+        """Deliver one envelope, recording a remote error instead of raising it."""
+        if not self.live(to):
+            return
+        try:
+            self.hands[to].receive(sender, raw, self.now)
+        except RemoteProtocolError as err:
+            self.errors[to].append(err)
+        self.events[to].extend(self.hands[to].events())
+
+    def broadcast(self, sender: int, raw: bytes) -> None:
+        for to in self.config.seats:
+            if to != sender:
+                self.deliver(sender, raw, to)
+
+    def flush(self) -> None:
+        """Deliver everything outgoing until quiet."""
+        moved = True
+        while moved:
+            moved = False
+            for s, hand in self.hands.items():
+                self.events[s].extend(hand.events())
+                for raw in hand.outgoing():
+                    moved = True
+                    self.broadcast(s, raw)
+
+    def cards(self, seat: int) -> dict[int, int]:
+        return dict(self.hands[seat].cards)
+
+    def blamed(self) -> set[int]:
+        """Every seat some seat's error blames (attributable errors only)."""
+        return {e.seat for errs in self.errors.values() for e in errs if e.attributable}
+
+    def checks(self) -> set[str]:
+        return {e.check for errs in self.errors.values() for e in errs}
+
+    def play_through(self) -> None:
+        """A short honest hand: a play, the talon top, an exchange both ways, a forward
+        by the receiver, then the audit."""
+        c = self.config
+        self.flush()
+        first = c.positions_of(c.seats[0])[0]
+        self.hands[c.seats[0]].reveal(first, self.now)
+        self.flush()
+        top = c.schedule.index(None)
+        for s in c.seats:
+            self.hands[s].reveal(top, self.now)
+        self.flush()
+        a, b = c.seats[1], c.seats[2 % len(c.seats)]
+        pa, pb = c.positions_of(a)[0], c.positions_of(b)[0]
+        self.hands[a].transfer(pa, b, self.now)
+        self.hands[b].transfer(pb, a, self.now)
+        self.flush()
+        self.hands[b].reveal(pa, self.now)
+        self.flush()
+        self.finish()
+
+    def finish(self) -> None:
+        for s in self.config.seats:
+            if self.live(s):
+                self.hands[s].finish(self.now)
+        self.flush()
+
+
+def forge(config: HandConfig, seat: int, msg: Message | bytes, seq: int, prev: bytes = GENESIS,
+          key: Ed25519PrivateKey | None = None, hand: int | None = None,
+          table: bytes | None = None) -> bytes:
+    """An envelope as ``seat`` (or whoever holds ``key``) could sign it."""
+    body = msg if isinstance(msg, bytes) else encode(msg)
+    return seal(key or identity(seat), body, table_id=table or config.table_id,
+                hand=config.hand if hand is None else hand, seat=seat, seq=seq, prev=prev)
+
+
+def chain_digest(raw: bytes) -> bytes:
+    return hashlib.sha256(raw).digest()

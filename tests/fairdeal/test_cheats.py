@@ -1,0 +1,250 @@
+"""Every cheat is caught, and blames the cheater and nobody else."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from lodam_p2p.fairdeal import Anomaly, Blame, Hand, Phase, Transcript, verify_transcript
+from lodam_p2p.fairdeal.messages import (
+    AuditMsg,
+    DealMsg,
+    KeyMsg,
+    RevealMsg,
+    ShuffleMsg,
+    TransferMsg,
+    encode,
+)
+from lodam_p2p.fairdeal.shuffle import ShuffleSecret
+from lodam_p2p.fairdeal.transfer import seal, transfer_key
+from tests.fairdeal import cheats
+from tests.fairdeal.table import Table, chain_digest, forge, make_config
+
+CHEATER = 1
+
+
+def _table(cheater: type[Hand], seats: int = 4, deck: int = 32, **kw) -> Table:
+    return Table.build(make_config(seats, deck), cheaters={CHEATER: cheater}, **kw)
+
+
+def _assert_blamed(table: Table, check: str, seat: int = CHEATER) -> None:
+    """Some honest seat caught ``seat`` on ``check``; no honest seat was blamed."""
+    assert table.blamed() == {seat}
+    caught = [e for s, errs in table.errors.items() if s != seat for e in errs]
+    assert caught and all(e.seat == seat and e.check == check for e in caught), caught
+    assert all(table.hands[s].phase is Phase.ABORTED for s in table.config.seats if s != seat)
+
+
+def _verdict(table: Table) -> Blame | None:
+    honest = next(s for s in table.config.seats if s != CHEATER)
+    envelopes = table.hands[honest].envelopes() + table.hands[CHEATER].envelopes()
+    return verify_transcript(Transcript(table.config, tuple(envelopes))).blame
+
+
+def test_key_proof_that_fails() -> None:
+    table = _table(cheats.tampering(KeyMsg, cheats.bad_key_proof))
+    table.flush()
+    _assert_blamed(table, "key-proof")
+
+
+def test_deal_share_with_wrong_proof() -> None:
+    table = _table(cheats.tampering(DealMsg, cheats.bad_deal_share))
+    table.flush()
+    _assert_blamed(table, "share-proof")
+
+
+def test_revealed_share_with_wrong_proof() -> None:
+    table = _table(cheats.tampering(RevealMsg, cheats.bad_reveal_share))
+    table.flush()
+    table.hands[CHEATER].reveal(table.config.positions_of(CHEATER)[0], 0.0)
+    table.flush()
+    _assert_blamed(table, "share-proof")
+
+
+def test_shuffle_duplicating_a_card_is_caught_at_audit() -> None:
+    table = _table(cheats.tampering(ShuffleMsg, cheats.duplicated_card))
+    table.flush()
+    assert not any(table.errors.values())  # commit/reveal: nothing shows before the audit
+    table.finish()
+    _assert_blamed(table, "shuffle")
+    assert _verdict(table) == table.errors[0][0].blame
+
+
+def test_shuffle_substituting_cards_shows_an_anomaly_then_blame() -> None:
+    table = _table(cheats.tampering(ShuffleMsg, cheats.substituted_noise))
+    table.flush()
+    assert any(isinstance(e, Anomaly) for e in table.events[0])
+    table.finish()
+    _assert_blamed(table, "shuffle")
+
+
+class _NotAPermutation(Hand):
+    def _shuffle_if_my_turn(self, now: float) -> None:
+        if self._me is not None and self.record.next_shuffler() == self.seat:
+            honest = self._me.draw_shuffle(self.config.deck_size)
+            dropped = (honest.permutation[0], *honest.permutation[:-1])  # card dropped, one twice
+            self._me.shuffle = ShuffleSecret(dropped, honest.randomness, honest.salt)
+        super()._shuffle_if_my_turn(now)
+
+
+def test_shuffle_that_drops_a_card() -> None:
+    table = _table(_NotAPermutation)
+    table.flush()
+    table.finish()
+    _assert_blamed(table, "shuffle")
+
+
+def test_shuffle_that_does_not_open_to_its_commitment() -> None:
+    table = _table(cheats.tampering(AuditMsg, cheats.wrong_salt))
+    table.flush()
+    table.finish()
+    _assert_blamed(table, "shuffle-commitment")
+
+
+def test_audit_key_that_does_not_match() -> None:
+    table = _table(cheats.tampering(AuditMsg, cheats.wrong_audit_key))
+    table.flush()
+    table.finish()
+    _assert_blamed(table, "audit-key")
+
+
+def test_forged_signature_is_refused_and_the_hand_goes_on() -> None:
+    table = Table.build(make_config(3, 32))
+    fake = forge(table.config, 1, KeyMsg(table.hands[2].record.keys.get(2) or _any_key(), _no_proof()),
+                 0, key=cheats_identity())
+    table.deliver(1, fake, 0)
+    genuine = table.hands[1].sent_since(0)[0]
+    table.deliver(1, bytes([genuine[0] ^ 1]) + genuine[1:], 0)  # a flipped signature bit
+    errors = table.errors[0]
+    assert [(e.seat, e.check, e.attributable) for e in errors] == [(1, "signature", False)] * 2
+    table.play_through()
+    assert all(h.phase is Phase.DONE for h in table.hands.values())
+
+
+def test_replay_from_another_hand_or_table_is_refused() -> None:
+    first = Table.build(make_config(3, 32, hand=1))
+    first.flush()
+    old = first.hands[1].sent_since(0)[0]
+    other_table = Table.build(make_config(3, 32, table=b"another-table-00"))
+    second = Table.build(make_config(3, 32, hand=2))
+    second.deliver(1, old, 0)
+    second.deliver(1, other_table.hands[1].sent_since(0)[0], 0)
+    assert [(e.seat, e.check, e.attributable) for e in second.errors[0]] == [(1, "context", False)] * 2
+    second.play_through()
+    assert all(h.phase is Phase.DONE for h in second.hands.values())
+
+
+def test_old_body_resigned_for_this_hand_fails_its_challenge() -> None:
+    first = Table.build(make_config(3, 32, hand=1))
+    old_key = first.hands[1].record.keys[1]
+    old_proof_msg = KeyMsg(old_key, _proof_of(first, 1))
+    second = Table.build(make_config(3, 32, hand=2))
+    second.deliver(1, forge(second.config, 1, old_proof_msg, 0), 0)
+    assert [(e.seat, e.check) for e in second.errors[0]] == [(1, "key-proof")]
+
+
+def test_equivocation_two_messages_one_sequence_number() -> None:
+    table = Table.build(make_config(3, 32))
+    genuine = table.hands[1].sent_since(0)[0]
+    table.deliver(1, genuine, 0)
+    other = KeyMsg(_any_key(), _no_proof())
+    table.deliver(1, forge(table.config, 1, other, 0), 0)
+    assert [(e.seat, e.check) for e in table.errors[0]] == [(1, "equivocation")]
+
+
+def test_broken_chain_is_blamed() -> None:
+    table = Table.build(make_config(3, 32))
+    genuine = table.hands[1].sent_since(0)[0]
+    table.deliver(1, genuine, 0)
+    body = encode(ShuffleMsg((), bytes(32)))
+    table.deliver(1, forge(table.config, 1, body, 1, prev=bytes(32)), 0)
+    assert [(e.seat, e.check) for e in table.errors[0]] == [(1, "chain")]
+
+
+@pytest.mark.parametrize(("body", "check"), [(b"\xc1", "malformed"), (None, "order")])
+def test_malformed_or_out_of_order_bodies(body: bytes | None, check: str) -> None:
+    table = Table.build(make_config(3, 32))
+    msg = body if body is not None else DealMsg((), None)
+    table.deliver(1, forge(table.config, 1, msg, 0), 0)
+    assert [(e.seat, e.check) for e in table.errors[0]] == [(1, check)]
+
+
+def test_false_claim_in_a_transfer_garbled() -> None:
+    table = _table(cheats.tampering(TransferMsg, cheats.garbled_transfer))
+    table.flush()
+    table.hands[CHEATER].transfer(table.config.positions_of(CHEATER)[0], 2, 0.0)
+    table.flush()
+    assert [(e.seat, e.check) for e in table.errors[2]] == [(CHEATER, "transfer")]
+    assert not table.errors[0] and not table.errors[3]  # only the receiver can tell, so far
+    table.finish()  # at the audit everyone can
+    assert [(e.seat, e.check) for e in table.errors[0]] == [(CHEATER, "transfer")]
+    assert table.blamed() == {CHEATER}
+    verdict = _verdict(table)
+    assert verdict is not None and (verdict.seat, verdict.check) == (CHEATER, "transfer")
+
+
+def _other_position_share(hand: Hand, msg: TransferMsg) -> TransferMsg:
+    """Seal a (validly proven) share of a different position under this position."""
+    me = hand._me
+    assert me is not None
+    other = hand.config.positions_of(hand.seat)[1]
+    key = transfer_key(me.x, hand.record.keys[msg.to], me.ctx, to=msg.to,
+                       position=msg.position, seq=len(hand._sent))
+    return replace(msg, sealed=seal(key, [me.own_entry(hand.record, other)]))
+
+
+def test_false_claim_in_a_transfer_wrong_card() -> None:
+    table = _table(cheats.tampering(TransferMsg, _other_position_share))
+    table.flush()
+    table.hands[CHEATER].transfer(table.config.positions_of(CHEATER)[0], 3, 0.0)
+    table.flush()
+    assert [(e.seat, e.check) for e in table.errors[3]] == [(CHEATER, "transfer")]
+
+
+def test_audit_checker_names_the_guilty_seat() -> None:
+    seen: list[tuple[int, ...]] = []
+
+    def checker(deal: tuple[int, ...]) -> Blame | None:
+        seen.append(deal)
+        return Blame(2, "rules", "seat 2 revoked in trick 1")
+
+    table = Table.build(make_config(3, 32), checker=checker)
+    table.play_through()
+    assert table.blamed() == {2}
+    assert {e.check for errs in table.errors.values() for e in errs} == {"rules"}
+    assert len(set(seen)) == 1 and sorted(seen[0]) == list(range(32))
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def _any_key():  # noqa: ANN202
+    from lodam_p2p.fairdeal.group import base_mul
+
+    return base_mul(424242)
+
+
+def _no_proof():  # noqa: ANN202
+    from lodam_p2p.fairdeal.proofs import Proof
+
+    return Proof(1, 1)
+
+
+def _proof_of(table: Table, seat: int):  # noqa: ANN202
+    from lodam_p2p.fairdeal.messages import decode
+
+    raw = table.hands[seat].sent_since(0)[0]
+    msg = decode(raw[125:])
+    assert isinstance(msg, KeyMsg)
+    return msg.proof
+
+
+def cheats_identity():  # noqa: ANN201
+    from tests.fairdeal.table import identity
+
+    return identity(1, seed=b"impostor")
+
+
+def _unused() -> None:
+    chain_digest(b"")

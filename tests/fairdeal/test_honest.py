@@ -1,0 +1,106 @@
+"""Honest hands: every seat learns exactly its cards, reveals and transfers agree,
+the audit passes and the transcript verifies."""
+
+from __future__ import annotations
+
+import pytest
+
+from lodam_p2p.fairdeal import (
+    AuditPassed,
+    CardLearned,
+    CardRevealed,
+    Dealt,
+    LocalProtocolError,
+    Phase,
+    Transcript,
+    verify_transcript,
+)
+from tests.fairdeal.table import Table, make_config
+
+
+def _of(table: Table, seat: int, kind: type) -> list:
+    return [e for e in table.events[seat] if isinstance(e, kind)]
+
+
+@pytest.mark.parametrize(("seats", "deck"), [(3, 32), (5, 52), (10, 52)])
+def test_honest_hand_completes_and_agrees(seats: int, deck: int) -> None:
+    table = Table.build(make_config(seats, deck))
+    table.play_through()
+    assert not table.blamed() and not any(table.errors.values())
+    deals = {s: _of(table, s, AuditPassed)[0].deal for s in table.config.seats}
+    deal = deals[0]
+    assert set(deals.values()) == {deal}
+    assert sorted(deal) == list(range(deck))
+    for s in table.config.seats:
+        assert table.hands[s].phase is Phase.DONE
+        dealt = _of(table, s, Dealt)[0].cards
+        assert dealt == {p: deal[p] for p in table.config.positions_of(s)}
+
+
+def test_reveal_talon_and_exchange_both_sides_learn() -> None:
+    table = Table.build(make_config(4, 52))
+    table.play_through()
+    c = table.config
+    deal = _of(table, 0, AuditPassed)[0].deal
+    top = c.schedule.index(None)
+    for s in c.seats:
+        revealed = {e.position: e.card for e in _of(table, s, CardRevealed)}
+        assert revealed[top] == deal[top]
+        assert revealed[c.positions_of(0)[0]] == deal[c.positions_of(0)[0]]
+    pa, pb = c.positions_of(1)[0], c.positions_of(2)[0]
+    # the void case needs exactly this: each side learns the other's card
+    assert _of(table, 2, CardLearned) == [CardLearned(pa, deal[pa], 1)]
+    assert _of(table, 1, CardLearned) == [CardLearned(pb, deal[pb], 2)]
+    assert not _of(table, 3, CardLearned)
+    # the receiver forwarded the giver's share: everyone saw pa
+    assert any(e.position == pa and e.by == 2 for e in _of(table, 3, CardRevealed))
+
+
+def test_no_seat_learns_another_seats_cards_before_audit() -> None:
+    table = Table.build(make_config(3, 32))
+    table.flush()
+    for s in table.config.seats:
+        assert set(table.cards(s)) == set(table.config.positions_of(s))
+
+
+def test_transcript_verifies_offline_and_round_trips() -> None:
+    table = Table.build(make_config(3, 32))
+    table.play_through()
+    transcript = Transcript(table.config, tuple(table.hands[1].envelopes()))
+    again = Transcript.from_json(transcript.to_json())
+    verdict = verify_transcript(again)
+    assert verdict.sound, verdict.summary
+    assert verdict.deal == _of(table, 0, AuditPassed)[0].deal
+    # envelopes in reverse order verify too: the verifier orders every chain itself
+    backwards = Transcript(table.config, tuple(reversed(transcript.envelopes)))
+    assert verify_transcript(backwards).sound
+
+
+def test_unfinished_transcript_names_the_missing_seat() -> None:
+    table = Table.build(make_config(3, 32))
+    table.flush()
+    verdict = verify_transcript(Transcript(table.config, tuple(table.hands[0].envelopes())))
+    assert not verdict.sound and verdict.blame is not None
+    assert verdict.blame.check == "missing"
+
+
+def test_local_errors_for_illegal_commands() -> None:
+    table = Table.build(make_config(3, 32))
+    hand = table.hands[0]
+    with pytest.raises(LocalProtocolError):
+        hand.reveal(0, 0.0)  # not dealt yet
+    table.flush()
+    with pytest.raises(LocalProtocolError):
+        hand.reveal(99, 0.0)
+    with pytest.raises(LocalProtocolError):
+        hand.transfer(table.config.positions_of(1)[0], 2, 0.0)  # not this seat's card
+    with pytest.raises(LocalProtocolError):
+        hand.transfer(table.config.positions_of(0)[0], 0, 0.0)
+    own = table.config.positions_of(0)[0]
+    hand.reveal(own, 0.0)
+    table.flush()
+    with pytest.raises(LocalProtocolError):
+        hand.reveal(own, 0.0)  # already public
+    hand.finish(0.0)
+    with pytest.raises(LocalProtocolError):
+        hand.finish(0.0)
