@@ -92,7 +92,8 @@ class EmbeddedBroker:
             await broker.start()
         except (BrokerError, OSError) as err:
             cause = err.__cause__ or err
-            raise BrokerStartError(f"cannot listen on {self.listen}: {cause}") from None
+            reason = cause.strerror if isinstance(cause, OSError) and cause.strerror else cause
+            raise BrokerStartError(f"cannot listen on {self.listen}: {reason}") from None
         self._broker = broker
         self.port = _bound_port(broker)
 
@@ -123,6 +124,14 @@ def _bound_port(broker: Broker) -> int:
 
 
 def _quiet_amqtt() -> None:
-    """amqtt logs every connection at INFO; a game wants warnings only."""
+    """amqtt logs every connection at INFO; a game wants warnings only.
+
+    The null handler keeps Python's last-resort handler from printing amqtt's own
+    tracebacks (a failed bind, say) on stderr when the application configured no
+    logging: we report those failures ourselves, in one line.
+    """
     for name in ("amqtt", "transitions"):
-        logging.getLogger(name).setLevel(logging.WARNING)
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.WARNING)
+        if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
+            logger.addHandler(logging.NullHandler())

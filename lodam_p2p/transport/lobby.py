@@ -17,15 +17,28 @@ object (readable with any MQTT tool)::
 
 A table leaves the lobby when its host publishes an empty retained payload on the topic
 (:func:`withdrawal`). Payloads above :data:`MAX_ANNOUNCEMENT_BYTES` are refused.
+:func:`read_lobby` lists what a broker holds.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any
 
-from lodam_p2p.transport.topics import PROTOCOL_VERSION, check_name, is_valid_name, lobby_topic
+from lodam_p2p.transport.base import Transport
+from lodam_p2p.transport.topics import (
+    LOBBY_PATTERN,
+    PROTOCOL_VERSION,
+    check_name,
+    is_valid_name,
+    lobby_topic,
+    parse_topic,
+)
+
+log = logging.getLogger(__name__)
 
 #: Largest announcement accepted, in bytes.
 MAX_ANNOUNCEMENT_BYTES = 4096
@@ -145,3 +158,38 @@ def _str_map(body: dict[str, Any], key: str) -> dict[str, str]:
     if not all(isinstance(v, str) for v in value.values()):
         raise BadAnnouncement(f"announcement field {key!r} is not a string map")
     return {str(k): str(v) for k, v in value.items()}
+
+
+async def read_lobby(transport: Transport, limit: float, quiet: float = 0.3
+                     ) -> list[TableAnnouncement]:
+    """The tables announced on ``transport``'s broker, by name.
+
+    Subscribes to the lobby and collects the retained announcements, which brokers
+    send right after the subscription: it stops once ``quiet`` seconds pass without
+    one, or after ``limit`` seconds in all. Malformed announcements are logged and
+    skipped. ``transport`` must be connected.
+    """
+    found: dict[str, TableAnnouncement] = {}
+    await transport.subscribe(LOBBY_PATTERN)
+    messages = transport.messages()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    while (left := deadline - loop.time()) > 0:
+        try:
+            message = await asyncio.wait_for(anext(messages), min(quiet, left))
+        except (TimeoutError, StopAsyncIteration):
+            break
+        _take(found, message.topic, message.payload)
+    return [found[name] for name in sorted(found)]
+
+
+def _take(found: dict[str, TableAnnouncement], topic: str, payload: bytes) -> None:
+    """File one lobby message under its table (an empty payload withdraws it)."""
+    try:
+        parsed = parse_topic(topic)
+        if not payload:
+            found.pop(parsed.table, None)
+            return
+        found[parsed.table] = TableAnnouncement.decode(payload, topic_table=parsed.table)
+    except ValueError as err:  # BadName, BadAnnouncement
+        log.info("ignoring lobby message on %r: %s", topic, err)

@@ -1,0 +1,147 @@
+"""``lodam tables``: the tables you could join — found on the LAN and on a broker.
+
+Browses DNS-SD (``_lodam._tcp``) for ``--timeout`` seconds and, at the same time, reads
+the retained lobby announcements of the ``--broker`` given, if any; the brokers the LAN
+advertises are then asked for their announcements too. Each table is listed once, with
+where it was found (``lan``, ``broker``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from dataclasses import dataclass, field
+
+from lodam_p2p.cli import CliError
+from lodam_p2p.discovery import TableAdvert, browse
+from lodam_p2p.transport.base import TransportError
+from lodam_p2p.transport.lobby import TableAnnouncement, read_lobby
+from lodam_p2p.transport.mqtt import MqttTransport
+from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
+
+#: Exit status when the broker given cannot be reached.
+EXIT_UNREACHABLE = 1
+
+
+@dataclass(slots=True)
+class TableRow:
+    """One table as listed: what the LAN and the broker said of it."""
+
+    table: str
+    broker: str
+    found: set[str] = field(default_factory=set)
+    announcement: TableAnnouncement | None = None
+    version: int | None = None
+
+    def as_json(self) -> dict[str, object]:
+        """The row as a JSON object."""
+        row: dict[str, object] = {"table": self.table, "broker": self.broker,
+                                  "found": sorted(self.found), "version": self.version}
+        a = self.announcement
+        if a is not None:
+            row |= {"host": a.host, "seats": a.seats, "seated": list(a.seated),
+                    "state": a.state, "options": dict(a.options), "joinable": a.joinable}
+        return row
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``lodam tables``."""
+    parser = sub.add_parser("tables", help="list the tables on the LAN and on a broker",
+                            description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--broker", metavar="URL", type=_broker_url,
+                        help="also list the tables announced on this broker "
+                             "(mqtt://[user:pass@]host[:port] or mqtts://…)")
+    parser.add_argument("--timeout", metavar="S", type=_seconds, default=2.0,
+                        help="how long to look, in seconds (default 2)")
+    parser.add_argument("--no-lan", action="store_true", help="skip DNS-SD browsing")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def _broker_url(text: str) -> BrokerUrl:
+    try:
+        return BrokerUrl.parse(text)
+    except BadBrokerUrl as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 60:
+        raise argparse.ArgumentTypeError(f"timeout must be 0 to 60 seconds, not {text!r}")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    """List the tables; exit 1 if the broker given cannot be reached."""
+    rows = asyncio.run(gather_tables(args.broker, args.timeout, lan=not args.no_lan))
+    if args.json:
+        print(json.dumps({"tables": [row.as_json() for row in rows]}))
+    else:
+        print(render(rows))
+    return 0
+
+
+async def gather_tables(broker: BrokerUrl | None, timeout: float, lan: bool = True
+                        ) -> list[TableRow]:
+    """Browse and read lobbies; raise :class:`CliError` if ``broker`` is unreachable."""
+    adverts_task = asyncio.create_task(browse(timeout) if lan else _no_adverts())
+    rows: dict[tuple[str, str], TableRow] = {}
+    asked: set[str] = set()
+    if broker is not None:
+        try:
+            announced = await _lobby_of(broker, timeout)
+        except TransportError as err:
+            adverts_task.cancel()
+            raise CliError(str(err), EXIT_UNREACHABLE) from None
+        asked.add(str(broker.without_login()))
+        _merge_announcements(rows, str(broker.without_login()), announced)
+    adverts = await adverts_task
+    for advert in adverts:
+        row = rows.setdefault((advert.table, advert.broker),
+                              TableRow(advert.table, advert.broker))
+        row.found.add("lan")
+        row.version = row.version or advert.version
+    for url in sorted({advert.broker for advert in adverts} - asked):
+        try:
+            _merge_announcements(rows, url, await _lobby_of(BrokerUrl.parse(url), 1.0))
+        except TransportError:
+            continue  # advertised but unreachable: listed without details
+    return sorted(rows.values(), key=lambda row: (row.table, row.broker))
+
+
+async def _no_adverts() -> list[TableAdvert]:
+    return []
+
+
+async def _lobby_of(broker: BrokerUrl, timeout: float) -> list[TableAnnouncement]:
+    async with MqttTransport(broker, timeout=timeout) as transport:
+        return await read_lobby(transport, limit=timeout)
+
+
+def _merge_announcements(rows: dict[tuple[str, str], TableRow], broker: str,
+                         announced: list[TableAnnouncement]) -> None:
+    for announcement in announced:
+        row = rows.setdefault((announcement.table, broker), TableRow(announcement.table, broker))
+        row.found.add("broker")
+        row.announcement, row.version = announcement, announcement.version
+
+
+def render(rows: list[TableRow]) -> str:
+    """The rows as an aligned text table."""
+    if not rows:
+        return "no tables found"
+    lines = [("TABLE", "SEATS", "STATE", "HOST", "BROKER", "FOUND")]
+    for row in rows:
+        a = row.announcement
+        seats = f"{len(a.seated)}/{a.seats}" if a else "?"
+        lines.append((row.table, seats, a.state if a else "?", a.host if a else "?",
+                      row.broker, "+".join(sorted(row.found))))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True))
+                     .rstrip() for line in lines)
