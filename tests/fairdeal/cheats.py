@@ -31,24 +31,24 @@ def bump(proof: Proof) -> Proof:
     return Proof(proof.c, (proof.s + 1) % ORDER)
 
 
-def shifted(point):  # noqa: ANN001, ANN201 - a coincurve point
+def shifted(point):
     return add(point, generator())
 
 
-def bad_key_proof(hand: Hand, msg):  # noqa: ANN001, ANN201
+def bad_key_proof(hand: Hand, msg):
     return replace(msg, proof=bump(msg.proof))
 
 
-def bad_deal_share(hand: Hand, msg):  # noqa: ANN001, ANN201
+def bad_deal_share(hand: Hand, msg):
     return replace(msg, shares=(shifted(msg.shares[0]), *msg.shares[1:]))
 
 
-def bad_reveal_share(hand: Hand, msg):  # noqa: ANN001, ANN201
+def bad_reveal_share(hand: Hand, msg):
     first = msg.entries[0]
     return replace(msg, entries=(replace(first, share=shifted(first.share)), *msg.entries[1:]))
 
 
-def duplicated_card(hand: Hand, msg):  # noqa: ANN001, ANN201
+def duplicated_card(hand: Hand, msg):
     """Replace ciphertext 1 by a re-randomised copy of ciphertext 0 (r = 1)."""
     a, b = msg.deck[0]
     joint = hand.record.joint
@@ -56,7 +56,7 @@ def duplicated_card(hand: Hand, msg):  # noqa: ANN001, ANN201
     return replace(msg, deck=(msg.deck[0], copy, *msg.deck[2:]))
 
 
-def substituted_noise(hand: Hand, msg):  # noqa: ANN001, ANN201
+def substituted_noise(hand: Hand, msg):
     """Replace every ciphertext by an encryption of a point that is no card."""
     joint = hand.record.joint
     noise = base_mul(12345)
@@ -65,14 +65,14 @@ def substituted_noise(hand: Hand, msg):  # noqa: ANN001, ANN201
     return replace(msg, deck=deck)
 
 
-def wrong_salt(hand: Hand, msg):  # noqa: ANN001, ANN201
+def wrong_salt(hand: Hand, msg):
     return replace(msg, salt=bytes(32))
 
 
-def wrong_audit_key(hand: Hand, msg):  # noqa: ANN001, ANN201
+def wrong_audit_key(hand: Hand, msg):
     return replace(msg, secret=(msg.secret + 1) % ORDER)
 
 
-def garbled_transfer(hand: Hand, msg):  # noqa: ANN001, ANN201
+def garbled_transfer(hand: Hand, msg):
     sealed = bytes([msg.sealed[0] ^ 1]) + msg.sealed[1:]
     return replace(msg, sealed=sealed)

@@ -41,7 +41,8 @@ def drbg(seed: bytes) -> Entropy:
 
 def identity(seat: int, seed: bytes = b"") -> Ed25519PrivateKey:
     """A deterministic Ed25519 identity for ``seat``."""
-    return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"id" + seed + bytes([seat])).digest())
+    digest = hashlib.sha256(b"id" + seed + bytes([seat])).digest()
+    return Ed25519PrivateKey.from_private_bytes(digest)
 
 
 def raw_public(key: Ed25519PrivateKey) -> bytes:
@@ -49,7 +50,7 @@ def raw_public(key: Ed25519PrivateKey) -> bytes:
     return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
-def make_config(seats: int, deck: int = 52, hand: int = 1, table: bytes = TABLE,
+def make_config(seats: int, deck: int = 52, *, hand: int = 1, table: bytes = TABLE,
                 hand_size: int | None = None, timeout: float = 30.0) -> HandConfig:
     """A config for seats 0 … seats−1 dealt round-robin."""
     order = tuple(range(seats))
@@ -148,14 +149,9 @@ class Table:
         self.flush()
 
 
-def forge(config: HandConfig, seat: int, msg: Message | bytes, seq: int, prev: bytes = GENESIS,
-          key: Ed25519PrivateKey | None = None, hand: int | None = None,
-          table: bytes | None = None) -> bytes:
+def forge(config: HandConfig, seat: int, msg: Message | bytes, seq: int, *,
+          prev: bytes = GENESIS, key: Ed25519PrivateKey | None = None) -> bytes:
     """An envelope as ``seat`` (or whoever holds ``key``) could sign it."""
     body = msg if isinstance(msg, bytes) else encode(msg)
-    return seal(key or identity(seat), body, table_id=table or config.table_id,
-                hand=config.hand if hand is None else hand, seat=seat, seq=seq, prev=prev)
-
-
-def chain_digest(raw: bytes) -> bytes:
-    return hashlib.sha256(raw).digest()
+    return seal(key or identity(seat), body, table_id=config.table_id, hand=config.hand,
+                seat=seat, seq=seq, prev=prev)

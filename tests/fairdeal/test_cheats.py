@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from lodam_p2p.fairdeal import Anomaly, Blame, Hand, Phase, Transcript, verify_transcript
+from lodam_p2p.fairdeal.group import Point, base_mul
 from lodam_p2p.fairdeal.messages import (
     AuditMsg,
     DealMsg,
@@ -14,12 +15,15 @@ from lodam_p2p.fairdeal.messages import (
     RevealMsg,
     ShuffleMsg,
     TransferMsg,
+    decode,
     encode,
 )
+from lodam_p2p.fairdeal.proofs import Proof
 from lodam_p2p.fairdeal.shuffle import ShuffleSecret
 from lodam_p2p.fairdeal.transfer import seal, transfer_key
+from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from tests.fairdeal import cheats
-from tests.fairdeal.table import Table, chain_digest, forge, make_config
+from tests.fairdeal.table import Table, forge, identity, make_config
 
 CHEATER = 1
 
@@ -111,8 +115,8 @@ def test_audit_key_that_does_not_match() -> None:
 
 def test_forged_signature_is_refused_and_the_hand_goes_on() -> None:
     table = Table.build(make_config(3, 32))
-    fake = forge(table.config, 1, KeyMsg(table.hands[2].record.keys.get(2) or _any_key(), _no_proof()),
-                 0, key=cheats_identity())
+    impostor = identity(1, seed=b"impostor")
+    fake = forge(table.config, 1, KeyMsg(_any_key(), _no_proof()), 0, key=impostor)
     table.deliver(1, fake, 0)
     genuine = table.hands[1].sent_since(0)[0]
     table.deliver(1, bytes([genuine[0] ^ 1]) + genuine[1:], 0)  # a flipped signature bit
@@ -130,7 +134,8 @@ def test_replay_from_another_hand_or_table_is_refused() -> None:
     second = Table.build(make_config(3, 32, hand=2))
     second.deliver(1, old, 0)
     second.deliver(1, other_table.hands[1].sent_since(0)[0], 0)
-    assert [(e.seat, e.check, e.attributable) for e in second.errors[0]] == [(1, "context", False)] * 2
+    found = [(e.seat, e.check, e.attributable) for e in second.errors[0]]
+    assert found == [(1, "context", False)] * 2
     second.play_through()
     assert all(h.phase is Phase.DONE for h in second.hands.values())
 
@@ -219,32 +224,16 @@ def test_audit_checker_names_the_guilty_seat() -> None:
 # --- helpers ---------------------------------------------------------------------------
 
 
-def _any_key():  # noqa: ANN202
-    from lodam_p2p.fairdeal.group import base_mul
-
+def _any_key() -> Point:
     return base_mul(424242)
 
 
-def _no_proof():  # noqa: ANN202
-    from lodam_p2p.fairdeal.proofs import Proof
-
+def _no_proof() -> Proof:
     return Proof(1, 1)
 
 
-def _proof_of(table: Table, seat: int):  # noqa: ANN202
-    from lodam_p2p.fairdeal.messages import decode
-
+def _proof_of(table: Table, seat: int) -> Proof:
     raw = table.hands[seat].sent_since(0)[0]
-    msg = decode(raw[125:])
+    msg = decode(raw[SIG_LEN + HEADER_LEN :])
     assert isinstance(msg, KeyMsg)
     return msg.proof
-
-
-def cheats_identity():  # noqa: ANN201
-    from tests.fairdeal.table import identity
-
-    return identity(1, seed=b"impostor")
-
-
-def _unused() -> None:
-    chain_digest(b"")
