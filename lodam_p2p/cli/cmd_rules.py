@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,23 +73,25 @@ def run_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _scenarios(name: str) -> list[tuple[str, Any]]:
-    """(location, parsed object) for each scenario in file ``name``."""
+def _scenarios(name: str) -> Iterator[tuple[str, Any]]:
+    """(location, parsed object) for each scenario in file ``name``, lazily, so that
+    the first problem in file order is the one reported. A file not named ``*.jsonl``
+    holds one object, or (when that does not parse) one object per line."""
     text = _read(name)
     if not name.endswith(".jsonl"):
         try:
-            return [(name, json.loads(text))]
+            yield name, json.loads(text)
+            return
         except ValueError as err:
             if "Extra data" not in str(err):
                 raise CliError(f"{name}: not JSON: {err}") from None
-    found = []
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
             try:
-                found.append((f"{name}:{number}", json.loads(line)))
+                scenario = json.loads(line)
             except ValueError as err:
                 raise CliError(f"{name}:{number}: not JSON: {err}") from None
-    return found
+            yield f"{name}:{number}", scenario
 
 
 def _read(name: str) -> str:
