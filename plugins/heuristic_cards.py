@@ -21,10 +21,12 @@ voids they have shown and the trump.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
-from lodam_p2p.bots.knowledge import Knowledge, strength
+from lodam_p2p.bots.knowledge import Knowledge
 from lodam_p2p.rules import Card, PlayerView, Suit
+from lodam_p2p.rules.cards import strength_table
 
 #: Extra cost of a trick that brings this seat to ``out_at`` (losing a counter now).
 OUT_PENALTY = 80.0
@@ -41,11 +43,25 @@ class Reading:
     view: PlayerView
     know: Knowledge
     risk: float  #: weight of points taken (the ``risk`` bot option)
+    strength: tuple[int, ...]  #: strength within its suit, by card index
+    unseen_strengths: dict[Suit, list[int]]  #: per suit, strengths of unseen cards, sorted
 
     @classmethod
     def of(cls, view: PlayerView, risk: float = 1.0) -> Reading:
         """Read ``view``."""
-        return cls(view, Knowledge.of(view), risk)
+        know = Knowledge.of(view)
+        table = strength_table(view.options.rank_order)
+        by_suit: dict[Suit, list[int]] = {suit: [] for suit in Suit}
+        for card in know.unseen:
+            by_suit[card.suit].append(table[card.index])
+        for strengths in by_suit.values():
+            strengths.sort()
+        return cls(view, know, risk, table, by_suit)
+
+    def stronger_unseen(self, card: Card) -> int:
+        """How many unseen cards of ``card``'s suit beat it."""
+        strengths = self.unseen_strengths[card.suit]
+        return len(strengths) - bisect_right(strengths, self.strength[card.index])
 
     # -- seats and the trick ----------------------------------------------------------
 
@@ -64,7 +80,7 @@ class Reading:
     def key(self, card: Card, led: Suit) -> tuple[int, int]:
         """Trick-taking order: trumps, then the led suit, by strength."""
         tier = 2 if card.suit == self.view.trump else 1 if card.suit == led else 0
-        return (tier, strength(card, self.view))
+        return (tier, self.strength[card.index])
 
     def winner_now(self) -> tuple[int, Card] | None:
         """The seat and card winning the trick on the table so far."""
@@ -143,12 +159,7 @@ class Reading:
     def liability(self, card: Card) -> float:
         """Expected cost of keeping ``card``: its chance of winning a trick some day,
         times its own points and the loaders such a trick gathers."""
-        stronger = sum(
-            1
-            for c in self.know.unseen_in(card.suit)
-            if strength(c, self.view) > strength(card, self.view)
-        )
-        return 0.85 * 0.55**stronger * (card.points + 4.0)
+        return 0.85 * 0.55 ** self.stronger_unseen(card) * (card.points + 4.0)
 
     def shed(self, card: Card, receiver: int | None, trick_points: int) -> float:
         """Worth of putting ``card`` on a trick that ``receiver`` takes."""
