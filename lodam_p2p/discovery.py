@@ -58,8 +58,10 @@ class TableAdvert:
     def from_txt(cls, txt: dict[bytes, bytes | None], fallback_broker: str | None = None
                  ) -> TableAdvert:
         """Decode a TXT record; ``fallback_broker`` (from SRV) serves if ``broker`` is absent."""
-        fields = {k.decode(errors="replace"): (v or b"").decode(errors="replace")
-                  for k, v in txt.items()}
+        try:
+            fields = {k.decode(): (v or b"").decode() for k, v in txt.items()}
+        except UnicodeDecodeError:
+            raise BadAdvert("advert TXT record is not UTF-8") from None
         table, broker = fields.get("table", ""), fields.get("broker") or fallback_broker
         if not is_valid_name(table):
             raise BadAdvert(f"advert names no valid table: {table!r}")

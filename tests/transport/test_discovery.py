@@ -1,0 +1,111 @@
+"""DNS-SD adverts, and ``lodam tables`` finding tables on the LAN and on a broker.
+
+Multicast works on this machine's loopback interface, so adverts go round trip for
+real (on 127.0.0.1 only, with table names unique to the test run).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+import pytest
+
+from lodam_p2p.cli import main
+from lodam_p2p.cli.cmd_tables import gather_tables
+from lodam_p2p.discovery import Advertiser, BadAdvert, TableAdvert, browse
+from lodam_p2p.transport.lobby import TableAnnouncement
+from lodam_p2p.transport.mqtt import MqttTransport
+from lodam_p2p.transport.url import BrokerUrl
+from tests.support.aio import run
+from tests.support.brokers import ThreadedAmqtt
+
+LOOPBACK = ["127.0.0.1"]
+
+
+def unique_table() -> str:
+    return f"t-{secrets.token_hex(4)}"
+
+
+def test_txt_round_trip_drops_credentials() -> None:
+    advert = TableAdvert("Kitchen table", "mqtt://ann:pw@192.168.1.5:1883")
+    txt = advert.txt()
+    assert txt == {"v": "1", "table": "Kitchen table", "broker": "mqtt://192.168.1.5:1883"}
+    raw = {k.encode(): v.encode() for k, v in txt.items()}
+    assert TableAdvert.from_txt(raw) == TableAdvert("Kitchen table", "mqtt://192.168.1.5:1883")
+
+
+def test_txt_falls_back_to_the_srv_address() -> None:
+    advert = TableAdvert.from_txt({b"v": b"1", b"table": b"oak"}, "mqtt://10.0.0.2:1999")
+    assert advert.broker == "mqtt://10.0.0.2:1999"
+
+
+@pytest.mark.parametrize(
+    "txt",
+    [{}, {b"v": b"1", b"table": b"a/b", b"broker": b"mqtt://h"},
+     {b"v": b"x", b"table": b"oak", b"broker": b"mqtt://h"},
+     {b"v": b"1", b"table": b"oak"},
+     {b"v": b"1", b"table": b"oak", b"broker": b"http://h"},
+     {b"v": None, b"table": b"oak", b"broker": b"mqtt://h"},
+     {b"v": b"1", b"table": b"\xff\xfe", b"broker": b"mqtt://h"}],
+)
+def test_bad_txt_records_are_refused(txt: dict[bytes, bytes | None]) -> None:
+    with pytest.raises(BadAdvert):
+        TableAdvert.from_txt(txt)
+
+
+def test_advertise_and_browse_on_loopback() -> None:
+    table = unique_table()
+
+    async def scenario() -> list[TableAdvert]:
+        advert = TableAdvert(table, "mqtt://127.0.0.1:18830")
+        async with Advertiser(advert, interfaces=LOOPBACK):
+            return await browse(timeout=1.5, interfaces=LOOPBACK)
+
+    found = run(scenario())
+    assert TableAdvert(table, "mqtt://127.0.0.1:18830") in found
+
+
+def test_tables_lists_lan_finds_and_broker_announcements(amqtt_broker: ThreadedAmqtt) -> None:
+    lan_table, broker_table = unique_table(), unique_table()
+    announcement = TableAnnouncement(broker_table, "ann", 4, ("ann",), (("stakes", "2"),))
+
+    async def scenario() -> list[tuple[str, list[str], int | None]]:
+        async with MqttTransport(amqtt_broker.url) as host:
+            await host.publish(announcement.topic, announcement.encode(), retain=True)
+            await host.publish("lodam/v1/lobby/junk", b"\x00not json", retain=True)
+        advert = TableAdvert(lan_table, "mqtt://127.0.0.1:1")  # nobody there
+        async with Advertiser(advert, interfaces=LOOPBACK):
+            rows = await gather_tables(BrokerUrl.parse(amqtt_broker.url), 1.5,
+                                       interfaces=LOOPBACK)
+        return [(r.table, sorted(r.found), r.announcement and r.announcement.seats)
+                for r in rows]
+
+    rows = run(scenario())
+    assert (broker_table, ["broker"], 4) in rows
+    assert (lan_table, ["lan"], None) in rows
+    assert all(table != "junk" for table, _, _ in rows)
+
+
+def test_tables_json_on_a_broker(amqtt_broker: ThreadedAmqtt,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    announcement = TableAnnouncement("oak", "ann", 5, ("ann", "bob"))
+
+    async def announce() -> None:
+        async with MqttTransport(amqtt_broker.url) as host:
+            await host.publish(announcement.topic, announcement.encode(), retain=True)
+
+    run(announce())
+    assert main(["tables", "--broker", amqtt_broker.url, "--no-lan", "--json",
+                 "--timeout", "1"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["tables"]
+    assert row["table"] == "oak" and row["seated"] == ["ann", "bob"] and row["joinable"]
+
+
+def test_tables_unreachable_broker_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.support.brokers import free_port
+
+    port = free_port()
+    assert main(["tables", "--broker", f"mqtt://127.0.0.1:{port}", "--no-lan"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("lodam: cannot connect to mqtt://127.0.0.1:") and err.count("\n") == 1
