@@ -29,11 +29,14 @@ def make_mosquitto(tmp_path: Path) -> Iterator[Callable[[str], Mosquitto]]:
     def make(extra_config: str = "") -> Mosquitto:
         workdir = tmp_path / f"mosquitto-{len(started)}"
         workdir.mkdir()
+        problem = None
         try:
             broker = Mosquitto(workdir, extra_config)
             broker.start()
         except BrokerUnavailable as err:
-            pytest.fail(str(err), pytrace=False)
+            problem = str(err)
+        if problem is not None:
+            pytest.fail(problem, pytrace=False)
         started.append(broker)
         return broker
 

@@ -13,6 +13,7 @@ The pytest fixtures wrapping these live in ``tests/conftest.py``.
 from __future__ import annotations
 
 import asyncio
+import getpass
 import os
 import shutil
 import socket
@@ -107,9 +108,10 @@ class Mosquitto:
     def _try_start(self, port: int) -> bool:
         config = self.workdir / "mosquitto.conf"
         config.write_text(self._config(port))
-        self._process = subprocess.Popen(
-            [self.binary, "-c", str(config)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=self.workdir)
+        with (self.workdir / "mosquitto.stderr").open("ab") as stderr:
+            self._process = subprocess.Popen(
+                [self.binary, "-c", str(config)],
+                stdout=subprocess.DEVNULL, stderr=stderr, cwd=self.workdir)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
@@ -120,7 +122,10 @@ class Mosquitto:
         return False
 
     def _config(self, port: int) -> str:
+        # Started as root, mosquitto would drop to the "mosquitto" user and could not
+        # read our private folder; as anyone else it ignores "user".
         return "\n".join([
+            f"user {getpass.getuser()}",
             f"listener {port} 127.0.0.1",
             "allow_anonymous true",
             "persistence false",
@@ -133,10 +138,13 @@ class Mosquitto:
         ])
 
     def _log_tail(self) -> str:
-        try:
-            return "\n".join(self.log_path.read_text().splitlines()[-20:])
-        except OSError:
-            return "(no log)"
+        lines = []
+        for path in (self.workdir / "mosquitto.stderr", self.log_path):
+            try:
+                lines += path.read_text().splitlines()[-20:]
+            except OSError:
+                continue
+        return "\n".join(lines) or "(no log)"
 
 
 class ThreadedAmqtt:

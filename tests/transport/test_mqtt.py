@@ -173,3 +173,19 @@ async def wait_until(condition: Callable[[], bool], timeout: float = 20.0) -> No
         while not condition():
             await asyncio.sleep(0.02)
     await asyncio.wait_for(poll(), timeout)
+
+
+def test_gives_up_after_the_deadline_and_says_so(mosquitto: Mosquitto) -> None:
+    async def scenario() -> None:
+        ann = MqttTransport(mosquitto.url, backoff=FAST, give_up_after=0.5, publish_timeout=5)
+        await ann.connect()
+        await ann.subscribe("lodam/#")
+        mosquitto.stop()
+        with pytest.raises(ConnectError, match="gave up reconnecting"):
+            async for _message in ann.messages():
+                pass
+        with pytest.raises(ConnectError, match="gave up reconnecting"):
+            await ann.publish("lodam/v1/lobby/oak", b"x")
+        await ann.close()
+
+    run(scenario())
