@@ -78,7 +78,13 @@ def load_plugins(
     """
     manager = new_plugin_manager()
     if entry_points:
-        manager.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+        try:
+            manager.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+        except Exception as err:  # an installed package's broken plugin: one clear line
+            raise PluginLoadError(
+                f"an entry point of group {ENTRY_POINT_GROUP} failed to load: "
+                f"{type(err).__name__}: {err}"
+            ) from None
     for folder in plugin_dirs:
         if not folder.is_dir():
             raise PluginLoadError(f"plugin folder {folder} does not exist")

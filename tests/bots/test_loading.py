@@ -115,3 +115,14 @@ def test_bot_options_are_checked_by_the_bot_type() -> None:
         heuristic.parse_options({"nope": "1"})
     with pytest.raises(BotOptionError, match=r"heuristic\.risk=lots"):
         heuristic.parse_options({"risk": "lots"})
+
+
+def test_a_broken_entry_point_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pluggy
+
+    def explode(self: pluggy.PluginManager, group: str, name: str | None = None) -> int:
+        raise ModuleNotFoundError("No module named 'plugins.nosuch'")
+
+    monkeypatch.setattr(pluggy.PluginManager, "load_setuptools_entrypoints", explode)
+    with pytest.raises(PluginLoadError, match=r"entry point of group lodam_p2p\.bots failed"):
+        BotRegistry.load(default_dirs=False)
