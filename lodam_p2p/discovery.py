@@ -31,6 +31,8 @@ from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 SERVICE_TYPE = "_lodam._tcp.local."
 #: Interfaces to use: a list of IPv4 addresses, or every interface.
 Interfaces = list[str] | InterfaceChoice
+#: Every network interface (the default).
+ALL_INTERFACES: Interfaces = InterfaceChoice.All
 
 
 class BadAdvert(ValueError):

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 
 from lodam_p2p.cli import CliError
-from lodam_p2p.discovery import InterfaceChoice, Interfaces, TableAdvert, browse
+from lodam_p2p.discovery import ALL_INTERFACES, Interfaces, TableAdvert, browse
 from lodam_p2p.transport.base import TransportError
 from lodam_p2p.transport.lobby import TableAnnouncement, read_lobby
 from lodam_p2p.transport.mqtt import MqttTransport
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def gather_tables(broker: BrokerUrl | None, timeout: float, lan: bool = True,
-                        interfaces: Interfaces = InterfaceChoice.All) -> list[TableRow]:
+                        interfaces: Interfaces = ALL_INTERFACES) -> list[TableRow]:
     """Browse (on ``interfaces``) and read lobbies; raise :class:`CliError` if
     ``broker`` is unreachable."""
     adverts_task = asyncio.create_task(browse(timeout, interfaces) if lan else _no_adverts())

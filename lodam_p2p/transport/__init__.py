@@ -9,16 +9,30 @@
 - :mod:`.memory` — the in-process hub with fault injection, for tests.
 - :mod:`.mqtt` — the aiomqtt adapter (imported lazily: only it imports aiomqtt).
 
-Typical use by a session::
+How a session uses it (``tests/transport/test_stream_over_memory.py`` runs exactly
+this on a faulty network)::
 
-    from lodam_p2p.transport import open_transport, PresenceSpec, topics
+    from lodam_p2p.transport import PresenceSpec, open_transport, topics
+    from lodam_p2p.transport.stream import StreamEndpoint
 
-    async with open_transport(url, PresenceSpec(table, me)) as transport:
+    transport = open_transport(url, PresenceSpec(table, me))   # or MemoryHub().transport(…)
+    stream = StreamEndpoint(me)
+    async with transport:
         await transport.subscribe(topics.table_peers_pattern(table))
         await transport.subscribe(topics.table_presence_pattern(table))
-        await transport.publish(topics.peer_topic(table, me), frame)
+        await transport.publish(topics.peer_topic(table, me), stream.send(body, now))
         async for message in transport.messages():
-            ...
+            topic = topics.parse_topic(message.topic)       # BadName: not ours, ignore
+            stream.receive(topic.peer, message.payload, now)  # FrameError: log, ignore
+            for delivery in stream.deliveries(): ...          # in order, exactly once
+            for frame in stream.frames_to_send():             # resend requests/answers
+                await transport.publish(topics.peer_topic(table, me), frame)
+        # beside it: sleep until stream.timer(), call stream.handle_timer(now), publish
+        # frames_to_send(); when transport.epoch changes, publish stream.status(now).
+
+Presence messages go to a :class:`PresenceTracker`; lobby announcements are
+:class:`~.lobby.TableAnnouncement` values published retained on ``topics.lobby_topic``.
+The embedded broker for solo play is :class:`lodam_p2p.broker.EmbeddedBroker`.
 """
 
 from __future__ import annotations

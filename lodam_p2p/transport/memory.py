@@ -24,10 +24,12 @@ import random
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lodam_p2p.transport.base import (
     QOS_AT_LEAST_ONCE,
     Message,
+    Transport,
     TransportClosed,
     topic_matches,
 )
@@ -275,3 +277,7 @@ class MemoryTransport:
             self._presence, self._nonce, message.topic, message.payload
         ):
             await self._announce(True)
+
+
+if TYPE_CHECKING:  # mypy checks that the test transport honours the contract
+    _CONFORMS: type[Transport] = MemoryTransport

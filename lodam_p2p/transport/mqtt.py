@@ -24,6 +24,7 @@ import logging
 import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import aiomqtt
 
@@ -31,6 +32,7 @@ from lodam_p2p.transport.base import (
     QOS_AT_LEAST_ONCE,
     ConnectError,
     Message,
+    Transport,
     TransportClosed,
     TransportError,
 )
@@ -337,3 +339,7 @@ async def _quietly_disconnect(client: aiomqtt.Client) -> None:
     """Leave the broker cleanly if we still can; never raise."""
     with contextlib.suppress(aiomqtt.MqttError, OSError, RuntimeError, TimeoutError):
         await client.__aexit__(None, None, None)
+
+
+if TYPE_CHECKING:  # mypy checks that the adapter honours the contract
+    _CONFORMS: type[Transport] = MqttTransport
