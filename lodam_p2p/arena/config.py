@@ -6,15 +6,20 @@ played in *rotation groups*: a group plays the line-up once from every rotation 
 deck stream and the same first dealer, so every bot meets the same deals from every
 seat. In a paired comparison (``--compare A,B``) the line-up gets one more seat, the
 *candidate*, played once by A and once by B on the same deals from the same seat.
+
+A seat entry may carry a label, ``NAME@LABEL``: the same bot type under another name in
+the report, with its own ``--bot-option NAME@LABEL.key=value`` — so a bot can be
+compared with itself under other options (``--compare heuristic@careful,heuristic``).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from lodam_p2p.bots.api import BOT_NAME, BotError
+from lodam_p2p.bots.api import BotError
 from lodam_p2p.bots.registry import BotRegistry
 from lodam_p2p.rules import Options
 
@@ -22,6 +27,16 @@ MIN_SEATS = 2
 MAX_SEATS = 10
 #: A match that has not ended after this many deals is stopped and counted unfinished.
 DEFAULT_MAX_DEALS = 500
+
+
+#: A seat entry: a bot name, optionally labelled (``heuristic@careful``) so that one bot
+#: type can sit at the table twice with different options.
+SEAT_ENTRY = re.compile(r"^[a-z][a-z0-9_-]{0,31}(@[a-z0-9_-]{1,32})?$")
+
+
+def bot_type_name(entry: str) -> str:
+    """The bot type of a seat entry: ``heuristic@careful`` → ``heuristic``."""
+    return entry.partition("@")[0]
 
 
 class ArenaError(ValueError):
@@ -34,8 +49,8 @@ def parse_lineup(text: str) -> tuple[str, ...]:
     for item in text.split(","):
         name, star, count_text = item.strip().partition("*")
         name = name.strip()
-        if not BOT_NAME.match(name):
-            raise ArenaError(f"bad bot name {name!r} in --bots {text!r}")
+        if not SEAT_ENTRY.match(name):
+            raise ArenaError(f"bad bot name {name!r} in {text!r} (NAME, NAME*K or NAME@LABEL)")
         count = 1
         if star:
             try:
@@ -167,7 +182,7 @@ def check_against(config: ArenaConfig, registry: BotRegistry) -> None:
     playing = config.names()
     try:
         for name in playing:
-            registry.get(name).parse_options(config.options_of(name))
+            registry.get(bot_type_name(name)).parse_options(config.options_of(name))
     except BotError as err:
         raise ArenaError(str(err)) from None
     for name, _pairs in config.bot_options:

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 
 from lodam_p2p.arena.chance import bot_seed, first_dealer, shuffled
-from lodam_p2p.arena.config import ArenaConfig
+from lodam_p2p.arena.config import ArenaConfig, bot_type_name
 from lodam_p2p.arena.stats import finishing_ranks
 from lodam_p2p.arena.summary import BotFailure, MatchRecord
 from lodam_p2p.bots.api import Bot
@@ -99,7 +99,7 @@ class MatchPlayer:
         )
 
     def _make(self, name: str, group: int, rotation: int, seat: int) -> SeatBot:
-        bot_type = self.registry.get(name)
+        bot_type = self.registry.get(bot_type_name(name))
         seed = bot_seed(self.config.seed, group, rotation, seat)
         return SeatBot(name, bot_type.make(seat, seed, self.config.options_of(name)))
 
@@ -137,7 +137,7 @@ class MatchPlayer:
 
     def _fall_back(self, player: SeatBot, seat: int, group: int, rotation: int) -> None:
         """Put the fallback bot in the failed bot's place for the rest of the match."""
-        fallback = self.registry.fallback(player.name, seat)
+        fallback = self.registry.fallback(bot_type_name(player.name), seat)
         seed = bot_seed(self.config.seed, group, rotation, seat, "fallback")
         player.bot = FirstLegal() if fallback is None else fallback.make(seat, seed)
         player.failed = True

@@ -35,14 +35,14 @@ def to_text(result: ArenaResult) -> str:
         f"{result.matches} matches, {result.deals} deals, {config.seats} seats, "
         f"seed {config.seed}" + _unfinished(result),
         "",
-        f"{'bot':<14}{'seats':>6}{'win share':>11}{'95% interval':>17}{'fair':>7}"
+        f"{'bot':<18}{'seats':>6}{'win share':>11}{'95% interval':>17}{'fair':>7}"
         f"{'mean rank':>11}{'lost/deal':>11}{'errors':>8}",
     ]
     for name, s in result.bots().items():
         seats = f"{s.seats:g}"
         interval = f"[{s.ci95[0]:.3f}, {s.ci95[1]:.3f}]"
         lines.append(
-            f"{name:<14}{seats:>6}{s.win_share:>11.3f}{interval:>17}{s.fair_share:>7.3f}"
+            f"{name:<18}{seats:>6}{s.win_share:>11.3f}{interval:>17}{s.fair_share:>7.3f}"
             f"{s.mean_rank:>11.2f}{s.counters_lost_per_deal:>11.3f}{s.errors:>8}"
         )
     comparison = result.comparison()

@@ -25,6 +25,11 @@ examples:
   lodam arena --bots heuristic*5 --option declare_out=true --json
   lodam arena --compare ismcts,heuristic --bots heuristic*3 --matches 400 --jobs 2
   lodam arena --bots ismcts,heuristic*3 --bot-option ismcts.time_ms=50
+  lodam arena --compare heuristic@careful,heuristic --bots random*3 \
+              --bot-option heuristic@careful.risk=3
+
+NAME@LABEL seats bot NAME under its own label, with its own --bot-option NAME@LABEL.k=v,
+so one bot can meet (or be compared with) itself under other options.
 
 --compare A,B adds one seat to the line-up of --bots and plays every match twice on
 the same deals, with A and then B in that seat; it reports win(A) - win(B) with a 95%
@@ -43,7 +48,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add = parser.add_argument
     add("--bots", required=True, metavar="LINEUP",
-        help="one bot per seat, comma separated; NAME*K fills K seats (2-10 seats)")
+        help="one bot per seat, comma separated; NAME*K fills K seats, NAME@LABEL labels one "
+             "(2-10 seats)")
     add("--matches", type=int, default=100, metavar="N", help="matches to play (default 100)")
     add("--seed", type=int, default=1, help="seed of every deck, first dealer and bot (default 1)")
     add("--option", action="append", default=[], metavar="K=V",

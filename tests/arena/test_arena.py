@@ -126,3 +126,18 @@ def test_early_stop_ends_a_clear_comparison_before_the_planned_matches(
     assert result.matches < config.total_matches
     again = run_arena(config, registry, jobs=2, early_stop=stop)
     assert again.records == result.records
+
+
+def test_a_labelled_seat_is_the_same_bot_type_with_its_own_options(
+    registry: BotRegistry,
+) -> None:
+    config = build_config(
+        "random*2", 3, 5, compare="heuristic@careful,heuristic",
+        bot_options=["heuristic@careful.risk=3"],
+    )
+    assert config.options_of("heuristic@careful") == {"risk": "3"}
+    assert config.options_of("heuristic") == {}
+    result = run_arena(config, registry)
+    assert set(result.bots()) == {"heuristic@careful", "heuristic", "random"}
+    comparison = result.comparison()
+    assert comparison is not None and comparison.a == "heuristic@careful"

@@ -101,3 +101,12 @@ def test_help_is_there(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _err = run(capsys, "arena", "--help")
     assert code == 0
     assert "--compare" in out and "--bot-option" in out and "NAME*K" in out
+
+
+def test_a_bad_label_or_its_option_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = run(capsys, "arena", "--bots", "random@,random*2")
+    assert code == 2 and "bad bot name" in err
+    code, _out, err = run(
+        capsys, "arena", "--bots", "heuristic@x,random*2", "--bot-option", "heuristic@x.nope=1"
+    )
+    assert code == 2 and "no option 'nope'" in err
