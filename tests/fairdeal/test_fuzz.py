@@ -1,0 +1,77 @@
+"""Whatever bytes arrive, ``receive()`` raises nothing but the protocol's remote error
+(h11's fuzz invariant); unsigned junk leaves the hand untouched."""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgpack
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lodam_p2p.fairdeal import Phase, RemoteProtocolError
+from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
+from tests.fairdeal.table import Table, forge, identity, make_config
+
+CONFIG = make_config(3, 32)
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _feed(table: Table, sender: int, raw: bytes) -> RemoteProtocolError | None:
+    try:
+        table.hands[0].receive(sender, raw, 0.0)
+    except RemoteProtocolError as err:
+        return err
+    return None
+
+
+@FAST
+@given(raw=st.binary(max_size=400), sender=st.integers(0, 300))
+def test_random_bytes_raise_only_the_remote_error(raw: bytes, sender: int) -> None:
+    table = Table.build(CONFIG)
+    err = _feed(table, sender, raw)
+    if sender != 0:  # bytes "from ourselves" are our own echo and ignored
+        assert err is not None and not err.attributable
+    assert table.hands[0].phase is Phase.KEYS
+
+
+@FAST
+@given(body=st.binary(max_size=300))
+def test_signed_random_bodies_blame_their_signer(body: bytes) -> None:
+    table = Table.build(CONFIG)
+    err = _feed(table, 1, forge(CONFIG, 1, body, 0))
+    assert err is not None and err.attributable and err.seat == 1
+
+
+_FIELD = st.one_of(st.binary(max_size=120), st.integers(-5, 70000), st.none(), st.booleans(),
+                   st.text(max_size=5), st.lists(st.integers(0, 3), max_size=3))
+
+
+@FAST
+@given(kind=st.integers(0, 8), fields=st.lists(_FIELD, max_size=5))
+def test_signed_structured_junk_blames_its_signer(kind: int, fields: list[object]) -> None:
+    table = Table.build(CONFIG)
+    body = msgpack.packb([kind, *fields], use_bin_type=True)
+    err = _feed(table, 1, forge(CONFIG, 1, body, 0))
+    assert err is not None and err.attributable and err.seat == 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_messages_mid_hand(data: st.DataObject) -> None:
+    """Flip bytes in a genuine later message and re-sign it: caught, never a crash."""
+    table = Table.build(CONFIG, seed=b"fuzz")
+    table.flush()
+    table.hands[1].reveal(CONFIG.positions_of(1)[0], 0.0)
+    genuine = table.hands[1].sent_since(0)
+    seq = len(genuine) - 1
+    body = bytearray(genuine[seq][SIG_LEN + HEADER_LEN :])
+    for _ in range(data.draw(st.integers(1, 4))):
+        body[data.draw(st.integers(0, len(body) - 1))] ^= data.draw(st.integers(1, 255))
+    prev = _digest(genuine[seq - 1])
+    err = _feed(table, 1, forge(CONFIG, 1, bytes(body), seq, prev=prev, key=identity(1)))
+    assert err is None or (err.attributable and err.seat == 1)
+
+
+def _digest(raw: bytes) -> bytes:
+    return hashlib.sha256(raw).digest()
