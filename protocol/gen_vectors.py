@@ -1,0 +1,286 @@
+"""Generate the fair-deal test vectors in protocol/vectors/ (deterministic).
+
+    python protocol/gen_vectors.py           # (re)write the vectors
+    python protocol/gen_vectors.py --check   # exit 1 if a file differs from a fresh run
+
+All entropy comes from ``drbg(seed)``: SHA-256(seed ‖ counter as u64 big-endian) blocks,
+concatenated, so another implementation can replay every draw. Intermediate secrets
+(nonces, hand keys, shuffles) are included so that each step can be checked alone.
+Points are hex of 33-byte compressed encodings, scalars hex of 32 bytes big-endian.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from lodam_p2p.fairdeal import Hand, HandConfig, Transcript, deal_schedule, verify_transcript
+from lodam_p2p.fairdeal.group import (
+    Point,
+    base_mul,
+    card_points,
+    encode_point,
+    hash_to_scalar,
+    mul,
+    scalar_to_bytes,
+)
+from lodam_p2p.fairdeal.messages import RevealMsg, ShareEntry, encode, position_bytes
+from lodam_p2p.fairdeal.proofs import (
+    Context,
+    challenge,
+    prove_dleq,
+    prove_key,
+    prove_shares,
+    share_weights,
+)
+from lodam_p2p.fairdeal.shuffle import apply_shuffle, commitment, draw_shuffle, starting_deck
+from lodam_p2p.fairdeal.transfer import seal, transfer_key
+from lodam_p2p.fairdeal.wire import GENESIS
+from lodam_p2p.fairdeal.wire import seal as seal_envelope
+
+HERE = Path(__file__).parent / "vectors"
+TABLE = bytes.fromhex("6c6f64616d2d766563746f72732d3031")  # "lodam-vectors-01"
+Entropy = Callable[[int], bytes]
+
+
+def drbg(seed: bytes) -> Entropy:
+    """SHA-256 counter-mode bytes from ``seed``; records what was drawn."""
+    state = {"counter": 0}
+
+    def entropy(n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(seed + state["counter"].to_bytes(8, "big")).digest()
+            state["counter"] += 1
+        return out[:n]
+
+    return entropy
+
+
+def hx(value: bytes | int | Point) -> str:
+    """Hex of bytes, a scalar or a point."""
+    if isinstance(value, int):
+        return scalar_to_bytes(value).hex()
+    if isinstance(value, bytes):
+        return value.hex()
+    return encode_point(value).hex()
+
+
+def ctx_json(ctx: Context) -> dict[str, Any]:
+    return {"table_id": hx(ctx.table_id), "hand": ctx.hand, "seat": ctx.seat,
+            "encoded": hx(ctx.encode())}
+
+
+def card_vectors() -> dict[str, Any]:
+    """M_c for both packs (try-and-increment, see SPEC.md)."""
+    return {str(k): [hx(p) for p in card_points(k)] for k in (32, 52)}
+
+
+def schnorr_vector() -> dict[str, Any]:
+    ctx = Context(TABLE, 7, 3)
+    x = hash_to_scalar(b"vector key")
+    big_x = base_mul(x)
+    entropy_bytes = drbg(b"schnorr")(32)
+    k = hash_to_scalar(b"key" + scalar_to_bytes(x) + entropy_bytes + encode_point(big_x))
+    proof = prove_key(ctx, x, big_x, drbg(b"schnorr"))
+    r = base_mul(k)
+    assert proof.c == challenge(b"key", ctx, encode_point(big_x), encode_point(r))
+    return {"context": ctx_json(ctx), "x": hx(x), "X": hx(big_x),
+            "nonce_entropy": hx(entropy_bytes), "k": hx(k), "R": hx(r), "c": hx(proof.c),
+            "s": hx(proof.s)}
+
+
+def dleq_vector() -> dict[str, Any]:
+    ctx = Context(TABLE, 7, 2)
+    x = hash_to_scalar(b"vector share key")
+    big_x, a = base_mul(x), base_mul(hash_to_scalar(b"vector A"))
+    d = mul(a, x)
+    extra = position_bytes(17)
+    public = extra + encode_point(big_x) + encode_point(a) + encode_point(d)
+    entropy_bytes = drbg(b"dleq")(32)
+    k = hash_to_scalar(b"share" + scalar_to_bytes(x) + entropy_bytes + public)
+    proof = prove_dleq(b"share", ctx, x=x, big_x=big_x, a=a, d=d, extra=extra,
+                       entropy=drbg(b"dleq"))
+    return {"context": ctx_json(ctx), "tag": "share", "x": hx(x), "X": hx(big_x), "A": hx(a),
+            "D": hx(d), "extra": hx(extra), "nonce_entropy": hx(entropy_bytes), "k": hx(k),
+            "R1": hx(base_mul(k)), "R2": hx(mul(a, k)), "c": hx(proof.c), "s": hx(proof.s)}
+
+
+def batch_vector() -> dict[str, Any]:
+    ctx = Context(TABLE, 7, 1)
+    x = hash_to_scalar(b"vector batch key")
+    big_x = base_mul(x)
+    entries = []
+    for j in (2, 5, 11):
+        a = base_mul(hash_to_scalar(b"batch A" + bytes([j])))
+        entries.append((j, a, mul(a, x)))
+    seed, weights = share_weights(ctx, big_x, entries)
+    proof = prove_shares(ctx, x, big_x, entries, drbg(b"batch"))
+    return {"context": ctx_json(ctx), "x": hx(x), "X": hx(big_x),
+            "entries": [{"position": j, "A": hx(a), "D": hx(d)} for j, a, d in entries],
+            "seed": hx(seed), "weights": [hx(z) for z in weights], "c": hx(proof.c),
+            "s": hx(proof.s)}
+
+
+def shuffle_vector() -> dict[str, Any]:
+    ctx = Context(TABLE, 7, 0)
+    joint = base_mul(hash_to_scalar(b"vector joint"))
+    deck = starting_deck(joint, 32)
+    secret = draw_shuffle(32, drbg(b"shuffle"))
+    shuffled = apply_shuffle(deck, joint, secret)
+    return {"context": ctx_json(ctx), "joint_key": hx(joint),
+            "permutation": list(secret.permutation),
+            "randomness": [hx(r) for r in secret.randomness], "salt": hx(secret.salt),
+            "commitment": hx(commitment(ctx, secret)),
+            "starting_deck": [[hx(a), hx(b)] for a, b in deck],
+            "shuffled_deck": [[hx(a), hx(b)] for a, b in shuffled]}
+
+
+def transfer_vector() -> dict[str, Any]:
+    ctx = Context(TABLE, 7, 1)
+    x_from, x_to = hash_to_scalar(b"from"), hash_to_scalar(b"to")
+    key = transfer_key(x_from, base_mul(x_to), ctx, to=4, position=9, seq=12)
+    assert key == transfer_key(x_to, base_mul(x_from), ctx, to=4, position=9, seq=12)
+    a = base_mul(hash_to_scalar(b"transfer A"))
+    d = mul(a, x_from)
+    proof = prove_dleq(b"share", ctx, x=x_from, big_x=base_mul(x_from), a=a, d=d,
+                       extra=position_bytes(9), entropy=drbg(b"transfer"))
+    entry = ShareEntry(1, d, proof)
+    return {"context_from": ctx_json(ctx), "to": 4, "position": 9, "seq": 12,
+            "x_from": hx(x_from), "x_to": hx(x_to),
+            "shared_point": hx(mul(base_mul(x_to), x_from)),
+            "key": hx(key), "A": hx(a), "plaintext": hx(seal_plain(entry)),
+            "sealed": hx(seal(key, [entry]))}
+
+
+def seal_plain(entry: ShareEntry) -> bytes:
+    return bytes([entry.seat]) + encode_point(entry.share) + entry.proof.encode()
+
+
+def envelope_vector() -> dict[str, Any]:
+    seed = hashlib.sha256(b"vector identity").digest()
+    identity = Ed25519PrivateKey.from_private_bytes(seed)
+    body = encode(RevealMsg(3, ()))
+    raw = seal_envelope(identity, body, table_id=TABLE, hand=7, seat=2, seq=0, prev=GENESIS)
+    return {"ed25519_seed": hx(seed), "public_key": hx(_raw_public(identity)),
+            "table_id": hx(TABLE), "hand": 7, "seat": 2, "seq": 0, "prev": hx(GENESIS), "body": hx(body),
+            "envelope": hx(raw), "digest": hx(hashlib.sha256(raw).digest())}
+
+
+def _raw_public(key: Ed25519PrivateKey) -> bytes:
+    return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def hand_vector() -> dict[str, Any]:
+    """A whole 3-seat, 32-card hand: play, talon top, exchange, forward, audit."""
+    seats = (0, 1, 2)
+    seeds = {s: hashlib.sha256(b"vector seat" + bytes([s])).digest() for s in seats}
+    ids = {s: Ed25519PrivateKey.from_private_bytes(seeds[s]) for s in seats}
+    config = HandConfig(TABLE, 7, seats, tuple(_raw_public(ids[s]) for s in seats), 32,
+                        deal_schedule(seats, 9, 32))
+    hands = {s: Hand(config, s, ids[s], drbg(b"vector entropy" + bytes([s])), 0.0) for s in seats}
+    _run_script(config, hands)
+    sent = [[s, hx(raw)] for s in seats for raw in hands[s].sent_since(0)]
+    secrets = {str(s): _secrets_json(hands[s]) for s in seats}
+    transcript = Transcript(config, tuple(hands[0].envelopes()))
+    verdict = verify_transcript(transcript)
+    assert verdict.sound and verdict.deal is not None
+    return {"identity_seeds": {str(s): hx(seeds[s]) for s in seats},
+            "entropy_seeds": {str(s): hx(b"vector entropy" + bytes([s])) for s in seats},
+            "config": json.loads(Transcript(config, ()).to_json()),
+            "script": SCRIPT_TEXT, "seat_secrets": secrets, "envelopes": sent,
+            "deal": list(verdict.deal), "verdict": verdict.summary}
+
+
+SCRIPT_TEXT = [
+    "deliver every envelope, in seat order, until quiet (after each step below)",
+    "seat 0 reveals its first position",
+    "every seat reveals the talon top (position 27)",
+    "seat 1 transfers its first position to seat 2; seat 2 its first to seat 1",
+    "seat 2 reveals seat 1's position (forwarding seat 1's share)",
+    "every seat finishes (audit)",
+]
+
+
+def _run_script(config: HandConfig, hands: dict[int, Hand]) -> None:
+    def flush() -> None:
+        moved = True
+        while moved:
+            moved = False
+            for s, hand in hands.items():
+                for raw in hand.outgoing():
+                    moved = True
+                    for other, peer in hands.items():
+                        if other != s:
+                            peer.receive(s, raw, 0.0)
+
+    top = config.schedule.index(None)
+    p1, p2 = config.positions_of(1)[0], config.positions_of(2)[0]
+    flush()
+    hands[0].reveal(config.positions_of(0)[0], 0.0)
+    flush()
+    for hand in hands.values():
+        hand.reveal(top, 0.0)
+    flush()
+    hands[1].transfer(p1, 2, 0.0)
+    hands[2].transfer(p2, 1, 0.0)
+    flush()
+    hands[2].reveal(p1, 0.0)
+    flush()
+    for hand in hands.values():
+        hand.finish(0.0)
+    flush()
+
+
+def _secrets_json(hand: Hand) -> dict[str, Any]:
+    me = hand._me  # the generator is allowed to read a seat's secrets
+    assert me is not None and me.shuffle is not None
+    return {"x": hx(me.x), "X": hx(me.key), "permutation": list(me.shuffle.permutation),
+            "randomness": [hx(r) for r in me.shuffle.randomness], "salt": hx(me.shuffle.salt),
+            "cards": {str(p): c for p, c in sorted(hand.cards.items())}}
+
+
+def build_all() -> dict[str, Any]:
+    """Every vector file's content, by file name."""
+    return {
+        "card_points.json": card_vectors(),
+        "proofs.json": {"schnorr": schnorr_vector(), "dleq": dleq_vector(),
+                        "deal_batch": batch_vector()},
+        "shuffle.json": shuffle_vector(),
+        "transfer.json": transfer_vector(),
+        "envelope.json": envelope_vector(),
+        "hand_3seats_32cards.json": hand_vector(),
+    }
+
+
+def render(content: Any) -> str:
+    """The exact file text."""
+    return json.dumps(content, indent=1, sort_keys=True) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    stale = []
+    for name, content in build_all().items():
+        path = HERE / name
+        text = render(content)
+        if check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(name)
+        else:
+            path.write_text(text, encoding="utf-8")
+    if stale:
+        print("stale vectors: " + ", ".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
