@@ -170,7 +170,8 @@ def envelope_vector() -> dict[str, Any]:
     body = encode(RevealMsg(3, ()))
     raw = seal_envelope(identity, body, table_id=TABLE, hand=7, seat=2, seq=0, prev=GENESIS)
     return {"ed25519_seed": hx(seed), "public_key": hx(_raw_public(identity)),
-            "table_id": hx(TABLE), "hand": 7, "seat": 2, "seq": 0, "prev": hx(GENESIS), "body": hx(body),
+            "table_id": hx(TABLE), "hand": 7, "seat": 2, "seq": 0, "prev": hx(GENESIS),
+            "body": hx(body),
             "envelope": hx(raw), "digest": hx(hashlib.sha256(raw).digest())}
 
 
