@@ -29,6 +29,7 @@ from lodam_p2p.rules.actions import (
 from lodam_p2p.rules.cards import (
     CARD_KINDS,
     CARD_SUIT,
+    EXCHANGEABLE_MASK,
     FULL_MASK,
     SHORT_MASK,
     Card,
@@ -45,10 +46,14 @@ from lodam_p2p.rules.view import PlayerView, build_view
 class Deal:
     """A deal in progress with all hidden cards; see the module docstring."""
 
-    __slots__ = ("_dealt", "_hands", "_legal", "_offer_card", "_talon", "exchanges", "public")
+    __slots__ = (
+        "_dealt", "_exchange_log", "_exchanges", "_hands", "_legal", "_offer_card", "_talon",
+        "public",
+    )
 
     public: PublicDeal  #: the public part, advanced in step
-    exchanges: list[ExchangeRecord]  #: with the true cards, from this object's start
+    _exchange_log: list[tuple[int, Card, int | None, Card | None, bool]]
+    _exchanges: list[ExchangeRecord]
     _dealt: tuple[tuple[Card, ...], ...]
     _hands: list[int]  #: current hands as card-index bit masks
     _talon: tuple[Card, ...]
@@ -110,7 +115,7 @@ class Deal:
         self._hands = [_mask(h) for h in hands]
         self._talon = talon
         self._offer_card = offer_card
-        self.exchanges = []
+        self._exchange_log, self._exchanges = [], []
         self._legal = None
         return self
 
@@ -121,7 +126,7 @@ class Deal:
         new._dealt, new._talon = self._dealt, self._talon
         new._hands = self._hands[:]
         new._offer_card = self._offer_card
-        new.exchanges = self.exchanges[:]
+        new._exchange_log, new._exchanges = self._exchange_log[:], self._exchanges[:]
         new._legal = self._legal
         return new
 
@@ -170,6 +175,15 @@ class Deal:
     def hand(self, seat: int) -> tuple[Card, ...]:
         """``seat``'s current hand, in card-index order."""
         return cards_of(self._hands[seat])
+
+    @property
+    def exchanges(self) -> list[ExchangeRecord]:
+        """Resolved offers with the true cards (for a deal made by ``from_public``: those
+        since that point)."""
+        built, log = self._exchanges, self._exchange_log
+        if len(built) < len(log):
+            built.extend(ExchangeRecord(*row) for row in log[len(built) :])
+        return built
 
     @property
     def tricks(self) -> list[TrickRecord]:
@@ -248,7 +262,7 @@ class Deal:
         if public._offer_kind is None:
             offered = self._offer_card
             assert offered is not None
-            self.exchanges.append(ExchangeRecord(offerer, offered, None, None, False))
+            self._exchange_log.append((offerer, offered, None, None, False))
             self._offer_card = None
 
     def _apply_play(self, action: Play) -> None:
@@ -276,7 +290,7 @@ class Deal:
             swap = (1 << card.index) | (1 << offered.index)
             self._hands[offerer] ^= swap
             self._hands[action.seat] ^= swap
-        self.exchanges.append(ExchangeRecord(offerer, offered, action.seat, card, void))
+        self._exchange_log.append((offerer, offered, action.seat, card, void))
         self._offer_card = None
         public._do_answer(action.seat, True, void)
 
@@ -323,18 +337,26 @@ _APPLY: dict[type, Callable[[Deal, Action], None]] = {
 
 
 def _generate(deal: Deal) -> tuple[Action, ...]:
-    """The legal actions of the awaited decision (empty when the deal is over)."""
+    """The legal actions of the awaited decision (empty when the deal is over).
+
+    Answers and offers, the commonest decisions, are looked up in the memo of
+    :mod:`lodam_p2p.rules.legal` directly; a miss falls back to the builder."""
     p = deal.public
     seat, decision = p.to_act, p.awaiting
     if seat is None:
         return ()
+    hand = deal._hands[seat]
     if decision is _ANSWER:
-        assert p._offer_kind is not None
-        return legal.answers(seat, deal._hands[seat], p._offer_kind)
+        found = _ANSWER_MEMO.get((seat << 52) | (hand & p._offer_mask))
+        if found is None:
+            assert p._offer_kind is not None
+            found = legal.answers(seat, hand, p._offer_kind)
+        return found
     if decision is _PLAY:
-        return legal.plays(seat, deal._hands[seat], p._led)
+        return legal.plays(seat, hand, p._led)
     if decision is _OFFER:
-        return legal.offers(seat, deal._hands[seat])
+        offers = _OFFER_MEMO.get((seat << 52) | (hand & EXCHANGEABLE_MASK))
+        return offers if offers is not None else legal.offers(seat, hand)
     if decision is _SWALLOW:
         return legal.swallows(seat)
     if decision is _DECLARE:
@@ -343,6 +365,8 @@ def _generate(deal: Deal) -> tuple[Action, ...]:
     return legal.challenges(seat, p.challenge_targets(seat))
 
 
+_ANSWER_MEMO = legal.ANSWER_MEMO
+_OFFER_MEMO = legal.OFFER_MEMO
 _ANSWER, _PLAY, _OFFER = Decision.ANSWER, Decision.PLAY, Decision.OFFER
 _SWALLOW, _DECLARE = Decision.SWALLOW, Decision.DECLARE
 

@@ -32,8 +32,10 @@ from lodam_p2p.rules.actions import (
 from lodam_p2p.rules.cards import EXCHANGEABLE_MASK, KIND_MASK, SUIT_BITS, SUIT_SPAN, Kind
 
 _SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
-_OFFERS: dict[int, tuple[Offer, ...]] = {}
-_ANSWERS: dict[int, tuple[Answer, ...]] = {}
+#: memo of offers by ``seat << 52 | exchangeable cards held``
+OFFER_MEMO: dict[int, tuple[Offer, ...]] = {}
+#: memo of answers by ``seat << 52 | cards of the offered kind held``
+ANSWER_MEMO: dict[int, tuple[Answer, ...]] = {}
 
 
 def bits(mask: int) -> list[int]:
@@ -76,10 +78,10 @@ def offers(seat: int, hand: int) -> tuple[Offer, ...]:
     """No offer first, then an offer of every coat and card held."""
     held = hand & EXCHANGEABLE_MASK
     key = (seat << 52) | held
-    found = _OFFERS.get(key)
+    found = OFFER_MEMO.get(key)
     if found is None:
         row = OFFERS[seat]
-        found = _OFFERS[key] = (row[NO_CARD], *(row[i] for i in bits(held)))
+        found = OFFER_MEMO[key] = (row[NO_CARD], *(row[i] for i in bits(held)))
     return found
 
 
@@ -87,10 +89,10 @@ def answers(seat: int, hand: int, kind: Kind) -> tuple[Answer, ...]:
     """Declining first, then accepting with every held card of the offer's ``kind``."""
     held = hand & KIND_MASK[kind]
     key = (seat << 52) | held
-    found = _ANSWERS.get(key)
+    found = ANSWER_MEMO.get(key)
     if found is None:
         row = ANSWERS[seat]
-        found = _ANSWERS[key] = (row[NO_CARD], *(row[i] for i in bits(held)))
+        found = ANSWER_MEMO[key] = (row[NO_CARD], *(row[i] for i in bits(held)))
     return found
 
 

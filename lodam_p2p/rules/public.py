@@ -42,7 +42,15 @@ from lodam_p2p.rules.actions import (
     Play,
     Swallow,
 )
-from lodam_p2p.rules.cards import CARD_POINTS, CARD_SUIT, Card, Kind, Suit, strength_table
+from lodam_p2p.rules.cards import (
+    CARD_POINTS,
+    CARD_SUIT,
+    KIND_MASK,
+    Card,
+    Kind,
+    Suit,
+    strength_table,
+)
 from lodam_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS, ExchangeRule, Options
 from lodam_p2p.rules.records import PublicExchange, PublicOffer, TrickRecord
 
@@ -59,16 +67,22 @@ class PublicDeal:
 
     __slots__ = (
         "_challenge_queue",
+        "_exchange_log",
+        "_exchanges",
         "_hi_led_seat",
         "_hi_led_str",
         "_hi_trump_seat",
         "_hi_trump_str",
         "_led",
+        "_m",
         "_offer_kind",
+        "_offer_mask",
         "_offerer",
         "_played",
         "_renounced",
+        "_trick_log",
         "_trick_points",
+        "_tricks",
         "_trump",
         "_winner",
         "active",
@@ -76,7 +90,6 @@ class PublicDeal:
         "counter_change",
         "current_trick",
         "dealer",
-        "exchanges",
         "hand_size",
         "hand_sizes",
         "is_over",
@@ -93,7 +106,6 @@ class PublicDeal:
         "strength",
         "talon_size",
         "to_act",
-        "tricks",
         "tricks_played",
         "trump",
         "trump_card",
@@ -118,8 +130,6 @@ class PublicDeal:
     leader: int
     current_trick: list[tuple[int, Card]]
     points: list[int]
-    tricks: list[TrickRecord]
-    exchanges: list[PublicExchange]
     tricks_played: int
     to_act: int | None
     awaiting: Decision | None
@@ -141,6 +151,14 @@ class PublicDeal:
     _renounced: bool
     _winner: int  #: the trick's winner before any swallow
     _challenge_queue: list[int]
+    _m: int  #: active seats, so cards per trick
+    _offer_mask: int  #: mask of the cards of the offered kind
+    # Records are logged as plain tuples on the hot path and turned into frozen
+    # dataclasses only when someone reads ``tricks`` or ``exchanges``.
+    _trick_log: list[tuple[int, tuple[tuple[int, Card], ...], int, int, bool]]
+    _tricks: list[TrickRecord]
+    _exchange_log: list[tuple[int, Kind, int | None, bool]]
+    _exchanges: list[PublicExchange]
 
     # -- construction ---------------------------------------------------------------
 
@@ -174,7 +192,9 @@ class PublicDeal:
         self.strength = strength_table(options.rank_order)
         self.trump, self.trump_card, self._trump = None, None, -1
         self.points = [0] * players
-        self.tricks, self.exchanges, self.tricks_played = [], [], 0
+        self._trick_log, self._tricks, self.tricks_played = [], [], 0
+        self._exchange_log, self._exchanges, self._offer_mask = [], [], 0
+        self._m = m
         self.is_over, self.out, self.counter_change, self.reason = False, None, (), ""
         self._played, self._offerer, self._offer_kind = 0, -1, None
         self._challenge_queue = []
@@ -190,13 +210,29 @@ class PublicDeal:
             setattr(new, name, getattr(self, name))
         new.hand_sizes = self.hand_sizes[:]
         new.points = self.points[:]
-        new.tricks = self.tricks[:]
-        new.exchanges = self.exchanges[:]
+        new._trick_log, new._tricks = self._trick_log[:], self._tricks[:]
+        new._exchange_log, new._exchanges = self._exchange_log[:], self._exchanges[:]
         new.current_trick = self.current_trick[:]
         new._challenge_queue = self._challenge_queue[:]
         return new
 
     # -- public facts -----------------------------------------------------------------
+
+    @property
+    def tricks(self) -> list[TrickRecord]:
+        """Completed tricks (public: their cards were played face up)."""
+        built, log = self._tricks, self._trick_log
+        if len(built) < len(log):
+            built.extend(TrickRecord(*row) for row in log[len(built) :])
+        return built
+
+    @property
+    def exchanges(self) -> list[PublicExchange]:
+        """Every resolved offer: kind and outcome, never the cards."""
+        built, log = self._exchanges, self._exchange_log
+        if len(built) < len(log):
+            built.extend(PublicExchange(*row) for row in log[len(built) :])
+        return built
 
     @property
     def led_suit(self) -> Suit | None:
@@ -325,6 +361,7 @@ class PublicDeal:
             self.awaiting = _PLAY if following == self.leader else _OFFER
         else:
             self._offerer, self._offer_kind = seat, kind
+            self._offer_mask = KIND_MASK[kind]
             self.to_act, self.awaiting = self.left[seat], _ANSWER
 
     def _do_answer(self, seat: int, accepted: bool, void: bool) -> None:
@@ -337,7 +374,7 @@ class PublicDeal:
         kind = self._offer_kind
         assert kind is not None
         acceptor = seat if accepted else None
-        self.exchanges.append(PublicExchange(offerer, kind, acceptor, void))
+        self._exchange_log.append((offerer, kind, acceptor, void))
         self._offerer, self._offer_kind = -1, None
         following = self.to_act = self.left[offerer]
         self.awaiting = _PLAY if following == self.leader else _OFFER
@@ -363,7 +400,7 @@ class PublicDeal:
                 self._turn_trump(trump_card)
         if suit == self._trump and strength > self._hi_trump_str:
             self._hi_trump_seat, self._hi_trump_str = seat, strength
-        if len(self.current_trick) == len(self.order):
+        if len(self.current_trick) == self._m:
             self._finish_trick()
         else:
             self.to_act = self.left[seat]
@@ -398,9 +435,7 @@ class PublicDeal:
     def _take(self, taker: int, swallowed: bool) -> None:
         gained = self._trick_points
         self.points[taker] += gained
-        self.tricks.append(
-            TrickRecord(self.leader, tuple(self.current_trick), taker, gained, swallowed)
-        )
+        self._trick_log.append((self.leader, tuple(self.current_trick), taker, gained, swallowed))
         self._reset_trick()
         self.leader = taker
         self.tricks_played += 1
