@@ -154,10 +154,15 @@ _STRENGTH_BY_ORDER: dict[str, tuple[int, ...]] = {
 }
 
 
+_STRENGTH_TABLES: dict[str, tuple[int, ...]] = {
+    name: tuple(per_rank[i % SUIT_SPAN] for i in range(52))
+    for name, per_rank in _STRENGTH_BY_ORDER.items()
+}
+
+
 def strength_table(order: RankOrder | str) -> tuple[int, ...]:
     """Strength of every card index within its suit under ``order`` (bigger wins)."""
-    per_rank = _STRENGTH_BY_ORDER[str(getattr(order, "value", order))]
-    return tuple(per_rank[i % SUIT_SPAN] for i in range(52))
+    return _STRENGTH_TABLES[str(getattr(order, "value", order))]
 
 
 def rank_strength(card: Card, order: RankOrder) -> int:

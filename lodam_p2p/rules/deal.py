@@ -77,13 +77,14 @@ class Deal:
 
         ``MalformedInput`` if the deck is not exactly the pack this deal needs."""
         public = PublicDeal.start(options, dealer, lives, match_active, watchers)
+        deck = tuple(deck)
         _check_pack(deck, public.pack_size)
         order, size = public.order, public.hand_size
         m = len(order)
-        hands: list[tuple[Card, ...]] = [() for _ in range(public.players)]
+        hands: list[tuple[Card, ...]] = [()] * public.players
         for k, seat in enumerate(order):
-            hands[seat] = tuple(deck[k + j * m] for j in range(size))
-        return cls._assemble(public, hands, tuple(deck[m * size :]), None)
+            hands[seat] = deck[k : m * size : m]
+        return cls._assemble(public, hands, deck[m * size :], None)
 
     @classmethod
     def from_public(
@@ -382,10 +383,11 @@ def _check_pack(deck: Sequence[Card], size: int) -> None:
     """``deck`` must be exactly the ``size``-card pack, each card once."""
     if len(deck) != size:
         raise MalformedInput(f"the deck must hold {size} cards, got {len(deck)}")
-    if not all(isinstance(card, Card) for card in deck):
-        raise MalformedInput("the deck must hold cards")
-    wanted = FULL_MASK if size == 52 else SHORT_MASK
-    if _mask(deck) != wanted:
+    try:
+        mask = _mask(deck)
+    except AttributeError:
+        raise MalformedInput("the deck must hold cards") from None
+    if mask != (FULL_MASK if size == 52 else SHORT_MASK):
         raise MalformedInput(f"the deck is not the {size}-card pack (a card missing or twice)")
 
 

@@ -50,28 +50,39 @@ def bits(mask: int) -> list[int]:
 
 def suit_plays(seat: int, hand: int, suit: int) -> tuple[Play, ...]:
     """Plays of ``seat`` from the cards of ``suit`` in ``hand`` (maybe none)."""
-    shift = suit * SUIT_SPAN
-    pattern = (hand >> shift) & SUIT_BITS
-    key = (seat << 15) | (suit << 13) | pattern
+    key = (seat << 15) | (suit << 13) | ((hand >> (suit * SUIT_SPAN)) & SUIT_BITS)
     found = _SUIT_PLAYS.get(key)
-    if found is None:
-        row = PLAYS[seat]
-        found = _SUIT_PLAYS[key] = tuple(row[shift + i] for i in bits(pattern))
+    return found if found is not None else _remember_suit(key)
+
+
+def _remember_suit(key: int) -> tuple[Play, ...]:
+    seat, suit, pattern = key >> 15, (key >> 13) & 3, key & SUIT_BITS
+    row, shift = PLAYS[seat], suit * SUIT_SPAN
+    found = _SUIT_PLAYS[key] = tuple(row[shift + i] for i in bits(pattern))
     return found
 
 
 def plays(seat: int, hand: int, led: int) -> tuple[Play, ...]:
     """Legal plays: the led suit if held (``led`` -1 when leading), else any card."""
+    memo, base = _SUIT_PLAYS, seat << 15
     if led >= 0:
-        following = suit_plays(seat, hand, led)
-        if following:
-            return following
-    return (
-        suit_plays(seat, hand, 0)
-        + suit_plays(seat, hand, 1)
-        + suit_plays(seat, hand, 2)
-        + suit_plays(seat, hand, 3)
+        key = base | (led << 13) | ((hand >> (led * SUIT_SPAN)) & SUIT_BITS)
+        found = memo.get(key)
+        if found is None:
+            found = _remember_suit(key)
+        if found:
+            return found
+    # leading or renouncing: any card, suit by suit (each suit memoised)
+    keys = (
+        base | (hand & SUIT_BITS),
+        base | (1 << 13) | ((hand >> 13) & SUIT_BITS),
+        base | (2 << 13) | ((hand >> 26) & SUIT_BITS),
+        base | (3 << 13) | ((hand >> 39) & SUIT_BITS),
     )
+    parts = [memo.get(key) for key in keys]
+    if None in parts:
+        parts = [memo.get(key) or _remember_suit(key) for key in keys]
+    return parts[0] + parts[1] + parts[2] + parts[3]  # type: ignore[operator]
 
 
 def offers(seat: int, hand: int) -> tuple[Offer, ...]:
