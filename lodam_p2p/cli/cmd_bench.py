@@ -17,4 +17,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     benches = parser.add_subparsers(dest="bench", metavar="BENCH")
     for module in modules_with_prefix("bench_"):
         module.register(benches)
-    parser.set_defaults(run=lambda _args: (parser.print_help(), 2)[1])
+
+    def usage(_args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    parser.set_defaults(run=usage)
