@@ -10,13 +10,12 @@ is accepted exactly when it is among them; only a refused action pays for workin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from lodam_p2p.rules import legal
 from lodam_p2p.rules.actions import (
     Action,
     Answer,
-    Challenge,
     Decision,
     Declare,
     MalformedInput,
@@ -246,15 +245,26 @@ class Deal:
         if action not in found:
             raise why_illegal(self.public, self._hands, action)
         self._legal = None
-        # the two commonest decisions inline; the rest through the table
-        if type(action) is Answer and action.card is None:
-            self._apply_decline(action.seat)
-        elif type(action) is Play:
+        public = self.public
+        # by frequency: answers, plays, offers (one isinstance each, no table look-up)
+        if isinstance(action, Answer):
+            if action.card is None:
+                self._apply_decline(action.seat)
+            else:
+                self._apply_answer(action)
+        elif isinstance(action, Play):
             card = action.card
             self._hands[action.seat] ^= 1 << card.index
-            self.public._do_play(action.seat, card, self._talon[0])
+            public._do_play(action.seat, card, self._talon[0])
+        elif isinstance(action, Offer):
+            offered = self._offer_card = action.card
+            public._do_offer(action.seat, None if offered is None else CARD_KINDS[offered.index])
+        elif isinstance(action, Swallow):
+            public._do_swallow(action.seat, action.take)
+        elif isinstance(action, Declare):
+            public._do_declare(action.seat, action.out, action.challenge)
         else:
-            _APPLY[type(action)](self, action)
+            public._do_challenge(action.seat, action.target)
 
     def _apply_decline(self, seat: int) -> None:
         public = self.public
@@ -265,18 +275,6 @@ class Deal:
             assert offered is not None
             self._exchange_log.append((offerer, offered, None, None, False))
             self._offer_card = None
-
-    def _apply_play(self, action: Play) -> None:
-        self._hands[action.seat] ^= 1 << action.card.index
-        self.public._do_play(action.seat, action.card, self._talon[0])
-
-    def _apply_offer(self, action: Offer) -> None:
-        card = action.card
-        if card is None:
-            self.public._do_offer(action.seat, None)
-        else:
-            self._offer_card = card
-            self.public._do_offer(action.seat, CARD_KINDS[card.index])
 
     def _apply_answer(self, action: Answer) -> None:
         card = action.card
@@ -294,15 +292,6 @@ class Deal:
         self._exchange_log.append((offerer, offered, action.seat, card, void))
         self._offer_card = None
         public._do_answer(action.seat, True, void)
-
-    def _apply_swallow(self, action: Swallow) -> None:
-        self.public._do_swallow(action.seat, action.take)
-
-    def _apply_declare(self, action: Declare) -> None:
-        self.public._do_declare(action.seat, action.out, action.challenge)
-
-    def _apply_challenge(self, action: Challenge) -> None:
-        self.public._do_challenge(action.seat, action.target)
 
     # -- views and the end --------------------------------------------------------------
 
@@ -325,16 +314,6 @@ class Deal:
         if not p.is_over:
             raise RulesError("the deal is not over")
         return DealResult(tuple(p.points), p.out, p.counter_change, p.reason)
-
-
-_APPLY: dict[type, Callable[[Deal, Action], None]] = {
-    Play: Deal._apply_play,  # type: ignore[dict-item]
-    Offer: Deal._apply_offer,  # type: ignore[dict-item]
-    Answer: Deal._apply_answer,  # type: ignore[dict-item]
-    Swallow: Deal._apply_swallow,  # type: ignore[dict-item]
-    Declare: Deal._apply_declare,  # type: ignore[dict-item]
-    Challenge: Deal._apply_challenge,  # type: ignore[dict-item]
-}
 
 
 def _generate(deal: Deal) -> tuple[Action, ...]:
