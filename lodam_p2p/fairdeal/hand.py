@@ -11,7 +11,7 @@ A seat's messages form one word of the grammar
 
     KEY  SHUFFLE  DEAL  (REVEAL | TRANSFER)*  AUDIT
 
-(the transition table ``_SENDER_NEXT``). Messages are authenticated and put in per-sender
+(the transition table ``intake.SENDER_NEXT``). Messages are authenticated and put in per-sender
 order as they arrive (wire.py), checked against that grammar, and then *held* until the
 hand's phase can take them (``_PHASE_TAKES``): a seat's shuffle waits for the previous
 shuffler's, a reveal waits until every deal share is in. The seat's own messages are
@@ -27,7 +27,6 @@ marked unattributable and changes nothing.
 from __future__ import annotations
 
 import hashlib
-from collections import deque
 from collections.abc import Callable
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -48,6 +47,7 @@ from lodam_p2p.fairdeal.config import (
 )
 from lodam_p2p.fairdeal.errors import LocalProtocolError, RemoteProtocolError, blame
 from lodam_p2p.fairdeal.group import Entropy
+from lodam_p2p.fairdeal.intake import Intake
 from lodam_p2p.fairdeal.messages import (
     AuditMsg,
     DealMsg,
@@ -57,7 +57,6 @@ from lodam_p2p.fairdeal.messages import (
     RevealMsg,
     ShuffleMsg,
     TransferMsg,
-    decode,
     encode,
     kind_of,
 )
@@ -66,20 +65,10 @@ from lodam_p2p.fairdeal.record import Record
 from lodam_p2p.fairdeal.seat import SeatSecrets
 from lodam_p2p.fairdeal.shuffle import apply_shuffle, commitment
 from lodam_p2p.fairdeal.transfer import seal, transfer_key
-from lodam_p2p.fairdeal.wire import GENESIS, Envelope, SenderLog, open_envelope
+from lodam_p2p.fairdeal.wire import GENESIS, Envelope, open_envelope
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
 
 _PLAYING = frozenset({Kind.REVEAL, Kind.TRANSFER, Kind.AUDIT})
-#: What a sender may send next, given the kind of its previous message.
-_SENDER_NEXT: dict[Kind | None, frozenset[Kind]] = {
-    None: frozenset({Kind.KEY}),
-    Kind.KEY: frozenset({Kind.SHUFFLE}),
-    Kind.SHUFFLE: frozenset({Kind.DEAL}),
-    Kind.DEAL: _PLAYING,
-    Kind.REVEAL: _PLAYING,
-    Kind.TRANSFER: _PLAYING,
-    Kind.AUDIT: frozenset(),
-}
 #: Which kinds the hand can take in each phase (others wait in their sender's queue).
 _PHASE_TAKES: dict[Phase, frozenset[Kind]] = {
     Phase.KEYS: frozenset({Kind.KEY}),
@@ -115,19 +104,13 @@ class Hand:
         self._identity = identity
         self._peers = {s: Ed25519PublicKey.from_public_bytes(k)
                        for s, k in zip(config.seats, config.identities, strict=True)}
-        self._logs = {s: SenderLog(s) for s in config.seats if s != seat}
-        self._queues: dict[int, deque[tuple[Envelope, Message]]] = {
-            s: deque() for s in config.seats
-        }
-        self._last_kind: dict[int, Kind | None] = dict.fromkeys(config.seats)
-        self._reported_gap: dict[int, int | None] = dict.fromkeys(config.seats)
+        self._intake = Intake(config.seats, seat)
         self._since = now
         self._reveal_since: dict[int, float] = {}
         self._openings: dict[int, AuditMsg] = {}
         self._events: list[Event] = []
         self._out: list[bytes] = []
         self._sent: list[bytes] = []
-        self._log: list[tuple[int, bytes]] = []
         self.cards: dict[int, int] = {}
         self._me: SeatSecrets | None = None
         if seat is not None:
@@ -143,7 +126,7 @@ class Hand:
         self._check_live()
         if sender == self.seat:
             return  # our own broadcast echoed back
-        if sender not in self._logs:
+        if sender not in self._intake.logs:
             raise blame(sender, "envelope", "no such seat in this hand", attributable=False)
         env = open_envelope(data, sender, self._peers[sender], self.config.table_id,
                             self.config.hand)
@@ -200,7 +183,7 @@ class Hand:
 
     def wanted(self) -> dict[int, int]:
         """The next sequence number wanted from each other seat (to ask for a resend)."""
-        return {s: log.next_seq for s, log in self._logs.items()}
+        return self._intake.wanted()
 
     def sent_since(self, seq: int) -> list[bytes]:
         """This seat's envelopes from ``seq`` on, to send again on request."""
@@ -212,7 +195,7 @@ class Hand:
 
     def envelopes(self) -> list[tuple[int, bytes]]:
         """Every envelope of the hand taken so far (sender, bytes): the transcript."""
-        return list(self._log)
+        return list(self._intake.transcript)
 
     # --- commands ---------------------------------------------------------------------
 
@@ -279,37 +262,14 @@ class Hand:
         self.blame = err
 
     def _accept(self, env: Envelope, now: float) -> None:
-        log = self._logs[env.seat]
-        for ready in log.accept(env):
-            self._enqueue(ready)
-        gap = log.gap()
-        if gap is not None and gap != self._reported_gap[env.seat]:
+        gap = self._intake.accept(env)
+        if gap is not None:
             self._events.append(ResendWanted(env.seat, gap))
-        self._reported_gap[env.seat] = gap
         self._pump(now)
 
-    def _enqueue(self, env: Envelope) -> None:
-        try:
-            msg = decode(env.body)
-        except ValueError as err:
-            raise blame(env.seat, "malformed", f"envelope {env.seq}: {err}") from None
-        kind = kind_of(msg)
-        if kind not in _SENDER_NEXT[self._last_kind[env.seat]]:
-            raise blame(env.seat, "order", f"{kind.name} not allowed after "
-                        f"{self._last_kind[env.seat]}")
-        self._last_kind[env.seat] = kind
-        self._log.append((env.seat, env.raw))
-        self._queues[env.seat].append((env, msg))
-
     def _pump(self, now: float) -> None:
-        progress = True
-        while progress:
-            progress = False
-            for seat, queue in self._queues.items():
-                while queue and self._takes(seat, kind_of(queue[0][1])):
-                    env, msg = queue.popleft()
-                    self._apply(seat, env.seq, msg, now, trusted=False)
-                    progress = True
+        for seat, env, msg in self._intake.ready(self._takes):
+            self._apply(seat, env.seq, msg, now, trusted=False)
 
     def _takes(self, seat: int, kind: Kind) -> bool:
         if kind not in _PHASE_TAKES[self.phase]:
@@ -331,8 +291,8 @@ class Hand:
                             hand=self.config.hand, seat=self.seat, seq=seq, prev=prev)
         self._out.append(raw)
         self._sent.append(raw)
-        self._log.append((self.seat, raw))
-        self._last_kind[self.seat] = kind_of(msg)
+        self._intake.follow(self.seat, kind_of(msg))
+        self._intake.transcript.append((self.seat, raw))
         self._apply(self.seat, seq, msg, now, trusted=True)
 
     def _digest_of_last_sent(self) -> bytes:

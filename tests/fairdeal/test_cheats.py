@@ -237,3 +237,12 @@ def _proof_of(table: Table, seat: int) -> Proof:
     msg = decode(raw[SIG_LEN + HEADER_LEN :])
     assert isinstance(msg, KeyMsg)
     return msg.proof
+
+
+def test_equivocation_is_provable_from_the_transcript() -> None:
+    table = Table.build(make_config(3, 32))
+    table.deliver(1, table.hands[1].sent_since(0)[0], 0)
+    table.deliver(1, forge(table.config, 1, KeyMsg(_any_key(), _no_proof()), 0), 0)
+    verdict = verify_transcript(Transcript(table.config, tuple(table.hands[0].envelopes())))
+    assert verdict.blame is not None
+    assert (verdict.blame.seat, verdict.blame.check) == (1, "equivocation")

@@ -4,7 +4,14 @@ while the hand is played, since nobody else knows the revoker's hand — names i
 
 from __future__ import annotations
 
-from lodam_p2p.fairdeal import AuditPassed, Blame, CardRevealed, HandConfig, deal_schedule
+from lodam_p2p.fairdeal import (
+    AuditChecker,
+    AuditPassed,
+    Blame,
+    CardRevealed,
+    HandConfig,
+    deal_schedule,
+)
 from lodam_p2p.fairdeal.group import ORDER, add, card_lookup, encode_point, mul, neg
 from lodam_p2p.rules import (
     FULL_PACK,
@@ -42,7 +49,7 @@ def _god_deck(table: Table) -> list[int]:
     return out
 
 
-def _checker(actions: list[Action]):  # noqa: ANN202 - returns an AuditChecker
+def _checker(actions: list[Action]) -> AuditChecker:
     def check(deal: tuple[int, ...]) -> Blame | None:
         game = Deal.start(OPTIONS, DEALER, LIVES, [FULL_PACK[c] for c in deal])
         for action in actions:

@@ -1,0 +1,65 @@
+"""``lodam verify`` exit statuses and ``lodam bench deal`` output shape."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lodam_p2p.cli import main
+from lodam_p2p.fairdeal import Transcript
+from lodam_p2p.fairdeal.messages import AuditMsg
+from tests.fairdeal import cheats
+from tests.fairdeal.table import Table, make_config
+
+
+def _write(tmp_path: Path, table: Table) -> Path:
+    path = tmp_path / "hand.json"
+    envelopes = {raw: s for h in table.hands.values() for s, raw in h.envelopes()}
+    path.write_text(Transcript(table.config, tuple((s, r) for r, s in envelopes.items())).to_json())
+    return path
+
+
+def test_verify_sound_transcript(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = Table.build(make_config(3, 32))
+    table.play_through()
+    assert main(["verify", str(_write(tmp_path, table))]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and "sound" in out[0]
+
+
+def test_verify_names_the_guilty_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = Table.build(make_config(3, 32),
+                        cheaters={1: cheats.tampering(AuditMsg, cheats.wrong_audit_key)})
+    table.play_through()
+    path = _write(tmp_path, table)
+    assert main(["verify", str(path)]) == 1
+    assert "seat 1 failed audit-key" in capsys.readouterr().out
+    assert main(["verify", "--json", str(path)]) == 1
+    verdict = json.loads(capsys.readouterr().out)
+    assert (verdict["sound"], verdict["seat"], verdict["check"]) == (False, 1, "audit-key")
+
+
+@pytest.mark.parametrize("text", ["", "{}", "[1, 2]", '{"format": "lodam-fairdeal-transcript"}',
+                                  "\x00\x01 not json"])
+def test_verify_unreadable_exits_2(tmp_path: Path, text: str,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    assert main(["verify", str(path)]) == 2
+    assert main(["verify", str(tmp_path / "missing.json")]) == 2
+    assert "lodam:" in capsys.readouterr().err
+
+
+def test_bench_deal_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    transcript = tmp_path / "bench.json"
+    args = ["bench", "deal", "--seats", "3", "--cards", "32", "--json", "--transcript",
+            str(transcript)]
+    assert main(args) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert {"seats", "cards", "cpu_ms_per_seat", "cpu_ms_by_phase", "bytes_per_hand",
+            "scalar_mults", "us_per_scalar_mult"} <= set(figures)
+    assert (figures["seats"], figures["cards"]) == (3, 32)
+    assert set(figures["cpu_ms_by_phase"]) == {"keys", "shuffle", "deal", "play", "audit"}
+    assert main(["verify", str(transcript)]) == 0
