@@ -208,6 +208,11 @@ class Hand:
         if not entries:
             raise LocalProtocolError(f"nothing to reveal at position {position}")
         self._act(RevealMsg(position, tuple(entries)), now)
+        # Wait (with a deadline) for the other shares only once this seat itself has
+        # revealed: a partial reveal started by another seat alone must not put honest
+        # seats on the clock for a reveal their session never asked for.
+        if position not in self.record.revealed:
+            self._reveal_since.setdefault(position, now)
 
     def transfer(self, position: int, to: int, now: float) -> None:
         """Hand ``position`` to seat ``to`` privately: seal to it the shares it lacks."""
@@ -375,8 +380,6 @@ class Hand:
     def _on_reveal(self, seat: int, msg: RevealMsg, now: float, trusted: bool) -> None:
         rec = self.record
         if not rec.add_reveal(seat, msg, trusted=trusted):
-            if msg.position not in rec.revealed:
-                self._reveal_since.setdefault(msg.position, now)
             return
         self._reveal_since.pop(msg.position, None)
         card = rec.public_card(msg.position)

@@ -50,14 +50,22 @@ class Transcript:
             if obj.get("format") != FORMAT or obj.get("version") != 1:
                 raise ValueError("not a lodam fair-deal transcript (version 1)")
             config = HandConfig(
-                bytes.fromhex(obj["table_id"]), int(obj["hand"]), tuple(obj["seats"]),
-                tuple(bytes.fromhex(k) for k in obj["identities"]), int(obj["deck_size"]),
-                tuple(obj["schedule"]), float(obj["timeout"]),
+                bytes.fromhex(obj["table_id"]), _int(obj["hand"]),
+                tuple(_int(s) for s in obj["seats"]),
+                tuple(bytes.fromhex(k) for k in obj["identities"]), _int(obj["deck_size"]),
+                tuple(None if s is None else _int(s) for s in obj["schedule"]),
+                float(obj["timeout"]),
             )
-            envelopes = tuple((int(s), bytes.fromhex(raw)) for s, raw in obj["envelopes"])
+            envelopes = tuple((_int(s), bytes.fromhex(raw)) for s, raw in obj["envelopes"])
         except (KeyError, TypeError, AttributeError) as err:
             raise ValueError(f"malformed transcript: {err!r}") from None
         return cls(config, envelopes)
+
+
+def _int(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"expected an integer, found {value!r}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,3 +75,15 @@ def test_seat_that_never_opens_is_blamed() -> None:
     table.flush()
     err = _expire(table, 1, 50.0)
     assert (err.seat, err.check) == (2, "timeout")
+
+
+def test_partial_reveal_by_another_seat_puts_nobody_on_the_clock() -> None:
+    """Seat 1 alone starts revealing a talon card the session never asked for."""
+    table = Table.build(make_config(3, 32, timeout=TIMEOUT))
+    table.flush()
+    talon = [j for j, s in enumerate(table.config.schedule) if s is None]
+    table.hands[1].reveal(talon[-1], 0.0)
+    table.flush()
+    assert table.hands[0].timer() is None and table.hands[2].timer() is None
+    table.hands[0].handle_timer(1e9)
+    assert table.hands[0].phase is Phase.PLAY
