@@ -28,7 +28,6 @@ from lodam_p2p.rules.actions import (
 from lodam_p2p.rules.cards import (
     CARD_KINDS,
     CARD_SUIT,
-    EXCHANGEABLE_MASK,
     FULL_MASK,
     SHORT_MASK,
     Card,
@@ -242,8 +241,15 @@ class Deal:
         found = self._legal
         if found is None:
             found = _generate(self)
-        if action not in found:
-            raise why_illegal(self.public, self._hands, action)
+        # Interned actions (what ``legal_actions`` hands out) match by identity; the
+        # scan avoids the dataclass ``__eq__``, which is slow. Hand-built actions
+        # fall back to comparing by value.
+        for candidate in found:
+            if candidate is action:
+                break
+        else:
+            if action not in found:
+                raise why_illegal(self.public, self._hands, action)
         self._legal = None
         public = self.public
         # by frequency: answers, plays, offers (one isinstance each, no table look-up)
@@ -317,26 +323,18 @@ class Deal:
 
 
 def _generate(deal: Deal) -> tuple[Action, ...]:
-    """The legal actions of the awaited decision (empty when the deal is over).
-
-    Answers and offers, the commonest decisions, are looked up in the memo of
-    :mod:`lodam_p2p.rules.legal` directly; a miss falls back to the builder."""
+    """The legal actions of the awaited decision (empty when the deal is over)."""
     p = deal.public
     seat, decision = p.to_act, p.awaiting
     if seat is None:
         return ()
     hand = deal._hands[seat]
     if decision is _ANSWER:
-        found = _ANSWER_MEMO.get((seat << 52) | (hand & p._offer_mask))
-        if found is None:
-            assert p._offer_kind is not None
-            found = legal.answers(seat, hand, p._offer_kind)
-        return found
+        return legal.answers_masked(seat, hand, p._offer_mask)
     if decision is _PLAY:
         return legal.plays(seat, hand, p._led)
     if decision is _OFFER:
-        offers = _OFFER_MEMO.get((seat << 52) | (hand & EXCHANGEABLE_MASK))
-        return offers if offers is not None else legal.offers(seat, hand)
+        return legal.offers(seat, hand)
     if decision is _SWALLOW:
         return legal.swallows(seat)
     if decision is _DECLARE:
@@ -345,8 +343,6 @@ def _generate(deal: Deal) -> tuple[Action, ...]:
     return legal.challenges(seat, p.challenge_targets(seat))
 
 
-_ANSWER_MEMO = legal.ANSWER_MEMO
-_OFFER_MEMO = legal.OFFER_MEMO
 _ANSWER, _PLAY, _OFFER = Decision.ANSWER, Decision.PLAY, Decision.OFFER
 _SWALLOW, _DECLARE = Decision.SWALLOW, Decision.DECLARE
 
