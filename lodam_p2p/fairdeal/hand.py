@@ -111,6 +111,7 @@ class Hand:
         self._events: list[Event] = []
         self._out: list[bytes] = []
         self._sent: list[bytes] = []
+        #: Cards this seat knows: its deal and what transfers handed it (position → card).
         self.cards: dict[int, int] = {}
         self._me: SeatSecrets | None = None
         if seat is not None:

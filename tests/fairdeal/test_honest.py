@@ -104,3 +104,20 @@ def test_local_errors_for_illegal_commands() -> None:
     hand.finish(0.0)
     with pytest.raises(LocalProtocolError):
         hand.finish(0.0)
+
+
+def test_message_sizes_are_those_of_the_spec() -> None:
+    """protocol/SPEC.md section 5, 5 seats and 52 cards: body bytes per message kind."""
+    from lodam_p2p.fairdeal.messages import decode
+    from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
+
+    table = Table.build(make_config(5, 52))
+    table.play_through()
+    sizes: dict[str, set[int]] = {}
+    for _, raw in table.hands[0].envelopes():
+        body = raw[SIG_LEN + HEADER_LEN :]
+        sizes.setdefault(type(decode(body)).__name__, set()).add(len(body))
+    assert SIG_LEN + HEADER_LEN == 125
+    assert sizes["KeyMsg"] == {103} and sizes["ShuffleMsg"] == {3471}
+    assert sizes["DealMsg"] == {1259} and sizes["AuditMsg"] == {1791}
+    assert sizes["RevealMsg"] == {103} and sizes["TransferMsg"] == {120}
