@@ -15,6 +15,7 @@ from lodam_p2p.rules.actions import (
     Offer,
     OptionError,
     Play,
+    Revoke,
     RulesError,
     Swallow,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "PublicOffer",
     "Rank",
     "RankOrder",
+    "Revoke",
     "RulesError",
     "Suit",
     "Swallow",

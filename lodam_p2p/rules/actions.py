@@ -132,6 +132,11 @@ class IllegalAction(RulesError):
         super().__init__(f"seat {seat} cannot {move}: {reason}")
 
 
+class Revoke(IllegalAction):
+    """A renounce while holding a card of the led suit (RULES.md 8). At a table it is
+    simply refused; at the end-of-deal audit it proves the revoke that eliminates."""
+
+
 # --- interned actions --------------------------------------------------------------
 # Index 52 stands for "no card" in the offer and answer tables.
 

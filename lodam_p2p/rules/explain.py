@@ -16,6 +16,7 @@ from lodam_p2p.rules.actions import (
     IllegalAction,
     Offer,
     Play,
+    Revoke,
     Swallow,
 )
 from lodam_p2p.rules.cards import CARD_KINDS, CARD_SUIT, SUIT_BITS, SUIT_SPAN, Card, Kind, Suit
@@ -23,6 +24,7 @@ from lodam_p2p.rules.public import PublicDeal
 
 _KIND_WORDS = {Kind.COAT: "a coat (K Q J)", Kind.CARD: "a card (A T)"}
 _ACTION_TYPES = (Play, Offer, Answer, Swallow, Declare, Challenge)
+_FOLLOW = "must follow suit"
 
 
 def why_illegal(public: PublicDeal, hands: Sequence[int], action: object) -> IllegalAction:
@@ -34,7 +36,10 @@ def why_illegal(public: PublicDeal, hands: Sequence[int], action: object) -> Ill
         return IllegalAction(seat, action, "the deal is over")
     if public.to_act != seat or public.awaiting is not action.decision:
         return IllegalAction(seat, action, public.turn_reason())
-    return IllegalAction(seat, action, _reason(public, hands, action))
+    reason = _reason(public, hands, action)
+    if reason.startswith(_FOLLOW):
+        return Revoke(seat, action, reason)
+    return IllegalAction(seat, action, reason)
 
 
 def _reason(public: PublicDeal, hands: Sequence[int], action: Action) -> str:
@@ -63,7 +68,7 @@ def _play_reason(public: PublicDeal, hand: int, card: object) -> str:
         return f"does not hold {card}"
     led = public.led_suit
     if led is not None and CARD_SUIT[card.index] != led and _holds_suit(hand, led):
-        return f"must follow suit {led}"
+        return f"{_FOLLOW} {led}"
     return "not a legal play now"
 
 

@@ -87,6 +87,7 @@ class Run:
     tracker: PublicDeal = field(init=False)
     script: list[Action] = field(default_factory=list)
     midway: tuple[Deal, int] | None = None
+    trump_card: Card | None = None  #: the first card turned, to check it never changes
 
     def __post_init__(self) -> None:
         t = self.table
@@ -156,6 +157,8 @@ class Run:
         assert sum(deal.points) == sum(t.points for t in deal.tricks)
         if deal.trump_card is not None:
             assert deal.trump_card == deal.talon[0]
+            assert self.trump_card in (None, deal.trump_card)  # turned at most once
+            self.trump_card = deal.trump_card
 
     def determinize(self) -> Deal:
         deal = self.deal

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from lodam_p2p.rules import Card, Deal, Decision, IllegalAction, Options, Play, Swallow
+from lodam_p2p.rules import (
+    Card,
+    Deal,
+    Decision,
+    IllegalAction,
+    Options,
+    Play,
+    Revoke,
+    Swallow,
+)
 from tests.rules.helpers import deck_for, run
 
 OFF = {"exchanges": "off"}
@@ -71,6 +80,18 @@ def test_illegal_plays_name_seat_and_move(script: str, message: str) -> None:
     out = seed_trick(script)
     assert out["error"]["message"] == message
     assert out["counter_change"] == [0] * 5
+
+
+def test_a_revoke_is_refused_as_such() -> None:
+    deck = [Card.parse(c) for c in deck_for(SEED_HANDS, 4, 5, "6C")]
+    deal = Deal.start(Options.from_mapping(OFF), 4, [3] * 5, deck)
+    deal.apply(Play(0, Card.parse("9D")))
+    with pytest.raises(Revoke, match="seat 1 cannot play 2H: must follow suit D") as caught:
+        deal.apply(Play(1, Card.parse("2H")))
+    assert caught.value.seat == 1 and caught.value.action == Play(1, Card.parse("2H"))
+    with pytest.raises(IllegalAction) as other:
+        deal.apply(Play(1, Card.parse("AS")))
+    assert not isinstance(other.value, Revoke)
 
 
 def test_a_player_without_the_led_suit_may_play_any_card() -> None:
