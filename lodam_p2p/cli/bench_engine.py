@@ -12,7 +12,7 @@ import argparse
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from lodam_p2p.cli import CliError
 from lodam_p2p.rules import FULL_PACK, Card, Deal, Options
@@ -62,9 +62,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def play_deals(options: Options, decks: Sequence[Sequence[Card]], draw: object) -> int:
-    """Play one deal per deck among random bots; the number of decisions taken."""
-    uniform = draw  # a () -> float in [0, 1)
+def play_deals(
+    options: Options, decks: Sequence[Sequence[Card]], uniform: Callable[[], float]
+) -> int:
+    """Play one deal per deck among random bots choosing by ``uniform()`` (a float in
+    [0, 1)); the number of decisions taken."""
     lives = [options.lives] * SEATS
     decisions = 0
     for number, deck in enumerate(decks):
@@ -72,6 +74,6 @@ def play_deals(options: Options, decks: Sequence[Sequence[Card]], draw: object) 
         legal_actions, apply, public = deal.legal_actions, deal.apply, deal.public
         while not public.is_over:
             legal = legal_actions()
-            apply(legal[int(uniform() * len(legal))])  # type: ignore[operator]
+            apply(legal[int(uniform() * len(legal))])
             decisions += 1
     return decisions

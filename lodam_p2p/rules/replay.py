@@ -174,6 +174,8 @@ def _field(obj: Mapping[str, Any], name: str, kind: type, default: object = ...)
             raise ReplayFormatError(f'missing "{name}"')
         return default
     value = obj[name]
+    if value is None and default is not ...:
+        return default
     if not isinstance(value, kind):
         raise ReplayFormatError(f'"{name}" has the wrong type: {value!r}')
     return value
@@ -188,7 +190,7 @@ def _int_field(obj: Mapping[str, Any], name: str, low: int, high: int) -> int:
 
 def _lives(obj: Mapping[str, Any], players: int, options: Options) -> list[int]:
     """Counters per seat; missing: the match start (``lives`` each, or 0 each when winning)."""
-    if "lives" not in obj:
+    if obj.get("lives") is None:
         return [0 if options.winning else options.lives] * players
     lives = obj["lives"]
     if not isinstance(lives, list) or len(lives) != players or not all(
