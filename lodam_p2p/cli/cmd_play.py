@@ -1,0 +1,271 @@
+"""``lodam play``: sit down at a table with bots, in a full-screen terminal client.
+
+With no arguments: a five-seat table — you and four ``heuristic`` bots — on an embedded
+broker on loopback, dealt by the fair-deal protocol, straight into the table view.
+``--offline`` plays the same match in this process with the rules engine alone (no
+broker, no protocol). ``--bots-only`` seats bots only and writes the table's story as
+plain text (``--json``: just the one-line summary at the end).
+
+Bots are paced (``--bot-delay``, default 0.6 s a card) so that a person can follow them.
+The log goes to a file (``--log-file``, default ``~/.local/state/lodam/lodam.log``),
+never over the screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import importlib.util
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lodam_p2p.cli import CliError
+
+if TYPE_CHECKING:
+    from lodam_p2p.bots.registry import BotRegistry
+    from lodam_p2p.player import Player
+    from lodam_p2p.rules import Action, Options, PlayerView
+    from lodam_p2p.tableplan import MatchOutcome, SeatPlan
+
+#: Names for the bots' seats, as a 17th-century table might have had.
+BOT_NAMES = ("Moll", "Ned", "Bess", "Kit", "Joan", "Hal", "Nan", "Wat", "Tib", "Jack")
+DEFAULT_SEATS = 5
+DEFAULT_BOT = "heuristic"
+DEFAULT_DELAY = 0.6
+
+#: Runs one match: (options, seats, seed) → outcome.
+Driver = Callable[["Options", Sequence["SeatPlan"], "int | None"],
+                  Coroutine[Any, Any, "MatchOutcome"]]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``lodam play``."""
+    parser = sub.add_parser("play", help="play at a table with bots (full-screen terminal)",
+                            description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    add = parser.add_argument
+    add("--seats", type=int, default=DEFAULT_SEATS, metavar="N",
+        help=f"seats at the table, 2-10 (default {DEFAULT_SEATS})")
+    add("--bots", default=DEFAULT_BOT, metavar="NAME,...",
+        help="bots for the other seats, comma separated, NAME*K for K seats; the last "
+             f"one fills the rest (default {DEFAULT_BOT})")
+    add("--table", default="kitchen", metavar="NAME", help="table name (default kitchen)")
+    add("--broker", metavar="URL", help="play through this broker instead of an embedded one")
+    add("--option", action="append", default=[], metavar="K=V",
+        help="table option of RULES.md section 12, e.g. lives=1 (repeatable)")
+    add("--bot-delay", type=_seconds, default=None, metavar="SECONDS",
+        help=f"pause before a bot plays a card (default {DEFAULT_DELAY}; 0 with --bots-only)")
+    add("--name", default=None, help="your name at the table (default: your login name)")
+    add("--ascii", action="store_true", help="no suit symbols or box lines: plain ASCII")
+    add("--offline", action="store_true",
+        help="play in this process with the rules engine only (no broker, no protocol)")
+    add("--seed", type=int, default=None, help="fix decks and the first dealer (tests, replays)")
+    add("--bots-only", action="store_true",
+        help="a table of bots only, told as a plain-text log (no screen)")
+    add("--json", action="store_true", help="print the one-line JSON summary of the match")
+    add("--log-file", type=Path, default=None, metavar="PATH",
+        help="where to write the log (default ~/.local/state/lodam/lodam.log)")
+    parser.set_defaults(run=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 30:
+        raise argparse.ArgumentTypeError(f"a delay of 0 to 30 seconds, not {text!r}")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play; exit status 0 when the person left or the match ended."""
+    options = _options(args.option)
+    if not 2 <= args.seats <= 10:
+        raise CliError(f"--seats must be 2 to 10, got {args.seats}")
+    registry = _registry()
+    lineup = bot_lineup(args.bots, args.seats if args.bots_only else args.seats - 1, registry)
+    log_path = setup_logging(args.log_file)
+    driver = choose_driver(args)
+    if args.bots_only:
+        return _bots_only(args, options, lineup, registry, driver)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError("lodam play needs a terminal (or --bots-only for a table of bots)")
+    return _with_person(args, options, lineup, registry=registry, driver=driver,
+                        log_path=log_path)
+
+
+def _options(items: Sequence[str]) -> Options:
+    from lodam_p2p.rules import Options, RulesError  # noqa: PLC0415 - keep `lodam` start fast
+
+    try:
+        return Options.parse_assignments(items)
+    except (RulesError, ValueError) as err:
+        raise CliError(f"bad --option: {err}") from None
+
+
+def _registry() -> BotRegistry:
+    from lodam_p2p.bots import BotError, BotRegistry  # noqa: PLC0415
+
+    try:
+        return BotRegistry.load()
+    except BotError as err:
+        raise CliError(str(err)) from None
+
+
+def bot_lineup(text: str, count: int, registry: BotRegistry) -> list[str]:
+    """``count`` bot names from ``--bots`` (the last one repeated to fill)."""
+    from lodam_p2p.arena.config import ArenaError, parse_lineup  # noqa: PLC0415
+
+    try:
+        names = list(parse_lineup(text))
+    except ArenaError as err:
+        raise CliError(f"bad --bots: {err}") from None
+    if len(names) > count:
+        raise CliError(f"--bots names {len(names)} bots for {count} free seats")
+    for name in names:
+        if name not in registry:
+            raise CliError(f"unknown bot {name!r} (installed: {', '.join(registry.names())})")
+    return names + [names[-1]] * (count - len(names))
+
+
+def setup_logging(path: Path | None) -> Path:
+    """Send every log record to ``path`` (default under the XDG state folder)."""
+    if path is None:
+        state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+        path = Path(state) / "lodam" / "lodam.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError as err:
+        raise CliError(f"cannot write the log file {path}: {err.strerror or err}") from None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
+    logging.captureWarnings(True)
+    return path
+
+
+def session_available() -> bool:
+    """Whether the network session (``lodam_p2p.session.play_table``) is installed."""
+    if importlib.util.find_spec("lodam_p2p.session") is None:
+        return False
+    module = importlib.import_module("lodam_p2p.session")
+    return hasattr(module, "play_table")
+
+
+def choose_driver(args: argparse.Namespace) -> Driver:
+    """The offline driver with ``--offline`` (or without the session), else the network."""
+    if args.offline or not session_available():
+        from lodam_p2p.local import play_local  # noqa: PLC0415
+
+        if not args.offline:
+            logging.getLogger(__name__).warning("network session missing: playing offline")
+
+        async def local(options: Options, seats: Sequence[SeatPlan], seed: int | None
+                        ) -> MatchOutcome:
+            return await play_local(options=options, seats=seats, seed=seed)
+
+        return local
+    session = importlib.import_module("lodam_p2p.session")
+
+    async def network(options: Options, seats: Sequence[SeatPlan], seed: int | None
+                      ) -> MatchOutcome:
+        outcome: MatchOutcome = await session.play_table(
+            table=args.table, options=options, seats=seats, broker_url=args.broker, seed=seed)
+        return outcome
+
+    return network
+
+
+def bot_seats(lineup: Sequence[str], registry: BotRegistry, *, first_seat: int, seed: int | None,
+              wrap: Callable[[Player], Player]) -> list[SeatPlan]:
+    """One seat per bot of ``lineup``, numbered from ``first_seat``, each player wrapped."""
+    from lodam_p2p.bots.adapter import BotPlayer  # noqa: PLC0415
+    from lodam_p2p.tableplan import SeatPlan  # noqa: PLC0415
+
+    seats = []
+    for i, name in enumerate(lineup):
+        seat = first_seat + i
+        bot_type = registry.get(name)
+        bot_seed = (seed or 0) * 1000 + seat
+        player = BotPlayer(name, bot_type.make(seat, bot_seed), registry.fallback(name, seat),
+                           bot_seed)
+        seats.append(SeatPlan(BOT_NAMES[i % len(BOT_NAMES)], wrap(player), f"bot:{name}"))
+    return seats
+
+
+def _bots_only(args: argparse.Namespace, options: Options, lineup: list[str],
+               registry: BotRegistry, driver: Driver) -> int:
+    from lodam_p2p.ui.glyphs import Glyphs  # noqa: PLC0415
+    from lodam_p2p.ui.pacing import PacedPlayer  # noqa: PLC0415
+    from lodam_p2p.ui.spectator import SpectatorLog  # noqa: PLC0415
+
+    delay = args.bot_delay or 0.0
+    seats = bot_seats(lineup, registry, first_seat=0, seed=args.seed,
+                      wrap=lambda p: PacedPlayer(p, delay) if delay else p)
+    story = sys.stderr if args.json else sys.stdout
+    first = seats[0]
+    seats[0] = type(first)(first.name, SpectatorLog(first.player, story, Glyphs(args.ascii)),
+                           first.kind)
+    outcome = asyncio.run(driver(options, seats, args.seed))
+    if args.json:
+        print(json.dumps(outcome.to_json()))
+    return 0
+
+
+def _with_person(args: argparse.Namespace, options: Options, lineup: list[str], *,
+                 registry: BotRegistry, driver: Driver, log_path: Path) -> int:
+    from lodam_p2p.tableplan import SeatPlan  # noqa: PLC0415
+    from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
+    from lodam_p2p.ui.client import ClientOptions, run_client  # noqa: PLC0415
+    from lodam_p2p.ui.pacing import PacedPlayer  # noqa: PLC0415
+    from lodam_p2p.ui.player import TerminalPlayer  # noqa: PLC0415
+
+    delay = DEFAULT_DELAY if args.bot_delay is None else args.bot_delay
+    name = args.name or _login_name()
+    matches = iter(range(1_000_000))
+
+    async def start_match(person: TerminalPlayer) -> MatchOutcome:
+        k = next(matches)
+        seed = None if args.seed is None else args.seed + k
+        bots = bot_seats(lineup, registry, first_seat=1, seed=seed,
+                         wrap=lambda p: PacedPlayer(p, delay, person.hold))
+        return await driver(options, [SeatPlan(name, person), *bots], seed)
+
+    table = "offline" if args.offline or not session_available() else args.table
+    client = ClientOptions(table=table, ascii=args.ascii, no_color=no_color_wanted(),
+                           hint=_hint(registry))
+    outcomes = asyncio.run(run_client(start_match, client))
+    _report(outcomes, args.json, log_path)
+    return 0
+
+
+def _hint(registry: BotRegistry) -> Callable[[PlayerView], Action] | None:
+    if DEFAULT_BOT not in registry:
+        return None
+    bot_type = registry.get(DEFAULT_BOT)
+    return lambda view: bot_type.make(view.seat, 0).decide(view)
+
+
+def _login_name() -> str:
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):
+        name = ""
+    clean = "".join(ch for ch in name if ch.isalnum() or ch in "-_.")[:20]
+    return clean or "player"
+
+
+def _report(outcomes: list[MatchOutcome], as_json: bool, log_path: Path) -> None:
+    if as_json:
+        for outcome in outcomes:
+            print(json.dumps(outcome.to_json()))
+        return
+    done = len(outcomes)
+    print(f"lodam: {done} match{'es' if done != 1 else ''} finished; log in {log_path}")

@@ -1,0 +1,152 @@
+"""The full-screen prompt_toolkit application around the table screen.
+
+One window whose content is :func:`~lodam_p2p.ui.table_view.render` of the model at the
+terminal's current size (so a resize simply redraws), keys passed by name to the
+:class:`~lodam_p2p.ui.controller.Controller`, and a style that maps the renderer's
+classes to colours — or, under ``NO_COLOR`` (https://no-color.org), to bold, underline
+and reverse only. The application runs in the same event loop as the table driver.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import cast
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.styles import Style
+
+from lodam_p2p.ui.canvas import Frags
+from lodam_p2p.ui.controller import Controller
+from lodam_p2p.ui.model import TableModel
+from lodam_p2p.ui.table_view import render
+
+#: Style class → prompt_toolkit style; later rules win where classes combine.
+STYLE_RULES: list[tuple[str, str]] = [
+    ("header", "bg:#1f4d36 #ffffff bold"),
+    ("header.keys", "bg:#1f4d36 #c8d8c8"),
+    ("card.black", "bold"),
+    ("card.red", "#ff5f5f bold"),
+    ("card.winning", "underline"),
+    ("choice.legal", "bold"),
+    ("choice.dim", "#6c6c6c nobold"),
+    ("choice.hint", "underline"),
+    ("choice.cursor", "reverse"),
+    ("seat.name", "bold"),
+    ("seat.acting", "#ffd75f bold"),
+    ("seat.pointer", "#ffd75f bold"),
+    ("seat.role", "#87afd7"),
+    ("counters", "#ff5f5f"),
+    ("points", "bold"),
+    ("bar", "#5faf5f"),
+    ("bar.danger", "#ff5f5f"),
+    ("dim", "#808080"),
+    ("trump", "#5fd7ff bold"),
+    ("trick.title", "bold"),
+    ("offer", "#d787ff bold"),
+    ("prompt", "#5fd7ff bold"),
+    ("status", "#ffd75f"),
+    ("notice.info", ""),
+    ("notice.warning", "#ffd75f bold"),
+    ("notice.error", "bg:#af0000 #ffffff bold"),
+    ("log.deal", "bold"),
+    ("log.trick", "#87af87"),
+    ("log.trump", "#5fd7ff"),
+    ("log.info", ""),
+    ("log.warning", "#ffd75f"),
+    ("log.error", "#ff5f5f bold"),
+    ("rule", "#6c6c6c"),
+    ("felt", "#2e7d52"),
+    ("panel.border", "#5fd7ff"),
+    ("panel.title", "bold"),
+    ("panel.key", "#ffd75f bold"),
+]
+
+#: Style words kept under NO_COLOR.
+PLAIN_WORDS = {"bold", "nobold", "underline", "reverse", "italic"}
+
+#: prompt_toolkit key → the controller's key name.
+NAMED_KEYS = {
+    Keys.Left: "left", Keys.Right: "right", Keys.Up: "up", Keys.Down: "down",
+    Keys.Enter: "enter", Keys.Escape: "escape", Keys.Tab: "right", Keys.BackTab: "left",
+}
+
+
+def no_color_wanted() -> bool:
+    """Whether the ``NO_COLOR`` convention asks for no colour."""
+    return bool(os.environ.get("NO_COLOR"))
+
+
+def build_style(no_color: bool) -> Style:
+    """The style for the renderer's classes, with or without colour."""
+    if not no_color:
+        return Style(STYLE_RULES)
+    plain = [(name, " ".join(w for w in rule.split() if w in PLAIN_WORDS))
+             for name, rule in STYLE_RULES]
+    return Style(plain)
+
+
+class TableApp:
+    """The table screen as a prompt_toolkit application."""
+
+    def __init__(self, model: TableModel, controller: Controller, *, no_color: bool = False,
+                 input: Input | None = None, output: Output | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.model = model
+        self.controller = controller
+        self.clock = clock
+        control = FormattedTextControl(self.fragments, focusable=True, show_cursor=False)
+        self.app: Application[None] = Application(
+            layout=Layout(Window(control, wrap_lines=False, always_hide_cursor=True)),
+            key_bindings=self._bindings(),
+            style=build_style(no_color),
+            color_depth=ColorDepth.DEPTH_1_BIT if no_color else None,
+            full_screen=True,
+            input=input,
+            output=output,
+        )
+
+    def fragments(self) -> StyleAndTextTuples:
+        """The screen at the output's current size."""
+        size = self.app.output.get_size()
+        frags: Frags = render(self.model, size.columns, size.rows, self.clock()).fragments()
+        return cast("StyleAndTextTuples", frags)
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        for key, name in NAMED_KEYS.items():
+            kb.add(key)(self._sender(name))
+        kb.add(Keys.ControlC)(lambda event: self.controller.leave())
+        kb.add(Keys.Any)(self._typed)
+        return kb
+
+    def _sender(self, name: str) -> Callable[[KeyPressEvent], None]:
+        def send(event: KeyPressEvent) -> None:
+            self.controller.key(name)
+
+        return send
+
+    def _typed(self, event: KeyPressEvent) -> None:
+        if len(event.data) == 1 and event.data.isprintable():
+            self.controller.key(event.data)
+
+    def invalidate(self) -> None:
+        """Redraw soon."""
+        self.app.invalidate()
+
+    async def run(self) -> None:
+        """Run until :meth:`exit`."""
+        await self.app.run_async()
+
+    def exit(self) -> None:
+        """Leave the screen (idempotent)."""
+        if self.app.is_running and not self.app.future.done():  # type: ignore[union-attr]
+            self.app.exit()

@@ -1,0 +1,79 @@
+"""How cards, counters and bars look: suit symbols, or plain ASCII.
+
+Everything the screen draws goes through a :class:`Glyphs`, so ``--ascii`` changes one
+object. Colour is not decided here: fragments carry style *classes* (``card.red``,
+``card.dim`` …) and the application's style maps them, or not, under ``NO_COLOR``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lodam_p2p.rules import Card, Kind, RankOrder, Suit, rank_strength
+
+#: Suit symbols by suit.
+SUIT_SYMBOLS = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
+#: The order suits are shown in a hand: colours alternate.
+HAND_SUIT_ORDER = (Suit.S, Suit.H, Suit.C, Suit.D)
+#: Suit names for sentences.
+SUIT_NAMES = {Suit.S: "spades", Suit.H: "hearts", Suit.D: "diamonds", Suit.C: "clubs"}
+RED_SUITS = frozenset({Suit.H, Suit.D})
+
+
+@dataclass(frozen=True, slots=True)
+class Glyphs:
+    """The characters used to draw the table."""
+
+    ascii: bool = False
+
+    def suit(self, suit: Suit) -> str:
+        """``♠`` or ``S``."""
+        return str(suit) if self.ascii else SUIT_SYMBOLS[suit]
+
+    def card(self, card: Card) -> str:
+        """``Q♠`` or ``QS``: always two characters."""
+        return f"{card.rank.letter}{self.suit(card.suit)}"
+
+    def counters(self, held: int, total: int) -> str:
+        """Counters held out of ``total``: ``♥♥♡`` or ``**-``."""
+        full, empty = ("*", "-") if self.ascii else ("♥", "♡")
+        return full * held + empty * max(0, total - held)
+
+    def bar(self, value: int, limit: int, width: int) -> str:
+        """A bar ``width`` long filled in proportion to ``value`` out of ``limit``."""
+        full, empty = ("#", ".") if self.ascii else ("▰", "▱")
+        filled = min(width, (value * width + limit - 1) // limit) if limit > 0 else width
+        return full * filled + empty * (width - filled)
+
+    @property
+    def pointer(self) -> str:
+        """Marks the seat to act."""
+        return ">" if self.ascii else "▶"
+
+    @property
+    def rule(self) -> str:
+        """A horizontal line character."""
+        return "-" if self.ascii else "─"
+
+    @property
+    def box(self) -> tuple[str, str, str, str, str, str]:
+        """Box corners and sides: top-left, top-right, bottom-left, bottom-right, -, |."""
+        if self.ascii:
+            return ("+", "+", "+", "+", "-", "|")
+        return ("╭", "╮", "╰", "╯", "─", "│")
+
+
+def card_style(card: Card) -> str:
+    """The style class of a card face by colour."""
+    return "class:card.red" if card.suit in RED_SUITS else "class:card.black"
+
+
+def kind_words(kind: Kind) -> str:
+    """``a coat`` or ``a card``."""
+    return f"a {kind.value}"
+
+
+def sort_hand(hand: Iterable[Card], order: RankOrder) -> list[Card]:
+    """A hand as a person holds it: by suit (colours alternating), high cards first."""
+    return sorted(hand, key=lambda c: (HAND_SUIT_ORDER.index(c.suit), -rank_strength(c, order)))

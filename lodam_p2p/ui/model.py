@@ -1,0 +1,216 @@
+"""Everything the table screen shows, as plain data: the client's model.
+
+The :class:`TableModel` takes the table's events (:meth:`TableModel.apply`) and the
+person's questions (:meth:`TableModel.ask`), and keeps what the renderer needs: the
+seats, the latest view, the progress line, the log, the open panel, the cursor. It knows
+nothing of terminals; the renderer reads it and the key handler changes it. Times are
+passed in (``now``), so the trump's show time under ``trump_memory`` is testable.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from lodam_p2p.player import (
+    DealEnded,
+    MatchEnded,
+    Notice,
+    NoticeLevel,
+    Phase,
+    Progress,
+    SeatInfo,
+    SeatsChanged,
+    TableEvent,
+    ViewChanged,
+)
+from lodam_p2p.rules import PlayerView
+from lodam_p2p.ui.choices import Prompt, prompt_for
+from lodam_p2p.ui.glyphs import Glyphs
+from lodam_p2p.ui.narrate import LogLine, Narrator, name_seats
+
+#: Log lines kept (the screen shows the last few; the file log keeps everything).
+LOG_LIMIT = 500
+
+
+class Panel(enum.Enum):
+    """What is drawn over the table, if anything."""
+
+    NONE = "none"
+    HELP = "help"  #: the keys
+    LAST_TRICK = "last_trick"  #: the last completed trick
+    QUIT = "quit"  #: "leave the table?"
+    DEAL_END = "deal_end"  #: who went out or lost a counter, every seat's points
+    MATCH_END = "match_end"  #: standings, play again
+
+
+@dataclass(slots=True)
+class TableModel:
+    """The client's state; see the module docstring."""
+
+    glyphs: Glyphs = field(default_factory=Glyphs)
+    table: str = "local"
+    seats: tuple[SeatInfo, ...] = ()
+    me: int = 0
+    view: PlayerView | None = None
+    progress: Progress | None = None
+    log: list[LogLine] = field(default_factory=list)
+    notice: Notice | None = None
+    deal_number: int = 0
+    deal_end: DealEnded | None = None
+    match_end: MatchEnded | None = None
+    trump_seen_at: float | None = None  #: when this deal's trump card was first shown
+    prompt: Prompt | None = None
+    cursor: int = 0
+    typed: str = ""  #: a card being typed ("q" of "qs")
+    hint: int | None = None  #: the item the heuristic bot would choose
+    panel: Panel = Panel.NONE
+    previous_panel: Panel = Panel.NONE  #: the panel under the "leave the table?" question
+    status: str = ""  #: the one-line message under the prompt (refusals, hints)
+    between_deals: bool = True
+
+    # -- names --------------------------------------------------------------------------
+
+    def name(self, seat: int) -> str:
+        """The name of ``seat`` ("you" for this seat)."""
+        if seat == self.me:
+            return "you"
+        if seat < len(self.seats):
+            return self.seats[seat].name
+        return f"seat {seat}"
+
+    def names(self) -> list[str]:
+        """Every seat's name as others see it."""
+        count = self.view.players if self.view else len(self.seats)
+        return [self.seats[s].name if s < len(self.seats) else f"seat {s}"
+                for s in range(count)]
+
+    def narrator(self) -> Narrator:
+        """Who speaks the log."""
+        return Narrator(self.names(), self.me, self.glyphs)
+
+    def reset_match(self) -> None:
+        """Forget the finished match (the seats stay) before playing again."""
+        self.view = self.progress = self.notice = None
+        self.deal_end, self.match_end, self.trump_seen_at = None, None, None
+        self.deal_number, self.between_deals = 0, True
+        self.panel = self.previous_panel = Panel.NONE
+        self.answered()
+        self.add_log("class:log.deal", "A new match begins.")
+
+    # -- events -------------------------------------------------------------------------
+
+    def apply(self, event: TableEvent, now: float) -> None:
+        """Take in one event from the table driver."""
+        if isinstance(event, SeatsChanged):
+            self.seats, self.me = event.seats, event.me
+        elif isinstance(event, ViewChanged):
+            self._view_changed(event, now)
+        elif isinstance(event, Progress):
+            self.progress = event
+        elif isinstance(event, DealEnded):
+            self._deal_ended(event)
+        elif isinstance(event, MatchEnded):
+            self.match_end = event
+            self.open_panel(Panel.MATCH_END)
+            winners = " and ".join(self.name(s) for s in event.winners)
+            self.add_log("class:log.deal", f"The match is over after {event.deals} deals: "
+                                           f"{winners} {'win' if 'you' in winners else 'wins'}.")
+        elif isinstance(event, Notice):
+            self.notice = event
+            self.add_log(f"class:log.{event.level.value}", event.text)
+
+    def _view_changed(self, event: ViewChanged, now: float) -> None:
+        new, old = event.view, self.view
+        if self.between_deals or old is None:
+            self.between_deals, self.deal_number = False, self.deal_number + 1
+            self.trump_seen_at, old = None, None
+            self.log.extend(self.narrator().new_deal(self.deal_number, new))
+        if new.trump_card is not None and self.trump_seen_at is None:
+            self.trump_seen_at = now
+        if old is not None:
+            self.log.extend(self.narrator().changes(old, new, event.last_action))
+        self.view = new
+        self._trim()
+
+    def _deal_ended(self, event: DealEnded) -> None:
+        self.deal_end, self.between_deals = event, True
+        self.prompt = None
+        self.open_panel(Panel.DEAL_END)
+        self.add_log("class:log.deal", name_seats(event.reason, self.name) + ".")
+        for seat, change in enumerate(event.counter_change):
+            if change:
+                word = "gains" if change > 0 else "loses"
+                if seat == self.me:
+                    word = word[:-1]
+                self.add_log("class:log.deal", f"{self.name(seat).capitalize()} {word} a counter.")
+        if event.audit != "passed" and not event.audit.startswith("not needed"):
+            self.add_log("class:log.error", f"Audit: {name_seats(event.audit, self.name)}")
+
+    def open_panel(self, panel: Panel) -> None:
+        """Open ``panel`` (under the "leave the table?" question, if that is open)."""
+        if self.panel is Panel.QUIT:
+            self.previous_panel = panel
+        else:
+            self.panel = panel
+
+    def add_log(self, style: str, text: str) -> None:
+        """Append a line to the log."""
+        self.log.append((style, text))
+        self._trim()
+
+    def _trim(self) -> None:
+        if len(self.log) > LOG_LIMIT:
+            del self.log[: len(self.log) - LOG_LIMIT]
+
+    # -- questions ----------------------------------------------------------------------
+
+    def ask(self, view: PlayerView) -> Prompt:
+        """Put the decision of ``view`` to the person."""
+        self.view = view
+        prompt = prompt_for(view, self.glyphs, self.name)
+        self.prompt, self.cursor, self.typed, self.hint = prompt, prompt.default, "", None
+        return prompt
+
+    def answered(self) -> None:
+        """The decision was taken: no prompt until the next one."""
+        self.prompt, self.typed, self.hint, self.status = None, "", None, ""
+        self.notice = None
+
+    def trump_visible(self, now: float) -> bool:
+        """Whether the trump may be named and marked now (always, unless ``trump_memory``)."""
+        view = self.view
+        if view is None or view.trump_card is None:
+            return False
+        if not view.options.trump_memory:
+            return True
+        seen = self.trump_seen_at
+        return seen is not None and now - seen < view.options.trump_show_seconds
+
+    def waiting_line(self) -> str:
+        """What the table is doing, for the status line."""
+        progress = self.progress
+        if progress is None:
+            return "waiting for the table…"
+        if progress.phase is Phase.PLAYING:
+            return self._turn_line()
+        waits = ", ".join(self.name(s) for s in progress.waiting_for)
+        text = str(progress.phase.value).replace("_", " ")
+        if waits:
+            text += f": waiting for {waits}"
+        if progress.detail:
+            text += f" ({progress.detail})"
+        return text
+
+    def _turn_line(self) -> str:
+        view = self.view
+        if view is None or view.to_act is None:
+            return ""
+        if view.to_act == self.me:
+            return "your turn"
+        decision = str(view.awaiting.value) if view.awaiting else "act"
+        return f"waiting for {self.name(view.to_act)} to {decision}"
+
+    def notice_is_error(self) -> bool:
+        """Whether the latest notice is an error (a blame, a failed audit)."""
+        return self.notice is not None and self.notice.level is NoticeLevel.ERROR

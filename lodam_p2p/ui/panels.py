@@ -1,0 +1,137 @@
+"""Panels drawn over the table: help, the last trick, leaving, end of deal and of match."""
+
+from __future__ import annotations
+
+from lodam_p2p.player import DealEnded, MatchEnded
+from lodam_p2p.rules import PlayerView
+from lodam_p2p.ui.canvas import Canvas, Frags, frag_width
+from lodam_p2p.ui.model import Panel, TableModel
+from lodam_p2p.ui.narrate import name_seats
+from lodam_p2p.ui.seat_view import card_frag
+
+HELP = (
+    ("←/→  ↑/↓", "move between cards and buttons"),
+    ("Enter, Space", "confirm the choice"),
+    ("type a card", "qs, th, 7d … selects it (Enter confirms)"),
+    ("p  y  n  d", "the buttons' keys: pass, yes, no, declare"),
+    ("h", "hint: select what the heuristic bot would do"),
+    ("l", "show the last trick"),
+    ("?", "this help"),
+    ("q", "leave the table (asks first)"),
+    ("Esc", "close a panel"),
+)
+
+
+def draw_panel(canvas: Canvas, model: TableModel, width: int, bottom: int) -> None:
+    """Draw the open panel centred over the table (columns 0 … ``width``)."""
+    lines = panel_lines(model)
+    if not lines:
+        return
+    inner = min(width - 4, max(frag_width(line) for line in lines) + 2)
+    height = min(len(lines) + 2, max(3, bottom))
+    top = max(1, (bottom + 1 - height) // 2 + 1)
+    left = max(0, (width - inner - 2) // 2)
+    _frame(canvas, top=top, left=left, inner=inner, height=height, model=model)
+    for i, line in enumerate(lines[: height - 2]):
+        canvas.put(top + 1 + i, left + 2, line, inner - 1)
+
+
+def _frame(canvas: Canvas, *, top: int, left: int, inner: int, height: int,
+           model: TableModel) -> None:
+    tl, tr, bl, br, h, v = model.glyphs.box
+    canvas.fill(top, left, inner + 2, height, "class:panel")
+    canvas.put_text(top, left, tl + h * inner + tr, "class:panel.border")
+    for r in range(top + 1, top + height - 1):
+        canvas.put_text(r, left, v, "class:panel.border")
+        canvas.put_text(r, left + inner + 1, v, "class:panel.border")
+    canvas.put_text(top + height - 1, left, bl + h * inner + br, "class:panel.border")
+
+
+def panel_lines(model: TableModel) -> list[Frags]:
+    """The lines of the open panel."""
+    panel = model.panel
+    if panel is Panel.HELP:
+        return _help()
+    if panel is Panel.LAST_TRICK:
+        return _last_trick(model)
+    if panel is Panel.QUIT:
+        return [[("class:panel.title", "Leave the table?")], [],
+                [("", "y: leave    n or Esc: stay")]]
+    if panel is Panel.DEAL_END and model.deal_end is not None:
+        return _deal_end(model, model.deal_end)
+    if panel is Panel.MATCH_END and model.match_end is not None:
+        return _match_end(model, model.match_end)
+    return []
+
+
+def _help() -> list[Frags]:
+    lines: list[Frags] = [[("class:panel.title", "Keys")], []]
+    for keys, what in HELP:
+        lines.append([("class:panel.key", f"{keys:<14}"), ("", what)])
+    lines += [[], [("class:dim", "Esc or ? closes this")]]
+    return lines
+
+
+def _last_trick(model: TableModel) -> list[Frags]:
+    view = model.view
+    if view is None or not view.tricks:
+        return [[("", "No trick has been taken in this deal yet.")], [],
+                [("class:dim", "Esc closes this")]]
+    trick = view.tricks[-1]
+    taken = "swallowed" if trick.swallowed else "taken"
+    title = f"Trick {len(view.tricks)}: led by {model.name(trick.leader)}, {taken} by " \
+            f"{model.name(trick.winner)}"
+    if not view.options.declare_out:
+        title += f" (+{trick.points})"
+    lines: list[Frags] = [[("class:panel.title", title)], []]
+    for seat, card in trick.cards:
+        mark = "  ◀ took it" if seat == trick.winner else ""
+        if model.glyphs.ascii and mark:
+            mark = "  <- took it"
+        lines.append([("", f"{model.name(seat):<16}"), card_frag(card, model.glyphs),
+                      ("class:dim", mark)])
+    return [*lines, [], [("class:dim", "Esc or l closes this")]]
+
+
+def _deal_end(model: TableModel, end: DealEnded) -> list[Frags]:
+    glyphs, view = model.glyphs, model.view
+    total = view.options.lives if view else max(end.lives)
+    lines: list[Frags] = [[("class:panel.title", f"Deal {model.deal_number} is over")],
+                          [("class:prompt", name_seats(end.reason, model.name) + ".")], []]
+    if end.void:
+        lines.append([("class:notice.error", "The deal is void: no counter changes.")])
+    lines.append([("class:dim", f"{'':<16}{'points':>6}   counters")])
+    for seat, points in enumerate(end.points):
+        change = end.counter_change[seat]
+        before = end.lives[seat] - change
+        after = glyphs.counters(end.lives[seat], total)
+        counters = after if not change else f"{glyphs.counters(before, total)} → {after}"
+        if glyphs.ascii:
+            counters = counters.replace("→", "->")
+        note = {-1: "  loses a counter", 1: "  gains a counter"}.get(change, "")
+        style = "class:notice.warning" if change < 0 else ""
+        lines.append([(style, f"{model.name(seat):<16}{points:>6}   {counters}{note}")])
+    audit = name_seats(end.audit, model.name)
+    audit_style = "class:dim" if end.audit == "passed" or audit.startswith("not needed") \
+        else "class:notice.error"
+    lines += [[], [(audit_style, f"Audit: {audit}")], [],
+              [("class:panel.key", "Enter: continue")]]
+    return lines
+
+
+def _match_end(model: TableModel, end: MatchEnded) -> list[Frags]:
+    winners = " and ".join(model.name(s) for s in end.winners)
+    verb = "win" if winners == "you" else "wins" if len(end.winners) == 1 else "win"
+    lines: list[Frags] = [
+        [("class:panel.title", f"The match is over: {winners} {verb}!")],
+        [("class:dim", f"after {end.deals} deal{'s' if end.deals != 1 else ''}")], []]
+    view: PlayerView | None = model.view
+    total = view.options.lives if view else 3
+    for place, seat in enumerate(end.standings, start=1):
+        lives = model.deal_end.lives[seat] if model.deal_end else view.lives[seat] if view else 0
+        text = f"{place:>2}. {model.name(seat):<16}{model.glyphs.counters(lives, total)}"
+        if end.payouts and any(end.payouts):
+            text += f"   {end.payouts[seat]:+d} chips"
+        style = "class:panel.title" if seat in end.winners else ""
+        lines.append([(style, text)])
+    return [*lines, [], [("class:panel.key", "Enter: play again    q: leave")]]

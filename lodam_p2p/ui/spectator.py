@@ -1,0 +1,89 @@
+"""A headless spectator: a table of bots told as a plain-text log.
+
+``lodam play --bots-only`` seats bots only; :class:`SpectatorLog` wraps one of them (it
+passes everything on) and writes what that seat hears to a stream, one line at a time,
+in the same sentences as the screen's log — but never what only that seat knows (its
+own exchange cards), since the spectator is not that seat.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from lodam_p2p.player import (
+    DealEnded,
+    MatchEnded,
+    Notice,
+    Player,
+    SeatsChanged,
+    TableEvent,
+    ViewChanged,
+)
+from lodam_p2p.rules import Action, PlayerView
+from lodam_p2p.ui.glyphs import Glyphs
+from lodam_p2p.ui.narrate import Narrator, name_seats
+
+#: A seat number no one has: the spectator speaks of every seat in the third person.
+NOBODY = -1
+
+
+class SpectatorLog:
+    """Wraps ``inner`` (a bot) and writes the public story of the table to ``out``."""
+
+    def __init__(self, inner: Player, out: TextIO, glyphs: Glyphs | None = None) -> None:
+        self.inner = inner
+        self.out = out
+        self.glyphs = glyphs or Glyphs()
+        self.names: list[str] = []
+        self.view: PlayerView | None = None
+        self.deals = 0
+        self.new_deal = True
+
+    def notify(self, event: TableEvent) -> None:
+        """Pass ``event`` on, and write it down."""
+        self.inner.notify(event)
+        if isinstance(event, SeatsChanged):
+            self.names = [info.name for info in event.seats]
+        elif isinstance(event, ViewChanged):
+            self._view(event.view, event.last_action)
+        elif isinstance(event, DealEnded):
+            self._deal_ended(event)
+        elif isinstance(event, MatchEnded):
+            winners = " and ".join(self._name(s) for s in event.winners)
+            self._say(f"Match over after {event.deals} deals: {winners} "
+                      f"win{'s' if len(event.winners) == 1 else ''}.")
+        elif isinstance(event, Notice):
+            self._say(f"[{event.level.value}] {event.text}")
+
+    async def decide(self, view: PlayerView) -> Action:
+        """The wrapped player decides."""
+        return await self.inner.decide(view)
+
+    def _narrator(self) -> Narrator:
+        return Narrator(self.names, NOBODY, self.glyphs, private=False)
+
+    def _name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def _view(self, view: PlayerView, action: Action | None) -> None:
+        narrator = self._narrator()
+        if self.new_deal:
+            self.deals, self.new_deal, self.view = self.deals + 1, False, None
+            lines = narrator.new_deal(self.deals, view)
+        else:
+            assert self.view is not None
+            lines = narrator.changes(self.view, view, action)
+        for _, text in lines:
+            self._say(text)
+        self.view = view
+
+    def _deal_ended(self, event: DealEnded) -> None:
+        self.new_deal = True
+        points = ", ".join(f"{self._name(s)} {p}" for s, p in enumerate(event.points))
+        total = self.view.options.lives if self.view else max(event.lives)
+        counters = " ".join(self.glyphs.counters(n, total) for n in event.lives)
+        self._say(f"{name_seats(event.reason, self._name)}. Points: {points}. "
+                  f"Counters: {counters}. Audit: {event.audit}.")
+
+    def _say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
