@@ -86,20 +86,22 @@ KIND_CODE_MASK: tuple[int, ...] = (
 SUIT_MASK: tuple[int, ...] = tuple(SUIT_BITS << (13 * s) for s in range(4))
 #: Suit of each card index.
 SUIT_OF: tuple[int, ...] = tuple(i // 13 for i in range(52))
-_PATTERN_BITS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(i for i in range(13) if p >> i & 1) for p in range(1 << 13)
+#: Per suit, the card indices of each 13-bit pattern of that suit.
+_SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(13 * suit + i for i in range(13) if p >> i & 1) for p in range(1 << 13))
+    for suit in range(4)
 )
 
 
 def bits(mask: int) -> list[int]:
     """The card indices of a 52-bit mask, lowest first."""
-    out: list[int] = []
-    for suit in range(4):
-        pattern = (mask >> (13 * suit)) & SUIT_BITS
-        if pattern:
-            base = 13 * suit
-            out.extend(base + i for i in _PATTERN_BITS[pattern])
-    return out
+    s, h, d, c = _SUIT_CARDS
+    return [
+        *s[mask & SUIT_BITS],
+        *h[(mask >> 13) & SUIT_BITS],
+        *d[(mask >> 26) & SUIT_BITS],
+        *c[mask >> 39],
+    ]
 
 
 class SimDeal:
