@@ -1,7 +1,22 @@
 """The rules of Losing Lodam (RULES.md) as a pure, deterministic engine.
 
 No randomness, clock or I/O here: the deck is an input, and every decision comes in as an
-:class:`Action`. Import everything from this package.
+:class:`Action`. Import everything from this package::
+
+    match = Match.start(Options(), players=5, first_dealer=0)
+    deal = match.new_deal(deck)                 # the whole pack, top first
+    while not deal.is_over:
+        seat = deal.to_act                      # whose decision, and
+        kind = deal.awaiting                    # which kind (a Decision)
+        view = deal.view(seat)                  # all that seat may know
+        deal.apply(choose(view))                # IllegalAction if the rules forbid it
+    match.finish_deal(deal)                     # counters, elimination, next dealer
+
+The modules: ``cards`` and ``options`` (values), ``actions`` (decisions and errors),
+``flow`` and ``public`` (the deal as everyone sees it: whose turn, the public record),
+``deal`` (the hidden part: hands, talon, exchange cards, every check), ``legal`` (move
+generation from bit masks), ``view`` (one seat's knowledge), ``match`` (counters and
+dealers), ``replay`` (the scripted-deal format of ``lodam rules replay``).
 """
 
 from lodam_p2p.rules.actions import (
