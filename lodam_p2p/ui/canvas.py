@@ -8,6 +8,11 @@ text. Every character the screen uses is one column wide.
 
 from __future__ import annotations
 
+#: Look-alikes of the few non-ASCII characters the screen's words use.
+ASCII = {"·": ".", "…": "~", "—": "-", "←": "<", "→": ">", "↑": "^", "↓": "v", "▶": ">",
+         "◀": "<", "─": "-", "│": "|", "╭": "+", "╮": "+", "╰": "+", "╯": "+", "▰": "#",
+         "▱": ".", "♥": "*", "♡": "-", "♠": "S", "♦": "D", "♣": "C"}
+
 #: Styled text: (style classes, text) pairs, as prompt_toolkit takes them.
 Frags = list[tuple[str, str]]
 
@@ -78,6 +83,13 @@ class Canvas:
         for r in range(row, min(self.height, row + height)):
             for c in range(max(0, col), min(self.width, col + width)):
                 self.cells[r][c] = (style, " ")
+
+    def to_ascii(self) -> None:
+        """Replace every character outside ASCII by a look-alike (``--ascii``)."""
+        for line in self.cells:
+            for i, (style, ch) in enumerate(line):
+                if ord(ch) >= 128:
+                    line[i] = (style, ASCII.get(ch, "?"))
 
     def fragments(self) -> Frags:
         """The grid as fragments, one line per row, runs of one style merged."""

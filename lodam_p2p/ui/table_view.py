@@ -27,6 +27,13 @@ OWN_LINES = 5
 
 def render(model: TableModel, width: int, height: int, now: float) -> Canvas:
     """The whole screen for a terminal of ``width`` × ``height``."""
+    canvas = _draw(model, width, height, now)
+    if model.glyphs.ascii:
+        canvas.to_ascii()
+    return canvas
+
+
+def _draw(model: TableModel, width: int, height: int, now: float) -> Canvas:
     canvas = Canvas(width, height)
     view = model.view
     table_w = width - _log_width(width) - 1 if width >= WIDE else width
