@@ -78,7 +78,7 @@ def test_typing_a_forbidden_card_says_why() -> None:
 
 
 def test_ten_may_be_typed_as_10() -> None:
-    _, view, model = _playing()
+    _, _view, model = _playing()
     ctl, _ = controller_for(model)
     ctl.key("1")
     ctl.key("0")
@@ -88,7 +88,7 @@ def test_ten_may_be_typed_as_10() -> None:
 
 
 def test_q_asks_before_leaving_and_a_suit_after_it_types_a_queen() -> None:
-    _, view, model = _playing()
+    _, _view, model = _playing()
     ctl, seen = controller_for(model)
     ctl.key("q")
     assert model.panel is Panel.QUIT
