@@ -35,7 +35,7 @@ def why_illegal(public: PublicDeal, hands: Sequence[int], action: object) -> Ill
     if public.is_over:
         return IllegalAction(seat, action, "the deal is over")
     if public.to_act != seat or public.awaiting is not action.decision:
-        return IllegalAction(seat, action, public.turn_reason())
+        return IllegalAction(seat, action, public.turn_reason(seat))
     reason = _reason(public, hands, action)
     if reason.startswith(_FOLLOW):
         return Revoke(seat, action, reason)

@@ -199,12 +199,14 @@ class PublicDeal(DealFlow):
         if self.is_over:
             raise IllegalAction(seat, action, "the deal is over")
         if self.to_act != seat or self.awaiting is not decision:
-            raise IllegalAction(seat, action, self.turn_reason())
+            raise IllegalAction(seat, action, self.turn_reason(seat))
 
-    def turn_reason(self) -> str:
-        """Why a seat may not act now: whose turn it is and for what."""
+    def turn_reason(self, seat: int | None = None) -> str:
+        """Why ``seat`` may not act so now: whose turn it is and for what."""
         if self.is_over or self.awaiting is None:
             return "the deal is over"
+        if seat is not None and seat == self.to_act:
+            return f"its decision now is to {self.awaiting.value}"
         return f"it is seat {self.to_act}'s turn to {self.awaiting.value}"
 
     def _check_declaration(self, action: Declare) -> None:

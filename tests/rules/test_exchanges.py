@@ -139,3 +139,9 @@ def test_offered_card_cannot_be_withdrawn_or_offered_twice_in_a_window() -> None
     deal.apply(Offer(0, c("KS")))
     with pytest.raises(IllegalAction, match="seat 0 cannot offer KS: it is seat 1's turn"):
         deal.apply(Offer(0, c("KS")))
+
+
+def test_a_seat_to_act_on_another_kind_of_decision_is_told_which() -> None:
+    deal = deal_of()
+    with pytest.raises(IllegalAction, match="seat 0 cannot play 2S: its decision now is to offer"):
+        deal.apply(Play(0, c("2S")))

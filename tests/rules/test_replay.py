@@ -207,3 +207,20 @@ def test_cli_help(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
         main(["rules", "replay", "--help"])
     assert done.value.code == 0 and "FILE" in capsys.readouterr().out
+
+
+def test_example_exchanges_three_seats() -> None:
+    # worked by hand: KS↔QD and AC↔TH trade; seat 1 takes KS JS (4) and TH AC (21),
+    # 5C's renounce turns the talon top 3S; seat 1 has the most and loses its last
+    # counter, and the deal passes to seat 0
+    out = replay_scenario(json.loads((DATA / "exchanges_three_seats.json").read_text()))
+    assert [(t["winner"], t["points"]) for t in out["tricks"]] == [(1, 4), (0, 2), (1, 21)]
+    assert out["trump_card"] == "3S" and out["points"] == [2, 25, 0]
+    assert out["counter_change"] == [0, -1, 0] and out["next_dealer"] == 0
+    assert out["match_over"] is False
+
+
+def test_example_seed001_challenge() -> None:
+    out = replay_scenario(json.loads((DATA / "seed001_challenge.json").read_text()))
+    assert out["points"] == [0, 33, 0, 33, 0] and out["out"] == 1
+    assert out["counter_change"] == [0, -1, 0, 0, 0]
