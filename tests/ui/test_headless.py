@@ -57,7 +57,8 @@ async def _session() -> tuple[Client, list[str]]:
             pipe.send_text("h")
             await _until(lambda: client.model.hint is not None, "the hint")
             pipe.send_text("\r")
-            await _until(lambda: client.model.prompt is not asked, "the answer taken")
+            await _until(lambda asked=asked: client.model.prompt is not asked,
+                         "the answer taken")
         pipe.send_text("?")
         await _until(lambda: client.model.panel is Panel.HELP, "the help")
         pipe.send_text("\x1b")
