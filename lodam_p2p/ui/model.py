@@ -58,6 +58,7 @@ class TableModel:
     notice: Notice | None = None
     deal_number: int = 0
     deal_end: DealEnded | None = None
+    ended_deal: int = 0  #: the number of the deal ``deal_end`` tells of
     match_end: MatchEnded | None = None
     trump_seen_at: float | None = None  #: when this deal's trump card was first shown
     prompt: Prompt | None = None
@@ -135,6 +136,7 @@ class TableModel:
 
     def _deal_ended(self, event: DealEnded) -> None:
         self.deal_end, self.between_deals = event, True
+        self.ended_deal = self.deal_number
         self.prompt = None
         self.open_panel(Panel.DEAL_END)
         self.add_log("class:log.deal", name_seats(event.reason, self.name) + ".")

@@ -96,7 +96,7 @@ def _last_trick(model: TableModel) -> list[Frags]:
 def _deal_end(model: TableModel, end: DealEnded) -> list[Frags]:
     glyphs, view = model.glyphs, model.view
     total = view.options.lives if view else max(end.lives)
-    lines: list[Frags] = [[("class:panel.title", f"Deal {model.deal_number} is over")],
+    lines: list[Frags] = [[("class:panel.title", f"Deal {model.ended_deal} is over")],
                           [("class:prompt", name_seats(end.reason, model.name) + ".")], []]
     if end.void:
         lines.append([("class:notice.error", "The deal is void: no counter changes.")])
