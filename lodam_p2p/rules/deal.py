@@ -358,10 +358,9 @@ def _check_pack(deck: Sequence[Card], size: int) -> None:
     """``deck`` must be exactly the ``size``-card pack, each card once."""
     if len(deck) != size:
         raise MalformedInput(f"the deck must hold {size} cards, got {len(deck)}")
-    try:
-        mask = _mask(deck)
-    except AttributeError:
-        raise MalformedInput("the deck must hold cards") from None
+    if not all(type(card) is Card for card in deck):
+        raise MalformedInput("the deck must hold Card objects")
+    mask = _mask(deck)
     if mask != (FULL_MASK if size == 52 else SHORT_MASK):
         raise MalformedInput(f"the deck is not the {size}-card pack (a card missing or twice)")
 

@@ -127,6 +127,8 @@ def test_malformed_deals() -> None:
         Deal.start(Options(), 0, [3, 3, 3], FULL_PACK[:51])
     with pytest.raises(MalformedInput, match="missing or twice"):
         Deal.start(Options(), 0, [3, 3, 3], (FULL_PACK[0],) * 52)
+    with pytest.raises(MalformedInput, match="must hold Card objects"):
+        Deal.start(Options(), 0, [3, 3, 3], [str(c) for c in FULL_PACK])  # type: ignore[misc]
     with pytest.raises(MalformedInput, match="dealer must be a seat"):
         Deal.start(Options(), 3, [3, 3, 3], FULL_PACK)
     with pytest.raises(MalformedInput, match="at least 2 active"):
