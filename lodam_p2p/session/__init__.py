@@ -1,0 +1,34 @@
+"""Sessions: the rules engine and the fair-deal protocol on the wire.
+
+One seat is one :class:`~lodam_p2p.session.seat.Session` with its own identity, hand
+keys and broker connection; several may run in one process and never share a secret.
+The table drivers (:mod:`.table`) have the shape every client uses:
+
+- :func:`play_table` — every seat in this process;
+- :func:`host_table` — host a table, some seats here, the others join;
+- :func:`join_table` — one seat joins a table hosted elsewhere.
+
+Module map: :mod:`.wire` (signed frames and message bodies), :mod:`.link` (one peer's
+connection), :mod:`.lobby` (seating), :mod:`.lot` (the first dealer), :mod:`.handplay`
+(one hand: rules + fair deal), :mod:`.audit` (the rules replay at the end of a hand),
+:mod:`.course` (hands, voids, the end), :mod:`.seat` (the session), :mod:`.log` (the
+spectator log).
+"""
+
+from lodam_p2p.session.course import Timing
+from lodam_p2p.session.log import SpectatorLog
+from lodam_p2p.session.seat import Session, SessionError
+from lodam_p2p.session.table import host_table, join_table, play_table
+from lodam_p2p.tableplan import MatchOutcome, SeatPlan
+
+__all__ = [
+    "MatchOutcome",
+    "SeatPlan",
+    "Session",
+    "SessionError",
+    "SpectatorLog",
+    "Timing",
+    "host_table",
+    "join_table",
+    "play_table",
+]

@@ -1,0 +1,217 @@
+"""One peer's connection at a table: signed frames over reliable per-sender streams.
+
+A :class:`Link` owns a transport (MQTT or in-memory), a
+:class:`~lodam_p2p.transport.stream.StreamEndpoint` and the peer's identity key. It
+subscribes to every peer topic and every presence of the table (and, for a joiner, the
+table's lobby announcement), and puts what it learns into the session's inbox queue:
+
+- :class:`Delivered` — a session body from a peer, in that peer's order, exactly once,
+  from a frame whose signature checked (see :mod:`.wire`);
+- :class:`PresenceSeen` — a peer came or went (Last Wills included, stale ones not);
+- :class:`LobbySeen` — the table's retained announcement;
+- :class:`LinkDown` — the transport gave up.
+
+Anything that fails a check — wrong size, a key that is not the topic's peer, a bad
+signature, a broken frame — is dropped with its reason logged and counted in
+:attr:`Link.ignored`. Resend requests and heartbeats run on a ticker task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from lodam_p2p.session.wire import BadMessage, Body, open_frame, peer_name, raw_public, seal_frame
+from lodam_p2p.transport import PresenceSpec, Transport, TransportError, topics
+from lodam_p2p.transport.frames import FrameError
+from lodam_p2p.transport.lobby import BadAnnouncement, TableAnnouncement
+from lodam_p2p.transport.presence import BadPresence, Presence, PresenceTracker
+from lodam_p2p.transport.stream import StreamEndpoint
+
+log = logging.getLogger("lodam_p2p.session")
+
+#: Makes the transport of one peer (MQTT or in-memory) for its presence.
+Connector = Callable[[PresenceSpec], Transport]
+
+
+@dataclass(frozen=True, slots=True)
+class Delivered:
+    """A session body from ``sender`` (whose raw public key is ``pubkey``)."""
+
+    sender: str
+    pubkey: bytes
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class PresenceSeen:
+    """``peer`` came online or went away."""
+
+    peer: str
+    online: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySeen:
+    """The table's retained announcement (None: withdrawn)."""
+
+    announcement: TableAnnouncement | None
+
+
+@dataclass(frozen=True, slots=True)
+class LinkDown:
+    """The transport closed for good."""
+
+    reason: str
+
+
+class Link:
+    """See the module docstring. ``open`` it, ``send`` bodies, ``close`` it."""
+
+    def __init__(self, connector: Connector, table: str, identity: Ed25519PrivateKey, *,
+                 watch_lobby: bool = False, heartbeat: float = 1.0, retry: float = 0.5) -> None:
+        self.table = topics.check_name(table, "table")
+        self.identity = identity
+        self.pubkey = raw_public(identity)
+        self.peer = peer_name(self.pubkey)
+        self.transport = connector(PresenceSpec(table, self.peer))
+        self.endpoint = StreamEndpoint(self.peer, retry_interval=retry,
+                                       heartbeat_interval=heartbeat)
+        self.presence = PresenceTracker()
+        self.ignored = 0
+        self.bytes_sent = 0
+        self._watch_lobby = watch_lobby
+        self._allowed: frozenset[str] | None = None
+        self._inbox: asyncio.Queue[object] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._loop_time = asyncio.get_running_loop().time
+        self._send_lock = asyncio.Lock()
+
+    async def open(self, inbox: asyncio.Queue[object]) -> None:
+        """Connect, subscribe, and start reading into ``inbox``."""
+        self._inbox = inbox
+        await self.transport.connect()
+        await self.transport.subscribe(topics.table_peers_pattern(self.table))
+        await self.transport.subscribe(topics.table_presence_pattern(self.table))
+        if self._watch_lobby:
+            await self.transport.subscribe(topics.lobby_topic(self.table))
+        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._tick())]
+
+    def restrict(self, peers: frozenset[str]) -> None:
+        """From now on take frames only from ``peers`` (the seated table)."""
+        self._allowed = peers
+
+    async def send(self, body: Body) -> None:
+        """Publish ``body`` as this peer's next stream message."""
+        async with self._send_lock:
+            frame = self.endpoint.send(body.encode(), self._loop_time())
+            await self._publish(frame)
+
+    async def publish_retained(self, topic: str, payload: bytes) -> None:
+        """Publish a retained message (the lobby announcement)."""
+        await self.transport.publish(topic, payload, retain=True)
+
+    async def close(self) -> None:
+        """Stop the tasks and close the transport cleanly (no will fires)."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(TransportError, OSError):
+            await self.transport.close()
+
+    # --- reading --------------------------------------------------------------------
+
+    async def _read(self) -> None:
+        try:
+            async for message in self.transport.messages():
+                await self._take(message.topic, message.payload)
+        except TransportError as err:
+            self._put(LinkDown(str(err)))
+            return
+        self._put(LinkDown("the transport closed"))
+
+    async def _take(self, topic: str, payload: bytes) -> None:
+        try:
+            parsed = topics.parse_topic(topic)
+        except topics.BadName as err:
+            self._ignore("?", str(err))
+            return
+        if parsed.kind is topics.TopicKind.PEER and parsed.peer is not None:
+            await self._take_frame(parsed.peer, payload)
+        elif parsed.kind is topics.TopicKind.PRESENCE:
+            self._take_presence(payload)
+        elif parsed.kind is topics.TopicKind.LOBBY:
+            self._take_lobby(payload)
+
+    async def _take_frame(self, peer: str, payload: bytes) -> None:
+        if peer == self.peer:
+            return
+        if self._allowed is not None and peer not in self._allowed:
+            self._ignore(peer, "not seated at this table")
+            return
+        try:
+            pubkey, frame = open_frame(payload, self.table, peer)
+            self.endpoint.receive(peer, frame, self._loop_time())
+        except (BadMessage, FrameError) as err:
+            self._ignore(peer, str(err))
+            return
+        for delivery in self.endpoint.deliveries():
+            self._put(Delivered(delivery.sender, pubkey, delivery.body))
+        await self._flush_control()
+
+    def _take_presence(self, payload: bytes) -> None:
+        try:
+            presence = Presence.decode(payload)
+        except BadPresence as err:
+            self._ignore("presence", str(err))
+            return
+        change = self.presence.observe(presence)
+        if change is not None and change.peer != self.peer:
+            self._put(PresenceSeen(change.peer, change.online))
+
+    def _take_lobby(self, payload: bytes) -> None:
+        if not payload:
+            self._put(LobbySeen(None))
+            return
+        try:
+            self._put(LobbySeen(TableAnnouncement.decode(payload, topic_table=self.table)))
+        except BadAnnouncement as err:
+            self._ignore("lobby", str(err))
+
+    def _ignore(self, sender: str, reason: str) -> None:
+        self.ignored += 1
+        log.info("ignoring a message from %s at table %s: %s", sender, self.table, reason)
+
+    def _put(self, item: object) -> None:
+        if self._inbox is not None:
+            self._inbox.put_nowait(item)
+
+    # --- resends and heartbeats ------------------------------------------------------
+
+    async def _tick(self) -> None:
+        while True:
+            now = self._loop_time()
+            due = self.endpoint.timer()
+            await asyncio.sleep(0.25 if due is None else min(0.25, max(0.01, due - now)))
+            self.endpoint.handle_timer(self._loop_time())
+            try:
+                await self._flush_control()
+            except TransportError as err:
+                self._put(LinkDown(str(err)))
+                return
+
+    async def _flush_control(self) -> None:
+        for frame in self.endpoint.frames_to_send():
+            await self._publish(frame)
+
+    async def _publish(self, frame: bytes) -> None:
+        payload = seal_frame(self.identity, self.pubkey, self.table, frame)
+        self.bytes_sent += len(payload)
+        await self.transport.publish(topics.peer_topic(self.table, self.peer), payload)

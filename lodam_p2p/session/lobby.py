@@ -1,0 +1,135 @@
+"""The lobby: who sits where before the match, kept by the table's host.
+
+The host of a table publishes the retained announcement (``lodam/v1/lobby/<table>``)
+and admits peers: a peer publishes JOIN (its name and kind) on its own topic, the host
+answers with the seat list (SEATS) on its own, and once every seat is filled it
+publishes START: a fresh random table id for the fair-deal contexts, the rules options,
+and the roster — every seat's peer, public key, name and kind, in seat order. A seated
+peer may LEAVE (or vanish: its Last Will) before the start and its seat is free again.
+
+Seats can be *reserved* for given peers (the host's own local seats, in the order they
+were given); other peers fill the remaining seats in the order their JOINs arrive.
+
+The host decides seating only; it sees no card and cannot bias the first dealer (the
+lot, :mod:`.lot`) nor the deal (the fair-deal protocol). :class:`HostDesk` is pure.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from lodam_p2p.rules import Options
+from lodam_p2p.session.wire import Body, Msg, peer_name
+from lodam_p2p.transport.lobby import TableAnnouncement
+
+
+@dataclass(frozen=True, slots=True)
+class Sitter:
+    """A peer at a seat: its topic name, public key, shown name and kind."""
+
+    peer: str
+    pubkey: bytes
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """The seats of a started match, in seat order."""
+
+    table_id: bytes
+    options: Options
+    sitters: tuple[Sitter, ...]
+
+    def seat_of(self, peer: str) -> int | None:
+        """The seat of ``peer``, or None if it does not sit here."""
+        for seat, sitter in enumerate(self.sitters):
+            if sitter.peer == peer:
+                return seat
+        return None
+
+    @property
+    def peers(self) -> frozenset[str]:
+        """Every seated peer."""
+        return frozenset(s.peer for s in self.sitters)
+
+    @classmethod
+    def from_start(cls, body: Body) -> Roster:
+        """The roster a START message announces; ``ValueError`` if it is not sound."""
+        table_id, options, rows = body.args
+        sitters = tuple(Sitter(peer, key, name, kind) for peer, key, name, kind in rows)
+        if not 2 <= len(sitters) <= 10:
+            raise ValueError(f"a START with {len(sitters)} seats")
+        if any(peer_name(s.pubkey) != s.peer for s in sitters):
+            raise ValueError("a START pairs a peer with a key that is not its own")
+        if len({s.peer for s in sitters}) != len(sitters):
+            raise ValueError("a START seats one peer twice")
+        return cls(table_id, Options.from_mapping(options), sitters)
+
+
+class HostDesk:
+    """The host's seat list (see the module docstring)."""
+
+    def __init__(self, table: str, host: str, seats: int, options: Options,
+                 reserved: tuple[str, ...] = ()) -> None:
+        self.table, self.host, self.seats, self.options = table, host, seats, options
+        self.reserved = reserved
+        self.seated: dict[str, Sitter] = {}
+        self.started = False
+
+    def join(self, peer: str, pubkey: bytes, name: str, kind: str) -> bool:
+        """Seat ``peer`` if a seat is free for it; True if the seat list changed."""
+        if self.started or peer in self.seated:
+            return False
+        free = self.seats - len(self.reserved) - len(self._guests())
+        if peer not in self.reserved and free <= 0:
+            return False
+        self.seated[peer] = Sitter(peer, pubkey, self._unique(name), kind)
+        return True
+
+    def leave(self, peer: str) -> bool:
+        """Free ``peer``'s seat (before the start); True if the seat list changed."""
+        if self.started:
+            return False
+        return self.seated.pop(peer, None) is not None
+
+    @property
+    def full(self) -> bool:
+        """Every seat is taken."""
+        return len(self.seated) == self.seats
+
+    def order(self) -> list[Sitter]:
+        """Seated peers in seat order: reserved seats first, then guests by arrival."""
+        first = [self.seated[p] for p in self.reserved if p in self.seated]
+        return first + self._guests()
+
+    def _guests(self) -> list[Sitter]:
+        return [s for p, s in self.seated.items() if p not in self.reserved]
+
+    def _unique(self, name: str) -> str:
+        taken = {s.name for s in self.seated.values()}
+        candidate, n = name, 2
+        while candidate in taken:
+            candidate, n = f"{name[:36]}-{n}", n + 1
+        return candidate
+
+    def seats_body(self) -> Body:
+        """The SEATS message for the current list."""
+        rows = [[s.peer, s.name, s.kind] for s in self.order()]
+        return Body(Msg.SEATS, args=(rows,))
+
+    def start_body(self, table_id: bytes) -> Body:
+        """The START message (call once, when full)."""
+        self.started = True
+        rows = [[s.peer, s.pubkey, s.name, s.kind] for s in self.order()]
+        return Body(Msg.START, args=(table_id, self.options.to_mapping(), rows))
+
+    def announcement(self, state: str | None = None) -> TableAnnouncement:
+        """The retained lobby announcement for the current state."""
+        if state is None:
+            state = "playing" if self.started else "full" if self.full else "open"
+        options = tuple(sorted((k, v if isinstance(v, str) else json.dumps(v))
+                               for k, v in self.options.to_mapping().items()))
+        return TableAnnouncement(self.table, self.host, self.seats,
+                                 tuple(s.name for s in self.order()), options, state)

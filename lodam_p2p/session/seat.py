@@ -1,0 +1,387 @@
+"""One session: one seat (or a watcher) at a networked table, from the lobby to the result.
+
+Theory of operation. Everything a session learns arrives as a :class:`Body` in the
+queue of the peer that sent it, in that peer's order (:mod:`.link`). The session takes
+the message at the head of each queue when its time has come (:meth:`Session._route`):
+lobby messages at once, lot messages in the lot, hand messages when they belong to the
+current hand and — for decisions — when the public deal awaits exactly that seat at
+exactly that step (:meth:`HandPlay.route`). Messages that belong later wait; stale or
+out-of-place ones are dropped with the reason logged. The session's own messages go
+through its own queue the same way, so every peer applies the same events in the same
+order.
+
+Once something moves, :meth:`Session._after` does what follows from it: reveal the lot,
+start the match, send what the hand produced, tell the player, ask it when the seat is
+to act, settle an audited deal. Every wait has a deadline (:mod:`.course`): a seat
+silent past its timeout is blamed and the hand is void; a vanished seat gets a grace
+period to come back; after the result the session lingers briefly to answer resends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from dataclasses import dataclass
+
+from lodam_p2p.fairdeal import Blame, RemoteProtocolError
+from lodam_p2p.player import Phase, Progress, SeatInfo, SeatsChanged
+from lodam_p2p.rules import Action
+from lodam_p2p.session.course import Course, SessionPhase, Timing
+from lodam_p2p.session.handplay import Blamed, Refused, Route
+from lodam_p2p.session.keys import Entropy
+from lodam_p2p.session.link import Delivered, Link, LinkDown, LobbySeen, PresenceSeen
+from lodam_p2p.session.lobby import HostDesk, Roster
+from lodam_p2p.session.log import SpectatorLog
+from lodam_p2p.session.lot import Lot, LotError
+from lodam_p2p.session.wire import BadMessage, Body, Msg
+from lodam_p2p.tableplan import MatchOutcome, SeatPlan
+from lodam_p2p.transport import TransportError
+
+log = logging.getLogger("lodam_p2p.session")
+
+#: Refused answers in a row after which the seat's default (or first legal) is taken.
+MAX_REFUSALS = 5
+
+
+class SessionError(Exception):
+    """The session could not play (the broker went away, the table never filled …)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """The local player's answer for ``step`` of ``hand`` (None: it failed)."""
+
+    hand: int
+    step: int
+    action: Action | None
+
+
+class Session(Course):
+    """One peer at a table; ``await run()`` plays the match and returns its outcome."""
+
+    def __init__(self, link: Link, *, plan: SeatPlan | None, entropy: Entropy,
+                 timing: Timing | None = None, host: str | None = None,
+                 desk: HostDesk | None = None, spectator: SpectatorLog | None = None) -> None:
+        super().__init__(link.table, plan, link.identity, entropy, timing or Timing(), spectator)
+        self.link = link
+        self.me = link.peer
+        self.host = host
+        self.desk = desk
+        self.inbox: asyncio.Queue[object] = asyncio.Queue()
+        self.queues: dict[str, deque[Body]] = {}
+        self.pubkeys: dict[str, bytes] = {}
+        self._publish: list[tuple[str, bytes]] = []
+        self._task: asyncio.Task[None] | None = None
+        self._refusals = 0
+        self._asked: tuple[int, int] | None = None
+
+    # --- the loop -----------------------------------------------------------------------
+
+    async def run(self) -> MatchOutcome:
+        """Play from the lobby to the result."""
+        await self.link.open(self.inbox)
+        try:
+            self._begin()
+            while self.phase is not SessionPhase.DONE:
+                await self._flush()
+                with contextlib.suppress(TimeoutError):
+                    self._intake(await asyncio.wait_for(self.inbox.get(), 0.2))
+                while not self.inbox.empty():
+                    self._intake(self.inbox.get_nowait())
+                self._advance()
+                self.check_timers(self.now())
+            await self._flush()
+            if self.desk is not None:
+                self._publish.append((self.desk.announcement().topic, b""))
+                await self._flush()
+        except TransportError as err:
+            raise SessionError(f"lost the broker: {err}") from None
+        finally:
+            if self._task is not None:
+                self._task.cancel()
+            await self.link.close()
+        assert self.outcome is not None
+        return self.outcome
+
+    def now(self) -> float:
+        """The event loop's clock."""
+        return asyncio.get_running_loop().time()
+
+    async def _flush(self) -> None:
+        while self._publish:
+            topic, payload = self._publish.pop(0)
+            await self.link.publish_retained(topic, payload)
+        while self.outgoing:
+            await self.link.send(self.outgoing.pop(0))
+
+    def send(self, body: Body) -> None:
+        """Publish ``body`` and take it through this session's own queue."""
+        self.outgoing.append(body)
+        self.queues.setdefault(self.me, deque()).append(body)
+
+    def _begin(self) -> None:
+        self.lobby_since = self.now()
+        if self.desk is not None:
+            self._announce()
+        if self.plan is not None:
+            self.send(Body(Msg.JOIN, args=(self.plan.name, self.plan.kind)))
+        self.tell(Progress(Phase.LOBBY, detail=f"waiting for table {self.table} to fill"))
+
+    def _announce(self) -> None:
+        assert self.desk is not None
+        announcement = self.desk.announcement()
+        self._publish.append((announcement.topic, announcement.encode()))
+
+    # --- intake -------------------------------------------------------------------------
+
+    def _intake(self, item: object) -> None:
+        if isinstance(item, Delivered):
+            try:
+                body = Body.decode(item.body)
+            except BadMessage as err:
+                self.ignore(item.sender, str(err))
+                return
+            self.pubkeys[item.sender] = item.pubkey
+            self.queues.setdefault(item.sender, deque()).append(body)
+        elif isinstance(item, PresenceSeen):
+            self._presence(item)
+        elif isinstance(item, LobbySeen):
+            if item.announcement is not None and self.host is None:
+                self.host = item.announcement.host
+        elif isinstance(item, Decided):
+            self._decided(item)
+        elif isinstance(item, LinkDown):
+            raise SessionError(f"lost the broker: {item.reason}")
+
+    def ignore(self, peer: str, reason: str) -> None:
+        """Log a dropped message and count it."""
+        self.link.ignored += 1
+        log.info("table %s: ignoring a message from %s: %s", self.table, peer, reason)
+
+    def _presence(self, seen: PresenceSeen) -> None:
+        if self.desk is not None and not seen.online and self.desk.leave(seen.peer):
+            self._desk_changed()
+        if self.roster is not None and self.roster.seat_of(seen.peer) is not None:
+            self.tell_seats()
+            if seen.online:
+                self.came_back(seen.peer)
+
+    def online(self, peer: str) -> bool:
+        """Whether ``peer``'s presence says it is connected."""
+        return peer == self.me or peer in self.link.presence.online()
+
+    # --- routing ------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        moved = True
+        while moved:
+            moved = False
+            for peer, queue in list(self.queues.items()):
+                while queue and self.phase is not SessionPhase.DONE:
+                    route = self._route(peer, queue[0])
+                    if route is Route.WAIT:
+                        break
+                    body = queue.popleft()
+                    moved = True
+                    if route is Route.TAKE:
+                        self._take(peer, body)
+                    else:
+                        self.ignore(peer, f"{body.kind.name} out of place")
+            moved = self._after() or moved
+
+    def _route(self, peer: str, body: Body) -> Route:
+        kind = body.kind
+        if kind in (Msg.JOIN, Msg.LEAVE):
+            return Route.TAKE if self.desk is not None else Route.DROP
+        if kind in (Msg.SEATS, Msg.START):
+            if self.host is None:
+                return Route.WAIT  # the announcement naming the host is still to come
+            lobby = self.phase is SessionPhase.LOBBY
+            return Route.TAKE if peer == self.host and lobby else Route.DROP
+        if kind in (Msg.RESULT, Msg.BYE):
+            return Route.TAKE
+        if self.roster is None:
+            return Route.WAIT
+        seat = self.roster.seat_of(peer)
+        if seat is None:
+            return Route.DROP
+        if kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL):
+            return Route.TAKE if self.phase is SessionPhase.LOT else Route.DROP
+        if self.phase is SessionPhase.LOT or body.hand > self.hand_no:
+            return Route.WAIT
+        if body.hand < self.hand_no or self.hand is None:
+            return Route.DROP if body.hand < self.hand_no else Route.WAIT
+        if kind is Msg.VOID:
+            return Route.TAKE
+        return self.hand.route(seat, body)
+
+    def _take(self, peer: str, body: Body) -> None:
+        kind, seat = body.kind, self.roster.seat_of(peer) if self.roster else None
+        if kind is Msg.JOIN:
+            self._join(peer, body)
+        elif kind is Msg.LEAVE:
+            if self.desk is not None and self.desk.leave(peer):
+                self._desk_changed()
+        elif kind is Msg.SEATS:
+            self._seats(body)
+        elif kind is Msg.START:
+            self._start(body)
+        elif kind is Msg.RESULT:
+            self.results[peer] = body.args
+        elif kind is Msg.BYE:
+            pass
+        elif seat is None:
+            return
+        elif kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL):
+            self._lot_message(seat, body)
+        elif kind is Msg.VOID:
+            if peer != self.me:
+                self.void(Blame(body.args[0], "void", f"reported by seat {seat}: {body.args[1]}"),
+                          announce=False)
+        else:
+            self._hand_message(seat, body)
+
+    # --- lobby and lot ------------------------------------------------------------------
+
+    def _join(self, peer: str, body: Body) -> None:
+        assert self.desk is not None
+        name, kind = body.args
+        if self.desk.join(peer, self.pubkeys.get(peer, b""), name, kind):
+            self._desk_changed()
+
+    def _desk_changed(self) -> None:
+        assert self.desk is not None
+        self._announce()
+        if self.desk.full and not self.desk.started:
+            self.send(self.desk.start_body(self.entropy(16)))
+            self._announce()
+        else:
+            self.send(self.desk.seats_body())
+
+    def _seats(self, body: Body) -> None:
+        rows = body.args[0]
+        seats = tuple(SeatInfo(i, name, kind) for i, (_p, name, kind) in enumerate(rows))
+        mine = [i for i, row in enumerate(rows) if row[0] == self.me]
+        if self.plan is not None and mine:
+            self.plan.player.notify(SeatsChanged(seats, mine[0]))
+
+    def _start(self, body: Body) -> None:
+        try:
+            roster = Roster.from_start(body)
+        except ValueError as err:
+            self.ignore(self.host or "?", f"bad START: {err}")
+            return
+        seat = roster.seat_of(self.me)
+        if self.plan is not None and seat is None:
+            raise SessionError(f"table {self.table} started without this seat")
+        self.roster, self.seat = roster, seat
+        self.link.restrict(roster.peers | {self.host or self.me})
+        self.lot = Lot(roster.table_id, len(roster.sitters), seat, self.entropy)
+        self.phase, self.lot_since = SessionPhase.LOT, self.now()
+        if self.spectator is not None:
+            self.spectator.seated(roster)
+        self.tell_seats()
+        self.tell(Progress(Phase.DRAWING, detail="drawing the first dealer by lot"))
+        if seat is not None:
+            self.send(Body(Msg.LOT_COMMIT, args=(self.lot.my_commitment(),)))
+
+    def _lot_message(self, seat: int, body: Body) -> None:
+        assert self.lot is not None
+        if body.kind is Msg.LOT_COMMIT:
+            self.lot.take_commit(seat, body.args[0])
+            return
+        try:
+            self.lot.take_reveal(seat, body.args[0])
+        except LotError as err:
+            self.blames.append(f"seat {err.seat}: lot: {err.reason}")
+            self.finish(early=True)
+
+    def tell_seats(self) -> None:
+        """Tell the player who sits where and who is connected."""
+        if self.roster is None or self.plan is None or self.seat is None:
+            return
+        seats = tuple(SeatInfo(i, s.name, s.kind, self.online(s.peer))
+                      for i, s in enumerate(self.roster.sitters))
+        self.plan.player.notify(SeatsChanged(seats, self.seat))
+
+    # --- hands --------------------------------------------------------------------------
+
+    def _hand_message(self, seat: int, body: Body) -> None:
+        assert self.hand is not None
+        try:
+            self.hand.take(seat, body, self.now())
+        except Refused as err:
+            self.ignore(f"seat {seat}", str(err))
+        except Blamed as err:
+            self.void(err.blame, announce=True)
+        except RemoteProtocolError as err:
+            self.protocol_failure(err)
+
+    def _after(self) -> bool:
+        """Act on what just moved; True if this session queued messages of its own."""
+        before = len(self.outgoing)
+        if self.phase is SessionPhase.LOT and self.lot is not None:
+            if self.lot.may_reveal():
+                self.lot.revealed = True
+                self.send(Body(Msg.LOT_REVEAL, args=(self.lot.nonce,)))
+            dealer = self.lot.dealer()
+            if dealer is not None:
+                self.begin_match(dealer)
+        if self.phase is SessionPhase.MATCH and self.hand is not None:
+            self.drain_hand()
+            self.tell_applied()
+            self._maybe_ask()
+            if self.hand is not None and self.hand.audited:
+                self.settle()
+        return len(self.outgoing) > before
+
+    def _maybe_ask(self) -> None:
+        hand = self.hand
+        if self.plan is None or hand is None or not hand.my_turn():
+            return
+        key = (self.hand_no, hand.step)
+        if self._asked == key:
+            return
+        self._asked = key
+        self._ask(key)
+
+    def _ask(self, key: tuple[int, int]) -> None:
+        assert self.hand is not None and self.plan is not None
+        view, player = self.hand.view(), self.plan.player
+
+        async def decide() -> None:
+            try:
+                action: Action | None = await player.decide(view)
+            except Exception as err:  # a player's bug must not stop the table
+                log.warning("table %s: the player failed to decide: %s", self.table, err)
+                action = None
+            self.inbox.put_nowait(Decided(key[0], key[1], action))
+
+        self._task = asyncio.create_task(decide())
+
+    def _decided(self, decided: Decided) -> None:
+        hand = self.hand
+        if hand is None or (decided.hand, decided.step) != (self.hand_no, hand.step):
+            return
+        if not hand.my_turn():
+            return
+        view = hand.view()
+        action = decided.action
+        if action is None or action not in view.legal:
+            self._refusals += 1
+            if self._refusals < MAX_REFUSALS:
+                self.refuse(action)
+                self._ask((self.hand_no, hand.step))
+                return
+            action = next((a for a in view.legal if a == _default(view.legal)), view.legal[0])
+        self._refusals = 0
+        body = hand.act(action, self.now())
+        self.drain_hand()
+        self.send(body)
+
+
+def _default(legal: tuple[Action, ...]) -> Action:
+    """The first legal action (the engine lists defaults first)."""
+    return legal[0]

@@ -1,0 +1,192 @@
+"""Table drivers over the network: play, host and join a table.
+
+- :func:`play_table` — every seat in this process (bots, or a person beside bots): one
+  session per seat, each with its own identity, keys and broker connection, plus the
+  table's host (a watcher that keeps the lobby and writes the spectator log).
+- :func:`host_table` — host a table here with some local seats; the others join.
+- :func:`join_table` — one seat joins a table hosted elsewhere.
+
+Without a broker URL, :func:`play_table` and :func:`host_table` start the embedded amqtt
+broker: on an ephemeral loopback port for a solo table, on ``listen`` (default
+``127.0.0.1:1883``) when hosting; a LAN address only when ``listen`` names one, and then
+the table is advertised by DNS-SD. ``connector`` (tests) replaces MQTT altogether, e.g.
+with an in-memory hub's transports.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Sequence
+
+from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, EmbeddedBroker, ListenAddress
+from lodam_p2p.rules import Options
+from lodam_p2p.session.course import Timing
+from lodam_p2p.session.keys import entropy_for, new_identity
+from lodam_p2p.session.link import Connector, Link
+from lodam_p2p.session.lobby import HostDesk
+from lodam_p2p.session.log import SpectatorLog
+from lodam_p2p.session.seat import Session, SessionError
+from lodam_p2p.tableplan import MatchOutcome, SeatPlan
+from lodam_p2p.transport import ConnectError, PresenceSpec, Transport, open_transport, topics
+from lodam_p2p.transport.lobby import read_lobby
+
+log = logging.getLogger("lodam_p2p.session")
+
+
+def mqtt_connector(url: str) -> Connector:
+    """Transports to the MQTT broker at ``url``."""
+
+    def connect(presence: PresenceSpec) -> Transport:
+        return open_transport(url, presence)
+
+    return connect
+
+
+@contextlib.asynccontextmanager
+async def broker_for(broker_url: str | None, listen: ListenAddress | None,
+                     connector: Connector | None) -> AsyncIterator[tuple[Connector, str]]:
+    """The connector to use and the broker's URL, starting the embedded broker if needed."""
+    if connector is not None:
+        yield connector, broker_url or "memory"
+        return
+    if broker_url is not None:
+        yield mqtt_connector(broker_url), broker_url
+        return
+    try:
+        async with EmbeddedBroker(listen or ListenAddress(LOOPBACK, 0)) as broker:
+            yield mqtt_connector(broker.url), broker.url
+    except BrokerStartError as err:
+        raise SessionError(str(err)) from None
+
+
+async def _run_all(sessions: Sequence[Session]) -> list[MatchOutcome]:
+    """Run sessions together; the first failure cancels the rest and is raised."""
+    try:
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(s.run()) for s in sessions]
+    except* (SessionError, ConnectError) as failures:
+        raise SessionError(str(failures.exceptions[0])) from None
+    return [task.result() for task in tasks]
+
+
+def _sessions(table: str, options: Options, seats: int, local: Sequence[SeatPlan],
+              connect: Connector, seed: int | None, timing: Timing,
+              spectator: SpectatorLog | None) -> list[Session]:
+    """The host (a watcher keeping the lobby) and one session per local seat."""
+    host_entropy = entropy_for(seed, 0)
+    host_link = Link(connect, table, new_identity(host_entropy))
+    links, entropies = [], []
+    for place, _plan in enumerate(local, start=1):
+        entropy = entropy_for(seed, place)
+        entropies.append(entropy)
+        links.append(Link(connect, table, new_identity(entropy)))
+    desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links))
+    host = Session(host_link, plan=None, entropy=host_entropy, timing=timing,
+                   host=host_link.peer, desk=desk, spectator=spectator)
+    return [host] + [
+        Session(link, plan=plan, entropy=entropy, timing=timing, host=host_link.peer)
+        for link, plan, entropy in zip(links, local, entropies, strict=True)
+    ]
+
+
+async def play_table(*, table: str, options: Options, seats: Sequence[SeatPlan],
+                     broker_url: str | None = None, seed: int | None = None,
+                     timeout_s: float = 30.0, timing: Timing | None = None,
+                     connector: Connector | None = None,
+                     spectator: SpectatorLog | None = None) -> MatchOutcome:
+    """Play a whole match with every seat in this process (see the module docstring).
+
+    ``seed`` makes every secret reproducible (tests); ``None`` draws from the OS.
+    """
+    topics.check_name(table, "table")
+    timing = timing or Timing(timeout_s=timeout_s)
+    async with broker_for(broker_url, None, connector) as (connect, _url):
+        sessions = _sessions(table, options, len(seats), seats, connect, seed, timing,
+                             spectator)
+        outcomes = await _run_all(sessions)
+    return outcomes[0]
+
+
+async def host_table(*, table: str, seats: int, options: Options, local: Sequence[SeatPlan],
+                     broker_url: str | None, listen: str | None = None,
+                     seed: int | None = None, timing: Timing | None = None,
+                     connector: Connector | None = None,
+                     spectator: SpectatorLog | None = None,
+                     on_broker: object = None) -> MatchOutcome:
+    """Host ``table`` with ``seats`` seats, ``local`` of them played here.
+
+    ``on_broker`` (a callable taking the broker URL) is told where others should join.
+    """
+    topics.check_name(table, "table")
+    if len(local) > seats:
+        raise SessionError(f"{len(local)} local seats at a table of {seats}")
+    address = ListenAddress.parse(listen) if listen else ListenAddress(LOOPBACK, MQTT_PORT)
+    async with broker_for(broker_url, address, connector) as (connect, url):
+        if callable(on_broker):
+            on_broker(url)
+        sessions = _sessions(table, options, seats, local, connect, seed,
+                             timing or Timing(), spectator)
+        async with _advertised(table, url, listen):
+            outcomes = await _run_all(sessions)
+    return outcomes[0]
+
+
+@contextlib.asynccontextmanager
+async def _advertised(table: str, url: str, listen: str | None) -> AsyncIterator[None]:
+    """Advertise the table by DNS-SD while hosting for a LAN (best effort)."""
+    if listen is None or ListenAddress.parse(listen).host in (LOOPBACK, "localhost"):
+        yield
+        return
+    from lodam_p2p.discovery import Advertiser, TableAdvert, lan_addresses  # noqa: PLC0415
+
+    host = ListenAddress.parse(listen).host
+    addresses = lan_addresses() if host in ("0.0.0.0", "") else [host]
+    port = url.rsplit(":", 1)[-1]
+    advert = TableAdvert(table, f"mqtt://{addresses[0]}:{port}" if addresses else url)
+    advertiser = Advertiser(advert, addresses or None)
+    try:
+        await advertiser.start()
+    except Exception as err:  # multicast is often unavailable; --broker still works
+        log.warning("could not advertise table %s on the LAN: %s", table, err)
+        yield
+        return
+    try:
+        yield
+    finally:
+        await advertiser.stop()
+
+
+async def find_table(connect: Connector, table: str | None) -> str:
+    """The table to join: ``table`` if the broker announces it, else the first joinable."""
+    transport = connect(PresenceSpec("lobby", "lookup"))
+    await transport.connect()
+    try:
+        tables = await read_lobby(transport, limit=3.0)
+    finally:
+        await transport.close()
+    if table is not None:
+        if not any(a.table == table for a in tables):
+            raise SessionError(f"no table {table!r} on this broker")
+        return table
+    joinable = [a.table for a in tables if a.joinable]
+    if not joinable:
+        raise SessionError("no open table on this broker")
+    return joinable[0]
+
+
+async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
+                     seed: int | None = None, timing: Timing | None = None,
+                     connector: Connector | None = None,
+                     spectator: SpectatorLog | None = None) -> MatchOutcome:
+    """Join ``table`` (None: the first open one on the broker) with one local seat."""
+    async with broker_for(broker_url, None, connector) as (connect, _url):
+        name = await find_table(connect, table)
+        if spectator is not None:
+            spectator.table = name
+        entropy = entropy_for(seed, 1)
+        link = Link(connect, name, new_identity(entropy), watch_lobby=True)
+        session = Session(link, plan=seat, entropy=entropy, timing=timing or Timing(),
+                          spectator=spectator)
+        return (await _run_all([session]))[0]
