@@ -69,6 +69,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add("--bots-only", action="store_true",
         help="a table of bots only, told as a plain-text log (no screen)")
     add("--json", action="store_true", help="print the one-line JSON summary of the match")
+    add("--lobby", action="store_true",
+        help="open the lobby first: the tables on the LAN and the broker, or a new one")
     add("--log-file", type=Path, default=None, metavar="PATH",
         help="where to write the log (default ~/.local/state/lodam/lodam.log)")
     parser.set_defaults(run=run)
@@ -86,6 +88,8 @@ def _seconds(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """Play; exit status 0 when the person left or the match ended."""
+    if args.lobby:
+        _from_lobby(args)
     options = _options(args.option)
     if not 2 <= args.seats <= 10:
         raise CliError(f"--seats must be 2 to 10, got {args.seats}")
@@ -99,6 +103,49 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("lodam play needs a terminal (or --bots-only for a table of bots)")
     return _with_person(args, options, lineup, registry=registry, driver=driver,
                         log_path=log_path)
+
+
+def _from_lobby(args: argparse.Namespace) -> None:
+    """Let the person choose in the lobby; fill ``args`` for the table they created."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError("the lobby needs a terminal")
+    from lodam_p2p.cli.cmd_tables import gather_tables  # noqa: PLC0415
+    from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl  # noqa: PLC0415
+    from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
+    from lodam_p2p.ui.glyphs import Glyphs  # noqa: PLC0415
+    from lodam_p2p.ui.lobby import LobbyRow  # noqa: PLC0415
+    from lodam_p2p.ui.lobby_app import LobbyApp  # noqa: PLC0415
+
+    try:
+        broker = BrokerUrl.parse(args.broker) if args.broker else None
+    except BadBrokerUrl as err:
+        raise CliError(str(err)) from None
+
+    async def find() -> list[LobbyRow]:
+        rows = await gather_tables(broker, 2.0)
+        return [_lobby_row(row) for row in rows]
+
+    app = LobbyApp(find, glyphs=Glyphs(args.ascii), no_color=no_color_wanted())
+    choice = asyncio.run(app.run())
+    if choice is None:
+        raise SystemExit(0)
+    if choice.join is not None:
+        raise CliError(f"joining {choice.join.table!r} needs the network session's "
+                       "join_table (lodam_p2p.session), which this installation lacks", 1)
+    args.table, args.seats, args.bots = choice.table, choice.seats, choice.bots
+    args.option = [f"{k}={v}" for k, v in choice.options.to_mapping().items()
+                   if v is not None]
+
+
+def _lobby_row(row: Any) -> Any:
+    from lodam_p2p.ui.lobby import LobbyRow  # noqa: PLC0415
+
+    a = row.announcement
+    found = "+".join(sorted(row.found))
+    if a is None:
+        return LobbyRow(row.table, row.broker, found=found)
+    return LobbyRow(row.table, row.broker, len(a.seated), a.seats, a.state, a.host, found,
+                    a.joinable)
 
 
 def _options(items: Sequence[str]) -> Options:
