@@ -36,8 +36,12 @@ _OPTION_HELP = {
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``lodam rules`` with its ``replay`` and ``show-options`` subcommands."""
-    parser = sub.add_parser("rules", help="the rules engine: replay scripted deals, options",
-                            description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = sub.add_parser(
+        "rules",
+        help="the rules engine: replay scripted deals, options",
+        description="The rules engine from the command line: replay scripted deals (one "
+        "JSON result line per scenario) or list the table options.",
+    )
     actions = parser.add_subparsers(dest="rules_command", metavar="ACTION")
     replay = actions.add_parser(
         "replay",
