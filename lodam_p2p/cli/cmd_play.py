@@ -90,11 +90,11 @@ def run(args: argparse.Namespace) -> int:
     """Play; exit status 0 when the person left or the match ended."""
     if args.lobby:
         _from_lobby(args)
-    options = _options(args.option)
+    options = getattr(args, "chosen_options", None) or _options(args.option)
     if not 2 <= args.seats <= 10:
         raise CliError(f"--seats must be 2 to 10, got {args.seats}")
     registry = _registry()
-    lineup = bot_lineup(args.bots, args.seats if args.bots_only else args.seats - 1, registry)
+    lineup = _lineup(args, registry)
     log_path = setup_logging(args.log_file)
     driver = choose_driver(args)
     if args.bots_only:
@@ -129,12 +129,14 @@ def _from_lobby(args: argparse.Namespace) -> None:
     choice = asyncio.run(app.run())
     if choice is None:
         raise SystemExit(0)
+    if not session_available():
+        raise CliError("hosting or joining a table needs the network session "
+                       "(lodam_p2p.session), which this installation lacks", 1)
     if choice.join is not None:
-        raise CliError(f"joining {choice.join.table!r} needs the network session's "
-                       "join_table (lodam_p2p.session), which this installation lacks", 1)
-    args.table, args.seats, args.bots = choice.table, choice.seats, choice.bots
-    args.option = [f"{k}={v}" for k, v in choice.options.to_mapping().items()
-                   if v is not None]
+        args.join_row, args.table, args.bots = choice.join, choice.join.table, ""
+        return
+    args.host, args.table, args.seats = True, choice.table, choice.seats
+    args.bots, args.chosen_options = choice.bots, choice.options
 
 
 def _lobby_row(row: Any) -> Any:
@@ -164,6 +166,21 @@ def _registry() -> BotRegistry:
         return BotRegistry.load()
     except BotError as err:
         raise CliError(str(err)) from None
+
+
+def _lineup(args: argparse.Namespace, registry: BotRegistry) -> list[str]:
+    """The bots to seat: every free seat, or (hosting, joining) exactly those named."""
+    if getattr(args, "join_row", None) is not None:
+        return []
+    if getattr(args, "host", False):
+        from lodam_p2p.arena.config import ArenaError, parse_lineup  # noqa: PLC0415
+
+        try:
+            wanted = len(parse_lineup(args.bots)) if args.bots.strip() else 0
+        except ArenaError as err:
+            raise CliError(f"bad bots: {err}") from None
+        return bot_lineup(args.bots, min(wanted, args.seats - 1), registry) if wanted else []
+    return bot_lineup(args.bots, args.seats if args.bots_only else args.seats - 1, registry)
 
 
 def bot_lineup(text: str, count: int, registry: BotRegistry) -> list[str]:
@@ -220,6 +237,25 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 
         return local
     session = importlib.import_module("lodam_p2p.session")
+    row: Any = getattr(args, "join_row", None)
+
+    async def join(options: Options, seats: Sequence[SeatPlan], seed: int | None
+                   ) -> MatchOutcome:
+        outcome: MatchOutcome = await session.join_table(
+            table=row.table, seat=seats[0], broker_url=row.broker, seed=seed)
+        return outcome
+
+    async def host(options: Options, seats: Sequence[SeatPlan], seed: int | None
+                   ) -> MatchOutcome:
+        outcome: MatchOutcome = await session.host_table(
+            table=args.table, seats=args.seats, options=options, local=seats,
+            broker_url=args.broker, seed=seed)
+        return outcome
+
+    if row is not None:
+        return join
+    if getattr(args, "host", False):
+        return host
 
     async def network(options: Options, seats: Sequence[SeatPlan], seed: int | None
                       ) -> MatchOutcome:
