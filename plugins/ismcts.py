@@ -82,6 +82,7 @@ class IsmctsBot:
         self.exploration = float(options.get("c", 0.35))  # type: ignore[arg-type]
         self.log = WindowLog()
         self.last: Outcome | None = None  #: the last search, for benchmarks and tests
+        self.fallbacks = 0  #: decisions answered by the policy because a search failed
 
     def decide(self, view: PlayerView) -> Action:
         """The answer to the decision ``view`` awaits."""
@@ -94,10 +95,11 @@ class IsmctsBot:
             return self._by_policy(view)
         try:
             search = self.prepare(view, windows)
+            outcome = self.last = search.run(self.budget, self.clock, started)
         except (ReplayError, ValueError, IndexError):
+            self.fallbacks += 1
             return self._by_policy(view)
-        outcome = self.last = search.run(self.budget, self.clock, started)
-        if outcome.code < 0:
+        if outcome.code < 0:  # no time for a single iteration
             return self._by_policy(view)
         assert view.awaiting is not None
         action = action_of(view.seat, DECISION_CODE[view.awaiting], outcome.code)

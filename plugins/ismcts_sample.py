@@ -82,6 +82,7 @@ class Constraints:
     trump_card: int  #: index of the turned talon card, -1 before the turn
     void_suits: tuple[frozenset[int], ...]  #: per seat
     pinned: tuple[int, ...]  #: per seat, cards it surely holds
+    handed: tuple[int, ...]  #: per seat, unseen cards we handed it (voids do not bar them)
     checks: tuple[KindCheck, ...]
     offer: tuple[int, int] | None  #: (offerer, kind mask) of the offer on the table
 
@@ -98,7 +99,7 @@ class Constraints:
         own = mask_of(view.hand)
         trump = -1 if view.trump_card is None else view.trump_card.index
         unseen = pack & ~played & ~own & ~(0 if trump < 0 else 1 << trump)
-        pinned = _pinned(view, unseen)
+        pinned, handed = _pinned(view, unseen)
         sizes = tuple(0 if s == me else view.hand_sizes[s] for s in range(n))
         offer = None
         if view.pending_offer is not None:
@@ -113,6 +114,7 @@ class Constraints:
             trump_card=trump,
             void_suits=_voids(view, windows, played_at),
             pinned=pinned,
+            handed=handed,
             checks=_kind_checks(view, windows, played_at),
             offer=offer,
         )
@@ -122,7 +124,7 @@ class Constraints:
         mask = self.unseen
         for suit in self.void_suits[seat]:
             mask &= ~SUIT_MASK[suit]
-        return mask | self.pinned[seat]
+        return mask | self.pinned[seat] | self.handed[seat]
 
 
 def _plays_by_trick(view: PlayerView) -> list[tuple[int, int, int]]:
@@ -161,9 +163,10 @@ def _voids(
     return tuple(frozenset(v) for v in voids)
 
 
-def _pinned(view: PlayerView, unseen: int) -> tuple[int, ...]:
-    """Cards we know another seat holds: what we traded to it, or saw come back to it."""
-    pinned = [0] * view.players
+def _pinned(view: PlayerView, unseen: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Cards we know another seat holds — what we traded to it, or saw come back to
+    it — and every unseen card we ever handed a seat (it may hold it, void or not)."""
+    pinned, handed = [0] * view.players, [0] * view.players
     exchanges = view.exchanges
     for i, e in enumerate(exchanges):
         if e.acceptor is None or e.given is None or e.received is None:
@@ -175,9 +178,11 @@ def _pinned(view: PlayerView, unseen: int) -> tuple[int, ...]:
             and other in (later.offerer, later.acceptor)
             for later in exchanges[i + 1 :]
         )
-        if not moved_on and unseen >> card.index & 1:
-            pinned[other] |= 1 << card.index
-    return tuple(pinned)
+        if unseen >> card.index & 1:
+            handed[other] |= 1 << card.index
+            if not moved_on:
+                pinned[other] |= 1 << card.index
+    return tuple(pinned), tuple(handed)
 
 
 def _kind_checks(
@@ -239,7 +244,8 @@ def _draw(c: Constraints, rng: random.Random) -> World:
     offer_card = -1
     if c.offer is not None:
         offerer, kind_mask = c.offer
-        choices = bits(c.allowed(offerer) & kind_mask & (free | hands[offerer]))
+        room = c.sizes[offerer] > hands[offerer].bit_count()
+        choices = bits(kind_mask & (hands[offerer] | (c.allowed(offerer) & free if room else 0)))
         offer_card = rng.choice(choices)
         hands[offerer] |= 1 << offer_card
         free &= ~(1 << offer_card)
