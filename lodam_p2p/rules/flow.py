@@ -129,7 +129,7 @@ class DealFlow:
     # dataclasses only when someone reads ``tricks`` or ``exchanges``.
     _trick_log: list[tuple[int, tuple[tuple[int, Card], ...], int, int, bool]]
     _tricks: list[TrickRecord]
-    _exchange_log: list[tuple[int, Kind, int | None, bool]]
+    _exchange_log: list[tuple[int, Kind, int | None, bool, int]]
     _exchanges: list[PublicExchange]
 
     # -- the machine ------------------------------------------------------------------
@@ -178,7 +178,7 @@ class DealFlow:
         kind = self._offer_kind
         assert kind is not None
         acceptor = seat if accepted else None
-        self._exchange_log.append((offerer, kind, acceptor, void))
+        self._exchange_log.append((offerer, kind, acceptor, void, len(self._trick_log)))
         self._offerer, self._offer_kind = -1, None
         following = self.to_act = self.left[offerer]
         self.awaiting = _PLAY if following == self.leader else _OFFER

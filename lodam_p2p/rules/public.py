@@ -119,7 +119,9 @@ class PublicDeal(DealFlow):
         """Every resolved offer: kind and outcome, never the cards."""
         built, log = self._exchanges, self._exchange_log
         if len(built) < len(log):
-            built.extend(PublicExchange(*row) for row in log[len(built) :])
+            built.extend(
+                PublicExchange(o, k, a, v, before_trick=t) for o, k, a, v, t in log[len(built) :]
+            )
         return built
 
     @property

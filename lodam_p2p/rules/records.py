@@ -43,6 +43,10 @@ class PublicExchange:
     void: bool
     given: Card | None = None
     received: Card | None = None
+    #: the index of the trick whose lead this exchange window preceded (the number of
+    #: tricks completed when it was settled): a seat that renounced a suit before it may
+    #: hold that suit again after it
+    before_trick: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,3 +145,22 @@ def test_a_seat_to_act_on_another_kind_of_decision_is_told_which() -> None:
     deal = deal_of()
     with pytest.raises(IllegalAction, match="seat 0 cannot play 2S: its decision now is to offer"):
         deal.apply(Play(0, c("2S")))
+
+
+def test_public_exchanges_say_which_trick_they_preceded() -> None:
+    deal = deal_of()
+    deal.apply(Offer(0, c("KS")))
+    deal.apply(Answer(1, c("QD")))
+    for seat in (1, 2):
+        deal.apply(Offer(seat, None))
+    for seat, card in ((0, "2S"), (1, "KS"), (2, "JS")):
+        deal.apply(Play(seat, c(card)))
+    # the second window opens before the second trick; the leader offers
+    leader = deal.to_act
+    assert leader is not None and deal.awaiting is Decision.OFFER
+    card = next(x for x in deal.hand(leader) if x.kind is not None)
+    deal.apply(Offer(leader, card))
+    while deal.awaiting is Decision.ANSWER:
+        deal.apply(Answer(deal.to_act or 0, None))
+    assert [e.before_trick for e in deal.public.exchanges] == [0, 1]
+    assert [e.before_trick for e in deal.view(2).exchanges] == [0, 1]
