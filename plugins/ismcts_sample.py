@@ -13,8 +13,9 @@ What a seat knows (all from its :class:`~lodam_p2p.rules.PlayerView`):
   saw — in both cases until it plays it or trades again in that kind;
 - **offers' kinds**: whoever offered, or accepted, a coat or a card held one then, so it
   holds one still or has played one since (checked on the sampled world; a world that
-  fails is drawn again a few times); during our answer, the offerer holds the offered
-  card, which is drawn first among the cards it may hold of that kind;
+  fails is drawn again a few times); during our answer, the offerer holds a card of
+  that kind (drawn first among those it may hold), and the one on the table is taken
+  to be its least guarded one — the usual reason to offer;
 - hand sizes and the talon's size.
 
 :func:`sample` deals the unseen cards to the other hands and the talon: pinned cards
@@ -256,8 +257,22 @@ def _draw(c: Constraints, rng: random.Random) -> World:
         rng.shuffle(pool)
         dealt = _greedy(pool, need, allowed, c.void_suits)
         if dealt is not None:
-            return _finish(c, hands, dealt, offer_card)
-    return _finish(c, hands, _exact(pool, need, c.void_suits, rng), offer_card)
+            return _likely_offer(c, _finish(c, hands, dealt, offer_card), rng)
+    world = _finish(c, hands, _exact(pool, need, c.void_suits, rng), offer_card)
+    return _likely_offer(c, world, rng)
+
+
+def _likely_offer(c: Constraints, world: World, rng: random.Random) -> World:
+    """The offered card: the offerer's least guarded card of the kind (the shortest
+    suit; ties at random), the usual reason to offer."""
+    if c.offer is None:
+        return world
+    offerer, kind_mask = c.offer
+    hand = world.hands[offerer]
+    cards = bits(hand & kind_mask)
+    rng.shuffle(cards)
+    card = min(cards, key=lambda i: (hand & SUIT_MASK[SUIT_OF[i]]).bit_count())
+    return World(world.hands, world.talon_top, card)
 
 
 def _greedy(
