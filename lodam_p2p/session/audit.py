@@ -78,7 +78,7 @@ def offer_commitment(setup: DealSetup, seat: int, step: int, position: int,
 class Replay:
     """Replays one hand; :meth:`run` returns the blame of the first offence, or None."""
 
-    def __init__(self, setup: DealSetup, cards: tuple[Card, ...], log: list[Logged],
+    def __init__(self, setup: DealSetup, cards: tuple[Card, ...], log: list[Logged], *,
                  commitments: dict[int, bytes], openings: dict[int, dict[int, tuple[int, bytes]]],
                  transfers: set[tuple[int, int, int]]) -> None:
         self.setup = setup

@@ -74,12 +74,14 @@ class Timing:
     grace_s: float = 60.0  #: a blamed, disconnected seat's time to come back
     linger_s: float = 5.0  #: after the result, time to answer resends
     lobby_s: float | None = None  #: time for the table to fill (None: no limit)
+    heartbeat_s: float = 1.0  #: stream heartbeats (a lost last message is noticed by then)
+    retry_s: float = 0.5  #: resend requests are repeated this often
 
 
 class Course(ABC):
     """The match as one session follows it; see the module docstring."""
 
-    def __init__(self, table: str, plan: SeatPlan | None, identity: Ed25519PrivateKey,
+    def __init__(self, table: str, plan: SeatPlan | None, identity: Ed25519PrivateKey, *,
                  entropy: Entropy, timing: Timing, spectator: SpectatorLog | None) -> None:
         self.table, self.plan, self.entropy, self.timing = table, plan, entropy, timing
         self.spectator = spectator
@@ -169,8 +171,9 @@ class Course(ABC):
         setup = DealSetup(r.options, m.dealer, tuple(m.lives), tuple(m.active), r.table_id,
                           self.hand_no)
         identities = tuple(s.pubkey for s in r.sitters)
-        self.hand = HandPlay(setup, identities, self.seat, self.identity, self.entropy,
-                             self.now(), self.timing.timeout_s)
+        self.hand = HandPlay(setup, identities, self.seat, identity=self.identity,
+                             entropy=self.entropy, now=self.now(),
+                             timeout=self.timing.timeout_s)
         self.phase, self._told_dealt = SessionPhase.MATCH, False
         if self.spectator is not None:
             self.spectator.hand_started(self.hand_no, m.deals_played + 1, self.hand.public)
@@ -256,9 +259,10 @@ class Course(ABC):
 
     def came_back(self, peer: str) -> None:
         """A seat's presence is back: if the table waited for it, deal again."""
-        if self.phase is SessionPhase.GRACE and self.roster is not None:
-            if self.last_blamed is not None and self.roster.sitters[self.last_blamed].peer == peer:
-                self.new_hand()
+        if (self.phase is SessionPhase.GRACE and self.roster is not None
+                and self.last_blamed is not None
+                and self.roster.sitters[self.last_blamed].peer == peer):
+            self.new_hand()
 
     # --- the end ------------------------------------------------------------------------
 

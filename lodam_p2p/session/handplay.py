@@ -107,7 +107,7 @@ class _Pending:
 class HandPlay:
     """One hand as followed by ``seat`` (None: a watcher with no seat at all)."""
 
-    def __init__(self, setup: DealSetup, identities: tuple[bytes, ...], seat: int | None,
+    def __init__(self, setup: DealSetup, identities: tuple[bytes, ...], seat: int | None, *,
                  identity: Ed25519PrivateKey | None, entropy: Entropy, now: float,
                  timeout: float) -> None:
         self.setup, self.seat, self.entropy = setup, seat, entropy
@@ -483,7 +483,8 @@ class HandPlay:
         """The fair-deal audit's checker: replay the full deal (see :mod:`.audit`)."""
         cards = tuple(self.pack[i] for i in indices)
         transfers = {(s, msg.position, msg.to) for s, _seq, msg in self.fair.record.transfers}
-        replay = Replay(self.setup, cards, self.log, self.commitments, self.openings, transfers)
+        replay = Replay(self.setup, cards, self.log, commitments=self.commitments,
+                        openings=self.openings, transfers=transfers)
         self.verdict = replay.run()
         self.full = replay.deal
         return self.verdict

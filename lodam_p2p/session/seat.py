@@ -64,7 +64,8 @@ class Session(Course):
     def __init__(self, link: Link, *, plan: SeatPlan | None, entropy: Entropy,
                  timing: Timing | None = None, host: str | None = None,
                  desk: HostDesk | None = None, spectator: SpectatorLog | None = None) -> None:
-        super().__init__(link.table, plan, link.identity, entropy, timing or Timing(), spectator)
+        super().__init__(link.table, plan, link.identity, entropy=entropy,
+                         timing=timing or Timing(), spectator=spectator)
         self.link = link
         self.me = link.peer
         self.host = host

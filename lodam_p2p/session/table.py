@@ -20,6 +20,8 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, EmbeddedBroker, ListenAddress
 from lodam_p2p.rules import Options
 from lodam_p2p.session.course import Timing
@@ -71,17 +73,23 @@ async def _run_all(sessions: Sequence[Session]) -> list[MatchOutcome]:
     return [task.result() for task in tasks]
 
 
-def _sessions(table: str, options: Options, seats: int, local: Sequence[SeatPlan],
+def _link(connect: Connector, table: str, identity: Ed25519PrivateKey, timing: Timing, *,
+          watch_lobby: bool = False) -> Link:
+    return Link(connect, table, identity, watch_lobby=watch_lobby,
+                heartbeat=timing.heartbeat_s, retry=timing.retry_s)
+
+
+def _sessions(table: str, options: Options, seats: int, local: Sequence[SeatPlan], *,
               connect: Connector, seed: int | None, timing: Timing,
               spectator: SpectatorLog | None) -> list[Session]:
     """The host (a watcher keeping the lobby) and one session per local seat."""
     host_entropy = entropy_for(seed, 0)
-    host_link = Link(connect, table, new_identity(host_entropy))
+    host_link = _link(connect, table, new_identity(host_entropy), timing)
     links, entropies = [], []
     for place, _plan in enumerate(local, start=1):
         entropy = entropy_for(seed, place)
         entropies.append(entropy)
-        links.append(Link(connect, table, new_identity(entropy)))
+        links.append(_link(connect, table, new_identity(entropy), timing))
     desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links))
     host = Session(host_link, plan=None, entropy=host_entropy, timing=timing,
                    host=host_link.peer, desk=desk, spectator=spectator)
@@ -103,8 +111,8 @@ async def play_table(*, table: str, options: Options, seats: Sequence[SeatPlan],
     topics.check_name(table, "table")
     timing = timing or Timing(timeout_s=timeout_s)
     async with broker_for(broker_url, None, connector) as (connect, _url):
-        sessions = _sessions(table, options, len(seats), seats, connect, seed, timing,
-                             spectator)
+        sessions = _sessions(table, options, len(seats), seats, connect=connect, seed=seed,
+                             timing=timing, spectator=spectator)
         outcomes = await _run_all(sessions)
     return outcomes[0]
 
@@ -126,8 +134,8 @@ async def host_table(*, table: str, seats: int, options: Options, local: Sequenc
     async with broker_for(broker_url, address, connector) as (connect, url):
         if callable(on_broker):
             on_broker(url)
-        sessions = _sessions(table, options, seats, local, connect, seed,
-                             timing or Timing(), spectator)
+        sessions = _sessions(table, options, seats, local, connect=connect, seed=seed,
+                             timing=timing or Timing(), spectator=spectator)
         async with _advertised(table, url, listen):
             outcomes = await _run_all(sessions)
     return outcomes[0]
@@ -186,7 +194,7 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
         if spectator is not None:
             spectator.table = name
         entropy = entropy_for(seed, 1)
-        link = Link(connect, name, new_identity(entropy), watch_lobby=True)
-        session = Session(link, plan=seat, entropy=entropy, timing=timing or Timing(),
-                          spectator=spectator)
+        timing = timing or Timing()
+        link = _link(connect, name, new_identity(entropy), timing, watch_lobby=True)
+        session = Session(link, plan=seat, entropy=entropy, timing=timing, spectator=spectator)
         return (await _run_all([session]))[0]

@@ -1,0 +1,71 @@
+"""``lodam host``: host a table on a broker, seat local bots, and follow the match.
+
+Without ``--broker`` the embedded amqtt broker is started here, on loopback
+(``127.0.0.1:1883``) unless ``--listen`` names another address: give the LAN address
+(or ``0.0.0.0:1883``) to host for other machines, and the table is then advertised by
+DNS-SD. Others join with ``lodam join TABLE --broker URL`` or ``lodam bot NAME``. The
+spectator log is printed as the match goes; with ``--json`` a finished match prints one
+JSON line (``table``, ``winners``, ``deals``, ``audits_passed``, ``blames``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from lodam_p2p.cli import CliError
+from lodam_p2p.session import host_table
+from lodam_p2p.session.runner import (
+    add_common,
+    bot_seats,
+    check_broker,
+    check_table,
+    parse_options,
+    run_match,
+    spectator_for,
+    timing_for,
+)
+from lodam_p2p.tableplan import MatchOutcome
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``lodam host``."""
+    parser = sub.add_parser("host", help="host a table (bots here, others join)",
+                            description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--table", required=True, help="the table's name")
+    parser.add_argument("--seats", type=int, required=True, help="seats at the table (3-10)")
+    parser.add_argument("--option", action="append", default=[], metavar="K=V",
+                        help="a rules option, e.g. lives=2 (repeatable)")
+    parser.add_argument("--bot", action="append", default=[], metavar="NAME",
+                        help="seat a bot here (repeatable: --bot random --bot heuristic)")
+    parser.add_argument("--listen", metavar="HOST:PORT",
+                        help="where the embedded broker listens (default 127.0.0.1:1883)")
+    add_common(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Host the table until its match is over."""
+    table = check_table(args.table)
+    if not 3 <= args.seats <= 10:
+        raise CliError("--seats must be between 3 and 10")
+    if len(args.bot) > args.seats:
+        raise CliError(f"{len(args.bot)} bots do not fit at {args.seats} seats")
+    if args.broker and args.listen:
+        raise CliError("--listen is for the embedded broker; drop it with --broker")
+    options = parse_options(args.option)
+    broker = check_broker(args.broker)
+    seats = bot_seats(args.bot, args.seed)
+    timing = timing_for(args)
+
+    def tell(url: str) -> None:
+        print(f"lodam: hosting table {table} on {url}; join with: lodam bot NAME --table "
+              f"{table} --broker {url}", file=sys.stderr, flush=True)
+
+    async def match() -> MatchOutcome:
+        return await host_table(table=table, seats=args.seats, options=options, local=seats,
+                                broker_url=broker, listen=args.listen, timing=timing,
+                                spectator=spectator_for(args, table), on_broker=tell)
+
+    return run_match(args, match)

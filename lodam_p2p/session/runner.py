@@ -1,0 +1,119 @@
+"""What ``lodam host``, ``join`` and ``bot`` share: bot seats, the log, the JSON line.
+
+A finished match ends with the spectator log's last lines and — with ``--json`` — exactly
+one JSON line on stdout (:meth:`~lodam_p2p.tableplan.MatchOutcome.to_json`), the log
+then going to stderr. Failures are one line (``lodam: …``) through ``CliError``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+
+from lodam_p2p.bots import BotError, BotRegistry, PluginLoadError
+from lodam_p2p.bots.adapter import BotPlayer
+from lodam_p2p.cli import CliError
+from lodam_p2p.rules import OptionError, Options
+from lodam_p2p.session.course import Timing
+from lodam_p2p.session.log import SpectatorLog
+from lodam_p2p.session.seat import SessionError
+from lodam_p2p.tableplan import MatchOutcome, SeatPlan
+from lodam_p2p.transport import BadBrokerUrl, BrokerUrl, ConnectError, topics
+
+#: Exit status when the match could not be played (broker unreachable, table gone …).
+EXIT_FAILED = 1
+
+
+def bot_seats(names: Sequence[str], seed: int | None) -> list[SeatPlan]:
+    """One seat per bot name, each bot made by its plugin (``random``, ``heuristic`` …)."""
+    if not names:
+        return []
+    try:
+        registry = BotRegistry.load()
+    except PluginLoadError as err:
+        raise CliError(str(err)) from None
+    seats = []
+    for place, name in enumerate(names):
+        try:
+            bot_type = registry.get(name)
+        except BotError as err:
+            raise CliError(str(err)) from None
+        bot_seed = (seed or 0) * 1000 + place
+        player = BotPlayer(name, bot_type.make(place, bot_seed),
+                           registry.fallback(name, place), bot_seed)
+        seats.append(SeatPlan(f"{name}-{place + 1}" if len(names) > 1 else name, player,
+                              f"bot:{name}"))
+    return seats
+
+
+def parse_options(items: Sequence[str]) -> Options:
+    """``--option k=v`` values, or a one-line error naming the bad option."""
+    try:
+        return Options.parse_assignments(items)
+    except (OptionError, ValueError) as err:
+        raise CliError(f"bad --option: {err}") from None
+
+
+def check_table(name: str) -> str:
+    """A table name usable on the wire, or a one-line error."""
+    try:
+        return topics.check_name(name, "table")
+    except topics.BadName as err:
+        raise CliError(str(err)) from None
+
+
+def check_broker(url: str | None) -> str | None:
+    """A broker URL that parses, or a one-line error."""
+    if url is None:
+        return None
+    try:
+        BrokerUrl.parse(url)
+    except BadBrokerUrl as err:
+        raise CliError(str(err)) from None
+    return url
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    """``--broker``, ``--json``, ``--timeout``, ``--seed`` and ``--verbose``."""
+    parser.add_argument("--broker", metavar="URL",
+                        help="MQTT broker: mqtt://[user:pass@]host[:port] or mqtts://…")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON line with the result (the log goes to stderr)")
+    parser.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                        help="seconds a seat may stay silent before it is blamed (default 30)")
+    parser.add_argument("--seed", type=int, help="bots' seed (secrets stay fresh)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log ignored messages")
+
+
+def spectator_for(args: argparse.Namespace, table: str) -> SpectatorLog:
+    """The spectator log: stdout, or stderr when stdout carries the JSON line."""
+    return SpectatorLog(table, sys.stderr if args.json else sys.stdout)
+
+
+def timing_for(args: argparse.Namespace) -> Timing:
+    """Timeouts from the command line."""
+    if not 0 < args.timeout <= 3600:
+        raise CliError("--timeout must be between 0 and 3600 seconds")
+    return Timing(timeout_s=args.timeout, grace_s=max(10.0, 2 * args.timeout))
+
+
+def run_match(args: argparse.Namespace,
+              match: Callable[[], Awaitable[MatchOutcome]]) -> int:
+    """Run ``match`` to the end and report it; 0 once a result is in."""
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="lodam: %(message)s", stream=sys.stderr)
+
+    async def main() -> MatchOutcome:
+        return await match()
+
+    try:
+        outcome = asyncio.run(main())
+    except (SessionError, ConnectError) as err:
+        raise CliError(str(err), EXIT_FAILED) from None
+    if args.json:
+        print(json.dumps(outcome.to_json()), flush=True)
+    return 0
