@@ -6,13 +6,14 @@ exchange window's progress) to continue it in sampled worlds. A
 it into a fresh :class:`~lodam_p2p.rules.PublicDeal` through the engine's own checked
 public methods; the engine then says where the deal stands, and no rule is copied here.
 
-The one thing a view does not say is before which trick each exchange happened. A
-:class:`WindowLog` kept across one seat's decisions recovers it: every active seat plays
-to every trick, so between two of its decisions at most a few windows can have passed,
-and an exchange first seen at a decision lies in a window no earlier than the first one
-still open at the previous decision. Where that leaves a range, the replay places an
-exchange as early as the turn order allows (its ``lo`` bound) and void reasoning assumes
-it as late as possible (its ``hi`` bound) — both err towards knowing less.
+Before which trick each exchange happened is recorded in ``PublicExchange.before_trick``;
+a :class:`WindowLog` kept across one seat's decisions also works it out, and stands in
+where a record lacks it. Every active seat plays to every trick, so an exchange first
+seen at a decision lies in a window no earlier than the first one still open at the
+previous decision, and no later than the current one. Where that leaves a range, the
+replay places an exchange as early as the turn order allows (its ``lo`` bound) and void
+reasoning assumes it as late as possible (its ``hi`` bound): both err towards knowing
+less.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ class WindowLog:
             low = 0
         else:
             low = min(self._closed + 1, tricks)
-        fresh = len(view.exchanges) - len(self._seen)
-        self._windows += ((low, tricks),) * fresh
+        fresh = view.exchanges[len(self._seen) :]
+        self._windows += tuple(_bounds(e, low, tricks) for e in fresh)
         self._seen, self._tricks = view.exchanges, tricks
         # a window is over once the trick it precedes is being played
         playing = view.awaiting in (Decision.PLAY, Decision.SWALLOW)
@@ -64,6 +65,15 @@ class WindowLog:
     def reset(self) -> None:
         """Forget the deal (a new match)."""
         self._key, self._seen, self._windows, self._closed, self._tricks = (), (), (), -1, 0
+
+
+def _bounds(exchange: PublicExchange, low: int, high: int) -> Window:
+    """The window of ``exchange``: the trick it preceded when the record says so (and
+    that fits what the log saw), else the log's bounds."""
+    before = getattr(exchange, "before_trick", None)
+    if isinstance(before, int) and low <= before <= high:
+        return (before, before)
+    return (low, high)
 
 
 def replay(view: PlayerView, windows: tuple[Window, ...] | None = None) -> PublicDeal:

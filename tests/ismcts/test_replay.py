@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -36,11 +37,30 @@ def test_replay_reaches_every_decision(values: dict[str, object]) -> None:
             view = moment.view
             windows = logs[view.seat].observe(view)
             for (low, high), truth in zip(windows, moment.windows, strict=True):
+                assert low == high == truth
+            _same_point(replay(view, windows), moment)
+            _same_point(replay(view), moment)
+
+
+def test_without_the_record_the_log_bounds_each_window() -> None:
+    """A view whose exchanges lack ``before_trick``: the log's bounds hold the truth,
+    exactly so for a seat that saw every decision of its own."""
+    options = Options()
+    rng = random.Random(4)
+    for _ in range(10):
+        deal = new_deal(rng, options)
+        logs = [WindowLog() for _ in range(deal.players)]
+        for moment in moments(rng, deal):
+            view = replace(
+                moment.view,
+                exchanges=tuple(replace(e, before_trick=-1) for e in moment.view.exchanges),
+            )
+            windows = logs[view.seat].observe(view)
+            for (low, high), truth in zip(windows, moment.windows, strict=True):
                 assert low <= truth <= high
                 if view.active[view.seat]:
                     assert low == high == truth
             _same_point(replay(view, windows), moment)
-            _same_point(replay(view), moment)
 
 
 def test_a_log_forgets_the_last_deal() -> None:
