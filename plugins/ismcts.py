@@ -144,6 +144,18 @@ class IsmctsBot:
         return legal.get(code, view.legal[0])
 
 
+def _at_least(low: float, kind: type[int] | type[float]) -> Callable[[str], object]:
+    """A parser of numbers of ``kind`` no smaller than ``low``."""
+
+    def parse(text: str) -> object:
+        value = kind(text)
+        if value < low:
+            raise ValueError(f"must be at least {low}, got {value}")
+        return value
+
+    return parse
+
+
 @hookimpl
 def lodam_bot_types() -> list[BotType]:
     """Provide the ``ismcts`` bot."""
@@ -153,9 +165,11 @@ def lodam_bot_types() -> list[BotType]:
             "information-set Monte Carlo tree search over sampled deals, per-seat values",
             IsmctsBot,
             options=(
-                BotOption("time_ms", 200, "time budget per decision in milliseconds"),
-                BotOption("iterations", 0, "fixed iterations per decision (0: use time_ms)"),
-                BotOption("c", 0.35, "UCB exploration constant"),
+                BotOption("time_ms", 200, "time budget per decision in milliseconds",
+                          parse=_at_least(1, int)),
+                BotOption("iterations", 0, "fixed iterations per decision (0: use time_ms)",
+                          parse=_at_least(0, int)),
+                BotOption("c", 0.35, "UCB exploration constant", parse=_at_least(0.0, float)),
                 BotOption("early_stop", True, "stop once the best move cannot be caught"),
             ),
         )

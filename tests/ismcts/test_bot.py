@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from lodam_p2p.bots import BotRegistry
+from lodam_p2p.bots import BotOptionError, BotRegistry
 from lodam_p2p.rules import (
     FULL_PACK,
     SHORT_PACK,
@@ -224,6 +224,9 @@ def test_registered_with_its_options() -> None:
     bot_type = registry.get("ismcts")
     parsed = bot_type.parse_options({"time_ms": "50", "iterations": "10"})
     assert parsed["time_ms"] == 50 and parsed["iterations"] == 10
+    for bad in ({"time_ms": "0"}, {"iterations": "-1"}, {"c": "-0.5"}, {"time_ms": "x"}):
+        with pytest.raises(BotOptionError, match="ismcts"):
+            bot_type.parse_options(bad)
     bot = bot_type.make(0, 1, {"iterations": "4"})
     deal = _first_play(2, 4)
     view = deal.view(deal.to_act or 0)
