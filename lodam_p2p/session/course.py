@@ -104,6 +104,10 @@ class Course(ABC):
         self._awaited: tuple[object, ...] = ()
         self._awaited_since = 0.0
         self._told_dealt = False
+        #: figures for benchmarks: seconds from each hand's start until it was dealt,
+        #: and the clock at the match's start and end
+        self.deal_times: list[float] = []
+        self.hand_started_at = self.match_started_at = self.match_ended_at = 0.0
 
     @abstractmethod
     def send(self, body: Body) -> None:
@@ -134,6 +138,7 @@ class Course(ABC):
         assert hand is not None
         if hand.dealt and not self._told_dealt:
             self._told_dealt = True
+            self.deal_times.append(self.now() - self.hand_started_at)
             self.tell(Progress(Phase.PLAYING))
             if self.seat is not None:
                 self.tell(ViewChanged(hand.view()))
@@ -175,6 +180,7 @@ class Course(ABC):
                              entropy=self.entropy, now=self.now(),
                              timeout=self.timing.timeout_s)
         self.phase, self._told_dealt = SessionPhase.MATCH, False
+        self.hand_started_at = self.now()
         if self.spectator is not None:
             self.spectator.hand_started(self.hand_no, m.deals_played + 1, self.hand.public)
         self.tell(Progress(Phase.SHUFFLING, detail=f"hand {self.hand_no}: keys and shuffle"))
@@ -273,6 +279,7 @@ class Course(ABC):
         self.outcome = MatchOutcome(self.table, winners, deals, self.audits, tuple(self.blames),
                                     lives, payouts)
         self.hand = None
+        self.match_ended_at = self.now()
         if self.match is not None:
             self.tell(MatchEnded(winners, standings_of(self.match), deals, payouts))
         self.tell(Progress(Phase.MATCH_OVER))

@@ -281,6 +281,7 @@ class Session(Course):
         self.link.restrict(roster.peers | {self.host or self.me})
         self.lot = Lot(roster.table_id, len(roster.sitters), seat, self.entropy)
         self.phase, self.lot_since = SessionPhase.LOT, self.now()
+        self.match_started_at = self.lot_since
         if self.spectator is not None:
             self.spectator.seated(roster)
         self.tell_seats()

@@ -1,0 +1,175 @@
+"""``lodam bench net``: a whole match of bot peers, each its own OS process, over a broker.
+
+The table's host runs here (a watcher that keeps the lobby and follows every hand: it
+verifies every proof and runs every audit, as a seat does); each seat is a ``lodam bot``
+process of its own, as at a LAN party. Bots answer at once (no think time). Measured:
+
+- ``shuffle_deal_ms_median`` — per hand, the time from the hand's start (fresh keys)
+  until every seat's cards are dealt: keys, the joint shuffle, every deal share checked;
+  the median over the match's hands;
+- ``match_s`` — the whole match, from the start (the seat list complete) to the result;
+- ``bytes_per_hand`` — everything the peers published (frames, heartbeats, resends),
+  as received by the host, per hand.
+
+Without ``--broker`` a private mosquitto is started on an ephemeral loopback port if the
+binary is installed (with ``set_tcp_nodelay true``: small messages must not wait for
+delayed acknowledgements — set it in your own mosquitto.conf too), else the embedded
+amqtt broker; ``--broker embedded`` measures amqtt
+(in this process, as ``lodam host`` runs it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress
+from lodam_p2p.cli import CliError
+from lodam_p2p.session import Session, SessionError, Timing
+from lodam_p2p.session.keys import new_identity
+from lodam_p2p.session.link import Link
+from lodam_p2p.session.lobby import HostDesk
+from lodam_p2p.session.runner import bot_seats, check_broker, parse_options
+from lodam_p2p.session.table import mqtt_connector
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``lodam bench net``."""
+    parser = sub.add_parser("net", help="a whole match of bot processes over a broker",
+                            description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seats", type=int, default=5, help="seats (3-10, default 5)")
+    parser.add_argument("--broker", metavar="URL",
+                        help="broker URL, or 'embedded' (default: a private mosquitto)")
+    parser.add_argument("--bot", default="random", help="the bot at every seat (random)")
+    parser.add_argument("--option", action="append", default=[], metavar="K=V",
+                        help="a rules option (repeatable)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play one match and print the figures."""
+    if not 3 <= args.seats <= 10:
+        raise CliError("--seats must be between 3 and 10")
+    if args.broker not in (None, "embedded"):
+        check_broker(args.broker)
+    bot_seats([args.bot], None)  # a clean error for an unknown bot, before any process
+    try:
+        figures = asyncio.run(_measure(args))
+    except SessionError as err:
+        raise CliError(str(err), 1) from None
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(f"{figures['broker']}: {args.seats} seats, {figures['deals']} deals; "
+              f"shuffle+deal median {figures['shuffle_deal_ms_median']} ms; "
+              f"match {figures['match_s']} s; {figures['bytes_per_hand']} bytes per hand")
+    return 0
+
+
+@contextlib.asynccontextmanager
+async def _broker(choice: str | None) -> AsyncIterator[tuple[str, str]]:
+    """(name, url) of the broker to measure."""
+    if choice not in (None, "embedded"):
+        yield choice, choice
+        return
+    if choice is None:
+        with _private_mosquitto() as url:
+            if url is not None:
+                yield "mosquitto", url
+                return
+    async with EmbeddedBroker(ListenAddress(LOOPBACK, 0)) as broker:
+        yield "amqtt", broker.url
+
+
+@contextlib.contextmanager
+def _private_mosquitto() -> Iterator[str | None]:
+    """A mosquitto on an ephemeral loopback port if installed (Nagle off), else None."""
+    binary = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin")
+    if binary is None:
+        yield None
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        port = _free_port()
+        config = Path(folder) / "mosquitto.conf"
+        config.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+                          "persistence false\nlog_dest none\nset_tcp_nodelay true\n")
+        process = subprocess.Popen([binary, "-c", str(config)], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        try:
+            yield f"mqtt://127.0.0.1:{port}" if _ready(port) else None
+        finally:
+            process.terminate()
+            process.wait(10)
+
+
+async def _measure(args: argparse.Namespace) -> dict[str, object]:
+    options = parse_options(args.option)
+    async with _broker(args.broker) as (name, url):
+        table = f"bench-{os.getpid()}"
+        link = Link(mqtt_connector(url), table, new_identity(os.urandom))
+        desk = HostDesk(table, link.peer, args.seats, options)
+        host = Session(link, plan=None, entropy=os.urandom, host=link.peer, desk=desk,
+                       timing=Timing(timeout_s=30, linger_s=2, lobby_s=60))
+        task = asyncio.create_task(host.run())
+        await asyncio.sleep(0.5)  # the announcement is out before the bots look for it
+        bots = [await _spawn(args.bot, table, url, seat) for seat in range(args.seats)]
+        try:
+            outcome = await task
+        finally:
+            for bot in bots:
+                await _reap(bot)
+    hands = max(1, len(host.deal_times))
+    return {
+        "broker": name,
+        "shuffle_deal_ms_median": round(statistics.median(host.deal_times or [0]) * 1000, 1),
+        "match_s": round(host.match_ended_at - host.match_started_at, 2),
+        "bytes_per_hand": round(link.bytes_received / hands),
+        "deals": outcome.deals,
+        "audits_passed": outcome.audits_passed,
+    }
+
+
+async def _spawn(bot: str, table: str, url: str, seat: int) -> asyncio.subprocess.Process:
+    """A ``lodam bot`` process."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "lodam_p2p", "bot", bot, "--table", table, "--broker", url,
+        "--seed", str(seat), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+async def _reap(process: asyncio.subprocess.Process) -> None:
+    """Wait for a bot process to end (it ends with the match); kill it if it lingers."""
+    try:
+        await asyncio.wait_for(process.wait(), 20)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _ready(port: int, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return True
+        time.sleep(0.02)
+    return False
