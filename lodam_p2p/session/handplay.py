@@ -176,7 +176,7 @@ class HandPlay:
         if body.kind is Msg.NOTES:
             if not (self.public.is_over and self._pending is None):
                 return Route.WAIT
-            return Route.DROP if seat in self.openings else Route.TAKE
+            return Route.DROP if seat in self.openings and seat != self.me else Route.TAKE
         if self.public.is_over or body.step < self.step:
             return Route.DROP
         due = self.awaited()

@@ -91,7 +91,6 @@ class Link:
         self._allowed: frozenset[str] | None = None
         self._inbox: asyncio.Queue[object] | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._loop_time = asyncio.get_running_loop().time
         self._send_lock = asyncio.Lock()
         self._epoch = 0
 
@@ -120,6 +119,10 @@ class Link:
     async def publish_retained(self, topic: str, payload: bytes) -> None:
         """Publish a retained message (the lobby announcement)."""
         await self.transport.publish(topic, payload, retain=True)
+
+    @staticmethod
+    def _loop_time() -> float:
+        return asyncio.get_running_loop().time()
 
     async def close(self) -> None:
         """Stop the tasks and close the transport cleanly (no will fires)."""

@@ -188,14 +188,15 @@ class Session(Course):
                     moved = True
                     if route is Route.TAKE:
                         self._take(peer, body)
-                    else:
-                        self.ignore(peer, f"{body.kind.name} out of place")
+                    elif peer != self.me:  # our own, after the hand moved on: nothing lost
+                        self.ignore(peer, f"{body.kind.name} (hand {body.hand}, step "
+                                    f"{body.step}) out of place at hand {self.hand_no}")
             moved = self._after() or moved
 
     def _route(self, peer: str, body: Body) -> Route:
         kind = body.kind
         if kind in (Msg.JOIN, Msg.LEAVE):
-            return Route.TAKE if self.desk is not None else Route.DROP
+            return Route.TAKE  # for the host's desk; others just pass them by
         if kind in (Msg.SEATS, Msg.START):
             if self.host is None:
                 return Route.WAIT  # the announcement naming the host is still to come
@@ -247,9 +248,8 @@ class Session(Course):
     # --- lobby and lot ------------------------------------------------------------------
 
     def _join(self, peer: str, body: Body) -> None:
-        assert self.desk is not None
         name, kind = body.args
-        if self.desk.join(peer, self.pubkeys.get(peer, b""), name, kind):
+        if self.desk is not None and self.desk.join(peer, self.pubkeys.get(peer, b""), name, kind):
             self._desk_changed()
 
     def _desk_changed(self) -> None:

@@ -32,9 +32,14 @@ from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.seat import Session, SessionError
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport import ConnectError, PresenceSpec, Transport, open_transport, topics
-from lodam_p2p.transport.lobby import read_lobby
+from lodam_p2p.transport.lobby import MAX_SEATS, MIN_SEATS, read_lobby
 
 log = logging.getLogger("lodam_p2p.session")
+
+
+def _check_seats(seats: int) -> None:
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise SessionError(f"a table seats {MIN_SEATS} to {MAX_SEATS} players, not {seats}")
 
 
 def mqtt_connector(url: str) -> Connector:
@@ -109,6 +114,7 @@ async def play_table(*, table: str, options: Options, seats: Sequence[SeatPlan],
     ``seed`` makes every secret reproducible (tests); ``None`` draws from the OS.
     """
     topics.check_name(table, "table")
+    _check_seats(len(seats))
     timing = timing or Timing(timeout_s=timeout_s)
     async with broker_for(broker_url, None, connector) as (connect, _url):
         sessions = _sessions(table, options, len(seats), seats, connect=connect, seed=seed,
@@ -128,6 +134,7 @@ async def host_table(*, table: str, seats: int, options: Options, local: Sequenc
     ``on_broker`` (a callable taking the broker URL) is told where others should join.
     """
     topics.check_name(table, "table")
+    _check_seats(seats)
     if len(local) > seats:
         raise SessionError(f"{len(local)} local seats at a table of {seats}")
     address = ListenAddress.parse(listen) if listen else ListenAddress(LOOPBACK, MQTT_PORT)

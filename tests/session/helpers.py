@@ -1,0 +1,55 @@
+"""Test support: bot seats, tables of sessions on an in-memory hub, quick timings."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from lodam_p2p.bots import BotRegistry
+from lodam_p2p.bots.adapter import BotPlayer
+from lodam_p2p.rules import Options
+from lodam_p2p.session import Session, Timing
+from lodam_p2p.session.table import _sessions
+from lodam_p2p.tableplan import MatchOutcome, SeatPlan
+from lodam_p2p.transport.memory import Faults, MemoryHub
+
+#: Short waits: tests never wait for a real person.
+QUICK = Timing(timeout_s=2.0, grace_s=1.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
+               lobby_s=20.0)
+_REGISTRY: BotRegistry | None = None
+
+
+def registry() -> BotRegistry:
+    """The bot registry (loaded once per process)."""
+    global _REGISTRY  # noqa: PLW0603 - a cache
+    if _REGISTRY is None:
+        _REGISTRY = BotRegistry.load()
+    return _REGISTRY
+
+
+def bots(names: Sequence[str]) -> list[SeatPlan]:
+    """One bot seat per name."""
+    seats = []
+    for seat, name in enumerate(names):
+        bot_type = registry().get(name)
+        player = BotPlayer(name, bot_type.make(seat, seat), None, seat)
+        seats.append(SeatPlan(f"{name}{seat}", player, f"bot:{name}"))
+    return seats
+
+
+def table(hub: MemoryHub, seats: Sequence[SeatPlan], options: Options, *, seed: int = 1,
+          timing: Timing = QUICK) -> list[Session]:
+    """The host watcher and one session per seat, all on ``hub``."""
+    return _sessions("oak", options, len(seats), seats, connect=hub.transport, seed=seed,
+                     timing=timing, spectator=None)
+
+
+async def run_all(sessions: Sequence[Session]) -> list[MatchOutcome]:
+    """Run every session to its end."""
+    return list(await asyncio.gather(*(s.run() for s in sessions)))
+
+
+def lossy(seed: int = 7) -> Faults:
+    """Drops, duplicates, reorders and delays on the peer topics."""
+    return Faults(drop=0.03, duplicate=0.05, reorder=0.05, delay=0.003, seed=seed,
+                  topics="lodam/v1/t/+/p/+")

@@ -1,0 +1,90 @@
+"""Signed frames and message bodies: what is accepted and what is refused."""
+
+from __future__ import annotations
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from lodam_p2p.session.lot import Lot, LotError, draw
+from lodam_p2p.session.wire import (
+    MAX_PAYLOAD,
+    BadMessage,
+    Body,
+    Msg,
+    open_frame,
+    peer_name,
+    raw_public,
+    seal_frame,
+)
+
+
+def test_bodies_round_trip() -> None:
+    body = Body(Msg.PLAY, hand=3, step=17, args=(12,), envelopes=(b"x" * 200,))
+    assert Body.decode(body.encode()) == body
+    offer = Body(Msg.OFFER, 1, 2, ("coat", bytes(32)))
+    assert Body.decode(offer.encode()) == offer
+
+
+@pytest.mark.parametrize("body", [
+    Body(Msg.PLAY, args=("twelve",)),
+    Body(Msg.PLAY, args=(12, 13)),
+    Body(Msg.OFFER, args=("spade", bytes(32))),
+    Body(Msg.LOT_COMMIT, args=(bytes(31),)),
+    Body(Msg.DECLARE, args=(1, None)),
+    Body(Msg.PROTO, envelopes=tuple(b"e" for _ in range(9))),
+])
+def test_malformed_bodies_are_refused(body: Body) -> None:
+    with pytest.raises(BadMessage):
+        Body.decode(body.encode())
+
+
+@pytest.mark.parametrize("data", [b"", b"\xc1", b"\x96\x01\x08\x00\x00\x90", b"\xff" * 50])
+def test_garbage_is_refused(data: bytes) -> None:
+    with pytest.raises(BadMessage):
+        Body.decode(data)
+
+
+def test_frames_are_signed_for_the_topic_peer_and_table() -> None:
+    key = Ed25519PrivateKey.generate()
+    pub = raw_public(key)
+    me = peer_name(pub)
+    sealed = seal_frame(key, pub, "oak", b"frame")
+    assert open_frame(sealed, "oak", me) == (pub, b"frame")
+    with pytest.raises(BadMessage, match="signature"):
+        open_frame(sealed, "elm", me)  # replayed at another table
+    with pytest.raises(BadMessage, match="belong"):
+        open_frame(sealed, "oak", peer_name(bytes(32)))  # on another peer's topic
+    forged = sealed[:40] + bytes([sealed[40] ^ 1]) + sealed[41:]
+    with pytest.raises(BadMessage, match="signature"):
+        open_frame(forged, "oak", me)
+    with pytest.raises(BadMessage, match="size"):
+        open_frame(sealed + bytes(MAX_PAYLOAD), "oak", me)
+
+
+def _fixed(value: int) -> object:
+    return lambda n: bytes([value]) * n
+
+
+def test_the_lot_draws_from_every_nonce_and_blames_a_false_reveal() -> None:
+    table_id = bytes(16)
+    lots = [Lot(table_id, 3, seat, _fixed(seat + 1)) for seat in range(3)]  # type: ignore[arg-type]
+    for lot in lots:
+        for other in lots:
+            lot.take_commit(other.seat or 0, other.my_commitment())
+    assert all(lot.may_reveal() for lot in lots)
+    for lot in lots:
+        for other in lots:
+            lot.take_reveal(other.seat or 0, other.nonce)
+    dealers = {lot.dealer() for lot in lots}
+    assert dealers == {draw(table_id, [bytes([1]) * 32, bytes([2]) * 32, bytes([3]) * 32])}
+    fresh = Lot(table_id, 3, None, _fixed(0))  # type: ignore[arg-type]
+    fresh.take_commit(1, lots[1].my_commitment())
+    with pytest.raises(LotError, match="does not open"):
+        fresh.take_reveal(1, bytes(32))
+    assert fresh.missing() == [0, 2]
+
+
+def test_one_seat_changes_the_draw() -> None:
+    table_id = bytes(16)
+    draws = {draw(table_id, [bytes(32), bytes(32), bytes([k]) * 32]) for k in range(40)}
+    assert draws == {0, 1, 2}
