@@ -1,0 +1,144 @@
+"""Faults: a peer killed mid-hand, a client publishing garbage, a revoke caught by the audit."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+from lodam_p2p.rules import Action, Options, Play, PlayerView
+from lodam_p2p.session import Session
+from lodam_p2p.session.keys import new_identity
+from lodam_p2p.session.seat import Decided
+from lodam_p2p.session.wire import Body, Msg, raw_public, seal_frame
+from lodam_p2p.tableplan import SeatPlan
+from lodam_p2p.transport import topics
+from lodam_p2p.transport.frames import Frame, FrameKind
+from lodam_p2p.transport.memory import MemoryHub
+from tests.session.helpers import bots, run_all, table
+from tests.support.aio import run
+
+
+async def _until(check: object, timeout: float = 30.0) -> None:
+    assert callable(check)
+    async with asyncio.timeout(timeout):
+        while not check():
+            await asyncio.sleep(0.01)
+
+
+def test_a_peer_killed_mid_hand_is_blamed_and_the_others_end_with_a_result() -> None:
+    hub = MemoryHub()
+    sessions = table(hub, bots(["random"] * 4), Options(lives=3))
+    victim = sessions[3]  # seat 2
+
+    async def scenario() -> list[object]:
+        tasks = [asyncio.create_task(s.run()) for s in sessions]
+        await _until(lambda: victim.hand is not None and victim.hand.step > 8)
+        victim.link.transport.abort()  # type: ignore[attr-defined]  # the will fires
+        tasks[3].cancel()
+        return list(await asyncio.gather(*tasks[:3], tasks[3], return_exceptions=True))
+
+    outcomes = run(scenario(), 60)
+    survivors = outcomes[:3]
+    assert isinstance(outcomes[3], BaseException)  # the victim itself got no result
+    for outcome in survivors:
+        assert outcome.blames, outcome  # type: ignore[union-attr]
+        assert outcome.blames[0].startswith("seat 2: timeout")  # type: ignore[union-attr]
+        assert 2 not in outcome.winners and outcome.winners  # type: ignore[union-attr]
+    assert len({o.winners for o in survivors}) == 1  # type: ignore[union-attr]
+
+
+async def _garbage(hub: MemoryHub, victim: str, stop: asyncio.Event) -> int:
+    """Publish junk on the table's topics until ``stop``; return how many."""
+    transport = hub.transport()
+    await transport.connect()
+    key = new_identity(os.urandom)
+    mine = raw_public(key)
+    outsider = "p" + "0" * 20
+    data = Frame(FrameKind.DATA, victim, 1, Body(Msg.PLAY, 1, 0, (3,)).encode()).encode()
+    junk = [
+        (topics.peer_topic("oak", outsider), b"\x00garbage"),
+        (topics.peer_topic("oak", victim), os.urandom(300)),
+        (topics.peer_topic("oak", victim), seal_frame(key, mine, "oak", data)),  # forged
+        (topics.peer_topic("oak", outsider), bytes(1_000_000)),
+        (topics.presence_topic("oak", outsider), b"{not json"),
+        ("lodam/v1/t/oak/p", b"level missing"),
+    ]
+    sent = 0
+    while not stop.is_set():
+        topic, payload = junk[sent % len(junk)]
+        await transport.publish(topic, payload)
+        sent += 1
+        await asyncio.sleep(0.002)
+    await transport.close()
+    return sent
+
+
+def test_garbage_forged_and_oversized_messages_are_ignored_and_the_match_finishes() -> None:
+    hub = MemoryHub()
+    sessions = table(hub, bots(["random"] * 3), Options(lives=1))
+    victim = sessions[1].link.peer
+
+    async def scenario() -> tuple[list[object], int]:
+        stop = asyncio.Event()
+        noise = asyncio.create_task(_garbage(hub, victim, stop))
+        outcomes = await run_all(sessions)
+        stop.set()
+        return list(outcomes), await noise
+
+    outcomes, sent = run(scenario(), 90)
+    assert sent > 20
+    for outcome in outcomes:
+        assert outcome.blames == () and outcome.winners  # type: ignore[union-attr]
+        assert outcome.audits_passed == outcome.deals  # type: ignore[union-attr]
+    assert all(s.link.ignored > 0 for s in sessions)
+
+
+class Revoker:
+    """Plays the first legal card, except once: a renounce while holding the led suit."""
+
+    def __init__(self) -> None:
+        self.revoked = False
+
+    def notify(self, event: object) -> None:
+        """Nothing to remember."""
+
+    async def decide(self, view: PlayerView) -> Action:
+        if not self.revoked and view.current_trick and view.awaiting is not None:
+            led = view.current_trick[0][1].suit
+            others = [c for c in view.hand if c.suit != led]
+            if others and any(c.suit == led for c in view.hand):
+                self.revoked = True
+                return Play(view.seat, others[0])
+        return view.legal[0]
+
+
+def _cheating(session: Session) -> None:
+    """Patch ``session`` so that its player's answers are sent unchecked."""
+    honest = session._decided
+
+    def decided(item: Decided) -> None:
+        hand = session.hand
+        if (hand is not None and item.action is not None and hand.my_turn()
+                and (item.hand, item.step) == (session.hand_no, hand.step)):
+            body = hand.act(item.action, session.now())
+            session.drain_hand()
+            session.send(body)
+            return
+        honest(item)
+
+    session._decided = decided  # type: ignore[method-assign]
+
+
+def test_a_revoke_is_caught_by_the_audit_and_puts_the_revoker_out() -> None:
+    cheat = Revoker()
+    seats = bots(["random"] * 4)
+    seats[1] = SeatPlan("cheat", cheat, "bot:cheat")
+    sessions = table(MemoryHub(), seats, Options(lives=2))
+    _cheating(sessions[2])
+    outcomes = run(run_all(sessions), 120)
+    assert cheat.revoked
+    for outcome in outcomes:
+        assert [b for b in outcome.blames if b.startswith("seat 1: revoke")], outcome.blames
+        assert outcome.lives[1] == 0 and 1 not in outcome.winners
+        assert outcome.audits_passed == outcome.deals - 1  # the revoked deal is void
+    assert len({(o.winners, o.lives) for o in outcomes}) == 1
