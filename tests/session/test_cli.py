@@ -1,0 +1,39 @@
+"""The command lines: clean one-line errors for bad input, and a hosted match end to end."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lodam_p2p.cli import main
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["host", "--table", "oak", "--seats", "2"], "--seats must be between 3 and 10"),
+    (["host", "--table", "o/k", "--seats", "3"], "bad table name"),
+    (["host", "--table", "oak", "--seats", "3", "--option", "lives=zero"], "bad --option"),
+    (["host", "--table", "oak", "--seats", "3", "--bot", "nosuchbot"], "unknown bot"),
+    (["host", "--table", "oak", "--seats", "3", "--broker", "http://x"], "broker"),
+    (["join", "oak"], "terminal client"),
+    (["bot", "random", "--broker", "mqtt://127.0.0.1:1", "--table", "oak"], "lodam:"),
+    (["bench", "net", "--seats", "11"], "--seats must be between 3 and 10"),
+])
+def test_bad_input_is_one_line(argv: list[str], message: str,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) != 0
+    err = capsys.readouterr().err.strip()
+    assert message in err and "Traceback" not in err
+    assert len(err.splitlines()) == 1
+
+
+def test_host_with_every_seat_a_local_bot_prints_one_json_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["host", "--table", "solo", "--seats", "3", "--bot", "random", "--bot", "heuristic",
+            "--bot", "random", "--option", "lives=1", "--listen", "127.0.0.1:0", "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["table"] == "solo" and result["winners"] and result["blames"] == []
+    assert result["audits_passed"] == result["deals"]
+    assert "[solo] match over" in captured.err
