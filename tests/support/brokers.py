@@ -129,6 +129,8 @@ class Mosquitto:
             f"listener {port} 127.0.0.1",
             "allow_anonymous true",
             "persistence false",
+            # small messages go out at once, as the clients send them (no Nagle delay)
+            "set_tcp_nodelay true",
             f"log_dest file {self.log_path}",
             "log_type error",
             "log_type warning",
