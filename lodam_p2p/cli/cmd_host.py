@@ -1,11 +1,15 @@
 """``lodam host``: host a table on a broker, seat local bots, and follow the match.
 
+With a terminal you sit at the first seat in the full-screen client (as in ``lodam
+play``), beside the ``--bot`` seats; ``--watch`` (or no terminal) only hosts, seats the
+bots and prints the spectator log.
+
 Without ``--broker`` the embedded amqtt broker is started here, on loopback
-(``127.0.0.1:1883``) unless ``--listen`` names another address: give the LAN address
-(or ``0.0.0.0:1883``) to host for other machines, and the table is then advertised by
-DNS-SD. Others join with ``lodam join TABLE --broker URL`` or ``lodam bot NAME``. The
-spectator log is printed as the match goes; with ``--json`` a finished match prints one
-JSON line (``table``, ``winners``, ``deals``, ``audits_passed``, ``blames``).
+(``127.0.0.1:1883``) unless ``--listen`` names another address: give the LAN address (or
+``0.0.0.0:1883``) to host for other machines, and the table is then advertised by
+DNS-SD. Others join with ``lodam join TABLE --broker URL`` or ``lodam bot NAME``. With
+``--json`` a finished match prints one JSON line (``table``, ``winners``, ``deals``,
+``audits_passed``, ``blames``).
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         help="a rules option, e.g. lives=2 (repeatable)")
     parser.add_argument("--bot", action="append", default=[], metavar="NAME",
                         help="seat a bot here (repeatable: --bot random --bot heuristic)")
+    parser.add_argument("--watch", action="store_true",
+                        help="only host and log the match; nobody sits here but the bots")
     parser.add_argument("--listen", metavar="HOST:PORT",
                         help="where the embedded broker listens (default 127.0.0.1:1883)")
     add_common(parser)
@@ -47,6 +53,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Host the table until its match is over."""
+    if not args.watch and sys.stdin.isatty() and sys.stdout.isatty():
+        return host_in_client(args)
     table = check_table(args.table)
     if not 3 <= args.seats <= 10:
         raise CliError("--seats must be between 3 and 10")
@@ -69,3 +77,20 @@ def run(args: argparse.Namespace) -> int:
                                 spectator=spectator_for(args, table), on_broker=tell)
 
     return run_match(args, match)
+
+
+def host_in_client(args: argparse.Namespace) -> int:
+    """Host with the person at the first seat, in the terminal client."""
+    from lodam_p2p.cli import cmd_play  # noqa: PLC0415 - the client loads only when needed
+
+    table = check_table(args.table)
+    if args.broker and args.listen:
+        raise CliError("--listen is for the embedded broker; drop it with --broker")
+    if len(args.bot) >= args.seats:
+        raise CliError(f"{len(args.bot)} bots and you do not fit at {args.seats} seats")
+    play = cmd_play.play_defaults()
+    play.host, play.table, play.seats = True, table, args.seats
+    play.bots, play.chosen_options = ",".join(args.bot), parse_options(args.option)
+    play.broker, play.listen = check_broker(args.broker), args.listen
+    play.seed, play.json = args.seed, args.json
+    return cmd_play.run(play)

@@ -1,16 +1,17 @@
 """``lodam join``: take a seat at a table hosted elsewhere.
 
-``TABLE`` may be left out: the first open table announced on the broker is joined.
-``--bot NAME`` seats a bot; a person's seat is played in the terminal client (``lodam
-play`` joins tables from its lobby). The spectator log is printed as the match goes;
-with ``--json`` a finished match prints one JSON line.
+You sit in the full-screen terminal client (the same as ``lodam play``); without
+``TABLE`` its lobby lists the tables found on the LAN and on the broker. ``--bot NAME``
+seats a bot instead, headless: without ``TABLE`` it joins the first open table
+announced on the broker, prints the spectator log as the match goes, and with
+``--json`` a finished match prints one JSON line.
 """
 
 from __future__ import annotations
 
 import argparse
+from types import SimpleNamespace
 
-from lodam_p2p.cli import CliError
 from lodam_p2p.session import join_table
 from lodam_p2p.session.runner import (
     add_common,
@@ -41,9 +42,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Join and play until the match is over."""
     if args.bot is None:
-        raise CliError("a person's seat is played in the terminal client: use 'lodam play' "
-                       "(its lobby joins tables), or seat a bot with --bot NAME")
+        return join_in_client(args)
     return join_as(args, args.bot, args.table)
+
+
+def join_in_client(args: argparse.Namespace) -> int:
+    """A person's seat: the terminal client, at ``TABLE`` or through the lobby."""
+    from lodam_p2p.cli import cmd_play  # noqa: PLC0415 - the client loads only when needed
+
+    play = cmd_play.play_defaults()
+    play.seed, play.json = args.seed, args.json
+    broker = check_broker(args.broker)
+    if args.table is None:
+        play.lobby, play.broker = True, broker
+    else:
+        play.table = check_table(args.table)
+        play.join_row = SimpleNamespace(table=play.table, broker=broker or DEFAULT_BROKER)
+    return cmd_play.run(play)
 
 
 def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:

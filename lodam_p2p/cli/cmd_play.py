@@ -29,7 +29,7 @@ from lodam_p2p.cli import CliError
 
 if TYPE_CHECKING:
     from lodam_p2p.bots.registry import BotRegistry
-    from lodam_p2p.player import Player
+    from lodam_p2p.player import Notice, Player
     from lodam_p2p.rules import Action, Options, PlayerView
     from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
@@ -247,9 +247,15 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 
     async def host(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
+        def tell(url: str) -> None:
+            # the person at the first seat learns where the others should join
+            if seats:
+                seats[0].player.notify(hosting_notice(args.table, url))
+
         outcome: MatchOutcome = await session.host_table(
             table=args.table, seats=args.seats, options=options, local=seats,
-            broker_url=args.broker, seed=seed)
+            broker_url=args.broker, listen=getattr(args, "listen", None), seed=seed,
+            on_broker=tell)
         return outcome
 
     if row is not None:
@@ -264,6 +270,22 @@ def choose_driver(args: argparse.Namespace) -> Driver:
         return outcome
 
     return network
+
+
+def hosting_notice(table: str, url: str) -> Notice:
+    """Where the others join a table hosted here."""
+    from lodam_p2p.player import Notice, NoticeLevel  # noqa: PLC0415
+
+    return Notice(NoticeLevel.INFO,
+                  f"Hosting {table} on {url}: others join with 'lodam join {table} --broker {url}'")
+
+
+def play_defaults() -> argparse.Namespace:
+    """The arguments of a bare ``lodam play``, for commands that seat a person too
+    (``lodam join TABLE``, ``lodam host``)."""
+    root = argparse.ArgumentParser(prog="lodam")
+    register(root.add_subparsers())
+    return root.parse_args(["play"])
 
 
 def bot_seats(lineup: Sequence[str], registry: BotRegistry, *, first_seat: int, seed: int | None,
