@@ -40,6 +40,7 @@ from lodam_p2p.fairdeal.proofs import (
     prove_shares,
     share_weights,
 )
+from lodam_p2p.fairdeal.remask import first_position, prg, remask_commitment, remask_secret
 from lodam_p2p.fairdeal.shuffle import apply_shuffle, commitment, draw_shuffle, starting_deck
 from lodam_p2p.fairdeal.transfer import seal, transfer_key
 from lodam_p2p.fairdeal.wire import GENESIS
@@ -143,6 +144,27 @@ def shuffle_vector() -> dict[str, Any]:
             "shuffled_deck": [[hx(a), hx(b)] for a, b in shuffled]}
 
 
+def remask_vector() -> dict[str, Any]:
+    """Seat 2 (index 2 of 3) re-masks four positions of a 32-card deck in its round 1."""
+    ctx = Context(TABLE, 7, 2)
+    joint = base_mul(hash_to_scalar(b"vector joint"))
+    seed = drbg(b"remask seed")(32)
+    inputs = (4, 9, 17, 30)
+    old = tuple(starting_deck(joint, 32)[j] for j in inputs)
+    secret = remask_secret(seed, 1, len(inputs))
+    new = apply_shuffle(old, joint, secret)
+    first = first_position(32, 3, 2, 1)
+    assert first is not None
+    return {"context": ctx_json(ctx), "joint_key": hx(joint), "seed": hx(seed), "round": 1,
+            "prg_first_64_bytes": hx(prg(seed, 1)(64)),
+            "permutation": list(secret.permutation),
+            "randomness": [hx(r) for r in secret.randomness], "salt": hx(secret.salt),
+            "commitment": hx(remask_commitment(ctx, secret)),
+            "inputs": list(inputs), "input_ciphertexts": [[hx(a), hx(b)] for a, b in old],
+            "outputs": list(range(first, first + len(inputs))),
+            "output_ciphertexts": [[hx(a), hx(b)] for a, b in new]}
+
+
 def transfer_vector() -> dict[str, Any]:
     ctx = Context(TABLE, 7, 1)
     x_from, x_to = hash_to_scalar(b"from"), hash_to_scalar(b"to")
@@ -180,7 +202,7 @@ def _raw_public(key: Ed25519PrivateKey) -> bytes:
 
 
 def hand_vector() -> dict[str, Any]:
-    """A whole 3-seat, 32-card hand: play, talon top, exchange, forward, audit."""
+    """A whole 3-seat, 32-card hand: play, talon top, exchange, forward, re-masks, audit."""
     seats = (0, 1, 2)
     seeds = {s: hashlib.sha256(b"vector seat" + bytes([s])).digest() for s in seats}
     ids = {s: Ed25519PrivateKey.from_private_bytes(seeds[s]) for s in seats}
@@ -197,7 +219,9 @@ def hand_vector() -> dict[str, Any]:
             "entropy_seeds": {str(s): hx(b"vector entropy" + bytes([s])) for s in seats},
             "config": json.loads(Transcript(config, ()).to_json()),
             "script": SCRIPT_TEXT, "seat_secrets": secrets, "envelopes": sent,
-            "deal": list(verdict.deal), "verdict": verdict.summary}
+            "deal": list(verdict.deal),
+            "masked": {str(p): c for p, c in sorted((verdict.masked or {}).items())},
+            "verdict": verdict.summary}
 
 
 SCRIPT_TEXT = [
@@ -206,6 +230,10 @@ SCRIPT_TEXT = [
     "every seat reveals the talon top (position 27)",
     "seat 1 transfers its first position to seat 2; seat 2 its first to seat 1",
     "seat 2 reveals seat 1's position (forwarding seat 1's share)",
+    "seat 1 transfers its second position to seat 2; seat 2 its second to seat 1",
+    "seat 1 re-masks its holding (its positions but the first two, and seat 2's second);"
+    " then seat 2 re-masks its (its positions but the first two, and seat 1's second)",
+    "seat 2 reveals the new position holding seat 1's second card",
     "every seat finishes (audit)",
 ]
 
@@ -235,6 +263,17 @@ def _run_script(config: HandConfig, hands: dict[int, Hand]) -> None:
     flush()
     hands[2].reveal(p1, 0.0)
     flush()
+    q1, q2 = config.positions_of(1)[1], config.positions_of(2)[1]
+    hands[1].transfer(q1, 2, 0.0)
+    hands[2].transfer(q2, 1, 0.0)
+    flush()
+    hands[1].remask([*config.positions_of(1)[2:], q2], 0.0)
+    flush()
+    new = hands[2].remask([*config.positions_of(2)[2:], q1], 0.0)
+    flush()
+    card = hands[1].cards[q1]
+    hands[2].reveal(next(p for p in new if hands[2].cards[p] == card), 0.0)
+    flush()
     for hand in hands.values():
         hand.finish(0.0)
     flush()
@@ -243,7 +282,8 @@ def _run_script(config: HandConfig, hands: dict[int, Hand]) -> None:
 def _secrets_json(hand: Hand) -> dict[str, Any]:
     me = hand._me  # the generator is allowed to read a seat's secrets
     assert me is not None and me.shuffle is not None
-    return {"x": hx(me.x), "X": hx(me.key), "permutation": list(me.shuffle.permutation),
+    return {"x": hx(me.x), "X": hx(me.key), "remask_seed": hx(me.seed or b""),
+            "permutation": list(me.shuffle.permutation),
             "randomness": [hx(r) for r in me.shuffle.randomness], "salt": hx(me.shuffle.salt),
             "cards": {str(p): c for p, c in sorted(hand.cards.items())}}
 
@@ -256,6 +296,7 @@ def build_all() -> dict[str, Any]:
                         "deal_batch": batch_vector()},
         "shuffle.json": shuffle_vector(),
         "transfer.json": transfer_vector(),
+        "remask.json": remask_vector(),
         "envelope.json": envelope_vector(),
         "hand_3seats_32cards.json": hand_vector(),
     }

@@ -1,14 +1,16 @@
 """The fair-deal protocol: mental poker for one hand, as a sans-IO core.
 
 It deals *positions* of a jointly shuffled, encrypted deck to seats, reveals positions
-to all, hands positions privately from one seat to another, and audits the whole hand
+to all, hands positions privately from one seat to another, re-masks a seat's holding
+into fresh positions nobody else can link to the old ones, and audits the whole hand
 at the end; it knows no card game (see protocol/SPEC.md). Typical use, per seat::
 
     hand = Hand(config, seat, identity_key, os.urandom, now, checker)
     broadcast(hand.outgoing())
     on bytes from peer:   hand.receive(peer, data, now); broadcast(hand.outgoing())
-    for event in hand.events(): ...          # Dealt, CardRevealed, CardLearned, …
+    for event in hand.events(): ...          # Dealt, CardRevealed, CardLearned, Remasked, …
     hand.reveal(position, now) / hand.transfer(position, seat, now) / hand.finish(now)
+    new_positions = hand.remask(holding, now)   # after an exchange: unlinkable positions
     at hand.timer():      hand.handle_timer(now)
 """
 
@@ -23,6 +25,8 @@ from lodam_p2p.fairdeal.config import (
     Event,
     HandConfig,
     Phase,
+    Remasked,
+    RemaskShared,
     ResendWanted,
     deal_schedule,
 )
@@ -45,6 +49,8 @@ __all__ = [
     "LocalProtocolError",
     "Phase",
     "ProtocolError",
+    "RemaskShared",
+    "Remasked",
     "RemoteProtocolError",
     "ResendWanted",
     "Transcript",

@@ -10,10 +10,14 @@ all of it anyway. What only the opening makes checkable:
 3. the seat's published deck is exactly the previous deck shuffled with the opening
    (``shuffle``) — a dropped, duplicated or substituted card fails here;
 4. every transfer the seat sent unseals (the key is now computable by all) to proven
-   shares that let the receiver decrypt the position (``transfer``).
+   shares that let the receiver decrypt the position (``transfer``);
+5. every re-mask the seat made: the (π, r, salt) drawn from the opened seed match its
+   commitment (``remask-commitment``) and re-derive its new ciphertexts from its inputs
+   (``remask``) — a dropped, duplicated or invented card fails here.
 
 Once every seat has opened, the card at each final position follows from composing the
 permutations (no decryption needed, since step 3 tied every deck to the previous one),
+the card at each re-masked position from following the re-mask's π back to its input,
 and the caller's checker judges the hand's public actions against that full deal.
 """
 
@@ -24,6 +28,7 @@ from lodam_p2p.fairdeal.errors import blame
 from lodam_p2p.fairdeal.group import base_mul, encode_point
 from lodam_p2p.fairdeal.messages import AuditMsg
 from lodam_p2p.fairdeal.record import Record
+from lodam_p2p.fairdeal.remask import remask_commitment, remask_secret
 from lodam_p2p.fairdeal.shuffle import (
     ShuffleSecret,
     commitment,
@@ -69,11 +74,28 @@ def check_transfers(record: Record, seat: int, msg: AuditMsg) -> None:
             record.open_transfer(seat, transfer, key)
 
 
+def check_remasks(record: Record, seat: int, msg: AuditMsg) -> None:
+    """Every re-mask ``seat`` made opens to its commitment and re-derives its ciphertexts."""
+    assert record.joint is not None
+    for remask in record.remasks:
+        if remask.seat != seat:
+            continue
+        secret = remask_secret(msg.remask_seed, remask.round, len(remask.inputs))
+        if remask_commitment(record.ctx(seat), secret) != remask.msg.commitment:
+            raise blame(seat, "remask-commitment", f"re-mask {remask.round} does not open to "
+                        "its commitment")
+        old = tuple(record.ciphertext(j) for j in remask.inputs)
+        if not rederives(old, remask.msg.deck, record.joint, secret):
+            raise blame(seat, "remask", f"re-mask {remask.round} is not its inputs re-masked "
+                        "(a card dropped, duplicated or invented)")
+
+
 def check_opening(record: Record, seat: int, msg: AuditMsg) -> None:
     """All checks on one seat's audit message."""
     check_key(record, seat, msg)
     check_shuffle(record, seat, msg)
     check_transfers(record, seat, msg)
+    check_remasks(record, seat, msg)
 
 
 def full_deal(config: HandConfig, openings: dict[int, AuditMsg]) -> tuple[int, ...]:
@@ -81,8 +103,23 @@ def full_deal(config: HandConfig, openings: dict[int, AuditMsg]) -> tuple[int, .
     return compose_cards([openings[s].permutation for s in config.seats], config.deck_size)
 
 
-def check_consistent(record: Record, deal: tuple[int, ...]) -> None:
+def masked_cards(record: Record, openings: dict[int, AuditMsg],
+                 deal: tuple[int, ...]) -> dict[int, int]:
+    """The card at every re-masked position: each re-mask's π followed back to its input
+    (re-masks in the order applied, so an input is always known before its outputs)."""
+    cards: dict[int, int] = {}
+    for remask in record.remasks:
+        secret = remask_secret(openings[remask.seat].remask_seed, remask.round,
+                               len(remask.inputs))
+        for out, source in zip(remask.outputs, secret.permutation, strict=True):
+            j = remask.inputs[source]
+            cards[out] = deal[j] if j < len(deal) else cards[j]
+    return cards
+
+
+def check_consistent(record: Record, deal: tuple[int, ...], masked: dict[int, int]) -> None:
     """Every card made public during the hand is the one the audit finds there."""
     for position, card in record.revealed.items():
-        if deal[position] != card:  # impossible once shuffles re-derive and shares are proven
-            raise AssertionError(f"position {position}: revealed {card}, audit {deal[position]}")
+        found = deal[position] if position < len(deal) else masked[position]
+        if found != card:  # impossible once shuffles re-derive and shares are proven
+            raise AssertionError(f"position {position}: revealed {card}, audit {found}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from lodam_p2p.fairdeal.errors import Blame
@@ -84,8 +84,9 @@ class Phase(enum.Enum):
     ABORTED = "aborted"  #: a seat was blamed
 
 
-#: The audit hook: given the card index at every position, name a guilty seat or None.
-AuditChecker = Callable[[tuple[int, ...]], Blame | None]
+#: The audit hook: given the card index at every deck position (``deal``) and at every
+#: re-masked position (``masked``: position → card), name a guilty seat or None.
+AuditChecker = Callable[[tuple[int, ...], Mapping[int, int]], Blame | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,10 +122,31 @@ class AuditOpened:
 
 
 @dataclass(frozen=True, slots=True)
+class Remasked:
+    """``seat`` re-masked ``inputs`` (now retired) into ``outputs``; every other seat
+    is sending its shares for them. Which output holds which card only the seat knows."""
+
+    seat: int
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RemaskShared:
+    """Every share of ``seat``'s re-mask is in: its new positions can be revealed and
+    transferred like dealt ones."""
+
+    seat: int
+    outputs: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class AuditPassed:
-    """Every opening checked and the checker found nobody guilty: the full deal."""
+    """Every opening checked and the checker found nobody guilty: the full deal (card
+    at every deck position) and the card at every re-masked position."""
 
     deal: tuple[int, ...]
+    masked: Mapping[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,4 +164,5 @@ class ResendWanted:
     seq: int
 
 
-Event = Dealt | CardRevealed | CardLearned | AuditOpened | AuditPassed | Anomaly | ResendWanted
+Event = (Dealt | CardRevealed | CardLearned | Remasked | RemaskShared | AuditOpened | AuditPassed
+         | Anomaly | ResendWanted)

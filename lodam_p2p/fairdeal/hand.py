@@ -9,15 +9,18 @@ it passes). The hand reads no clock and draws no randomness of its own: ``now`` 
 
 A seat's messages form one word of the grammar
 
-    KEY  SHUFFLE  DEAL  (REVEAL | TRANSFER)*  AUDIT
+    KEY  SHUFFLE  DEAL  (REVEAL | TRANSFER | REMASK | SHARES)*  AUDIT
 
 (the transition table ``intake.SENDER_NEXT``). Messages are authenticated and put in per-sender
 order as they arrive (wire.py), checked against that grammar, and then *held* until the
-hand's phase can take them (``_PHASE_TAKES``): a seat's shuffle waits for the previous
-shuffler's, a reveal waits until every deal share is in. The seat's own messages are
-produced as soon as the phase allows (its key at once, its shuffle on its turn, its deal
-shares when the last shuffle is in) or on command (``reveal``, ``transfer``, ``finish``)
-and applied to its own record like anyone else's, without re-checking its own proofs.
+hand's phase can take them (``_PHASE_TAKES``, ``_takes``): a seat's shuffle waits for
+the previous shuffler's, a reveal waits until every deal share is in, a re-mask until
+the transfers it relies on are in, a re-mask's shares until the re-mask, and a reveal or
+transfer of a re-masked position until every share of it is in. The seat's own messages
+are produced as soon as the phase allows (its key at once, its shuffle on its turn, its
+deal shares when the last shuffle is in, its shares for another seat's re-mask when that
+arrives) or on command (``reveal``, ``transfer``, ``remask``, ``finish``) and applied to
+its own record like anyone else's, without re-checking its own proofs.
 
 A failed check on an authenticated message aborts the hand and raises
 ``RemoteProtocolError`` naming the seat; unauthenticated junk raises the same error
@@ -37,8 +40,6 @@ from lodam_p2p.fairdeal.config import (
     AuditChecker,
     AuditOpened,
     AuditPassed,
-    CardLearned,
-    CardRevealed,
     Dealt,
     Event,
     HandConfig,
@@ -54,21 +55,23 @@ from lodam_p2p.fairdeal.messages import (
     KeyMsg,
     Kind,
     Message,
+    RemaskMsg,
     RevealMsg,
+    SharesMsg,
     ShuffleMsg,
     TransferMsg,
     encode,
     kind_of,
 )
+from lodam_p2p.fairdeal.play import PlayPhase
 from lodam_p2p.fairdeal.proofs import prove_shares
 from lodam_p2p.fairdeal.record import Record
 from lodam_p2p.fairdeal.seat import SeatSecrets
 from lodam_p2p.fairdeal.shuffle import apply_shuffle, commitment
-from lodam_p2p.fairdeal.transfer import seal, transfer_key
 from lodam_p2p.fairdeal.wire import GENESIS, Envelope, open_envelope
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
 
-_PLAYING = frozenset({Kind.REVEAL, Kind.TRANSFER, Kind.AUDIT})
+_PLAYING = frozenset({Kind.REVEAL, Kind.TRANSFER, Kind.REMASK, Kind.SHARES, Kind.AUDIT})
 #: Which kinds the hand can take in each phase (others wait in their sender's queue).
 _PHASE_TAKES: dict[Phase, frozenset[Kind]] = {
     Phase.KEYS: frozenset({Kind.KEY}),
@@ -81,7 +84,7 @@ _PHASE_TAKES: dict[Phase, frozenset[Kind]] = {
 }
 
 
-class Hand:
+class Hand(PlayPhase):
     """The protocol for one hand, at one seat (or, with ``seat=None``, as an observer)."""
 
     def __init__(
@@ -107,6 +110,7 @@ class Hand:
         self._intake = Intake(config.seats, seat)
         self._since = now
         self._reveal_since: dict[int, float] = {}
+        self._remask_since: dict[tuple[int, int], float] = {}
         self._openings: dict[int, AuditMsg] = {}
         self._events: list[Event] = []
         self._out: list[bytes] = []
@@ -172,10 +176,8 @@ class Hand:
         if self.phase is Phase.AUDIT:
             return self._waiting([s for s in remote if s not in self._openings], self._since,
                                  "audit opening")
-        if self.phase is Phase.PLAY and self._reveal_since:
-            position, since = min(self._reveal_since.items(), key=lambda item: item[1])
-            missing = [s for s in remote if s not in rec.shares.get(position, {})]
-            return self._waiting(missing, since, f"share to reveal position {position}")
+        if self.phase is Phase.PLAY:
+            return self._awaited_in_play(remote)
         return None
 
     @staticmethod
@@ -200,54 +202,14 @@ class Hand:
 
     # --- commands ---------------------------------------------------------------------
 
-    def reveal(self, position: int, now: float) -> None:
-        """Publish every share of ``position`` this seat can give (a card played, the
-        talon's top turned); the position is public once every seat's share is."""
-        me = self._commanding(position)
-        public = set(self.record.shares.get(position, {}))
-        entries = me.entries(self.record, position, skip=public)
-        if not entries:
-            raise LocalProtocolError(f"nothing to reveal at position {position}")
-        self._act(RevealMsg(position, tuple(entries)), now)
-        # Wait (with a deadline) for the other shares only once this seat itself has
-        # revealed: a partial reveal started by another seat alone must not put honest
-        # seats on the clock for a reveal their session never asked for.
-        if position not in self.record.revealed:
-            self._reveal_since.setdefault(position, now)
-
-    def transfer(self, position: int, to: int, now: float) -> None:
-        """Hand ``position`` to seat ``to`` privately: seal to it the shares it lacks."""
-        me = self._commanding(position)
-        if to == self.seat or to not in self.config.seats:
-            raise LocalProtocolError(f"cannot transfer to seat {to}")
-        skip = self.record.deal_sharers(position) | {to}
-        entries = me.entries(self.record, position, skip=skip)
-        if skip | {e.seat for e in entries} != set(self.config.seats):
-            raise LocalProtocolError(f"seat {self.seat} cannot hand over position {position}")
-        seq = len(self._sent)
-        key = transfer_key(me.x, self.record.keys[to], me.ctx, to=to, position=position, seq=seq)
-        self._act(TransferMsg(position, to, seal(key, entries)), now)
-
     def finish(self, now: float) -> None:
-        """End the hand: open this seat's hand key and shuffle for the audit."""
+        """End the hand: open this seat's hand key, shuffle and re-mask seed."""
         me = self._commanding(None)
         if self.seat in self._openings:
             raise LocalProtocolError("already opened")
         assert me.shuffle is not None
         s = me.shuffle
-        self._act(AuditMsg(me.x, s.permutation, s.randomness, s.salt), now)
-
-    def _commanding(self, position: int | None) -> SeatSecrets:
-        self._check_live()
-        if self._me is None:
-            raise LocalProtocolError("an observer cannot act")
-        if self.phase not in (Phase.PLAY, Phase.AUDIT):
-            raise LocalProtocolError(f"not during the {self.phase.value} phase")
-        if position is not None and not 0 <= position < self.config.deck_size:
-            raise LocalProtocolError(f"no position {position}")
-        if self.seat in self._openings:
-            raise LocalProtocolError("this seat has opened its secrets")
-        return self._me
+        self._act(AuditMsg(me.x, s.permutation, s.randomness, s.salt, me.remask_seed()), now)
 
     # --- intake -------------------------------------------------------------------------
 
@@ -277,10 +239,21 @@ class Hand:
         for seat, env, msg in self._intake.ready(self._takes):
             self._apply(seat, env.seq, msg, now, trusted=False)
 
-    def _takes(self, seat: int, kind: Kind) -> bool:
+    def _takes(self, seat: int, msg: Message) -> bool:
+        kind, rec = kind_of(msg), self.record
         if kind not in _PHASE_TAKES[self.phase]:
             return False
-        return kind is not Kind.SHUFFLE or self.record.next_shuffler() == seat
+        match msg:
+            case ShuffleMsg():
+                return rec.next_shuffler() == seat
+            case RemaskMsg():
+                return rec.remask_ready(seat, msg)
+            case SharesMsg():
+                return (msg.seat, msg.round) in rec.rounds
+            case RevealMsg() | TransferMsg():
+                remask = rec.remask_of(msg.position)
+                return remask is None or rec.shared(remask)
+        return True
 
     def _act(self, msg: Message, now: float) -> None:
         def step() -> None:
@@ -320,6 +293,10 @@ class Hand:
                 self._on_transfer(seat, seq, msg, trusted)
             case AuditMsg():
                 self._on_audit(seat, msg, now, trusted)
+            case RemaskMsg():
+                self._on_remask(seat, msg, now)
+            case SharesMsg():
+                self._on_shares(seat, msg, trusted)
 
     def _enter(self, phase: Phase, now: float) -> None:
         self.phase = phase
@@ -378,34 +355,6 @@ class Hand:
         self.cards.update(cards)
         self._events.append(Dealt(cards))
 
-    def _on_reveal(self, seat: int, msg: RevealMsg, now: float, trusted: bool) -> None:
-        rec = self.record
-        if not rec.add_reveal(seat, msg, trusted=trusted):
-            return
-        self._reveal_since.pop(msg.position, None)
-        card = rec.public_card(msg.position)
-        if card is None:
-            self._events.append(Anomaly(msg.position))
-            return
-        rec.revealed[msg.position] = card
-        self._events.append(CardRevealed(msg.position, card, seat))
-
-    def _on_transfer(self, seat: int, seq: int, msg: TransferMsg, trusted: bool) -> None:
-        rec = self.record
-        rec.add_transfer(seat, seq, msg)
-        me = self._me
-        if trusted or me is None or msg.to != me.seat:
-            return
-        key = transfer_key(me.x, rec.keys[seat], rec.ctx(seat), to=me.seat,
-                           position=msg.position, seq=seq)
-        me.hold(msg.position, rec.open_transfer(seat, msg, key))
-        card = me.decrypt(rec, msg.position)
-        if card is None:
-            self._events.append(Anomaly(msg.position))
-            return
-        self.cards[msg.position] = card
-        self._events.append(CardLearned(msg.position, card, seat))
-
     def _on_audit(self, seat: int, msg: AuditMsg, now: float, trusted: bool) -> None:
         if not trusted:
             audit.check_opening(self.record, seat, msg)
@@ -419,9 +368,10 @@ class Hand:
 
     def _conclude(self) -> None:
         deal = audit.full_deal(self.config, self._openings)
-        audit.check_consistent(self.record, deal)
-        verdict = self._checker(deal) if self._checker else None
+        masked = audit.masked_cards(self.record, self._openings, deal)
+        audit.check_consistent(self.record, deal, masked)
+        verdict = self._checker(deal, masked) if self._checker else None
         if verdict is not None:
             raise RemoteProtocolError(verdict)
         self.phase = Phase.DONE
-        self._events.append(AuditPassed(deal))
+        self._events.append(AuditPassed(deal, masked))

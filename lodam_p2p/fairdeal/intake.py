@@ -4,7 +4,7 @@ Per sender it keeps the chain (wire.SenderLog: duplicates dropped, early envelop
 equivocation and broken chains caught), decodes each body once it is next in line,
 checks the sender's grammar
 
-    KEY  SHUFFLE  DEAL  (REVEAL | TRANSFER)*  AUDIT
+    KEY  SHUFFLE  DEAL  (REVEAL | TRANSFER | REMASK | SHARES)*  AUDIT
 
 (the transition table ``SENDER_NEXT``; a missing entry is the error) and queues the
 message until the hand can take it. It also keeps the transcript: every envelope taken,
@@ -20,7 +20,7 @@ from lodam_p2p.fairdeal.errors import RemoteProtocolError, blame
 from lodam_p2p.fairdeal.messages import Kind, Message, decode, kind_of
 from lodam_p2p.fairdeal.wire import Envelope, SenderLog
 
-_PLAYING = frozenset({Kind.REVEAL, Kind.TRANSFER, Kind.AUDIT})
+_PLAYING = frozenset({Kind.REVEAL, Kind.TRANSFER, Kind.REMASK, Kind.SHARES, Kind.AUDIT})
 #: What a sender may send next, given the kind of its previous message.
 SENDER_NEXT: dict[Kind | None, frozenset[Kind]] = {
     None: frozenset({Kind.KEY}),
@@ -29,6 +29,8 @@ SENDER_NEXT: dict[Kind | None, frozenset[Kind]] = {
     Kind.DEAL: _PLAYING,
     Kind.REVEAL: _PLAYING,
     Kind.TRANSFER: _PLAYING,
+    Kind.REMASK: _PLAYING,
+    Kind.SHARES: _PLAYING,
     Kind.AUDIT: frozenset(),
 }
 
@@ -74,7 +76,8 @@ class Intake:
             raise blame(seat, "order", f"{kind.name} may not follow {after}")
         self.last_kind[seat] = kind
 
-    def ready(self, takes: Callable[[int, Kind], bool]) -> Iterator[tuple[int, Envelope, Message]]:
+    def ready(self, takes: Callable[[int, Message], bool],
+              ) -> Iterator[tuple[int, Envelope, Message]]:
         """Pop queued messages the hand ``takes`` now, until none is left to take.
 
         ``takes`` is asked again after every message, since applying one may move the
@@ -83,7 +86,7 @@ class Intake:
         while progress:
             progress = False
             for seat, queue in self.queues.items():
-                while queue and takes(seat, kind_of(queue[0][1])):
+                while queue and takes(seat, queue[0][1]):
                     env, msg = queue.popleft()
                     progress = True
                     yield seat, env, msg

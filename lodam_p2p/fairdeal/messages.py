@@ -34,6 +34,10 @@ from lodam_p2p.fairdeal.shuffle import Ciphertext
 MAX_BODY = 16384
 #: Bytes of one share entry in a sealed transfer: seat ‖ D ‖ c ‖ s.
 ENTRY_LEN = 1 + POINT_LEN + 2 * SCALAR_LEN
+#: Most positions one re-mask may take (more than any seat's hand).
+MAX_REMASK = 32
+#: Positions are u16 everywhere (hashes, bodies).
+MAX_POSITION = 65535
 
 
 class Kind(enum.IntEnum):
@@ -44,7 +48,9 @@ class Kind(enum.IntEnum):
     DEAL = 3  #: decryption shares for every position dealt to another seat
     REVEAL = 4  #: shares that make one position public
     TRANSFER = 5  #: shares for one position, sealed to one seat
-    AUDIT = 6  #: opening: hand key secret and shuffle
+    AUDIT = 6  #: opening: hand key secret, shuffle and re-mask seed
+    REMASK = 7  #: a seat's holding re-randomised and permuted into fresh positions
+    SHARES = 8  #: decryption shares for the new positions of another seat's re-mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,15 +105,38 @@ class TransferMsg:
 
 @dataclass(frozen=True, slots=True)
 class AuditMsg:
-    """The end-of-hand opening: hand secret x_i and the shuffle (π, r, salt)."""
+    """The end-of-hand opening: hand secret x_i, the shuffle (π, r, salt), and the seed
+    every re-mask of this seat was drawn from."""
 
     secret: int
     permutation: tuple[int, ...]
     randomness: tuple[int, ...]
     salt: bytes
+    remask_seed: bytes
 
 
-Message = KeyMsg | ShuffleMsg | DealMsg | RevealMsg | TransferMsg | AuditMsg
+@dataclass(frozen=True, slots=True)
+class RemaskMsg:
+    """The sender's ``inputs`` (ascending), re-randomised and permuted into ``deck``
+    (its new positions, in order), and the commitment to (π, r, salt)."""
+
+    inputs: tuple[int, ...]
+    deck: tuple[Ciphertext, ...]
+    commitment: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SharesMsg:
+    """The sender's shares D = x·A for every new position of re-mask number ``round``
+    of seat ``seat``, in position order, with one batch proof."""
+
+    seat: int
+    round: int
+    shares: tuple[Point, ...]
+    proof: Proof
+
+
+Message = KeyMsg | ShuffleMsg | DealMsg | RevealMsg | TransferMsg | AuditMsg | RemaskMsg | SharesMsg
 
 
 def kind_of(message: Message) -> Kind:
@@ -118,6 +147,7 @@ def kind_of(message: Message) -> Kind:
 _KINDS: dict[type, Kind] = {
     KeyMsg: Kind.KEY, ShuffleMsg: Kind.SHUFFLE, DealMsg: Kind.DEAL,
     RevealMsg: Kind.REVEAL, TransferMsg: Kind.TRANSFER, AuditMsg: Kind.AUDIT,
+    RemaskMsg: Kind.REMASK, SharesMsg: Kind.SHARES,
 }
 
 
@@ -134,7 +164,7 @@ def _fields(message: Message) -> list[Any]:
         case KeyMsg(key, proof):
             return [encode_point(key), proof.encode()]
         case ShuffleMsg(deck, commit):
-            return [b"".join(encode_point(a) + encode_point(b) for a, b in deck), commit]
+            return [_deck_blob(deck), commit]
         case DealMsg(shares, proof):
             blob = b"".join(encode_point(d) for d in shares)
             return [blob, proof.encode() if proof else b""]
@@ -142,10 +172,18 @@ def _fields(message: Message) -> list[Any]:
             return [position, encode_entries(entries)]
         case TransferMsg(position, to, sealed):
             return [position, to, sealed]
-        case AuditMsg(secret, permutation, randomness, salt):
+        case AuditMsg(secret, permutation, randomness, salt, seed):
             return [scalar_to_bytes(secret), bytes(permutation),
-                    b"".join(scalar_to_bytes(r) for r in randomness), salt]
+                    b"".join(scalar_to_bytes(r) for r in randomness), salt, seed]
+        case RemaskMsg(inputs, deck, commit):
+            return [b"".join(position_bytes(j) for j in inputs), _deck_blob(deck), commit]
+        case SharesMsg(seat, round_, shares, proof):
+            return [seat, round_, b"".join(encode_point(d) for d in shares), proof.encode()]
     raise TypeError(f"not a message: {message!r}")
+
+
+def _deck_blob(deck: Sequence[Ciphertext]) -> bytes:
+    return b"".join(encode_point(a) + encode_point(b) for a, b in deck)
 
 
 def encode(message: Message) -> bytes:
@@ -207,12 +245,30 @@ def _decode_fields(kind: Kind, f: list[Any]) -> Message:
         return RevealMsg(_int(f[0], 65536), decode_entries(_bin(f[1])))
     if kind is Kind.TRANSFER:
         return TransferMsg(_int(f[0], 65536), _int(f[1], 256), _bin(f[2]))
+    if kind is Kind.REMASK:
+        return _remask(f)
+    if kind is Kind.SHARES:
+        shares = tuple(parse_point(c) for c in _chunks(_bin(f[2]), POINT_LEN))
+        if not 1 <= len(shares) <= MAX_REMASK:
+            raise ValueError(f"a re-mask has 1 to {MAX_REMASK} positions")
+        return SharesMsg(_int(f[0], 256), _int(f[1], 65536), shares, _proof(_bin(f[3])))
     randomness = tuple(scalar_from_bytes(c) for c in _chunks(_bin(f[2]), SCALAR_LEN))
-    return AuditMsg(scalar_from_bytes(_bin(f[0])), tuple(_bin(f[1])), randomness, _bin(f[3], 32))
+    return AuditMsg(scalar_from_bytes(_bin(f[0])), tuple(_bin(f[1])), randomness, _bin(f[3], 32),
+                    _bin(f[4], 32))
+
+
+def _remask(f: list[Any]) -> RemaskMsg:
+    inputs = tuple(struct.unpack(">H", c)[0] for c in _chunks(_bin(f[0]), 2))
+    deck = _deck(_bin(f[1]))
+    if not 1 <= len(inputs) <= MAX_REMASK or len(deck) != len(inputs):
+        raise ValueError(f"a re-mask takes 1 to {MAX_REMASK} positions, one ciphertext each")
+    if list(inputs) != sorted(set(inputs)):
+        raise ValueError("re-mask inputs must be distinct and ascending")
+    return RemaskMsg(inputs, deck, _bin(f[2], 32))
 
 
 _ARITY = {Kind.KEY: 2, Kind.SHUFFLE: 2, Kind.DEAL: 2, Kind.REVEAL: 2, Kind.TRANSFER: 3,
-          Kind.AUDIT: 4}
+          Kind.AUDIT: 5, Kind.REMASK: 3, Kind.SHARES: 4}
 
 
 def decode(body: bytes) -> Message:

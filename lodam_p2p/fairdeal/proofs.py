@@ -146,9 +146,11 @@ def verify_dleq(
 ShareEntries = Sequence[tuple[int, Point, Point]]
 
 
-def share_weights(ctx: Context, big_x: Point, entries: ShareEntries) -> tuple[bytes, list[int]]:
-    """The seed and the weights z_j for shares ``(position, A_j, D_j)``."""
-    h = hashlib.sha256(b"lodam/v1/deal-weights\x00" + ctx.encode() + encode_point(big_x))
+def share_weights(ctx: Context, big_x: Point, entries: ShareEntries,
+                  tag: bytes = b"deal") -> tuple[bytes, list[int]]:
+    """The seed and the weights z_j for shares ``(position, A_j, D_j)``; ``tag`` is
+    ``deal`` for the deal, ``remask`` for a re-mask's new positions."""
+    h = hashlib.sha256(b"lodam/v1/" + tag + b"-weights\x00" + ctx.encode() + encode_point(big_x))
     for position, a, d in entries:
         h.update(struct.pack(">H", position) + encode_point(a) + encode_point(d))
     seed = h.digest()
@@ -165,23 +167,24 @@ def _combine(points: Sequence[Point], weights: Sequence[int]) -> Point:
 
 def prove_shares(
     ctx: Context, x: int, big_x: Point, entries: Sequence[tuple[int, Point, Point]],
-    entropy: Entropy,
+    entropy: Entropy, *, tag: bytes = b"deal",
 ) -> Proof:
     """One proof that every D_j = x·A_j in ``entries`` (non-empty)."""
-    seed, weights = share_weights(ctx, big_x, entries)
+    seed, weights = share_weights(ctx, big_x, entries, tag)
     a_star = _combine([a for _, a, _ in entries], weights)
-    return prove_dleq(b"deal", ctx, x=x, big_x=big_x, a=a_star, d=mul(a_star, x), extra=seed,
+    return prove_dleq(tag, ctx, x=x, big_x=big_x, a=a_star, d=mul(a_star, x), extra=seed,
                       entropy=entropy)
 
 
 def verify_shares(
-    ctx: Context, big_x: Point, entries: Sequence[tuple[int, Point, Point]], proof: Proof
+    ctx: Context, big_x: Point, entries: Sequence[tuple[int, Point, Point]], proof: Proof,
+    *, tag: bytes = b"deal",
 ) -> bool:
     """True when ``proof`` shows every D_j = x·A_j in ``entries`` (non-empty)."""
-    seed, weights = share_weights(ctx, big_x, entries)
+    seed, weights = share_weights(ctx, big_x, entries, tag)
     try:
         a_star = _combine([a for _, a, _ in entries], weights)
         d_star = _combine([d for _, _, d in entries], weights)
     except ValueError:
         return False
-    return verify_dleq(b"deal", ctx, big_x=big_x, a=a_star, d=d_star, extra=seed, proof=proof)
+    return verify_dleq(tag, ctx, big_x=big_x, a=a_star, d=d_star, extra=seed, proof=proof)

@@ -7,8 +7,13 @@ offline verifier run the same checks on the same public messages. Secrets live i
 What is stored, per hand:
   keys      X_i per seat, and the joint key H = Σ X_i
   decks     decks[0] the starting deck, decks[i+1] the deck after the i-th shuffler
-  shares    public decryption shares: position → seat → D_ij (from deals and reveals)
+  shares    public decryption shares: position → seat → D_ij (deals, re-mask shares,
+            reveals)
   revealed  positions made public: position → card index
+  remasks   every re-mask applied, in order; ``masked`` the ciphertext and ``holder`` the
+            re-masker of each new position; ``retired`` the seats that re-masked a position
+
+Positions below K are the final deck's; positions from K on are re-masks' (remask.py).
 """
 
 from __future__ import annotations
@@ -21,14 +26,17 @@ from lodam_p2p.fairdeal.group import Point, add_all, card_lookup, encode_point, 
 from lodam_p2p.fairdeal.messages import (
     DealMsg,
     KeyMsg,
+    RemaskMsg,
     RevealMsg,
     ShareEntry,
+    SharesMsg,
     ShuffleMsg,
     TransferMsg,
     position_bytes,
 )
 from lodam_p2p.fairdeal.proofs import Context, verify_dleq, verify_key, verify_shares
-from lodam_p2p.fairdeal.shuffle import Deck, starting_deck
+from lodam_p2p.fairdeal.remask import Remask, first_position, owner_of
+from lodam_p2p.fairdeal.shuffle import Ciphertext, Deck, starting_deck
 from lodam_p2p.fairdeal.transfer import unseal
 
 #: Fiat–Shamir tag of a single decryption share (reveals and transfers).
@@ -48,6 +56,12 @@ class Record:
     shares: dict[int, dict[int, Point]] = field(default_factory=dict)
     revealed: dict[int, int] = field(default_factory=dict)
     transfers: list[tuple[int, int, TransferMsg]] = field(default_factory=list)
+    received: dict[int, set[int]] = field(default_factory=dict)
+    remasks: list[Remask] = field(default_factory=list)
+    rounds: dict[tuple[int, int], Remask] = field(default_factory=dict)
+    masked: dict[int, Ciphertext] = field(default_factory=dict)
+    holder: dict[int, int] = field(default_factory=dict)
+    retired: dict[int, set[int]] = field(default_factory=dict)
 
     def ctx(self, seat: int) -> Context:
         """The challenge context of ``seat`` in this hand."""
@@ -121,7 +135,7 @@ class Record:
         """One share with its owner's proof: D = x_owner·A_position."""
         if entry.seat not in self.keys:
             raise blame(sender, check, f"share from unknown seat {entry.seat}")
-        a = self.final_deck[position][0]
+        a = self.ciphertext(position)[0]
         ok = verify_dleq(SHARE_TAG, self.ctx(entry.seat), big_x=self.keys[entry.seat], a=a,
                          d=entry.share, extra=position_bytes(position), proof=entry.proof)
         if not ok:
@@ -129,9 +143,12 @@ class Record:
                         "has a wrong proof")
 
     def check_position(self, sender: int, position: int, check: str) -> None:
-        """The position exists."""
-        if not 0 <= position < self.config.deck_size:
+        """The position exists and ``sender`` has not retired it by a re-mask."""
+        if not self.exists(position):
             raise blame(sender, check, f"no position {position}")
+        if sender in self.retired.get(position, set()):
+            raise blame(sender, "retired", f"position {position} was re-masked by this seat "
+                        "and is retired")
 
     def add_reveal(self, seat: int, msg: RevealMsg, *, trusted: bool = False) -> bool:
         """Publish shares; True when the position has become fully public."""
@@ -151,10 +168,11 @@ class Record:
         if msg.to not in self.keys or msg.to == seat:
             raise blame(seat, "transfer", f"transfer to seat {msg.to}")
         self.transfers.append((seat, seq, msg))
+        self.received.setdefault(msg.to, set()).add(msg.position)
 
-    def deal_sharers(self, position: int) -> set[int]:
-        """Seats whose share for ``position`` the deal made public."""
-        owner = self.config.schedule[position]
+    def public_sharers(self, position: int) -> set[int]:
+        """Seats whose share for ``position`` the deal (or the re-mask) made public."""
+        owner = self.holder_of(position)
         return set() if owner is None else set(self.config.seats) - {owner}
 
     def open_transfer(self, sender: int, msg: TransferMsg, key: bytes) -> tuple[ShareEntry, ...]:
@@ -169,7 +187,7 @@ class Record:
             if entry.seat == msg.to:
                 raise blame(sender, "transfer", "transfer carries the receiver's own share")
             self.check_entry(sender, msg.position, entry, "transfer")
-        covered = self.deal_sharers(msg.position) | {e.seat for e in entries} | {msg.to}
+        covered = self.public_sharers(msg.position) | {e.seat for e in entries} | {msg.to}
         lacking = sorted(set(self.config.seats) - covered)
         if lacking:
             raise blame(sender, "transfer", f"transfer of position {msg.position} to seat "
@@ -180,7 +198,7 @@ class Record:
 
     def plaintext(self, position: int, shares: list[Point]) -> int | None:
         """M = B − Σ D_i with every seat's share; the card index, or None if no card."""
-        b = self.final_deck[position][1]
+        b = self.ciphertext(position)[1]
         try:
             m = add_all([b, neg(add_all(shares))])
         except ValueError:
@@ -190,3 +208,97 @@ class Record:
     def public_card(self, position: int) -> int | None:
         """Decrypt a fully public position."""
         return self.plaintext(position, list(self.shares[position].values()))
+
+    # --- positions and re-masks ---------------------------------------------------------
+
+    def ciphertext(self, position: int) -> Ciphertext:
+        """The ciphertext at ``position``: the final deck's, or a re-mask's."""
+        if position < self.config.deck_size:
+            return self.final_deck[position]
+        return self.masked[position]
+
+    def exists(self, position: int) -> bool:
+        """A deck position, or a new position of a re-mask applied so far."""
+        return 0 <= position < self.config.deck_size or position in self.masked
+
+    def holder_of(self, position: int) -> int | None:
+        """The seat dealt ``position`` (None: talon), or the re-masker of a new position."""
+        if position < self.config.deck_size:
+            return self.config.schedule[position]
+        return self.holder.get(position)
+
+    def knows(self, seat: int, position: int) -> bool:
+        """Whether ``seat`` can read ``position``: dealt to it, its own re-mask's, or
+        handed to it by a transfer."""
+        return self.holder_of(position) == seat or position in self.received.get(seat, set())
+
+    def remask_ready(self, seat: int, msg: RemaskMsg) -> bool:
+        """Whether ``seat``'s re-mask can be judged now. An input another seat's message
+        could still make readable (a transfer in flight, a re-mask not yet arrived) makes
+        it wait; one that nothing can fix is judged (and blamed) at once."""
+        for j in msg.inputs:
+            if self.knows(seat, j):
+                continue
+            owner = owner_of(self.config.deck_size, self.config.seats, j)
+            if owner is None or owner[0] != seat:
+                return False
+        return True
+
+    def add_remask(self, seat: int, msg: RemaskMsg) -> Remask:
+        """A seat's re-mask: its inputs readable by it and not re-masked by it before,
+        fresh distinct ciphertexts; the inputs are retired for it."""
+        round_ = sum(1 for r in self.remasks if r.seat == seat)
+        c = self.config
+        first = first_position(c.deck_size, len(c.seats), c.index(seat), round_)
+        if first is None:
+            raise blame(seat, "remask", f"re-mask number {round_}: too many re-masks")
+        for j in msg.inputs:
+            if not self.exists(j) or not self.knows(seat, j):
+                raise blame(seat, "remask", f"re-masks position {j}, which it cannot read")
+            if seat in self.retired.get(j, set()):
+                raise blame(seat, "retired", f"re-masks position {j} a second time")
+        seen = {encode_point(a) + encode_point(b) for a, b in msg.deck}
+        if len(seen) != len(msg.deck):
+            raise blame(seat, "remask", "the same ciphertext twice in a re-mask")
+        outputs = tuple(range(first, first + len(msg.inputs)))
+        remask = Remask(seat, round_, msg.inputs, outputs, msg)
+        self.remasks.append(remask)
+        self.rounds[(seat, round_)] = remask
+        for j, ciphertext in zip(outputs, msg.deck, strict=True):
+            self.masked[j] = ciphertext
+            self.holder[j] = seat
+        for j in msg.inputs:
+            self.retired.setdefault(j, set()).add(seat)
+        return remask
+
+    def remask_of(self, position: int) -> Remask | None:
+        """The re-mask that made ``position`` (None for a deck position)."""
+        owner = owner_of(self.config.deck_size, self.config.seats, position)
+        return None if owner is None else self.rounds.get(owner)
+
+    def shared(self, remask: Remask) -> bool:
+        """Every seat but the re-masker has published its shares for the new positions."""
+        return len(remask.shares) == len(self.config.seats) - 1
+
+    def remask_entries(self, remask: Remask, shares: tuple[Point, ...],
+                       sender: int) -> list[tuple[int, Point, Point]]:
+        """Pair a seat's shares for a re-mask with the new positions and their A."""
+        if len(shares) != len(remask.outputs):
+            raise blame(sender, "shares", f"{len(shares)} shares for a re-mask of "
+                        f"{len(remask.outputs)} positions")
+        return [(j, self.masked[j][0], d) for j, d in zip(remask.outputs, shares, strict=True)]
+
+    def add_shares(self, sender: int, msg: SharesMsg, *, trusted: bool = False) -> Remask:
+        """A seat's shares for another seat's re-mask, checked by their batch proof."""
+        remask = self.rounds[(msg.seat, msg.round)]
+        if sender == remask.seat or sender in remask.shares:
+            raise blame(sender, "shares", f"shares for re-mask {msg.round} of seat {msg.seat} "
+                        "from its re-masker, or twice")
+        entries = self.remask_entries(remask, msg.shares, sender)
+        if not trusted and not verify_shares(self.ctx(sender), self.keys[sender], entries,
+                                             msg.proof, tag=b"remask"):
+            raise blame(sender, "share-proof", "the re-mask shares' Chaum–Pedersen proof fails")
+        remask.shares[sender] = msg.shares
+        for j, _, d in entries:
+            self.shares.setdefault(j, {})[sender] = d
+        return remask

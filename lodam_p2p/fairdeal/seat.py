@@ -8,6 +8,7 @@ observer (or the offline verifier) computes. A seat holds:
   own shares     D = x·A_j, computed once per position, proven on demand
   held shares    other seats' shares received by private transfer (with their proofs),
                  which it may forward when it reveals or hands on that position
+  re-mask seed   32 bytes every re-mask of the hand is drawn from; opened at the audit
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class SeatSecrets:
     shuffle: ShuffleSecret | None = None
     own: dict[int, Point] = field(default_factory=dict)
     held: dict[int, dict[int, ShareEntry]] = field(default_factory=dict)
+    seed: bytes | None = None
 
     @classmethod
     def draw(cls, seat: int, ctx: Context, entropy: Entropy) -> SeatSecrets:
@@ -50,16 +52,22 @@ class SeatSecrets:
             self.shuffle = draw_shuffle(deck_size, self.entropy)
         return self.shuffle
 
+    def remask_seed(self) -> bytes:
+        """Draw (once) the seed of this seat's re-masks."""
+        if self.seed is None:
+            self.seed = self.entropy(32)
+        return self.seed
+
     def share(self, record: Record, position: int) -> Point:
         """D = x·A_position (cached)."""
         if position not in self.own:
-            self.own[position] = mul(record.final_deck[position][0], self.x)
+            self.own[position] = mul(record.ciphertext(position)[0], self.x)
         return self.own[position]
 
     def own_entry(self, record: Record, position: int) -> ShareEntry:
         """This seat's share for ``position`` with a Chaum–Pedersen proof:
         D = x·A, proof that log_G X = log_A D."""
-        a = record.final_deck[position][0]
+        a = record.ciphertext(position)[0]
         d = self.share(record, position)
         proof = prove_dleq(SHARE_TAG, self.ctx, x=self.x, big_x=self.key, a=a, d=d,
                            extra=position_bytes(position), entropy=self.entropy)

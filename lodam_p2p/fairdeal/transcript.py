@@ -10,12 +10,13 @@ File format (JSON, UTF-8)::
 
 Envelopes may be in any order: the verifier orders each sender's chain itself. The
 verifier is a ``Hand`` with no seat, fed every envelope: it makes every check a seat
-makes, plus those only the audit openings allow (transfers, shuffles).
+makes, plus those only the audit openings allow (transfers, shuffles, re-masks).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lodam_p2p.fairdeal.config import AuditChecker, AuditPassed, HandConfig, Phase
@@ -76,6 +77,7 @@ class Verdict:
     blame: Blame | None
     summary: str
     deal: tuple[int, ...] | None = None
+    masked: Mapping[int, int] | None = None
 
 
 def verify_transcript(transcript: Transcript, checker: AuditChecker | None = None) -> Verdict:
@@ -89,9 +91,11 @@ def verify_transcript(transcript: Transcript, checker: AuditChecker | None = Non
         return Verdict(False, err.blame, str(err.blame))
     passed = [e for e in observer.events() if isinstance(e, AuditPassed)]
     if observer.phase is Phase.DONE and passed:
-        deal = passed[-1].deal
+        deal, masked = passed[-1].deal, passed[-1].masked
+        remasks = len(observer.record.remasks)
         return Verdict(True, None, f"sound: {len(config.seats)} seats, {config.deck_size} cards, "
-                       f"{len(transcript.envelopes)} envelopes, audit passed", deal)
+                       f"{len(transcript.envelopes)} envelopes, {remasks} re-masks, audit passed",
+                       deal, masked)
     return Verdict(False, _missing(observer), str(_missing(observer)))
 
 

@@ -15,6 +15,7 @@ against the same opened deal, so all of them reach the same verdict.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,17 +79,19 @@ def offer_commitment(setup: DealSetup, seat: int, step: int, position: int,
 class Replay:
     """Replays one hand; :meth:`run` returns the blame of the first offence, or None."""
 
-    def __init__(self, setup: DealSetup, cards: tuple[Card, ...], log: list[Logged], *,
+    def __init__(self, setup: DealSetup, deck: tuple[Card, ...], log: list[Logged], *,
                  commitments: dict[int, bytes], openings: dict[int, dict[int, tuple[int, bytes]]],
-                 transfers: set[tuple[int, int, int]]) -> None:
+                 transfers: set[tuple[int, int, int]],
+                 masked: Mapping[int, Card] | None = None) -> None:
         self.setup = setup
-        self.cards = cards  #: the card at every position, from the audit
+        #: the card at every position (re-masked ones too), from the audit
+        self.cards: dict[int, Card] = dict(enumerate(deck)) | dict(masked or {})
         self.log = log
         self.commitments = commitments  #: step → commitment of the offer made then
         self.openings = openings  #: seat → step → (position, salt)
         self.transfers = transfers  #: (sender, position, receiver) of every transfer
         s = setup
-        self.deal = Deal.start(s.options, s.dealer, s.lives, cards, s.active)
+        self.deal = Deal.start(s.options, s.dealer, s.lives, deck, s.active)
         self._offer: tuple[int, int, int] | None = None  # offerer, step, position
 
     def run(self) -> Blame | None:
@@ -137,7 +140,7 @@ class Replay:
         if opened is None:
             return Blame(e.seat, "offer-opening", f"no opening for the offer at step {e.step}")
         position, salt = opened
-        if (position >= len(self.cards) or offer_commitment(self.setup, e.seat, e.step, position,
+        if (position not in self.cards or offer_commitment(self.setup, e.seat, e.step, position,
                                                             salt) != self.commitments.get(e.step)):
             return Blame(e.seat, "offer-opening", "the opening does not match the commitment")
         card = self.cards[position]

@@ -30,7 +30,7 @@ the network delivers them in. The class is sans-IO: it returns bodies to send
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -479,12 +479,13 @@ class HandPlay:
 
     # --- the audit ----------------------------------------------------------------------
 
-    def _check(self, indices: tuple[int, ...]) -> Blame | None:
+    def _check(self, indices: tuple[int, ...], masked: Mapping[int, int]) -> Blame | None:
         """The fair-deal audit's checker: replay the full deal (see :mod:`.audit`)."""
-        cards = tuple(self.pack[i] for i in indices)
+        deck = tuple(self.pack[i] for i in indices)
+        cards = {j: self.pack[i] for j, i in masked.items()}
         transfers = {(s, msg.position, msg.to) for s, _seq, msg in self.fair.record.transfers}
-        replay = Replay(self.setup, cards, self.log, commitments=self.commitments,
-                        openings=self.openings, transfers=transfers)
+        replay = Replay(self.setup, deck, self.log, commitments=self.commitments,
+                        openings=self.openings, transfers=transfers, masked=cards)
         self.verdict = replay.run()
         self.full = replay.deal
         return self.verdict

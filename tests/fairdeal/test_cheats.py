@@ -210,7 +210,7 @@ def test_false_claim_in_a_transfer_wrong_card() -> None:
 def test_audit_checker_names_the_guilty_seat() -> None:
     seen: list[tuple[int, ...]] = []
 
-    def checker(deal: tuple[int, ...]) -> Blame | None:
+    def checker(deal: tuple[int, ...], masked: object) -> Blame | None:
         seen.append(deal)
         return Blame(2, "rules", "seat 2 revoked in trick 1")
 

@@ -119,5 +119,5 @@ def test_message_sizes_are_those_of_the_spec() -> None:
         sizes.setdefault(type(decode(body)).__name__, set()).add(len(body))
     assert SIG_LEN + HEADER_LEN == 125
     assert sizes["KeyMsg"] == {103} and sizes["ShuffleMsg"] == {3471}
-    assert sizes["DealMsg"] == {1259} and sizes["AuditMsg"] == {1791}
+    assert sizes["DealMsg"] == {1259} and sizes["AuditMsg"] == {1825}
     assert sizes["RevealMsg"] == {103} and sizes["TransferMsg"] == {120}

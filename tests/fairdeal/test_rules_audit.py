@@ -50,7 +50,7 @@ def _god_deck(table: Table) -> list[int]:
 
 
 def _checker(actions: list[Action]) -> AuditChecker:
-    def check(deal: tuple[int, ...]) -> Blame | None:
+    def check(deal: tuple[int, ...], masked: object) -> Blame | None:
         game = Deal.start(OPTIONS, DEALER, LIVES, [FULL_PACK[c] for c in deal])
         for action in actions:
             try:

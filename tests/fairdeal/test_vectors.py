@@ -116,8 +116,33 @@ def test_hand_vector_transcript_verifies_to_the_recorded_deal() -> None:
     envelopes = tuple((seat, bytes.fromhex(raw)) for seat, raw in v["envelopes"])
     verdict = verify_transcript(Transcript(transcript.config, envelopes))
     assert verdict.sound and list(verdict.deal or ()) == v["deal"]
+    masked = {int(p): c for p, c in v["masked"].items()}
+    assert dict(verdict.masked or {}) == masked and len(masked) == 16
+    every = dict(enumerate(v["deal"])) | masked
     for seat, secrets in v["seat_secrets"].items():
         assert base_mul(_s(secrets["x"])).format().hex() == secrets["X"]
         assert {int(p): c for p, c in secrets["cards"].items()} == {
-            p: v["deal"][p] for p in map(int, secrets["cards"])
+            p: every[p] for p in map(int, secrets["cards"])
         }, seat
+
+
+def test_remask_vector_step_by_step() -> None:
+    """The stream, π (Fisher–Yates on 2-byte draws), r, salt, commitment, ciphertexts."""
+    v = _load("remask.json")
+    ctx, seed = _ctx(v["context"]), bytes.fromhex(v["seed"])
+    prefix = b"lodam/v1/remask-prg\x00" + seed + v["round"].to_bytes(2, "big")
+    stream = b"".join(hashlib.sha256(prefix + i.to_bytes(4, "big")).digest() for i in range(2))
+    assert stream.hex() == v["prg_first_64_bytes"]
+    k = len(v["inputs"])
+    h = hashlib.sha256(b"lodam/v1/remask\x00" + ctx.encode() + bytes([k]))
+    h.update(bytes(v["permutation"]) + b"".join(bytes.fromhex(r) for r in v["randomness"]))
+    h.update(bytes.fromhex(v["salt"]))
+    assert h.hexdigest() == v["commitment"]
+    joint = _p(v["joint_key"])
+    for i, (a_new, b_new) in enumerate(v["output_ciphertexts"]):
+        a_old, b_old = v["input_ciphertexts"][v["permutation"][i]]
+        r = _s(v["randomness"][i])
+        assert _p(a_new) == PublicKey.combine_keys([_p(a_old), base_mul(r)])
+        assert _p(b_new) == PublicKey.combine_keys([_p(b_old), mul(joint, r)])
+    # seat index 2 of 3, round 1, 32 cards: 32 + (1·3 + 2)·32
+    assert v["outputs"] == list(range(192, 192 + k))
