@@ -15,7 +15,7 @@ from lodam_p2p.cli import main
     (["host", "--table", "oak", "--seats", "3", "--option", "lives=zero"], "bad --option"),
     (["host", "--table", "oak", "--seats", "3", "--bot", "nosuchbot"], "unknown bot"),
     (["host", "--table", "oak", "--seats", "3", "--broker", "http://x"], "broker"),
-    (["join", "oak"], "terminal client"),
+    (["join", "oak"], "needs a terminal"),
     (["bot", "random", "--broker", "mqtt://127.0.0.1:1", "--table", "oak"], "lodam:"),
     (["bench", "net", "--seats", "11"], "--seats must be between 3 and 10"),
 ])
