@@ -72,7 +72,7 @@ def offer_commitment(setup: DealSetup, seat: int, step: int, position: int,
                      salt: bytes) -> bytes:
     """Binds an offer to the position put down, without showing it."""
     data = (b"lodam/offer\x00" + setup.table_id + setup.hand.to_bytes(4, "big")
-            + bytes([seat]) + step.to_bytes(4, "big") + bytes([position]) + salt)
+            + bytes([seat]) + step.to_bytes(4, "big") + position.to_bytes(2, "big") + salt)
     return hashlib.sha256(data).digest()
 
 

@@ -10,28 +10,25 @@ the pack (:data:`~lodam_p2p.rules.FULL_PACK` or ``SHORT_PACK``).
 Everything else is public bookkeeping that every peer does alike:
 
 - *holdings*: which positions each seat holds. A card played names its position and the
-  player reveals it (forwarding the shares it received in an exchange); a position a
-  seat does not hold is refused before anything is fed to the protocol.
+  player reveals it; a position a seat does not hold is refused before anything is fed
+  to the protocol.
 - *the trump*: when a revealed card turns out to be the first renounce, every seat of
   the hand publishes its share of the talon's top; the play counts once it is public.
-- *exchanges*: an offer is a kind and a salted commitment to the position put down; an
-  accepting answer hands its position over at once (a private transfer to the offerer);
-  the offerer, having learnt that card, hands its own over and announces the outcome,
-  void or done. Both traders learn both cards; holdings swap only when it is done.
+- *exchanges* (:mod:`.trading`): an offer, an answer with its transfer, the offerer's
+  outcome with its transfer, and then both traders re-mask their whole holding into
+  fresh positions, so that nothing published later names a traded card's provenance.
 - *the audit*: when the deal is over each seat opens its offer commitments beside its
   fair-deal opening; the protocol's audit then calls :meth:`HandPlay._check`, which
   replays the full deal (:mod:`.audit`).
 
-Actions are taken in the public deal's turn order only (:meth:`route`), whatever order
-the network delivers them in. The class is sans-IO: it returns bodies to send
-(:attr:`outbox`) and never reads a clock.
+This seat's own decisions are in :mod:`.moves`. Actions are taken in the public deal's
+turn order only (:meth:`HandPlay.route`), whatever order the network delivers them in.
+The class is sans-IO: it returns bodies to send (:attr:`outbox`) and never reads a clock.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -47,64 +44,25 @@ from lodam_p2p.rules import (
     Deal,
     Decision,
     Declare,
-    Kind,
-    Offer,
     Play,
-    PlayerView,
     PublicDeal,
     RulesError,
     Swallow,
-    legal_actions_for,
 )
-from lodam_p2p.rules.view import build_view
-from lodam_p2p.session.audit import DealSetup, Logged, Replay, offer_commitment
+from lodam_p2p.session.audit import DealSetup, Logged, Replay
+from lodam_p2p.session.handtypes import Applied, Blamed, Pending, Refused, Route
+from lodam_p2p.session.moves import OwnMoves
+from lodam_p2p.session.trading import Trading
 from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
+
+__all__ = ["Applied", "Blamed", "HandPlay", "Refused", "Route"]
 
 _MSG_OF = {Decision.OFFER: Msg.OFFER, Decision.ANSWER: Msg.ANSWER, Decision.PLAY: Msg.PLAY,
            Decision.SWALLOW: Msg.SWALLOW, Decision.DECLARE: Msg.DECLARE,
            Decision.CHALLENGE: Msg.CHALLENGE}
 
 
-class Route(enum.Enum):
-    """What to do with the message at the head of a peer's queue."""
-
-    TAKE = "take"  #: its turn has come
-    WAIT = "wait"  #: it belongs later
-    DROP = "drop"  #: stale or out of place
-
-
-class Refused(ValueError):
-    """A message that does not fit the hand: ignored, with this reason logged."""
-
-
-class Blamed(Exception):
-    """A seat broke the hand (detected locally): the hand is void."""
-
-    def __init__(self, blame: Blame) -> None:
-        super().__init__(str(blame))
-        self.blame = blame
-
-
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """A public decision taken: who, what others may see of it, and a sentence."""
-
-    seat: int
-    shown: Action | None
-    text: str
-
-
-@dataclass(slots=True)
-class _Pending:
-    """A play waiting for its reveal, or an accepted offer waiting for its outcome."""
-
-    seat: int
-    position: int
-    trade_with: int | None = None  #: the offerer, for an accepted offer
-    sent: bool = False
-
-
-class HandPlay:
+class HandPlay(Trading, OwnMoves):
     """One hand as followed by ``seat`` (None: a watcher with no seat at all)."""
 
     def __init__(self, setup: DealSetup, identities: tuple[bytes, ...], seat: int | None, *,
@@ -134,7 +92,9 @@ class HandPlay:
         self.applied: list[Applied] = []
         self.full: Deal | None = None
         self.verdict: Blame | None = None
-        self._pending: _Pending | None = None
+        self._pending: Pending | None = None
+        self._remasking: dict[int, bool] = {}
+        self._remask_sent = False
         self._offer_step = -1
         self._top_shared = False
         self._tricks_told = 0
@@ -159,6 +119,9 @@ class HandPlay:
         pending = self._pending
         if pending is not None:
             return None if pending.trade_with is None else (pending.trade_with, Msg.OUTCOME)
+        trader = self.remasking()
+        if trader is not None:
+            return None if trader < 0 else (trader, Msg.REMASK)
         p = self.public
         if p.is_over or p.to_act is None or p.awaiting is None or not self.dealt:
             return None
@@ -167,7 +130,7 @@ class HandPlay:
     def my_turn(self) -> bool:
         """This seat must decide now."""
         due = self.awaited()
-        return due is not None and due[0] == self.seat and due[1] is not Msg.OUTCOME
+        return due is not None and due[0] == self.seat and due[1] in _MSG_OF.values()
 
     def route(self, seat: int, body: Body) -> Route:
         """Whether ``seat``'s next message can be taken now."""
@@ -177,6 +140,10 @@ class HandPlay:
             if not (self.public.is_over and self._pending is None):
                 return Route.WAIT
             return Route.DROP if seat in self.openings and seat != self.me else Route.TAKE
+        if body.kind is Msg.REMASK:
+            if body.step != self.step:
+                return Route.DROP if body.step < self.step else Route.WAIT
+            return Route.TAKE if self._remask_due(seat) else Route.DROP
         if self.public.is_over or body.step < self.step:
             return Route.DROP
         due = self.awaited()
@@ -191,6 +158,9 @@ class HandPlay:
         kind, args = body.kind, body.args
         if kind is Msg.OUTCOME:
             self._take_outcome(seat, body, now)
+            return
+        if kind is Msg.REMASK:
+            self.feed(seat, body.envelopes, now)
             return
         if kind in (Msg.PLAY, Msg.ANSWER):
             self._take_position(seat, kind, args, now)
@@ -214,31 +184,17 @@ class HandPlay:
         if position not in self.holdings.get(seat, set()):
             raise Refused(f"seat {seat} does not hold position {position}")
         if kind is Msg.PLAY:
-            self._pending = _Pending(seat, position)
+            self._pending = Pending(seat, position)
         elif kind is Msg.ANSWER:
             offer = self.public.pending_offer
             assert offer is not None
-            self._pending = _Pending(seat, position, trade_with=offer.offerer)
+            self._pending = Pending(seat, position, trade_with=offer.offerer)
             self.since = now
 
     def _take_notes(self, seat: int, args: tuple[object, ...]) -> None:
         rows = args[0]
         assert isinstance(rows, list)
         self.openings[seat] = {step: (position, salt) for step, position, salt in rows}
-
-    def _take_offer(self, seat: int, args: tuple[object, ...]) -> None:
-        kind, commitment = args
-        if (kind is None) != (commitment is None):
-            raise Refused("an offer needs both a kind and a commitment")
-        assert kind is None or isinstance(kind, str)
-        chosen = None if kind is None else Kind(kind)
-        text = "makes no offer" if chosen is None else f"offers a {kind}"
-        self._offer_step = self.step
-        if isinstance(commitment, bytes):
-            self.commitments[self.step] = commitment
-        self._decide(seat, Offer(seat, None) if chosen is None else None,
-                     lambda: self.public.offer(seat, chosen),
-                     Logged(seat, Msg.OFFER, self.step, (kind,)), text)
 
     def _take_simple(self, seat: int, kind: Msg, args: tuple[object, ...]) -> None:
         p, step = self.public, self.step
@@ -293,20 +249,22 @@ class HandPlay:
 
     def poll(self, now: float) -> None:
         """Finish what the protocol now allows: a play revealed, a trade's outcome, the
-        audit opening; queue the envelopes the protocol produced."""
-        self.fair.events()
+        re-masks after it, the audit opening; queue the envelopes the protocol produced."""
+        events = self.fair.events()
         if self.fair.phase is Phase.ABORTED:
             return
+        self._follow_remasks(events)
         pending = self._pending
         if pending is not None and pending.trade_with is None:
             self._finish_play(pending, now)
         elif pending is not None:
             self._trade(pending, now)
-        if self.public.is_over and self._pending is None:
+        self._remask_mine(now)
+        if self.public.is_over and self._pending is None and not self._remasking:
             self._open_for_audit(now)
         self._flush()
 
-    def _finish_play(self, pending: _Pending, now: float) -> None:
+    def _finish_play(self, pending: Pending, now: float) -> None:
         revealed = self.fair.record.revealed
         if pending.position not in revealed:
             # In play every deal share is public, so the player's own reveal (with the
@@ -346,45 +304,6 @@ class HandPlay:
             self.applied.append(Applied(trick.winner, None, f"seat {trick.winner} {how} trick "
                                         f"{self._tricks_told} ({trick.points} points)"))
 
-    def _trade(self, pending: _Pending, now: float) -> None:
-        offerer, acceptor = pending.trade_with, pending.seat
-        if offerer != self.me or pending.sent or pending.position not in self.fair.cards:
-            return
-        assert offerer is not None
-        mine, _salt = self.my_offers[self._offer_step]
-        theirs = self.pack[self.fair.cards[pending.position]]
-        void = self.pack[self.fair.cards[mine]].suit == theirs.suit
-        pending.sent = True
-        self._flush()
-        self.fair.transfer(mine, acceptor, now)
-        self.outbox.append(self._body(Msg.OUTCOME, (void, mine), self.fair.outgoing()))
-
-    def _take_outcome(self, seat: int, body: Body, now: float) -> None:
-        pending = self._pending
-        assert pending is not None and pending.trade_with == seat
-        void, position = body.args
-        if position not in self.holdings[seat]:
-            raise Refused(f"seat {seat} does not hold position {position}")
-        self.feed(seat, body.envelopes, now)
-        if self.fair.phase is Phase.ABORTED:
-            return
-        acceptor = pending.seat
-        try:
-            self.public.answer(acceptor, True, bool(void))
-        except RulesError as err:
-            raise Refused(str(err)) from None
-        self._pending = None
-        if not void:
-            self.holdings[seat].remove(position)
-            self.holdings[acceptor].remove(pending.position)
-            self.holdings[seat].add(pending.position)
-            self.holdings[acceptor].add(position)
-        outcome = "void (same suit)" if void else "done"
-        self._applied(acceptor, None, Logged(acceptor, Msg.ANSWER, self.step,
-                                             (pending.position, position, bool(void))),
-                      f"accepts seat {seat}'s offer: exchange {outcome}")
-        self.poll(now)
-
     def _open_for_audit(self, now: float) -> None:
         if self.me is None or self._finished or not self.dealt:
             return
@@ -404,78 +323,6 @@ class HandPlay:
 
     def _body(self, kind: Msg, args: tuple[object, ...], envelopes: list[bytes]) -> Body:
         return Body(kind, self.setup.hand, self.step, args, tuple(envelopes))
-
-    # --- this seat's own decisions --------------------------------------------------------
-
-    def hand_cards(self) -> tuple[Card, ...]:
-        """This seat's current hand, in card-index order."""
-        if self.me is None:
-            return ()
-        cards = [self.pack[self.fair.cards[pos]] for pos in self.holdings[self.me]
-                 if pos in self.fair.cards]
-        return tuple(sorted(cards, key=lambda card: card.index))
-
-    def view(self) -> PlayerView:
-        """What this seat may know now (never another seat's hidden card)."""
-        assert self.seat is not None
-        view = build_view(self.public, self.seat, self.hand_cards(), (), ())
-        exchanges = tuple(
-            x if t is None else replace(x, given=t[0], received=t[1])
-            for x, t in zip(self.public.exchanges, self.trades, strict=True))
-        view = replace(view, exchanges=exchanges)
-        return replace(view, legal=tuple(legal_actions_for(view)))
-
-    def act(self, action: Action, now: float) -> Body:
-        """The message for this seat's decided ``action`` (checked legal by the caller)."""
-        self._flush()
-        self._mine = action
-        if isinstance(action, Play):
-            position = self._position_of(action.card)
-            self.fair.reveal(position, now)
-            return self._body(Msg.PLAY, (position,), self.fair.outgoing())
-        if isinstance(action, Offer):
-            return self._offer_body(action)
-        if isinstance(action, Answer):
-            if action.card is None:
-                return self._body(Msg.ANSWER, (None,), [])
-            offer = self.public.pending_offer
-            assert offer is not None
-            position = self._position_of(action.card)
-            self.fair.transfer(position, offer.offerer, now)
-            return self._body(Msg.ANSWER, (position,), self.fair.outgoing())
-        if isinstance(action, Swallow):
-            return self._body(Msg.SWALLOW, (action.take,), [])
-        if isinstance(action, Declare):
-            return self._body(Msg.DECLARE, (action.out, action.challenge), [])
-        return self._body(Msg.CHALLENGE, (action.target,), [])
-
-    def _offer_body(self, action: Offer) -> Body:
-        if action.card is None or action.card.kind is None:
-            return self._body(Msg.OFFER, (None, None), [])
-        position = self._position_of(action.card)
-        salt = self.entropy(16)
-        self.my_offers[self.step] = (position, salt)
-        commitment = offer_commitment(self.setup, self.seat or 0, self.step, position, salt)
-        return self._body(Msg.OFFER, (action.card.kind.value, commitment), [])
-
-    def _position_of(self, card: Card) -> int:
-        assert self.me is not None
-        for position in self.holdings[self.me]:
-            if self.pack[self.fair.cards[position]] == card:
-                return position
-        raise RulesError(f"{card} is not in this seat's hand")
-
-    def _my_trade(self, index: int) -> tuple[Card | None, Card | None] | None:
-        record = self.public.exchanges[index]
-        if self.me is None or self.me not in (record.offerer, record.acceptor):
-            return None
-        entry = self.log[-1]
-        if record.acceptor is None:
-            position = self.my_offers[self._offer_step][0]
-            return self.pack[self.fair.cards[position]], None
-        mine_pos, theirs_pos, _void = entry.args
-        given, got = self.pack[self.fair.cards[mine_pos]], self.pack[self.fair.cards[theirs_pos]]
-        return (got, given) if self.me == record.offerer else (given, got)
 
     # --- the audit ----------------------------------------------------------------------
 

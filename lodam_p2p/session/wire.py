@@ -76,11 +76,12 @@ class Msg(enum.IntEnum):
     VOID = 16  #: this seat abandoned the hand: blamed seat, reason
     RESULT = 17  #: the match result as this seat sees it: winners, deals, audits, lives
     BYE = 18  #: this peer leaves the table
+    REMASK = 19  #: after an exchange, a trader's holding under fresh positions (envelope along)
 
 
 #: The message kinds that are decisions of a seat at a given step of a hand.
 ACTIONS = frozenset({Msg.PLAY, Msg.OFFER, Msg.ANSWER, Msg.OUTCOME, Msg.SWALLOW,
-                     Msg.DECLARE, Msg.CHALLENGE})
+                     Msg.DECLARE, Msg.CHALLENGE, Msg.REMASK})
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +157,14 @@ def _small(v: Any) -> bool:
     return _is_int(v) and 0 <= v < 256
 
 
+def _position(v: Any) -> bool:
+    return _is_int(v) and 0 <= v < 65536
+
+
+def _u32(v: Any) -> bool:
+    return _is_int(v) and 0 <= v < 2**32
+
+
 def _bool(v: Any) -> bool:
     return isinstance(v, bool)
 
@@ -182,17 +191,18 @@ _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.LOT_COMMIT: (_bin(32),),
     Msg.LOT_REVEAL: (_bin(32),),
     Msg.PROTO: (),
-    Msg.PLAY: (_small,),
+    Msg.PLAY: (_position,),
     Msg.OFFER: (_opt(lambda v: v in ("coat", "card")), _opt(_bin(32))),
-    Msg.ANSWER: (_opt(_small),),
-    Msg.OUTCOME: (_bool, _small),
+    Msg.ANSWER: (_opt(_position),),
+    Msg.OUTCOME: (_bool, _position),
     Msg.SWALLOW: (_bool,),
     Msg.DECLARE: (_bool, _opt(_small)),
     Msg.CHALLENGE: (_opt(_small),),
-    Msg.NOTES: (_list_of(_row(_small, _small, _bin(16)), 64),),
+    Msg.NOTES: (_list_of(_row(_u32, _position, _bin(16)), 64),),
     Msg.VOID: (_small, lambda v: isinstance(v, str) and len(v) <= 200),
     Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_small)),
     Msg.BYE: (),
+    Msg.REMASK: (),
 }
 
 
