@@ -1,0 +1,92 @@
+"""What an observer sees of exchanges (RULES.md 5: whether an exchange happened or was
+void, never which cards were involved). A watcher at the table records every public
+message; after an exchange the traders re-mask, so no position a card is later played
+from was named by an exchange, and a void exchange looks like a done one."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import pytest
+
+from lodam_p2p.fairdeal.messages import RemaskMsg, decode
+from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
+from lodam_p2p.rules import Options
+from lodam_p2p.session import Session
+from lodam_p2p.session.wire import Body, Msg
+from lodam_p2p.transport.memory import MemoryHub
+from tests.session.helpers import bots, lossy, run_all, table
+from tests.support.aio import run
+
+
+@dataclass
+class Seen:
+    """One public message as the watcher took it."""
+
+    hand: int
+    seat: int
+    body: Body
+
+
+def _watch(watcher: Session) -> list[Seen]:
+    seen: list[Seen] = []
+    take = watcher._hand_message
+
+    def recording(seat: int, body: Body) -> None:
+        seen.append(Seen(watcher.hand_no, seat, body))
+        take(seat, body)
+
+    watcher._hand_message = recording  # type: ignore[method-assign]
+    return seen
+
+
+def _remask_of(body: Body) -> RemaskMsg:
+    (raw,) = body.envelopes
+    msg = decode(raw[SIG_LEN + HEADER_LEN:])
+    assert isinstance(msg, RemaskMsg)
+    return msg
+
+
+def _shape(messages: list[Seen]) -> list[tuple[object, ...]]:
+    """What an exchange looks like from outside, card-blind: kinds, roles, sizes."""
+    return [(m.body.kind, len(m.body.envelopes), tuple(len(e) for e in m.body.envelopes))
+            for m in messages]
+
+
+@pytest.mark.slow
+def test_an_observer_cannot_link_a_traded_card_to_its_play() -> None:
+    hub = MemoryHub(lossy(11))
+    sessions = table(hub, bots(["random"] * 4), Options(lives=2), seed=3)
+    seen = _watch(sessions[0])
+    outcomes = run(run_all(sessions), 240)
+    assert all(o.blames == () and o.audits_passed == o.deals for o in outcomes)
+    by_hand: dict[int, list[Seen]] = defaultdict(list)
+    for m in seen:
+        by_hand[m.hand].append(m)
+    exchanges = {False: 0, True: 0}
+    shapes: dict[int, set[tuple[object, ...]]] = defaultdict(set)
+    for messages in by_hand.values():
+        named: set[int] = set()  # every position an exchange named
+        acceptor = -1
+        for i, m in enumerate(messages):
+            kind, args = m.body.kind, m.body.args
+            if kind is Msg.ANSWER and args[0] is not None:
+                named.add(args[0])
+                acceptor = m.seat
+            elif kind is Msg.OUTCOME:
+                named.add(args[1])
+                void = bool(args[0])
+                exchanges[void] += 1
+                after = [n for n in messages[i + 1:] if n.body.kind is Msg.REMASK][:2]
+                traders = {m.seat, acceptor}
+                assert {n.seat for n in after} == traders  # both re-mask, void or not
+                for n in after:
+                    remask = _remask_of(n.body)
+                    assert named & set(remask.inputs)  # the traded (or offered) card in it
+                    shapes[len(remask.inputs)].add(tuple(_shape([n])))
+            elif kind is Msg.PLAY:
+                assert args[0] not in named, "a play named a position an exchange named"
+    assert exchanges[False] and exchanges[True], exchanges  # done and void both happened
+    # a re-mask of k positions looks the same whatever the exchange was: one size per k
+    assert shapes and all(len(s) == 1 for s in shapes.values()), shapes
