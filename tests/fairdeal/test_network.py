@@ -1,6 +1,7 @@
 """Honest seats over an unreliable in-memory network: messages dropped (and resent on
-request), duplicated, delayed and reordered. Nobody is ever blamed and every hand ends
-with the same audited deal."""
+request), duplicated, delayed and reordered, through plays, the talon's top, two
+exchanges (the second followed by both traders' re-masks and a play from a re-masked
+position). Nobody is ever blamed and every hand ends with the same audited deal."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ class LossyNetwork(RuleBasedStateMachine):
         super().__init__()
         self.table = Table.build(make_config(3, 32), seed=b"lossy")
         self.flight: list[tuple[int, int, bytes]] = []
+        self.new: dict[int, tuple[int, ...]] = {}
         self.script = self._script()
         self._collect()
 
@@ -43,8 +45,42 @@ class LossyNetwork(RuleBasedStateMachine):
         steps.append((playing(1), do(1, lambda h: h.transfer(p1, 2, 0.0))))
         steps.append((playing(2), do(2, lambda h: h.transfer(p2, 1, 0.0))))
         steps.append((lambda: p1 in hands[2].cards, do(2, lambda h: h.reveal(p1, 0.0))))
+        steps += self._second_exchange(playing)
         steps += [(playing(s), do(s, lambda h: h.finish(0.0))) for s in c.seats]
         return steps
+
+    def _second_exchange(self, playing: Callable[[int], Callable[[], bool]]) -> list[Step]:
+        """Seats 1 and 2 trade their second cards, then both re-mask their holdings and
+        seat 2 plays the card it received from its new position."""
+        c, hands = self.table.config, self.table.hands
+        p1, q1 = c.positions_of(1)[:2]
+        p2, q2 = c.positions_of(2)[:2]
+        holding = {1: set(c.positions_of(1)) - {p1, q1} | {p2, q2},
+                   2: set(c.positions_of(2)) - {p2, q2} | {q1}}
+
+        def remask(seat: int) -> Callable[[], None]:
+            def step() -> None:
+                self.new[seat] = hands[seat].remask(holding[seat], 0.0)
+            return step
+
+        def shared(seat: int) -> Callable[[], bool]:
+            def ready() -> bool:
+                rec = hands[seat].record
+                return seat in self.new and all(
+                    rec.shared(r) for r in rec.remasks if r.seat == seat)
+            return ready
+
+        def play_received() -> None:
+            card = hands[1].cards[q1]
+            hands[2].reveal(next(p for p in self.new[2] if hands[2].cards[p] == card), 0.0)
+
+        return [
+            (playing(1), lambda: hands[1].transfer(q1, 2, 0.0)),
+            (playing(2), lambda: hands[2].transfer(q2, 1, 0.0)),
+            (lambda: q2 in hands[1].cards, remask(1)),
+            (lambda: q1 in hands[2].cards, remask(2)),
+            (shared(2), play_received),
+        ]
 
     def _collect(self) -> None:
         for sender, hand in self.table.hands.items():
@@ -110,7 +146,8 @@ class LossyNetwork(RuleBasedStateMachine):
         }
         assert len(deals) == 1
         transcript = Transcript(self.table.config, tuple(self.table.hands[0].envelopes()))
-        assert verify_transcript(transcript).sound
+        verdict = verify_transcript(transcript)
+        assert verdict.sound and verdict.masked is not None and len(verdict.masked) == 19
 
 
 LossyNetwork.TestCase.settings = settings(
