@@ -3,8 +3,11 @@
 Every proof is made and checked, every seat verifies everything it receives, and the
 hand is played the way a Losing Lodam deal uses the protocol: the talon's top is turned
 for trumps (every seat reveals its share), three exchange windows see an exchange (the
-first one void: both sides still learn the other card), every dealt card is played
-(revealed, forwarded shares included for the exchanged ones), and the audit closes it.
+first one void: both sides still learn the other card) after which both traders re-mask
+their whole holding (every other seat publishes shares for the new positions), every
+dealt card is played, and the audit closes it. ``--no-remask`` plays the same hand
+without re-masks (the traded cards are then revealed with forwarded shares), to show
+what re-masking costs.
 
 CPU time is measured per seat as the process time spent inside that seat's protocol
 object (its constructor, ``receive``, commands), so it is what one peer would spend on
@@ -64,7 +67,8 @@ class _Seat:
 class _Bench:
     """A table of in-process seats on a perfect broadcast."""
 
-    def __init__(self, seats: int, cards: int) -> None:
+    def __init__(self, seats: int, cards: int, *, remask: bool = True) -> None:
+        self.remask = remask
         order = tuple(range(seats))
         identities = [Ed25519PrivateKey.generate() for _ in order]
         raw = tuple(k.public_key().public_bytes(serialization.Encoding.Raw,
@@ -121,10 +125,22 @@ class _Bench:
         self.flush()
         if not void:
             self.holdings[a][-1], self.holdings[b][-1] = pb, pa
+        if self.remask:
+            for seat in (offerer, acceptor):
+                seat.call(_remasking(self.holdings[seat.hand.seat or 0]), "play")
+            self.flush()
 
 
 def _receiving(sender: int, raw: bytes) -> Callable[[Hand], None]:
     return lambda hand: hand.receive(sender, raw, 0.0)
+
+
+def _remasking(held: list[int]) -> Callable[[Hand], None]:
+    """Re-mask the positions in ``held`` and put the new ones in their place."""
+    def step(hand: Hand) -> None:
+        held[:] = hand.remask(held, 0.0)
+
+    return step
 
 
 def _revealing(position: int) -> Callable[[Hand], None]:
@@ -144,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     """Play one hand and print the figures."""
     if not 2 <= args.seats <= 10:
         raise CliError("--seats must be between 2 and 10")
-    bench = _Bench(args.seats, args.cards)
+    bench = _Bench(args.seats, args.cards, remask=args.remask)
     mults_before = OpCounter.mults
     bench.play()
     mults = OpCounter.mults - mults_before
@@ -162,7 +178,7 @@ def _figures(bench: _Bench, mults: int) -> dict[str, object]:
     per_seat = [sum(seat.cpu.values()) * 1000 for seat in bench.seats]
     by_phase = {p: round(sum(seat.cpu[p] for seat in bench.seats) * 1000 / n, 2) for p in phases}
     return {
-        "seats": n, "cards": bench.config.deck_size,
+        "seats": n, "cards": bench.config.deck_size, "remask": bench.remask,
         "cpu_ms_per_seat": round(sum(per_seat) / n, 2),
         "cpu_ms_by_phase": by_phase,
         "bytes_per_hand": bench.bytes,
@@ -178,7 +194,8 @@ def _text(f: dict[str, object]) -> str:
     assert isinstance(by_phase, dict)
     phases = ", ".join(f"{k} {v}" for k, v in by_phase.items())
     return "\n".join([
-        f"fair-deal hand: {f['seats']} seats, {f['cards']} cards, all verified, audit included",
+        f"fair-deal hand: {f['seats']} seats, {f['cards']} cards, all verified, audit included"
+        + (", re-masks after each exchange" if f["remask"] else ", no re-masks"),
         f"CPU per seat:   {f['cpu_ms_per_seat']} ms mean, {f['cpu_ms_slowest_seat']} ms slowest",
         f"  by phase (ms): {phases}",
         f"on the wire:    {f['bytes_per_hand']} bytes (each envelope counted once)",
@@ -194,6 +211,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seats", type=int, default=5, help="seats at the table (2-10)")
     parser.add_argument("--cards", type=int, choices=(52, 32), default=52)
+    parser.add_argument("--no-remask", dest="remask", action="store_false",
+                        help="play the hand without re-masks after the exchanges")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--transcript", metavar="FILE", help="write the hand's transcript")
     parser.set_defaults(run=run)
