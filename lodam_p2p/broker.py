@@ -13,9 +13,16 @@ says nothing; its own loggers are turned down to warnings as well.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import shutil
 import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -135,3 +142,45 @@ def _quiet_amqtt() -> None:
         logger.setLevel(logging.WARNING)
         if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
             logger.addHandler(logging.NullHandler())
+
+
+@contextlib.contextmanager
+def private_mosquitto() -> Iterator[str | None]:
+    """A Mosquitto of our own on an ephemeral loopback port, for benchmarks.
+
+    Yields its ``mqtt://`` URL, or None when the ``mosquitto`` binary is not installed
+    or does not come up. Nagle's algorithm is off (``set_tcp_nodelay``): the session's
+    messages are small and latency-bound.
+    """
+    binary = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin")
+    if binary is None:
+        yield None
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        config = Path(folder) / "mosquitto.conf"
+        config.write_text(f"listener {port} {LOOPBACK}\nallow_anonymous true\n"
+                          "persistence false\nlog_dest none\nset_tcp_nodelay true\n")
+        process = subprocess.Popen([binary, "-c", str(config)], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        try:
+            yield f"mqtt://{LOOPBACK}:{port}" if _accepting(port) else None
+        finally:
+            process.terminate()
+            process.wait(10)
+
+
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        return int(probe.getsockname()[1])
+
+
+def _accepting(port: int, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection((LOOPBACK, port), 0.2):
+            return True
+        time.sleep(0.02)
+    return False

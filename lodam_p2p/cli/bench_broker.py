@@ -12,18 +12,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
-import shutil
-import socket
 import statistics
-import subprocess
-import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 
-from lodam_p2p.broker import EmbeddedBroker
+from lodam_p2p.broker import EmbeddedBroker, private_mosquitto
 from lodam_p2p.cli import CliError
 from lodam_p2p.transport.base import Message, TransportError
 from lodam_p2p.transport.mqtt import MqttTransport
@@ -67,7 +61,8 @@ async def measure_all(urls: list[BrokerUrl], count: int) -> dict[str, dict[str, 
     results = {}
     async with EmbeddedBroker() as broker:
         results["amqtt"] = summary(await latencies(BrokerUrl.parse(broker.url), count))
-    with private_mosquitto() as url:
+    with private_mosquitto() as text:
+        url = BrokerUrl.parse(text) if text else None
         if url is not None:
             results["mosquitto"] = summary(await latencies(url, count))
     for url in urls:
@@ -110,37 +105,3 @@ async def _one(sender: MqttTransport, messages: AsyncIterator[Message], i: int) 
     return elapsed
 
 
-@contextlib.contextmanager
-def private_mosquitto() -> Iterator[BrokerUrl | None]:
-    """A mosquitto on an ephemeral loopback port if installed, else None."""
-    binary = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin")
-    if binary is None:
-        yield None
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        port = _free_port()
-        config = Path(folder) / "mosquitto.conf"
-        config.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
-                          "persistence false\nlog_dest none\nset_tcp_nodelay true\n")
-        process = subprocess.Popen([binary, "-c", str(config)], stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
-        try:
-            yield BrokerUrl.parse(f"mqtt://127.0.0.1:{port}") if _ready(port) else None
-        finally:
-            process.terminate()
-            process.wait(10)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _ready(port: int, timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return True
-        time.sleep(0.02)
-    return False

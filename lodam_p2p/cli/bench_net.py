@@ -25,23 +25,18 @@ import asyncio
 import contextlib
 import json
 import os
-import shutil
-import socket
 import statistics
 import subprocess
 import sys
-import tempfile
-import time
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 
-from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress
+from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
 from lodam_p2p.cli import CliError
+from lodam_p2p.cli.netrun import bot_seats, check_broker, parse_options
 from lodam_p2p.session import Session, SessionError, Timing
 from lodam_p2p.session.keys import new_identity
 from lodam_p2p.session.link import Link
 from lodam_p2p.session.lobby import HostDesk
-from lodam_p2p.session.runner import bot_seats, check_broker, parse_options
 from lodam_p2p.session.table import mqtt_connector
 
 
@@ -87,33 +82,13 @@ async def _broker(choice: str | None) -> AsyncIterator[tuple[str, str]]:
         yield choice, choice
         return
     if choice is None:
-        with _private_mosquitto() as url:
+        with private_mosquitto() as url:
             if url is not None:
                 yield "mosquitto", url
                 return
     async with EmbeddedBroker(ListenAddress(LOOPBACK, 0)) as broker:
         yield "amqtt", broker.url
 
-
-@contextlib.contextmanager
-def _private_mosquitto() -> Iterator[str | None]:
-    """A mosquitto on an ephemeral loopback port if installed (Nagle off), else None."""
-    binary = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin")
-    if binary is None:
-        yield None
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        port = _free_port()
-        config = Path(folder) / "mosquitto.conf"
-        config.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
-                          "persistence false\nlog_dest none\nset_tcp_nodelay true\n")
-        process = subprocess.Popen([binary, "-c", str(config)], stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
-        try:
-            yield f"mqtt://127.0.0.1:{port}" if _ready(port) else None
-        finally:
-            process.terminate()
-            process.wait(10)
 
 
 async def _measure(args: argparse.Namespace) -> dict[str, object]:
@@ -159,17 +134,3 @@ async def _reap(process: asyncio.subprocess.Process) -> None:
             process.kill()
         await process.wait()
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _ready(port: int, timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return True
-        time.sleep(0.02)
-    return False

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from lodam_p2p.cli.cmd_join import join_as
-from lodam_p2p.session.runner import add_common
+from lodam_p2p.cli.netrun import add_common
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -18,8 +18,7 @@ import argparse
 import sys
 
 from lodam_p2p.cli import CliError
-from lodam_p2p.session import host_table
-from lodam_p2p.session.runner import (
+from lodam_p2p.cli.netrun import (
     add_common,
     bot_seats,
     check_broker,
@@ -29,6 +28,7 @@ from lodam_p2p.session.runner import (
     spectator_for,
     timing_for,
 )
+from lodam_p2p.session import host_table
 from lodam_p2p.tableplan import MatchOutcome
 
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 import argparse
 from types import SimpleNamespace
 
-from lodam_p2p.session import join_table
-from lodam_p2p.session.runner import (
+from lodam_p2p.cli.netrun import (
     add_common,
     bot_seats,
     check_broker,
@@ -22,6 +21,7 @@ from lodam_p2p.session.runner import (
     spectator_for,
     timing_for,
 )
+from lodam_p2p.session import join_table
 from lodam_p2p.tableplan import MatchOutcome
 
 #: The broker ``lodam host`` starts by default.

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -99,7 +98,6 @@ class Link:
         self._inbox = inbox
         await self.transport.connect()
         self._epoch = self.transport.epoch
-        no_delay(self.transport)
         await self.transport.subscribe(topics.table_peers_pattern(self.table))
         await self.transport.subscribe(topics.table_presence_pattern(self.table))
         if self._watch_lobby:
@@ -212,7 +210,6 @@ class Link:
             self.endpoint.handle_timer(self._loop_time())
             if self.transport.epoch != self._epoch:  # reconnected: a new socket
                 self._epoch = self.transport.epoch
-                no_delay(self.transport)
             try:
                 await self._flush_control()
             except TransportError as err:
@@ -227,20 +224,3 @@ class Link:
         payload = seal_frame(self.identity, self.pubkey, self.table, frame)
         self.bytes_sent += len(payload)
         await self.transport.publish(topics.peer_topic(self.table, self.peer), payload)
-
-
-def no_delay(transport: object) -> None:
-    """Turn Nagle's algorithm off on an MQTT transport's socket (best effort).
-
-    The MQTT client library leaves it on, so every small publication that follows
-    another waits for a delayed TCP acknowledgement (40 ms on Linux): measured here, a
-    5-seat match took five times as long. The session's messages are small and
-    latency-bound, so they go out at once. (Reaches into the client's socket until the
-    transport does this itself.)
-    """
-    client = getattr(getattr(transport, "_client", None), "_client", None)
-    get_socket = getattr(client, "socket", None)
-    sock = get_socket() if callable(get_socket) else None
-    if isinstance(sock, socket.socket):
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
