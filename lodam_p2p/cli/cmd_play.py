@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import importlib.util
 import json
 import logging
 import os
@@ -51,7 +50,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add = parser.add_argument
     add("--seats", type=int, default=DEFAULT_SEATS, metavar="N",
-        help=f"seats at the table, 2-10 (default {DEFAULT_SEATS})")
+        help=f"seats at the table, 3-10 (default {DEFAULT_SEATS})")
     add("--bots", default=DEFAULT_BOT, metavar="NAME,...",
         help="bots for the other seats, comma separated, NAME*K for K seats; the last "
              f"one fills the rest (default {DEFAULT_BOT})")
@@ -91,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
     if args.lobby:
         _from_lobby(args)
     options = getattr(args, "chosen_options", None) or _options(args.option)
-    if not 2 <= args.seats <= 10:
-        raise CliError(f"--seats must be 2 to 10, got {args.seats}")
+    if not 3 <= args.seats <= 10:
+        raise CliError(f"--seats must be 3 to 10 (RULES.md section 3), got {args.seats}")
     registry = _registry()
     lineup = _lineup(args, registry)
     log_path = setup_logging(args.log_file)
@@ -129,9 +128,6 @@ def _from_lobby(args: argparse.Namespace) -> None:
     choice = asyncio.run(app.run())
     if choice is None:
         raise SystemExit(0)
-    if not session_available():
-        raise CliError("hosting or joining a table needs the network session "
-                       "(lodam_p2p.session), which this installation lacks", 1)
     if choice.join is not None:
         args.join_row, args.table, args.bots = choice.join, choice.join.table, ""
         return
@@ -215,35 +211,24 @@ def setup_logging(path: Path | None) -> Path:
     return path
 
 
-def session_available() -> bool:
-    """Whether the network session (``lodam_p2p.session.play_table``) is installed."""
-    if importlib.util.find_spec("lodam_p2p.session") is None:
-        return False
-    module = importlib.import_module("lodam_p2p.session")
-    return hasattr(module, "play_table")
-
-
 def choose_driver(args: argparse.Namespace) -> Driver:
-    """The offline driver with ``--offline`` (or without the session), else the network."""
-    if args.offline or not session_available():
+    """The offline driver with ``--offline``, else the network session."""
+    if args.offline:
         from lodam_p2p.local import play_local  # noqa: PLC0415
-
-        if not args.offline:
-            logging.getLogger(__name__).warning("network session missing: playing offline")
 
         async def local(options: Options, seats: Sequence[SeatPlan], seed: int | None
                         ) -> MatchOutcome:
             return await play_local(options=options, seats=seats, seed=seed)
 
         return local
-    session = importlib.import_module("lodam_p2p.session")
+    from lodam_p2p import session  # noqa: PLC0415 - keep `lodam --help` fast
+
     row: Any = getattr(args, "join_row", None)
 
     async def join(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
-        outcome: MatchOutcome = await session.join_table(
+        return await session.join_table(
             table=row.table, seat=seats[0], broker_url=row.broker, seed=seed)
-        return outcome
 
     async def host(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
@@ -252,11 +237,10 @@ def choose_driver(args: argparse.Namespace) -> Driver:
             if seats:
                 seats[0].player.notify(hosting_notice(args.table, url))
 
-        outcome: MatchOutcome = await session.host_table(
+        return await session.host_table(
             table=args.table, seats=args.seats, options=options, local=seats,
             broker_url=args.broker, listen=getattr(args, "listen", None), seed=seed,
             on_broker=tell)
-        return outcome
 
     if row is not None:
         return join
@@ -265,9 +249,8 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 
     async def network(options: Options, seats: Sequence[SeatPlan], seed: int | None
                       ) -> MatchOutcome:
-        outcome: MatchOutcome = await session.play_table(
+        return await session.play_table(
             table=args.table, options=options, seats=seats, broker_url=args.broker, seed=seed)
-        return outcome
 
     return network
 
@@ -343,7 +326,7 @@ def _with_person(args: argparse.Namespace, options: Options, lineup: list[str], 
                          wrap=lambda p: PacedPlayer(p, delay, person.hold))
         return await driver(options, [SeatPlan(name, person), *bots], seed)
 
-    table = "offline" if args.offline or not session_available() else args.table
+    table = "offline" if args.offline else args.table
     client = ClientOptions(table=table, ascii=args.ascii, no_color=no_color_wanted(),
                            hint=_hint(registry))
     outcomes = asyncio.run(run_client(start_match, client))
