@@ -73,26 +73,21 @@ class Knowledge:
 def _voids(view: PlayerView) -> tuple[frozenset[Suit], ...]:
     """Suits each seat has shown out of, forgotten when it may have received one since.
 
-    The view lists exchanges in order but does not say before which trick each one
-    happened, so a seat that took part in any exchange that went through loses its
-    voids (erring towards forgetting), except with ``exchanges = first_trick``, where
-    every exchange comes before every renounce.
+    A renounce in trick ``t`` stands until the seat trades in an exchange that went
+    through in a window after that trick (``before_trick > t``): the card it received
+    may be of that suit. Windows before the renounce change nothing.
     """
     voids: list[set[Suit]] = [set() for _ in range(view.players)]
-    tricks = [*view.tricks]
-    renounces: list[tuple[int, Suit]] = []
-    for trick in tricks:
-        renounces.extend(_renounces(trick.cards))
-    renounces.extend(_renounces(view.current_trick))
-    traded = {
-        seat
-        for exchange in view.exchanges
-        if exchange.acceptor is not None and not exchange.void
-        for seat in (exchange.offerer, exchange.acceptor)
-    }
-    for seat, suit in renounces:
-        if seat not in traded or view.options.exchanges.value == "first_trick":
-            voids[seat].add(suit)
+    played = [*(trick.cards for trick in view.tricks), view.current_trick]
+    last_trade = [-1] * view.players
+    for exchange in view.exchanges:
+        if exchange.acceptor is not None and not exchange.void:
+            for seat in (exchange.offerer, exchange.acceptor):
+                last_trade[seat] = max(last_trade[seat], exchange.before_trick)
+    for index, cards in enumerate(played):
+        for seat, suit in _renounces(cards):
+            if last_trade[seat] <= index:
+                voids[seat].add(suit)
     return tuple(frozenset(suits) for suits in voids)
 
 

@@ -8,7 +8,7 @@ from lodam_p2p.arena.config import build_config
 from lodam_p2p.arena.runner import run_arena
 from lodam_p2p.bots import BotRegistry
 from lodam_p2p.bots.knowledge import Knowledge
-from lodam_p2p.rules import Card, Play, Suit
+from lodam_p2p.rules import Answer, Card, Deal, Decision, ExchangeRule, Offer, Play, Suit
 from plugins.heuristic import HeuristicBot
 from plugins.random_bot import RandomBot
 from tests.bots.conftest import small_deal
@@ -86,3 +86,33 @@ def test_heuristic_answers_legally_under_every_option(options: list[str]) -> Non
     result = run_arena(config, BotRegistry.load(default_dirs=False))
     assert [f.message for r in result.records for f in r.failures] == []
     assert all(record.finished for record in result.records)
+
+
+def _trick(deal: Deal, *cards: str) -> None:
+    for text in cards:
+        seat = deal.to_act
+        assert seat is not None
+        deal.apply(Play(seat, Card.parse(text)))
+
+
+def _no_offers(deal: Deal) -> None:
+    while deal.awaiting is Decision.OFFER:
+        deal.apply(Offer(deal.to_act or 0, None))
+
+
+def test_a_void_stands_through_earlier_trades_and_falls_with_later_ones() -> None:
+    # seat 0 renounces hearts in trick 1 after trading in the first window, then
+    # trades again before trick 2: from then on it may hold a heart again
+    hands = {0: ["KS", "4D", "2C"], 1: ["QD", "5H", "9C"], 2: ["JC", "9H", "3C"]}
+    deal = small_deal(hands, "7C", exchanges=ExchangeRule.EVERY_TRICK)
+    deal.apply(Offer(1, Card.parse("QD")))
+    deal.apply(Answer(2, None))
+    deal.apply(Answer(0, Card.parse("KS")))  # seat 0 takes QD for KS
+    _no_offers(deal)
+    _trick(deal, "5H", "9H", "4D")  # seat 0 renounces hearts
+    assert Knowledge.of(deal.view(1)).is_void(0, Suit.H)
+    # the window before trick 2: seat 2 (the winner) leads it
+    deal.apply(Offer(2, Card.parse("JC")))
+    deal.apply(Answer(0, Card.parse("QD")))  # a coat for a coat, other suits: done
+    _no_offers(deal)
+    assert not Knowledge.of(deal.view(1)).is_void(0, Suit.H)
