@@ -23,12 +23,15 @@ from lodam_p2p.ui.pacing import PacedPlayer
 from lodam_p2p.ui.player import TerminalPlayer
 from lodam_p2p.ui.table_view import render
 
-#: Upper bound on waiting for the table to ask something (a hang fails, it never passes).
-PATIENCE = 2000
+#: Upper bound, in seconds, on waiting for the table to ask something (a hang fails, it
+#: never passes); generous, since CI shares two cores with other work.
+PATIENCE = 60.0
 
 
 async def _until(check, what: str) -> None:
-    for _ in range(PATIENCE):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE
+    while loop.time() < deadline:
         if check():
             return
         await asyncio.sleep(0.005)
