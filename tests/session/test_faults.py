@@ -14,7 +14,7 @@ from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport import topics
 from lodam_p2p.transport.frames import Frame, FrameKind
 from lodam_p2p.transport.memory import MemoryHub
-from tests.session.helpers import bots, run_all, table
+from tests.session.helpers import QUICK, bots, run_all, table
 from tests.support.aio import run
 
 
@@ -27,7 +27,7 @@ async def _until(check: object, timeout: float = 30.0) -> None:
 
 def test_a_peer_killed_mid_hand_is_blamed_and_the_others_end_with_a_result() -> None:
     hub = MemoryHub()
-    sessions = table(hub, bots(["random"] * 4), Options(lives=3))
+    sessions = table(hub, bots(["random"] * 4), Options(lives=3), timing=QUICK)
     victim = sessions[3]  # seat 2
 
     async def scenario() -> list[object]:

@@ -9,7 +9,7 @@ from lodam_p2p.rules import Action, Options, PlayerView
 from lodam_p2p.session import SpectatorLog, play_table
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
-from tests.session.helpers import QUICK, bots, lossy, run_all, table
+from tests.session.helpers import PATIENT, bots, lossy, run_all, table
 from tests.support.aio import run
 
 
@@ -65,7 +65,7 @@ def test_play_table_over_embedded_amqtt_tells_the_player_everything() -> None:
     seats = [SeatPlan("me", recorder), *bots(["random", "random", "random"])[1:]]
     story = io.StringIO()
     outcome = run(play_table(table="amqtt-oak", options=Options(lives=1), seats=seats,
-                             seed=5, timing=QUICK, spectator=SpectatorLog("amqtt-oak", story)),
+                             seed=5, timing=PATIENT, spectator=SpectatorLog("amqtt-oak", story)),
                   120)
     assert outcome.audits_passed == outcome.deals >= 1 and outcome.winners
     ends = [e for e in recorder.events if isinstance(e, DealEnded)]
