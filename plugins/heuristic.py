@@ -85,26 +85,21 @@ class HeuristicBot:
     # -- exchanges --------------------------------------------------------------------
 
     def _offer(self, view: PlayerView) -> Action:
-        best: Action = Offer(view.seat, None)
-        if not self.use_exchanges:
-            return best
-        reading = Reading.of(view, self.risk)
-        margin = OFFER_MARGIN
-        for action in view.legal:
-            if isinstance(action, Offer) and action.card is not None:
-                gain = self._trade_gain(action.card, reading)
-                if gain > margin:
-                    best, margin = action, gain
-        return best
+        return self._best_trade(view, Offer(view.seat, None), OFFER_MARGIN)
 
     def _answer(self, view: PlayerView) -> Action:
-        best: Action = Answer(view.seat, None)
+        return self._best_trade(view, Answer(view.seat, None), ACCEPT_MARGIN)
+
+    def _best_trade(self, view: PlayerView, default: Offer | Answer, margin: float) -> Action:
+        """The legal offer (or acceptance) whose card gains most by a trade, if any gains
+        more than ``margin``; else ``default`` (no offer, or decline)."""
+        best: Action = default
         if not self.use_exchanges:
             return best
         reading = Reading.of(view, self.risk)
-        margin = ACCEPT_MARGIN
         for action in view.legal:
-            if isinstance(action, Answer) and action.card is not None:
+            if isinstance(action, (Offer, Answer)) and type(action) is type(default) \
+                    and action.card is not None:
                 gain = self._trade_gain(action.card, reading)
                 if gain > margin:
                     best, margin = action, gain
