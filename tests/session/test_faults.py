@@ -42,7 +42,9 @@ def test_a_peer_killed_mid_hand_is_blamed_and_the_others_end_with_a_result() -> 
     assert isinstance(outcomes[3], BaseException)  # the victim itself got no result
     for outcome in survivors:
         assert outcome.blames, outcome  # type: ignore[union-attr]
-        assert outcome.blames[0].startswith("seat 2: timeout")  # type: ignore[union-attr]
+        # The first blame names seat 2; whether it was this peer's own timeout or another
+        # peer's report that came first depends on scheduling.
+        assert outcome.blames[0].startswith("seat 2: ")  # type: ignore[union-attr]
         assert 2 not in outcome.winners and outcome.winners  # type: ignore[union-attr]
     assert len({o.winners for o in survivors}) == 1  # type: ignore[union-attr]
 
