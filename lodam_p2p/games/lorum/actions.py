@@ -119,9 +119,9 @@ def _by_mask(table: tuple[tuple[Play, ...], ...] | tuple[tuple[Lay, ...], ...]) 
     """``[seat][suit][8-bit mask]`` → the interned actions of those cards of the suit."""
     out: list[list[list[tuple[Action, ...]]]] = []
     for seat in range(MAX_SEATS):
-        per_suit = []
+        per_suit: list[list[tuple[Action, ...]]] = []
         for suit in range(4):
-            row = [
+            row: list[tuple[Action, ...]] = [
                 tuple(table[seat][suit * 8 + r] for r in range(8) if bits >> r & 1)
                 for bits in range(256)
             ]
