@@ -52,7 +52,7 @@ def to_json(action: Action) -> dict[str, Any]:
 
 
 def random_script(
-    options: Options, contract: Contract, players: int, dealer: int, deck: list[Card],
+    options: Options, *, contract: Contract, players: int, dealer: int, deck: list[Card],
     rng: random.Random,
 ) -> tuple[list[dict[str, Any]], list[tuple[int, str, list[Any]]]]:
     """A random legal deal by the engine: (the replay actions, and each decision's
@@ -80,8 +80,10 @@ def _plain(action: Action) -> Any:
     return str(action.card)
 
 
-def scenario(players: int, dealer: int, contract: str, deck: list[Any],
-             actions: list[dict[str, Any]], options: dict[str, Any] | None = None) -> dict[str, Any]:
+def scenario(
+    players: int, dealer: int, contract: str, deck: list[Any], *,
+    actions: list[dict[str, Any]], options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A replay scenario object."""
     return {
         "game": "lorum", "players": players, "dealer": dealer, "contract": contract,

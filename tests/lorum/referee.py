@@ -27,7 +27,7 @@ def deal_out(players: int, dealer: int, deck: list[str]) -> list[list[str]]:
     return hands
 
 
-def referee(players: int, dealer: int, contract: str, deck: list[str],
+def referee(players: int, dealer: int, contract: str, deck: list[str], *,
             options: dict[str, Any], choose: Choose) -> dict[str, Any]:
     dealt = deal_out(players, dealer, deck)
     state: dict[str, Any] = {
@@ -40,7 +40,7 @@ def referee(players: int, dealer: int, contract: str, deck: list[str],
     elif contract == "lorum":
         _lorum(state, players, eldest, options, choose)
     else:
-        _tricks(state, players, eldest, contract, options, dealt, choose)
+        _tricks(state, players, eldest, contract, options=options, dealt=dealt, choose=choose)
     return {
         "hands": {str(s): h for s, h in enumerate(dealt)},
         "tricks": state["tricks"], "lays": state["lays"], "points": state["points"],
@@ -65,7 +65,7 @@ def trick_legal(hand: list[str], trick: list[str], first: bool, contract: str) -
     return pool
 
 
-def _tricks(state: dict[str, Any], n: int, leader: int, contract: str,
+def _tricks(state: dict[str, Any], n: int, leader: int, contract: str, *,
             options: dict[str, Any], dealt: list[list[str]], choose: Choose) -> None:
     hands = state["hands"]
     count = len(hands[0])
@@ -90,7 +90,8 @@ def _tricks(state: dict[str, Any], n: int, leader: int, contract: str,
         winner = max((c for c in cards if c[1][1] == led), key=lambda c: rank(c[1]))[0]
         won = [c for _, c in cards]
         taken += won
-        points = _trick_points(contract, options, t, count, won, state["announced"], blind)
+        points = _trick_points(contract, options, t, count, won=won,
+                               announced=state["announced"], blind=blind)
         state["points"][winner] += points
         state["tricks"].append({"leader": leader, "cards": cards, "winner": winner,
                                 "points": points})
@@ -99,7 +100,7 @@ def _tricks(state: dict[str, Any], n: int, leader: int, contract: str,
             return
 
 
-def _trick_points(contract: str, options: dict[str, Any], t: int, count: int,
+def _trick_points(contract: str, options: dict[str, Any], t: int, count: int, *,
                   won: list[str], announced: bool, blind: bool) -> int:
     if contract == "reds":
         return sum(1 for c in won if c[1] == "H")

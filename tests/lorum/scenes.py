@@ -42,6 +42,11 @@ def play_lowest(deal: Deal) -> None:
         deal.apply(deal.legal_actions()[0])
 
 
+def words(text: str) -> list[str]:
+    """The words of ``text`` (card lists written as one string)."""
+    return text.split()
+
+
 def legal_cards(deal: Deal) -> list[str]:
     """The legal actions now, as card strings."""
     return [str(getattr(a, "card", a)) for a in deal.legal_actions()]

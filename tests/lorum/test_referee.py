@@ -25,8 +25,10 @@ def _check_one(rng: random.Random, players: int, contract: Contract,
     options = Options.from_mapping(raw_options)
     dealer = rng.randrange(players)
     deck = deck_for(players, rng)
-    script, asked = random_script(options, contract, players, dealer, deck, rng)
-    got = replay_scenario(scenario(players, dealer, contract.value, deck, script, raw_options))
+    script, asked = random_script(options, contract=contract, players=players, dealer=dealer,
+                                  deck=deck, rng=rng)
+    got = replay_scenario(scenario(players, dealer, contract.value, deck, actions=script,
+                                   options=raw_options))
     assert got["error"] is None and got["unused_actions"] == 0
     steps = iter(asked)
     todo = list(script)
@@ -43,8 +45,8 @@ def _check_one(rng: random.Random, players: int, contract: Contract,
         assert action["seat"] == seat and action["play"] in legal
         return action["play"]
 
-    expected = referee(players, dealer, contract.value, [str(c) for c in deck], raw_options,
-                       choose)
+    expected = referee(players, dealer, contract.value, [str(c) for c in deck],
+                       options=raw_options, choose=choose)
     assert not todo and next(steps, None) is None
     for key in ("hands", "tricks", "lays", "points", "announced", "out", "next_dealer"):
         assert got[key] == expected[key], key
@@ -69,7 +71,8 @@ def test_referee_driven_deals_replay_without_error() -> None:
         deck = [str(c) for c in deck_for(players, rng)]
         script: list[dict[str, Any]] = []
 
-        def choose(seat: int, kind: str, legal: list[Any]) -> Any:
+        def choose(seat: int, kind: str, legal: list[Any],
+                   script: list[dict[str, Any]] = script) -> Any:
             pick = rng.choice(legal)
             if kind == "announce":
                 if pick:
@@ -78,8 +81,9 @@ def test_referee_driven_deals_replay_without_error() -> None:
                 script.append({"seat": seat, "play": pick})
             return pick
 
-        expected = referee(players, dealer, contract.value, deck, raw, choose)
-        got = replay_scenario(scenario(players, dealer, contract.value, deck, script, raw))
+        expected = referee(players, dealer, contract.value, deck, options=raw, choose=choose)
+        got = replay_scenario(scenario(players, dealer, contract.value, deck, actions=script,
+                                       options=raw))
         assert got["error"] is None, got["error"]
         for key in ("tricks", "lays", "points", "announced", "out"):
             assert got[key] == expected[key], key

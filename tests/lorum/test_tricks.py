@@ -6,7 +6,7 @@ import pytest
 
 from lodam_p2p.games.lorum import Announce, Decision, IllegalAction, Play
 from lodam_p2p.games.lorum.cards import Card
-from tests.lorum.scenes import BY_SUIT, act, deal_of, legal_cards, play_lowest
+from tests.lorum.scenes import BY_SUIT, act, deal_of, legal_cards, play_lowest, words
 
 REDS_HANDS = ["7E 8E 9E TE UE OE KE 7H", "AE 8H 9H TH UH OH KH AH",
               "7G 8G 9G TG UG OG KG AG", "7S 8S 9S TS US OS KS AS"]
@@ -29,7 +29,7 @@ def test_reds_the_leader_may_not_lead_a_heart_while_holding_other_suits() -> Non
 
 def test_reds_a_leader_with_only_hearts_leads_one() -> None:
     deal = deal_of("reds", BY_SUIT, dealer=1)  # seat 2 (all hearts) leads
-    assert legal_cards(deal) == "7H 8H 9H TH UH OH KH AH".split()
+    assert legal_cards(deal) == words("7H 8H 9H TH UH OH KH AH")
 
 
 def test_reds_no_heart_discard_in_the_first_trick_unless_only_hearts() -> None:
@@ -127,7 +127,7 @@ def test_red_king_before_the_last_trick(trick: int, points: int) -> None:
             + " 1:" + ["7G", "8G", "9G", "TG", "UG", "OG", "KG"][len(deal.tricks)]
             + " 2:" + ["7H", "8H", "9H", "TH", "UH", "OH", "AH"][len(deal.tricks)]
             + " 3:" + ["7S", "8S", "9S", "TS", "US", "OS", "KS"][len(deal.tricks)])
-    act(deal, f"0:AE 1:AG 2:KH 3:AS")
+    act(deal, "0:AE 1:AG 2:KH 3:AS")
     assert deal.is_over and len(deal.tricks) == trick + 1
     assert deal.result().points == (points, 0, 0, 0)
 
@@ -135,10 +135,10 @@ def test_red_king_before_the_last_trick(trick: int, points: int) -> None:
 @pytest.mark.parametrize(("announce", "points"), [(False, 32), (True, 64)])
 def test_red_king_in_the_last_trick_and_the_announcement(announce: bool, points: int) -> None:
     deal = deal_of("red_king", BY_SUIT)
-    for i, (e, g, h, s) in enumerate(zip("7E 8E 9E TE UE OE KE".split(),
-                                         "7G 8G 9G TG UG OG KG".split(),
-                                         "7H 8H 9H TH UH OH AH".split(),
-                                         "7S 8S 9S TS US OS KS".split(), strict=True)):
+    for i, (e, g, h, s) in enumerate(zip(words("7E 8E 9E TE UE OE KE"),
+                                         words("7G 8G 9G TG UG OG KG"),
+                                         words("7H 8H 9H TH UH OH AH"),
+                                         words("7S 8S 9S TS US OS KS"), strict=True)):
         assert deal.awaiting is Decision.PLAY, i
         act(deal, f"0:{e} 1:{g} 2:{h} 3:{s}")
     assert deal.awaiting is Decision.ANNOUNCE and deal.to_act == 2
@@ -154,8 +154,8 @@ def test_red_king_in_the_last_trick_and_the_announcement(announce: bool, points:
 
 def test_red_king_the_announcing_holder_may_take_its_own_64() -> None:
     deal = deal_of("red_king", BY_SUIT, dealer=1)  # seat 2, all hearts, leads and wins
-    for h, s, e, g in zip("7H 8H 9H TH UH OH AH".split(), "7S 8S 9S TS US OS KS".split(),
-                          "7E 8E 9E TE UE OE KE".split(), "7G 8G 9G TG UG OG KG".split(),
+    for h, s, e, g in zip(words("7H 8H 9H TH UH OH AH"), words("7S 8S 9S TS US OS KS"),
+                          words("7E 8E 9E TE UE OE KE"), words("7G 8G 9G TG UG OG KG"),
                           strict=True):
         act(deal, f"2:{h} 3:{s} 0:{e} 1:{g}")
     deal.apply(Announce(2, True))
