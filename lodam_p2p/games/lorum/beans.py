@@ -58,7 +58,8 @@ def settle(
         winner = out[0]
         for seat in payers:
             if seat != winner and points[seat]:
-                purse.beans[winner] += _collect(purse, seat, points[seat])
+                paid = _collect(purse, seat, points[seat])  # first: a sale may pay the winner
+                purse.beans[winner] += paid
         if contract is Contract.LORUM:
             purse.beans[winner] += purse.pot
             purse.pfennigs[winner] += purse.pot_pfennigs
@@ -77,7 +78,8 @@ def settle(
 
 def pay_into_pot(purse: Purse, seat: int, amount: int) -> None:
     """``seat`` pays ``amount`` into the pot (a breach)."""
-    purse.pot += _collect(purse, seat, amount)
+    paid = _collect(purse, seat, amount)  # first: a sale may change the pot
+    purse.pot += paid
 
 
 def _collect(purse: Purse, seat: int, amount: int) -> int:
