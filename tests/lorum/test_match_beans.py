@@ -8,8 +8,8 @@ import pytest
 
 from lodam_p2p.games.lorum import (
     Contract,
-    Match,
     MalformedInput,
+    Match,
     OptionError,
     Options,
     RulesError,
