@@ -123,7 +123,8 @@ def test_lorum_lays_record_passes_and_set_aside_cards() -> None:
 def test_blind_deals_take_no_actions() -> None:
     out = replay_scenario(scene("red_king", BY_SUIT, "0:7E", options={"red_king_blind": True}))
     assert out["error"] is None and out["unused_actions"] == 1
-    assert out["points"] == [0, 0, 5, 0] or sum(out["points"]) == 5
+    # seat 0 leads E and takes every trick; KH, seat 2's seventh card, falls in trick 7
+    assert out["points"] == [5, 0, 0, 0] and len(out["tricks"]) == 7
 
 
 def test_match_level_options_change_nothing_in_a_single_deal() -> None:
