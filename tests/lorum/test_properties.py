@@ -20,6 +20,7 @@ from lodam_p2p.games.lorum import (
     PublicDeal,
     first_breach,
 )
+from lodam_p2p.games.lorum.beans import Purse, pay_into_pot, settle
 from lodam_p2p.games.lorum.cards import mask_of
 from lodam_p2p.games.lorum.replay import replay_scenario
 from tests.lorum.helpers import deck_for, random_script, scenario
@@ -198,3 +199,42 @@ def test_replay_is_deterministic_and_reproduces_the_deal(
     deal = Deal.start(options, contract, dealer, deck, players=players)
     assert first["hands"] == {str(s): [str(c) for c in h] for s, h in
                               enumerate(deal.dealt_hands)}
+
+
+@SETTINGS
+@given(TABLES, st.integers(0, 40))
+def test_a_deal_rebuilt_from_public_and_hands_plays_on_the_same(
+    table: tuple[int, Contract, Options, int], steps: int,
+) -> None:
+    deal, rng = _new(table)
+    for _ in range(steps):
+        if deal.is_over:
+            break
+        deal.apply(rng.choice(deal.legal_actions()))
+    if deal.public.blind:
+        return  # a blind deal is over before its first decision
+    world = Deal.from_public(deal.public, [deal.hand(s) for s in range(deal.players)])
+    while not deal.is_over:
+        assert world.legal_actions() == deal.legal_actions()
+        action = rng.choice(deal.legal_actions())
+        deal.apply(action)
+        world.apply(action)
+    assert world.result() == deal.result()
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.sampled_from(list(Contract)), st.lists(st.integers(0, 40),
+                                                                      min_size=4, max_size=4),
+                          st.integers(0, 3), st.integers(0, 3)), max_size=30),
+       st.lists(st.tuples(st.integers(0, 3), st.integers(0, 60)), max_size=5))
+def test_beans_pfennigs_and_pot_are_conserved(
+    deals: list[tuple[Contract, list[int], int, int]], breaches: list[tuple[int, int]],
+) -> None:
+    purse = Purse.start(4)
+    for contract, points, first_out, eldest in deals:
+        settle(purse, contract, points, out=[first_out], eldest=eldest)
+        assert purse.total() == 160
+        assert min(purse.pfennigs) >= 0 and purse.pot_pfennigs >= 0
+    for seat, amount in breaches:
+        pay_into_pot(purse, seat, amount)
+        assert purse.total() == 160

@@ -33,7 +33,14 @@ from lodam_p2p.games.lorum.actions import (
     RulesError,
     actions_of,
 )
-from lodam_p2p.games.lorum.cards import RED_KING, SET_ASIDE_MASK, Card, cards_of, mask_of
+from lodam_p2p.games.lorum.cards import (
+    PACK_MASK,
+    RED_KING,
+    SET_ASIDE_MASK,
+    Card,
+    cards_of,
+    mask_of,
+)
 from lodam_p2p.games.lorum.legal import playable, why_illegal
 from lodam_p2p.games.lorum.options import Contract, Options
 from lodam_p2p.games.lorum.plan import (
@@ -67,11 +74,14 @@ class Deal:
     @classmethod
     def start(
         cls, options: Options, contract: Contract, dealer: int, deck: Sequence[Card], *,
-        players: int = 4, plan: DealPlan | None = None, auto: bool = True,
+        players: int | None = None, plan: DealPlan | None = None, auto: bool = True,
     ) -> Deal:
         """Deal ``deck`` (a shuffled deck, top first: 32 cards, or 30 without ``7S 8S``
-        for three players) by ``plan`` (default: the whole deck, LORUM.md 2).
-        ``MalformedInput`` if the deck is not the pack the deal needs."""
+        for three players; ``players`` defaults to what the deck says) by ``plan``
+        (default: the whole deck, LORUM.md 2). ``MalformedInput`` if the deck is not
+        the pack the deal needs."""
+        if players is None:
+            players = plan.players if plan is not None else 3 if len(deck) == 30 else 4
         check_table(players, dealer)
         plan = plan if plan is not None else deal_plan(players, dealer)
         if plan.players != players or plan.dealer != dealer:
@@ -100,6 +110,28 @@ class Deal:
             for card in hand:
                 self._holder[card.index] = seat
         self._blind_at = [0] * players
+        if auto:
+            self._force()
+        return self
+
+    @classmethod
+    def from_public(
+        cls, public: PublicDeal, hands: Sequence[Sequence[Card]], *, auto: bool = True,
+    ) -> Deal:
+        """A full deal at ``public``'s current point from given *current* hands (a search
+        samples them from a view; under ``red_king_blind`` in the order they will be
+        played). Checked: one hand per seat of the public size, every card still in
+        play exactly once. The given hands count as "dealt" for this object."""
+        held = tuple(tuple(h) for h in hands)
+        _check_world(public, held)
+        self = cls.__new__(cls)
+        self.public, self._dealt, self._auto, self._legal = public.copy(), held, auto, None
+        self._hands = [mask_of(h) for h in held]
+        self._holder = [-1] * 32
+        for seat, hand in enumerate(held):
+            for card in hand:
+                self._holder[card.index] = seat
+        self._blind_at = [0] * public.players
         if auto:
             self._force()
         return self
@@ -335,3 +367,19 @@ def _check_hands(
         raise MalformedInput("a card is dealt twice")
     if players == 3 and mask & SET_ASIDE_MASK:
         raise MalformedInput("7S and 8S are set aside with three players")
+
+
+def _check_world(public: PublicDeal, hands: tuple[tuple[Card, ...], ...]) -> None:
+    """Hands given to ``from_public`` must fit the public deal exactly."""
+    if len(hands) != public.players:
+        raise MalformedInput(f"need one hand per seat ({public.players}), got {len(hands)}")
+    for seat, hand in enumerate(hands):
+        if len(hand) != public.hand_sizes[seat]:
+            held = public.hand_sizes[seat]
+            raise MalformedInput(f"seat {seat} holds {held} cards, given {len(hand)}")
+    if not all(type(c) is Card for h in hands for c in h):
+        raise MalformedInput("hands must hold Card objects")
+    everything = [c for h in hands for c in h]
+    unseen = PACK_MASK & ~public.gone_mask
+    if len(everything) != unseen.bit_count() or mask_of(everything) != unseen:
+        raise MalformedInput("the hands must hold every card still in play exactly once")

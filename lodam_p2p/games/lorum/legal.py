@@ -17,14 +17,12 @@ from lodam_p2p.games.lorum.actions import (
 )
 from lodam_p2p.games.lorum.cards import (
     HEARTS,
-    KH_BIT,
     OBERS,
-    RED_KING,
     SUIT_MASK,
     Suit,
     cards_of,
 )
-from lodam_p2p.games.lorum.flow import LORUM, OBERS_, QUARTET, REDS, DealFlow
+from lodam_p2p.games.lorum.flow import OBERS_, QUARTET, REDS, DealFlow
 
 
 def playable(code: int, hand: int, led: int, first: bool) -> int:
@@ -103,13 +101,3 @@ def _why_card(public: DealFlow, hand: int, index: int) -> str:
         return f"{card} is not blank: an Ober may follow in the first trick only alone"
     verb = "lead" if led < 0 else "discard"
     return f"it may not {verb} an Ober in the first trick while holding other cards"
-
-
-def announce_possible(public: DealFlow) -> bool:
-    """Whether the Red King announcement is awaited (the KH holder decides)."""
-    return public.awaiting_card is RED_KING and not public._gone & KH_BIT
-
-
-def lorum_contract(public: DealFlow) -> bool:
-    """Whether ``public`` is a Lorum (rows) deal."""
-    return public._code == LORUM

@@ -217,8 +217,3 @@ class PublicDeal(DealFlow):
         if seat == self.to_act:
             return f"its step now is to {what}"
         return f"it is seat {self.to_act}'s turn to {what}"
-
-
-def is_lorum(public: DealFlow) -> bool:
-    """Whether ``public`` is a deal of the Lorum contract."""
-    return public._code == LORUM
