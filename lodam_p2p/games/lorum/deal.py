@@ -87,7 +87,8 @@ class Deal:
         if plan.players != players or plan.dealer != dealer:
             raise MalformedInput("the deal plan is for another table or dealer")
         hands = deal_hands(plan, deck)
-        return cls.from_hands(options, contract, dealer, hands, auto=auto)
+        public = PublicDeal.start(options, contract, players, dealer, plan.hand_size)
+        return cls._assemble(public, hands, [mask_of(h) for h in hands], auto)
 
     @classmethod
     def from_hands(
@@ -99,17 +100,24 @@ class Deal:
         players = len(hands)
         check_table(players, dealer)
         dealt = tuple(tuple(h) for h in hands)
-        size = len(dealt[0])
+        size = len(dealt[0]) if dealt else 0
         _check_hands(dealt, players, size, contract)
         public = PublicDeal.start(options, contract, players, dealer, size)
+        return cls._assemble(public, dealt, [mask_of(h) for h in dealt], auto)
+
+    @classmethod
+    def _assemble(
+        cls, public: PublicDeal, dealt: tuple[tuple[Card, ...], ...], masks: list[int],
+        auto: bool,
+    ) -> Deal:
         self = cls.__new__(cls)
         self.public, self._dealt, self._auto, self._legal = public, dealt, auto, None
-        self._hands = [mask_of(h) for h in dealt]
-        self._holder = [-1] * 32
+        self._hands = masks
+        holder = self._holder = [-1] * 32
         for seat, hand in enumerate(dealt):
             for card in hand:
-                self._holder[card.index] = seat
-        self._blind_at = [0] * players
+                holder[card.index] = seat
+        self._blind_at = [0] * public.players
         if auto:
             self._force()
         return self
@@ -124,17 +132,7 @@ class Deal:
         play exactly once. The given hands count as "dealt" for this object."""
         held = tuple(tuple(h) for h in hands)
         _check_world(public, held)
-        self = cls.__new__(cls)
-        self.public, self._dealt, self._auto, self._legal = public.copy(), held, auto, None
-        self._hands = [mask_of(h) for h in held]
-        self._holder = [-1] * 32
-        for seat, hand in enumerate(held):
-            for card in hand:
-                self._holder[card.index] = seat
-        self._blind_at = [0] * public.players
-        if auto:
-            self._force()
-        return self
+        return cls._assemble(public.copy(), held, [mask_of(h) for h in held], auto)
 
     def copy(self) -> Deal:
         """An independent copy, cheap enough for search."""

@@ -231,17 +231,23 @@ class DealFlow:
             self._gone |= 1 << index
             suit, rank = index >> 3, index & 7
             if self._unter:
-                if self._lo[suit] < 0:
-                    self._lo[suit] = self._hi[suit] = rank
-                elif rank > self._hi[suit]:
-                    self._hi[suit] = rank
+                lo, hi = self._lo, self._hi
+                if lo[suit] < 0:
+                    lo[suit] = hi[suit] = rank
+                elif rank > hi[suit]:
+                    hi[suit] = rank
                 else:
-                    self._lo[suit] = rank
+                    lo[suit] = rank
+                self._refit_suit(suit)
+            elif self.start_rank < 0:
+                self.start_rank = rank
+                self._count[suit] = 1
+                self._fit = 0
+                for each in range(4):
+                    self._refit_suit(each)
             else:
-                if self.start_rank < 0:
-                    self.start_rank = rank
                 self._count[suit] += 1
-            self._refit()
+                self._refit_suit(suit)
             aside = self._fit & self._aside_left
             if not aside:
                 return
@@ -249,24 +255,23 @@ class DealFlow:
             self._aside_left ^= 1 << index
             self.lays.append((None, CARDS[index]))
 
-    def _refit(self) -> None:
-        fit = 0
+    def _refit_suit(self, suit: int) -> None:
+        """Recompute the cards of ``suit`` that fit its row (``_fit`` is kept per suit)."""
+        base = suit * 8
+        fit = self._fit & ~(255 << base)
         if self._unter:
-            lo, hi = self._lo, self._hi
-            for suit in range(4):
-                base = suit * 8
-                if lo[suit] < 0:
-                    fit |= 1 << (base + 4)
-                    continue
-                if hi[suit] < 7:
-                    fit |= 1 << (base + hi[suit] + 1)
-                if lo[suit] > 0:
-                    fit |= 1 << (base + lo[suit] - 1)
+            lo, hi = self._lo[suit], self._hi[suit]
+            if lo < 0:
+                fit |= 1 << (base + 4)
+            else:
+                if hi < 7:
+                    fit |= 1 << (base + hi + 1)
+                if lo > 0:
+                    fit |= 1 << (base + lo - 1)
         else:
-            start, count = self.start_rank, self._count
-            for suit in range(4):
-                if count[suit] < 8:
-                    fit |= 1 << (suit * 8 + (start + count[suit]) % 8)
+            count = self._count[suit]
+            if count < 8:
+                fit |= 1 << (base + (self.start_rank + count) % 8)
         self._fit = fit
 
     def _first_fit(self) -> int:

@@ -15,11 +15,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lodam_p2p.games.lorum.actions import MalformedInput
-from lodam_p2p.games.lorum.cards import PACK, SET_ASIDE, SHORT_PACK, Card, mask_of
+from lodam_p2p.games.lorum.cards import (
+    PACK,
+    PACK_MASK,
+    SET_ASIDE,
+    SET_ASIDE_MASK,
+    SHORT_PACK,
+    Card,
+    mask_of,
+)
 from lodam_p2p.games.lorum.options import MAX_PLAYERS, MIN_PLAYERS
 
 #: Cards per hand in the short First-and-last.
 SHORT_HAND = 2
+_SHORT_MASK = PACK_MASK & ~SET_ASIDE_MASK
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +104,7 @@ def check_deck(plan: DealPlan, deck: Sequence[Card]) -> tuple[Card, ...]:
         raise MalformedInput(f"the deck must hold {plan.deck_size} cards, got {len(deck)}")
     if not all(type(card) is Card for card in deck):
         raise MalformedInput("the deck must hold Card objects")
-    if mask_of(deck) != mask_of(plan.pack):
+    if mask_of(deck) != (PACK_MASK if plan.players == MAX_PLAYERS else _SHORT_MASK):
         what = "the 32-card pack" if plan.players == MAX_PLAYERS else "the 30 cards without 7S 8S"
         raise MalformedInput(f"the deck is not {what} (a card missing, twice or set aside)")
     return deck
