@@ -12,6 +12,7 @@ from lodam_p2p.cli import main
 from lodam_p2p.games.lorum.replay import ReplayFormatError, replay_scenario
 from tests.lorum import golden
 from tests.lorum.helpers import deck_from_hands
+from tests.lorum.referee import referee
 from tests.lorum.scenes import BY_SUIT, words
 from tests.lorum.test_quartet_lorum import QUARTET
 
@@ -192,3 +193,35 @@ def test_cli_show_options_for_lorum(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "show-options", "--game", "lorum", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["breach_points"] == 16 and shown["lorum_start"] == "any"
+
+
+def _referee_of(obj: dict[str, Any]) -> dict[str, Any]:
+    todo = list(obj["actions"])
+
+    def choose(seat: int, kind: str, legal: list[Any]) -> Any:
+        if kind == "announce":
+            if todo and "announce" in todo[0] and todo[0]["seat"] == seat:
+                return todo.pop(0)["announce"]
+            return False
+        action = todo.pop(0)
+        assert action["seat"] == seat and action["play"] in legal
+        return action["play"]
+
+    result = referee(obj["players"], obj["dealer"], obj["contract"], obj["deck"],
+                     options=obj.get("options", {}), choose=choose)
+    return {**result, "error": None, "unused_actions": len(todo)}
+
+
+def test_hand_built_and_golden_deals_agree_with_the_referee() -> None:
+    built = [
+        scene("quartet", QUARTET, "0:7E 3:US 3:UE"),
+        scene("red_king", BY_SUIT, _red_king_until_last()),
+        scene("red_king", BY_SUIT, _red_king_until_last("2:announce")),
+        scene("red_king", BY_SUIT, "", options={"red_king_blind": True}),
+    ]
+    golden_ok = [json.loads(line) for line, result in zip(
+        golden.INPUT.read_text().splitlines(), golden.EXPECTED.read_text().splitlines(),
+        strict=True) if json.loads(result)["error"] is None]
+    assert len(golden_ok) > 40
+    for obj in built + golden_ok:
+        assert replay_scenario(obj) == _referee_of(obj)
