@@ -69,7 +69,7 @@ class Announce:
     decision: ClassVar[Decision] = Decision.ANNOUNCE
 
     def __str__(self) -> str:
-        return "announce the red king" if self.announced else "not announce the red king"
+        return "announce the red king" if self.announced else "keep the red king quiet"
 
 
 Action = Play | Lay | Pass | Announce

@@ -54,19 +54,21 @@ def why_illegal(
     if public.is_over:
         return IllegalAction(seat, action, "the deal is over")
     if public.awaiting is not action.decision:
-        return IllegalAction(seat, action, _whose(public, holder))
+        return IllegalAction(seat, action, _whose(public, holder, seat))
     card = public.awaiting_card
     if card is not None and holder[card.index] != seat:
-        return IllegalAction(seat, action, _whose(public, holder))
+        return IllegalAction(seat, action, _whose(public, holder, seat))
     if card is None and public.to_act != seat:
-        return IllegalAction(seat, action, _whose(public, holder))
+        return IllegalAction(seat, action, _whose(public, holder, seat))
     return IllegalAction(seat, action, _why_move(public, hands[seat], action, blind_next))
 
 
-def _whose(public: DealFlow, holder: list[int]) -> str:
+def _whose(public: DealFlow, holder: list[int], asker: int) -> str:
     assert public.awaiting is not None
     card = public.awaiting_card
     seat = public.to_act if card is None else holder[card.index]
+    if seat == asker:
+        return f"its step now is to {public.awaiting.value}"
     return f"it is seat {seat}'s turn to {public.awaiting.value}"
 
 

@@ -10,7 +10,10 @@ public machine says so rather than pretending:
   ``to_act is None`` and ``awaiting_card`` set to the card (the same for the Red King
   announcement: "the holder of ``KH`` may announce"). The event that moves it on is
   "seat *s* played *X*": the card is checked (it must be *X*), the seat only for holding
-  some card. Whether *s* really held *X* is a fact of the hidden hands.
+  some card. Whether *s* really held *X* is a fact of the hidden hands. The announcement
+  names its seat either way (``announce(s, False)`` too): when it comes, everyone holds
+  one card and the last trick has no choice left, so showing who holds ``KH`` costs
+  nothing.
 * Some steps have no choice, yet only the hidden hands say what they are: a Lorum pass
   (the seat holds nothing that fits), and every play under ``red_king_blind`` (the seat's
   next card in dealt order, which its owner cannot see either). The public machine knows
