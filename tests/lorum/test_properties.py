@@ -19,6 +19,7 @@ from lodam_p2p.games.lorum import (
     Pass,
     PublicDeal,
     first_breach,
+    public_of,
 )
 from lodam_p2p.games.lorum.beans import Purse, pay_into_pot, settle
 from lodam_p2p.games.lorum.cards import mask_of
@@ -163,6 +164,7 @@ def test_a_view_never_holds_another_seats_hidden_card(
             else:
                 assert set(view.hand) == set(deal.hand(seat))
             assert bool(view.legal) == (deal.to_act == seat)
+            _same(public_of(view), deal.public)  # the view holds the whole public record
         if deal.is_over:
             break
         deal.apply(rng.choice(deal.legal_actions()))

@@ -49,7 +49,7 @@ from lodam_p2p.games.lorum.options import (
 from lodam_p2p.games.lorum.plan import DealPlan, deal_plan
 from lodam_p2p.games.lorum.public import PublicDeal
 from lodam_p2p.games.lorum.records import DealResult, TrickRecord
-from lodam_p2p.games.lorum.view import PlayerView
+from lodam_p2p.games.lorum.view import PlayerView, public_of
 
 __all__ = [
     "CONTRACTS",
@@ -85,4 +85,5 @@ __all__ = [
     "TrickRecord",
     "deal_plan",
     "first_breach",
+    "public_of",
 ]

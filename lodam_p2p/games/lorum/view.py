@@ -77,3 +77,40 @@ def build_view(
         awaiting_card=public.awaiting_card,
         legal=legal,
     )
+
+
+def public_of(view: PlayerView) -> PublicDeal:
+    """The :class:`PublicDeal` at the view's moment, rebuilt from its public record (for
+    a search that samples the hidden hands and continues with ``Deal.from_public``)."""
+    public = PublicDeal.start(view.options, view.contract, view.players, view.dealer,
+                              view.hand_sizes[0] + _played_by(view, 0) if view.players else 0)
+    if view.contract is Contract.LORUM:
+        for seat, card in view.lays:
+            if seat is None:
+                continue  # a set-aside card: the machine lays it itself
+            if card is None:
+                public.pass_turn(seat)
+            else:
+                public.lay(seat, card)
+        return public
+    for trick in view.tricks:
+        for seat, card in trick.cards:
+            _play(public, seat, card, view.announced)
+    for seat, card in view.current_trick:
+        _play(public, seat, card, view.announced)
+    if public.awaiting is Decision.ANNOUNCE and view.awaiting is not Decision.ANNOUNCE:
+        public._do_announce(-1, view.announced)
+    return public
+
+
+def _play(public: PublicDeal, seat: int, card: Card, announced: bool) -> None:
+    if public.awaiting is Decision.ANNOUNCE:
+        public._do_announce(-1, announced)
+    public.play(seat, card)
+
+
+def _played_by(view: PlayerView, seat: int) -> int:
+    """Cards ``seat`` has played or laid so far (its dealt hand size minus its hand)."""
+    count = sum(1 for t in view.tricks for s, _ in t.cards if s == seat)
+    count += sum(1 for s, _ in view.current_trick if s == seat)
+    return count + sum(1 for s, c in view.lays if s == seat and c is not None)
