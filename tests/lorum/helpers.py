@@ -17,6 +17,7 @@ from lodam_p2p.games.lorum import (
     Options,
     Play,
 )
+from lodam_p2p.games.lorum.replay import action_to_json
 
 CONTRACT_NAMES = [c.value for c in Contract]
 
@@ -43,14 +44,6 @@ def deck_from_hands(players: int, dealer: int, hands: dict[int, str]) -> list[st
     return deck
 
 
-def to_json(action: Action) -> dict[str, Any]:
-    """An action in the replay format."""
-    if isinstance(action, Announce):
-        return {"seat": action.seat, "announce": action.announced}
-    assert isinstance(action, Play | Lay)
-    return {"seat": action.seat, "play": str(action.card)}
-
-
 def random_script(
     options: Options, *, contract: Contract, players: int, dealer: int, deck: list[Card],
     rng: random.Random,
@@ -68,7 +61,7 @@ def random_script(
         asked.append((seat, kind, [_plain(a) for a in legal]))
         action = rng.choice(legal)
         if not isinstance(action, Announce) or action.announced:
-            script.append(to_json(action))
+            script.append(action_to_json(action))
         deal.apply(action)
     return script, asked
 

@@ -225,3 +225,14 @@ def test_hand_built_and_golden_deals_agree_with_the_referee() -> None:
     assert len(golden_ok) > 40
     for obj in built + golden_ok:
         assert replay_scenario(obj) == _referee_of(obj)
+
+
+def test_actions_round_trip_through_the_replay_form() -> None:
+    from lodam_p2p.games.lorum import Announce, Card, Lay, MalformedInput, Pass, Play
+    from lodam_p2p.games.lorum.replay import action_to_json, parse_action
+
+    for action, lay in ((Play(2, Card.parse("OH")), False), (Lay(1, Card.parse("7S")), True),
+                        (Announce(3, True), False), (Announce(0, False), False)):
+        assert parse_action(action_to_json(action), 0, lay) == action
+    with pytest.raises(MalformedInput):
+        action_to_json(Pass(1))

@@ -104,6 +104,16 @@ def parse_action(raw: object, index: int, lay: bool) -> Action:
     raise ReplayFormatError(f"action {index} has an unknown shape: keys {sorted(keys)}")
 
 
+def action_to_json(action: Action) -> dict[str, Any]:
+    """An action in the replay format; ``parse_action`` reads it back. A pass, being no
+    choice, has no form here."""
+    if isinstance(action, Announce):
+        return {"seat": action.seat, "announce": action.announced}
+    if isinstance(action, Play | Lay):
+        return {"seat": action.seat, "play": str(action.card)}
+    raise MalformedInput(f"{action!r} is not a scripted action")
+
+
 def _contract(value: object) -> Contract:
     for contract in Contract:
         if value == contract.value:
