@@ -86,6 +86,8 @@ class Deal:
         plan = plan if plan is not None else deal_plan(players, dealer)
         if plan.players != players or plan.dealer != dealer:
             raise MalformedInput("the deal plan is for another table or dealer")
+        if plan.hand_size == SHORT_HAND and contract is not Contract.FIRST_LAST:
+            raise MalformedInput(f"a short deal of two cards each is not a deal of {contract}")
         hands = deal_hands(plan, deck)
         public = PublicDeal.start(options, contract, players, dealer, plan.hand_size)
         return cls._assemble(public, hands, [mask_of(h) for h in hands], auto)
