@@ -11,6 +11,7 @@ too short for a deal.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -68,6 +69,14 @@ def deal_plan(players: int, dealer: int, *, short: bool = False, start: int = 0)
     """The plan of a deal by ``dealer``; ``short``: two cards each from position
     ``start`` of the current deck (the short First-and-last)."""
     check_table(players, dealer)
+    if isinstance(start, bool) or not isinstance(start, int):
+        raise MalformedInput(f"a deal starts at a deck position, got {start!r}")
+    return _plan(players, dealer, bool(short), start)
+
+
+@functools.lru_cache(maxsize=256)
+def _plan(players: int, dealer: int, short: bool, start: int) -> DealPlan:
+    """``deal_plan`` once checked; a plan is a value, so each is built once."""
     size = SHORT_HAND if short else full_hand(players)
     deck_size = 32 if players == MAX_PLAYERS else 30
     if start < 0 or start + size * players > deck_size or (start and not short):
