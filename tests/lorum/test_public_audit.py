@@ -111,3 +111,23 @@ def test_the_audit_blames_a_blind_card_out_of_order() -> None:
     assert deal.legal_actions() == [Play(0, _c("7E"))]
     breach = first_breach(deal, [Play(0, _c("8E"))])
     assert breach is not None and breach.seat == 0 and "next card is 7E" in str(breach)
+
+
+def test_garbage_events_are_malformed_never_a_crash() -> None:
+    public = PublicDeal.start(Options(), Contract.RED_KING, 4, 3)
+    for event in (lambda: public.play(0, "7E"), lambda: public.play("0", _c("7E")),
+                  lambda: public.lay(0, None), lambda: public.announce(0, "yes"),
+                  lambda: public.apply_event("play 7E"), lambda: public.play(True, _c("7E"))):
+        with pytest.raises(MalformedInput):
+            event()  # type: ignore[no-untyped-call]
+    public.play(0, _c("7E"))
+    assert public.hand_sizes == [7, 8, 8, 8]
+
+
+def test_a_full_deal_refuses_garbage_as_malformed() -> None:
+    deal = deal_of("tricks", BY_SUIT)
+    for action in (Play(0, "7E"), Play("0", _c("7E")), "play", Lay(0, 7)):  # type: ignore[arg-type]
+        with pytest.raises(MalformedInput):
+            deal.apply(action)  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match="no such seat"):
+        deal.apply(Play(7, _c("7E")))

@@ -258,6 +258,10 @@ class Deal:
         if not isinstance(action, Play | Lay | Pass | Announce):
             return MalformedInput(f"not a Lorum action: {action!r}")
         seat = action.seat
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            return MalformedInput(f"not a seat: {seat!r}")
+        if isinstance(action, Play | Lay) and type(action.card) is not Card:
+            return MalformedInput(f"not a card: {action.card!r}")
         nxt = -1
         if isinstance(seat, int) and 0 <= seat < self.players and self.public.blind:
             nxt = self._blind_next(seat).index

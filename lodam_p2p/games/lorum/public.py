@@ -158,6 +158,7 @@ class PublicDeal(DealFlow):
     def play(self, seat: int, card: Card) -> None:
         """Seat ``seat`` played ``card`` face up (a trick card, a Quartet lead or run card,
         a blind play)."""
+        _check_card(card)
         action = Play(seat, card)
         self._check_step(seat, _PLAY, action)
         if self.awaiting_card is not None and card != self.awaiting_card:
@@ -168,6 +169,7 @@ class PublicDeal(DealFlow):
 
     def lay(self, seat: int, card: Card) -> None:
         """Lorum: ``seat`` laid ``card`` to the rows."""
+        _check_card(card)
         action = Lay(seat, card)
         self._check_step(seat, _LAY, action)
         if self._gone >> card.index & 1 or not self._fit >> card.index & 1:
@@ -181,6 +183,8 @@ class PublicDeal(DealFlow):
 
     def announce(self, seat: int, announced: bool) -> None:
         """Red King: ``seat`` (claiming to hold ``KH``) announced it or kept quiet."""
+        if not isinstance(announced, bool):
+            raise MalformedInput(f"an announcement is true or false, got {announced!r}")
         self._check_step(seat, _ANNOUNCE, Announce(seat, announced))
         self._do_announce(seat, announced)
 
@@ -192,8 +196,10 @@ class PublicDeal(DealFlow):
             self.lay(action.seat, action.card)
         elif isinstance(action, Pass):
             self.pass_turn(action.seat)
-        else:
+        elif isinstance(action, Announce):
             self.announce(action.seat, action.announced)
+        else:
+            raise MalformedInput(f"not a Lorum event: {action!r}")
 
     def _check_step(self, seat: int, decision: Decision, action: Action) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
@@ -220,3 +226,8 @@ class PublicDeal(DealFlow):
         if seat == self.to_act:
             return f"its step now is to {what}"
         return f"it is seat {self.to_act}'s turn to {what}"
+
+
+def _check_card(card: object) -> None:
+    if type(card) is not Card:
+        raise MalformedInput(f"not a card: {card!r}")
