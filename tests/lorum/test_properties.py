@@ -18,6 +18,7 @@ from lodam_p2p.games.lorum import (
     Options,
     Pass,
     PublicDeal,
+    RulesError,
     first_breach,
     public_of,
 )
@@ -240,3 +241,32 @@ def test_beans_pfennigs_and_pot_are_conserved(
     for seat, amount in breaches:
         pay_into_pot(purse, seat, amount)
         assert purse.total() == 160
+
+
+EVENTS = st.lists(st.tuples(st.sampled_from(["play", "lay", "pass", "announce"]),
+                            st.integers(-1, 4), st.sampled_from([*PACK, None, "7E", 3]),
+                            st.sampled_from([True, False, None])), max_size=60)
+
+
+@SETTINGS
+@given(TABLES, EVENTS)
+def test_any_event_stream_only_ever_raises_rules_errors(
+    table: tuple[int, Contract, Options, int], events: list[tuple[str, int, Any, Any]],
+) -> None:
+    players, contract, options, seed = table
+    public = PublicDeal.start(options, contract, players, seed % players)
+    for kind, seat, card, flag in events:
+        try:
+            if kind == "play":
+                public.play(seat, card)
+            elif kind == "lay":
+                public.lay(seat, card)
+            elif kind == "pass":
+                public.pass_turn(seat)
+            else:
+                public.announce(seat, flag)
+        except RulesError:
+            continue
+        # every accepted event moves one card from a hand out of play, or none (a pass,
+        # an announcement); set-aside cards start out of play
+        assert sum(public.hand_sizes) + public.gone_mask.bit_count() == 32
