@@ -18,7 +18,7 @@ from lodam_p2p.games.lorum import (
 )
 from lodam_p2p.games.lorum.cards import Card
 from tests.lorum.helpers import deck_for
-from tests.lorum.scenes import act, deal_of, legal_cards
+from tests.lorum.scenes import BY_SUIT, act, deal_of, legal_cards
 
 QUARTET = ["7E AE 7G 8G 9G TG UG OG", "8E KG AG 7H 8H 9H TH UH",
            "9E OH KH AH 7S 8S 9S TS", "TE UE OE KE US OS KS AS"]
@@ -177,3 +177,17 @@ def test_lorum_play_on_scores_two_and_three_per_card(players: int) -> None:
                     expected = [e + out * h for e, h in zip(expected, held, strict=True)]
         assert out == players - 1 and len(deal.result().out) == players - 1
         assert deal.result().points == tuple(expected)
+
+
+@pytest.mark.parametrize(("play_on", "points", "out"),
+                         [(False, (0, 1, 1, 1), (0,)), (True, (0, 1, 3, 6), (0, 1, 2))])
+def test_lorum_each_seat_one_suit_first_out_and_play_on(play_on: bool, points: tuple[int, ...],
+                                                        out: tuple[int, ...]) -> None:
+    deal = deal_of("lorum", BY_SUIT, lorum_play_on=play_on)
+    act(deal, "0:7E")
+    while not deal.is_over:
+        (only,) = deal.legal_actions()  # each seat lays its own suit upwards
+        deal.apply(only)
+    # seat 0 lays AE first while the others hold one card: 1 each; then AG with two
+    # seats holding one: 2 each; then AH with seat 3 holding AS: 3
+    assert deal.result().points == points and deal.result().out == out
