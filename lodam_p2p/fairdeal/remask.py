@@ -97,6 +97,12 @@ def remask_secret(seed: bytes, round_: int, size: int) -> ShuffleSecret:
     return draw_shuffle(size, prg(seed, round_))
 
 
+def remask_statement(round_: int, inputs: tuple[int, ...]) -> bytes:
+    """What a re-mask's proof of shuffle binds besides the ciphertexts: u16 round ‖ the
+    input positions (u16 each)."""
+    return round_.to_bytes(2, "big") + b"".join(j.to_bytes(2, "big") for j in inputs)
+
+
 def remask_commitment(ctx: Context, secret: ShuffleSecret) -> bytes:
     """SHA-256 commitment to a re-mask, bound to the re-masking seat's context."""
     h = hashlib.sha256(_COMMIT_TAG + ctx.encode() + bytes([len(secret.permutation)]))

@@ -5,7 +5,7 @@ File format (JSON, UTF-8)::
     {"format": "lodam-fairdeal-transcript", "version": 1,
      "table_id": hex (16 bytes), "hand": int, "seats": [int, …],
      "identities": [hex (32 bytes), …], "deck_size": 52 | 32,
-     "schedule": [int | null, …], "timeout": float,
+     "schedule": [int | null, …], "timeout": float, "proofs": bool (true if absent),
      "envelopes": [[seat, hex], …]}
 
 Envelopes may be in any order: the verifier orders each sender's chain itself. The
@@ -40,7 +40,7 @@ class Transcript:
             "format": FORMAT, "version": 1, "table_id": c.table_id.hex(), "hand": c.hand,
             "seats": list(c.seats), "identities": [k.hex() for k in c.identities],
             "deck_size": c.deck_size, "schedule": list(c.schedule), "timeout": c.timeout,
-            "envelopes": [[seat, raw.hex()] for seat, raw in self.envelopes],
+            "proofs": c.proofs, "envelopes": [[seat, raw.hex()] for seat, raw in self.envelopes],
         }, indent=1)
 
     @classmethod
@@ -55,12 +55,18 @@ class Transcript:
                 tuple(_int(s) for s in obj["seats"]),
                 tuple(bytes.fromhex(k) for k in obj["identities"]), _int(obj["deck_size"]),
                 tuple(None if s is None else _int(s) for s in obj["schedule"]),
-                float(obj["timeout"]),
+                float(obj["timeout"]), _bool(obj.get("proofs", True)),
             )
             envelopes = tuple((_int(s), bytes.fromhex(raw)) for s, raw in obj["envelopes"])
         except (KeyError, TypeError, AttributeError) as err:
             raise ValueError(f"malformed transcript: {err!r}") from None
         return cls(config, envelopes)
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, found {value!r}")
+    return value
 
 
 def _int(value: object) -> int:
