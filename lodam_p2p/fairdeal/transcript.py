@@ -100,7 +100,9 @@ def verify_transcript(transcript: Transcript, checker: AuditChecker | None = Non
         deal, masked = passed[-1].deal, passed[-1].masked
         remasks = len(observer.record.remasks)
         return Verdict(True, None, f"sound: {len(config.seats)} seats, {config.deck_size} cards, "
-                       f"{len(transcript.envelopes)} envelopes, {remasks} re-masks, audit passed",
+                       f"{len(transcript.envelopes)} envelopes, {remasks} re-masks, "
+                       + ("proofs of shuffle checked, " if config.proofs else "no proofs, ")
+                       + "audit passed",
                        deal, masked)
     return Verdict(False, _missing(observer), str(_missing(observer)))
 

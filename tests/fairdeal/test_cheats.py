@@ -89,7 +89,7 @@ def _replaced_deck(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
 
 
 def _planted_key(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
-    a, b = msg.deck[0]
+    b = msg.deck[0][1]
     return replace(msg, deck=((hand.record.keys[0], b), *msg.deck[1:]))
 
 

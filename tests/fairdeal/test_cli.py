@@ -62,6 +62,17 @@ def test_bench_deal_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     figures = json.loads(capsys.readouterr().out)
     assert {"seats", "cards", "cpu_ms_per_seat", "cpu_ms_by_phase", "bytes_per_hand",
             "scalar_mults", "us_per_scalar_mult"} <= set(figures)
-    assert (figures["seats"], figures["cards"]) == (3, 32)
+    assert (figures["seats"], figures["cards"], figures["proofs"]) == (3, 32, True)
+    assert figures["shuffle_proof"]["proof_bytes"] == 32 * 130 + 160
     assert set(figures["cpu_ms_by_phase"]) == {"keys", "shuffle", "deal", "play", "audit"}
     assert main(["verify", str(transcript)]) == 0
+
+
+def test_bench_deal_without_proofs_and_bench_shuffle(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "deal", "--seats", "2", "--cards", "32", "--json", "--no-proofs"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["proofs"] is False and figures["shuffle_proof"] is None
+    assert main(["bench", "shuffle", "--cards", "5", "--rounds", "1", "--json"]) == 0
+    shuffle = json.loads(capsys.readouterr().out)
+    assert shuffle["cards"] == 5 and shuffle["proof_bytes"] == 5 * 130 + 160
+    assert main(["bench", "shuffle", "--cards", "53"]) == 2
