@@ -238,7 +238,12 @@ class Hand(PlayPhase):
 
     def _pump(self, now: float) -> None:
         for seat, env, msg in self._intake.ready(self._takes):
-            self._apply(seat, env.seq, msg, now, trusted=False)
+            try:
+                self._apply(seat, env.seq, msg, now, trusted=False)
+            except RemoteProtocolError as err:
+                if err.seat == seat and err.evidence is None:
+                    err.evidence = env.raw  # the signed message that failed
+                raise
 
     def _takes(self, seat: int, msg: Message) -> bool:
         kind, rec = kind_of(msg), self.record

@@ -130,6 +130,8 @@ def test_a_false_shuffle_is_refused_at_once(cheater: type[Hand]) -> None:
     for s in table.config.seats:  # nobody dealt: no decryption share was released
         assert not table.hands[s].record.dealt
     assert _verdict(table) == table.errors[0][0].blame
+    evidence = table.errors[0][0].evidence  # the cheater's signed shuffle
+    assert evidence is not None and evidence == table.hands[CHEATER].sent_since(1)[0]
 
 
 def test_without_proofs_a_duplicated_card_is_caught_at_audit() -> None:
