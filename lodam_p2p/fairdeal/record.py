@@ -11,7 +11,11 @@ What is stored, per hand:
             reveals)
   revealed  positions made public: position → card index
   remasks   every re-mask applied, in order; ``masked`` the ciphertext and ``holder`` the
-            re-masker of each new position; ``retired`` the seats that re-masked a position
+            re-masker of each new position; ``retired`` the seats that re-masked a position;
+            ``given`` the seats that transferred a position (neither may reveal it)
+
+Every shuffle and re-mask is checked by its proof of shuffle when it is added, before
+any seat can answer it with a decryption share (unless the table plays without proofs).
 
 Positions below K are the final deck's; positions from K on are re-masks' (remask.py).
 """

@@ -12,7 +12,8 @@ and publishes the k new ciphertexts with the commitment
 
     SHA-256("lodam/v1/remask" ‖ 0x00 ‖ context ‖ u8 k ‖ π (k bytes) ‖ r_0 … r_{k−1} ‖ salt)
 
-Every other seat then publishes its decryption shares for the new positions (one batch
+and a proof of shuffle from the inputs' ciphertexts (``shuffleproof.py``, tag ``remask``,
+statement data ``remask_statement``). Every other seat checks the proof, then publishes its decryption shares for the new positions (one batch
 proof, as in the deal), so only the re-masker can read them, and the old positions are
 retired for it. Nobody else can tell which new position holds the card it received.
 
