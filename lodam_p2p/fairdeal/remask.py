@@ -13,9 +13,10 @@ and publishes the k new ciphertexts with the commitment
     SHA-256("lodam/v1/remask" ‖ 0x00 ‖ context ‖ u8 k ‖ π (k bytes) ‖ r_0 … r_{k−1} ‖ salt)
 
 and a proof of shuffle from the inputs' ciphertexts (``shuffleproof.py``, tag ``remask``,
-statement data ``remask_statement``). Every other seat checks the proof, then publishes its decryption shares for the new positions (one batch
-proof, as in the deal), so only the re-masker can read them, and the old positions are
-retired for it. Nobody else can tell which new position holds the card it received.
+statement data ``remask_statement``). Every other seat checks the proof, then publishes
+its decryption shares for the new positions (one batch proof, as in the deal), so only
+the re-masker can read them, and the old positions are retired for it. Nobody else can
+tell which new position holds the card it received.
 
 Numbering. The new positions of seat s's n-th re-mask (n = 0, 1, … in its own message
 order) are ``K + (n·m + index(s))·MAX_REMASK + i`` for i < k, with m seats and K cards:
