@@ -271,3 +271,21 @@ def test_a_remask_of_a_card_the_seat_cannot_read_gets_no_shares() -> None:
         assert not any(isinstance(decode(raw[SIG_LEN + HEADER_LEN:]), SharesMsg)
                        for raw in table.hands[s].sent_since(0))
     assert all(table.hands[s].phase is Phase.PLAY for s in (0, B, 3))
+
+
+def test_a_giver_may_not_reveal_a_position_it_handed_over() -> None:
+    """The giver still has every share of the position it transferred; once handed over
+    (the exchange done) the card is the receiver's, so the giver's reveal is refused."""
+    table = Table.build(make_config(4, 32))
+    table.flush()
+    c, giver = table.config, table.hands[A]
+    pa = c.positions_of(A)[0]
+    entry = giver._me.own_entry(giver.record, pa)
+    giver.transfer(pa, B, 0.0)
+    table.flush()
+    with pytest.raises(LocalProtocolError, match="does not hold"):
+        giver.reveal(pa, 0.0)
+    seq = len(giver._sent)
+    prev = hashlib.sha256(giver._sent[-1]).digest()
+    table.broadcast(A, forge(c, A, RevealMsg(pa, (entry,)), seq, prev=prev))
+    _assert_blamed(table, "reveal")
