@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({
             "sound": verdict.sound, "summary": verdict.summary,
             "seat": blame.seat if blame else None, "check": blame.check if blame else None,
+            "evidence": verdict.evidence.hex() if verdict.evidence else None,
         }))
     elif verdict.sound:
         print(f"{args.file}: {verdict.summary}")

@@ -84,6 +84,7 @@ class Verdict:
     summary: str
     deal: tuple[int, ...] | None = None
     masked: Mapping[int, int] | None = None
+    evidence: bytes | None = None  #: the blamed seat's signed envelope that failed
 
 
 def verify_transcript(transcript: Transcript, checker: AuditChecker | None = None) -> Verdict:
@@ -94,7 +95,7 @@ def verify_transcript(transcript: Transcript, checker: AuditChecker | None = Non
         for seat, raw in transcript.envelopes:
             observer.receive(seat, raw, 0.0)
     except RemoteProtocolError as err:
-        return Verdict(False, err.blame, str(err.blame))
+        return Verdict(False, err.blame, str(err.blame), evidence=err.evidence)
     passed = [e for e in observer.events() if isinstance(e, AuditPassed)]
     if observer.phase is Phase.DONE and passed:
         deal, masked = passed[-1].deal, passed[-1].masked

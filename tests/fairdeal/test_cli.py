@@ -9,7 +9,8 @@ import pytest
 
 from lodam_p2p.cli import main
 from lodam_p2p.fairdeal import Transcript
-from lodam_p2p.fairdeal.messages import AuditMsg
+from lodam_p2p.fairdeal.messages import AuditMsg, decode
+from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from tests.fairdeal import cheats
 from tests.fairdeal.table import Table, make_config
 
@@ -39,6 +40,10 @@ def test_verify_names_the_guilty_seat(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["verify", "--json", str(path)]) == 1
     verdict = json.loads(capsys.readouterr().out)
     assert (verdict["sound"], verdict["seat"], verdict["check"]) == (False, 1, "audit-key")
+    # the evidence is seat 1's signed opening itself
+    evidence = bytes.fromhex(verdict["evidence"])
+    assert evidence in table.hands[1].sent_since(0)
+    assert isinstance(decode(evidence[SIG_LEN + HEADER_LEN:]), AuditMsg)
 
 
 @pytest.mark.parametrize("text", ["", "{}", "[1, 2]", '{"format": "lodam-fairdeal-transcript"}',
