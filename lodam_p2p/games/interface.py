@@ -355,6 +355,10 @@ class Game(abc.ABC):
     def standings(self, match: GameMatch) -> Standings:
         """Winners, order, ranks and scores, as they stand."""
 
+    @abc.abstractmethod
+    def payouts(self, match: GameMatch) -> tuple[int, ...]:
+        """Per seat, stakes won (+) or lost (−) once the match is over (all 0 without)."""
+
     # -- the deal -----------------------------------------------------------------------
 
     @abc.abstractmethod

@@ -141,6 +141,10 @@ class LodamGame(Game):
         return Standings(tuple(m.winners), tuple(order), shared_ranks(keys),
                          tuple(m.lives), "counters")
 
+    def payouts(self, match: GameMatch) -> tuple[int, ...]:
+        """RULES.md 9: each paid ``stake``; the winners share the pot."""
+        return tuple(_match(match).payouts())
+
     # -- the deal -----------------------------------------------------------------------
 
     def public_part(self, deal: GameDeal) -> PublicDeal:
