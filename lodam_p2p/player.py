@@ -13,7 +13,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    # The client shell still plays Lodam only and its wrappers return what ``decide``
+    # returns, so answers are typed as Lodam's until the shell asks the game interface.
+    from lodam_p2p.games.lodam import Action
 
 
 class Phase(enum.Enum):
@@ -113,7 +118,7 @@ class Player(Protocol):
     def notify(self, event: TableEvent) -> None:
         """Take note of ``event``; must return quickly (render, log, remember)."""
 
-    async def decide(self, view: Any) -> Any:
+    async def decide(self, view: Any) -> Action:
         """Return this seat's decision for ``view`` (``view.to_act == view.seat``).
 
         The answer is checked by the rules engine; an illegal one is refused and

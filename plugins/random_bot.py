@@ -1,8 +1,8 @@
 """The ``random`` bot: a uniformly random legal answer to every decision, seeded.
 
 The baseline every other bot is measured against, and the arena's fallback for a seat
-whose bot failed, in every game (it needs nothing but ``view.legal``). Registered through the ``lodam_p2p.bots`` entry-point group like any
-third-party plugin.
+whose bot failed, in every game (it needs nothing but ``view.legal``). Registered
+through the ``lodam_p2p.bots`` entry-point group like any third-party plugin.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from typing import Any
 from lodam_p2p.bots.api import BotError
 from lodam_p2p.bots.registry import BotRegistry
 from lodam_p2p.games import DEFAULT_GAME, Game, GameError, any_seat_range, get_game
+
 #: A match that has not ended after this many deals is stopped and counted unfinished.
 DEFAULT_MAX_DEALS = 500
 

@@ -55,6 +55,7 @@ __all__ = [
     "Standings",
     "Turn",
     "UnknownGameError",
+    "WireAction",
     "any_seat_range",
     "game_names",
     "games",

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from lodam_p2p.arena import match as arena_match
 from lodam_p2p.arena.config import build_config
 from lodam_p2p.arena.match import MatchPlayer
 from lodam_p2p.arena.report import to_json

@@ -162,11 +162,11 @@ class LodamGame(Game):
         d = _deal(deal)
         hidden = {c for other in range(d.players) if other != seat for c in d.hand(other)}
         hidden.update(d.talon)
-        hidden.discard(d.trump_card)  # type: ignore[arg-type]
+        hidden.discard(d.trump_card)
         for record in d.exchanges:
             if seat in (record.offerer, record.acceptor):
                 hidden.discard(record.offer)
-                hidden.discard(record.accept)  # type: ignore[arg-type]
+                hidden.discard(record.accept)
         return frozenset(hidden)
 
     # -- actions ------------------------------------------------------------------------
