@@ -175,6 +175,28 @@ class WireAction:
         """``[kind, [args…], card text or None]``: the JSON/msgpack form."""
         return [self.kind, list(self.args), None if self.card is None else str(self.card)]
 
+    def seen_by_all(self) -> WireAction:
+        """This action as the other seats see it: its card only if it travels face up
+        (``passage`` still says that a card travelled)."""
+        if self.card is None or self.passage is Passage.FACE_UP:
+            return self
+        return WireAction(self.kind, self.args, None, self.passage)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicMove:
+    """One step of a deal as every seat sees it (the public part is advanced by these).
+
+    ``wire``: the action's :meth:`WireAction.seen_by_all` form. ``turned``: a talon card
+    turned face up by this step (Lodam's trump at the first renounce). ``outcome``: public
+    facts announced with it (Lodam: whether an accepted exchange was void).
+    """
+
+    seat: int
+    wire: WireAction
+    turned: Card | None = None
+    outcome: tuple[WireValue, ...] = ()
+
 
 @dataclass(frozen=True, slots=True)
 class DealSummary:
@@ -368,6 +390,19 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def turn(self, public: Any) -> Turn:
         """Whose step it is as the public state knows it (a seat or a :class:`Holder`)."""
+
+    @abc.abstractmethod
+    def public_start(self, match: GameMatch) -> Any:
+        """The public state of the match's next deal before its first step (no deck)."""
+
+    @abc.abstractmethod
+    def public_apply(self, public: Any, move: PublicMove) -> None:
+        """Advance ``public`` by ``move``, checking all that public knowledge can check
+        (turn, a card already played …); :attr:`illegal_action` when it is refused."""
+
+    @abc.abstractmethod
+    def step(self, deal: GameDeal, action: Any) -> PublicMove:
+        """Apply ``action`` to the full ``deal`` and return it as every seat saw it."""
 
     @abc.abstractmethod
     def hidden_cards(self, deal: GameDeal, seat: int) -> frozenset[Card]:

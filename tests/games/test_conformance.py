@@ -13,12 +13,15 @@ a third-party game) is checked by these very tests with no edit here:
 - the deal plan partitions the deck and says who gets what, as the engine deals it;
 - every action survives the wire codec both ways; malformed wire input is refused
   with :class:`ActionCodecError`;
+- the public part, advanced by the moves as every seat saw them, names the deal's turn
+  at every step and refuses a move out of turn; no hidden card goes public;
 - the audit replay accepts the deal as played and names the first refused action;
 - options round-trip, the seat range is enforced, and an unknown game is refused.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 
@@ -28,6 +31,8 @@ from lodam_p2p.games import (
     ActionCodecError,
     Game,
     GameError,
+    Holder,
+    Passage,
     Standings,
     UnknownGameError,
     game_names,
@@ -188,6 +193,45 @@ def test_the_audit_replay_accepts_the_deal_and_names_the_first_refusal(game: Gam
             assert swapped.error is not None and swapped.error.index == 0
             assert swapped.error.seat == run.steps[1].seat
     assert deal.is_over and match.deals_played == 0, "replay leaves the match alone"
+
+
+def test_the_public_part_follows_the_deal_from_what_every_seat_saw(game: Game) -> None:
+    rng = random.Random(21)
+    for players in table_sizes(game):
+        match = game.start_match(game.default_options(), players, 0)
+        for _deal in range(3):
+            if match.is_over:
+                break
+            plan = game.deal_plan(match)
+            public = game.public_start(match)
+            deck = list(plan.pack)
+            rng.shuffle(deck)
+            deal = game.new_deal(match, deck)
+            turned_at = {deck[j] for j in plan.turnable}
+            assert game.turn(public) == deal.to_act
+            while not deal.is_over:
+                legal = deal.legal_actions()
+                move = game.step(deal, legal[rng.randrange(len(legal))])
+                if move.wire.card is not None:
+                    assert move.wire.passage is Passage.FACE_UP, "a hidden card went public"
+                assert move.turned is None or move.turned in turned_at
+                game.public_apply(public, move)
+                turn = game.turn(public)
+                if not isinstance(turn, Holder):
+                    assert turn == deal.to_act
+            assert game.turn(public) is None
+            game.finish_deal(match, deal)
+
+
+def test_the_public_part_refuses_a_move_out_of_turn(game: Game) -> None:
+    match = game.start_match(game.default_options(), game.seats.low, 0)
+    plan = game.deal_plan(match)
+    deal = game.new_deal(match, list(plan.pack))
+    public = game.public_start(match)
+    move = game.step(deal, deal.legal_actions()[0])
+    wrong = dataclasses.replace(move, seat=(move.seat + 1) % game.seats.low)
+    with pytest.raises(game.illegal_action):
+        game.public_apply(public, wrong)
 
 
 def test_options_round_trip_and_bad_ones_are_one_line_errors(game: Game) -> None:

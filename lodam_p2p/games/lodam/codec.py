@@ -16,15 +16,24 @@ action                kind, args              card      passage
 
 from __future__ import annotations
 
-from lodam_p2p.games.interface import ActionCodecError, Passage, WireAction, WireValue
+from lodam_p2p.games.interface import (
+    ActionCodecError,
+    Passage,
+    PublicMove,
+    WireAction,
+    WireValue,
+)
 from lodam_p2p.rules import (
     Action,
     Answer,
     Card,
     Challenge,
     Declare,
+    Kind,
+    MalformedInput,
     Offer,
     Play,
+    PublicDeal,
     Swallow,
 )
 
@@ -101,3 +110,39 @@ def _offer(seat: int, kind: WireValue, card: Card | None) -> Offer:
     if card.kind is None or not isinstance(kind, str) or card.kind.value != kind:
         raise ActionCodecError(f"{card} is not a {kind!r} to offer")
     return Offer(seat, card)
+
+
+def apply_public(public: PublicDeal, move: PublicMove) -> None:
+    """Advance ``public`` by a move as every seat saw it (hidden cards withheld): a
+    play shows its card (and the turned trump, at the first renounce), an offer its
+    kind, an answer whether a card was handed over (and the announced void)."""
+    seat, wire = move.seat, move.wire
+    kind, args = wire.kind, wire.args
+    if kind == "play" and isinstance(wire.card, Card):
+        turned = move.turned if isinstance(move.turned, Card) else None
+        public.play(seat, wire.card, turned)
+    elif kind == "offer" and len(args) == 1:
+        public.offer(seat, _kind(args[0]))
+    elif kind == "answer":
+        accepted = wire.passage is Passage.TO_ONE
+        void = accepted and bool(move.outcome and move.outcome[0] is True)
+        public.answer(seat, accepted, void)
+    else:
+        action = decode(seat, wire)
+        if isinstance(action, Swallow):
+            public.swallow(seat, action.take)
+        elif isinstance(action, Declare):
+            public.declare(seat, action.out, action.challenge)
+        elif isinstance(action, Challenge):
+            public.challenge(seat, action.target)
+        else:
+            raise ActionCodecError(f"not a public Lodam move: {wire.to_list()!r}")
+
+
+def _kind(value: WireValue) -> Kind | None:
+    if value is None:
+        return None
+    for kind in Kind:
+        if kind.value == value:
+            return kind
+    raise MalformedInput(f"no exchange kind {value!r}")

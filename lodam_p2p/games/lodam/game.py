@@ -17,6 +17,7 @@ from lodam_p2p.games.interface import (
     GameError,
     GameMatch,
     OptionRow,
+    PublicMove,
     Replayed,
     ReplayError,
     SeatRange,
@@ -38,6 +39,7 @@ from lodam_p2p.rules import (
     Match,
     Offer,
     Options,
+    Play,
     PlayerView,
     PublicDeal,
     RankOrder,
@@ -155,6 +157,28 @@ class LodamGame(Game):
         if not isinstance(public, PublicDeal):
             raise GameError(f"not a Lodam public deal: {public!r}")
         return public.to_act
+
+    def public_start(self, match: GameMatch) -> PublicDeal:
+        m = _match(match)
+        return PublicDeal.start(m.options, m.dealer, m.lives, m.active)
+
+    def public_apply(self, public: Any, move: PublicMove) -> None:
+        if not isinstance(public, PublicDeal):
+            raise GameError(f"not a Lodam public deal: {public!r}")
+        codec.apply_public(public, move)
+
+    def step(self, deal: GameDeal, action: Any) -> PublicMove:
+        """The trump card is turned by the first renounce; an accepted exchange is
+        announced void or done."""
+        d = _deal(deal)
+        turned = None
+        if isinstance(action, Play) and d.public.turns_trump(action.card):
+            turned = d.talon[0]
+        d.apply(action)
+        outcome: tuple[bool, ...] = ()
+        if isinstance(action, Answer) and action.card is not None:
+            outcome = (d.public.exchanges[-1].void,)
+        return PublicMove(action.seat, codec.encode(action).seen_by_all(), turned, outcome)
 
     def hidden_cards(self, deal: GameDeal, seat: int) -> frozenset[Card]:
         """Other hands and the talon, less the turned trump card and the cards of the
