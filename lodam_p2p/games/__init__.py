@@ -5,28 +5,7 @@ play and the client shell — asks :class:`Game` (:mod:`lodam_p2p.games.interfac
 finds a game by name with :func:`get_game`; none reaches into a game's package.
 """
 
-from lodam_p2p.games.interface import (
-    ActionCodecError,
-    DealPlan,
-    DealSummary,
-    Game,
-    GameDeal,
-    GameError,
-    GameMatch,
-    Holder,
-    OptionRow,
-    Passage,
-    PublicMove,
-    Replayed,
-    ReplayError,
-    SeatRange,
-    SeatView,
-    Standings,
-    Turn,
-    UnknownGameError,
-    WireAction,
-    shared_ranks,
-)
+from lodam_p2p.games.interface import Game, GameDeal, GameMatch, SeatView
 from lodam_p2p.games.registry import (
     DEFAULT_GAME,
     ENTRY_POINT_GROUP,
@@ -35,11 +14,32 @@ from lodam_p2p.games.registry import (
     games,
     get_game,
 )
+from lodam_p2p.games.values import (
+    ActionCodecError,
+    Card,
+    DealPlan,
+    DealSummary,
+    GameError,
+    Holder,
+    OptionRow,
+    Passage,
+    PublicMove,
+    Replayed,
+    ReplayError,
+    SeatRange,
+    Standings,
+    Turn,
+    UnknownGameError,
+    WireAction,
+    WireValue,
+    shared_ranks,
+)
 
 __all__ = [
     "DEFAULT_GAME",
     "ENTRY_POINT_GROUP",
     "ActionCodecError",
+    "Card",
     "DealPlan",
     "DealSummary",
     "Game",
@@ -58,6 +58,7 @@ __all__ = [
     "Turn",
     "UnknownGameError",
     "WireAction",
+    "WireValue",
     "any_seat_range",
     "game_names",
     "games",

@@ -17,7 +17,8 @@ import functools
 import importlib
 from importlib.metadata import entry_points
 
-from lodam_p2p.games.interface import Game, GameError, SeatRange, UnknownGameError
+from lodam_p2p.games.interface import Game
+from lodam_p2p.games.values import GameError, SeatRange, UnknownGameError
 
 #: The entry-point group games are declared in.
 ENTRY_POINT_GROUP = "lodam_p2p.games"

@@ -236,6 +236,7 @@ def test_the_public_part_refuses_a_move_out_of_turn(game: Game) -> None:
 
 def test_options_round_trip_and_bad_ones_are_one_line_errors(game: Game) -> None:
     default = game.default_options()
+    assert isinstance(default, game.options_type)
     assert game.parse_options([]) == default
     mapping = game.options_to_mapping(default)
     assert game.options_from_mapping(mapping) == default

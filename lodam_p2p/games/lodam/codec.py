@@ -16,13 +16,7 @@ action                kind, args              card      passage
 
 from __future__ import annotations
 
-from lodam_p2p.games.interface import (
-    ActionCodecError,
-    Passage,
-    PublicMove,
-    WireAction,
-    WireValue,
-)
+from lodam_p2p.games.values import ActionCodecError, Passage, PublicMove, WireAction, WireValue
 from lodam_p2p.rules import (
     Action,
     Answer,

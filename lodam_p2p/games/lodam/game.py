@@ -9,13 +9,12 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from lodam_p2p.games.interface import (
+from lodam_p2p.games.interface import Game, GameDeal, GameMatch
+from lodam_p2p.games.lodam import codec
+from lodam_p2p.games.values import (
     DealPlan,
     DealSummary,
-    Game,
-    GameDeal,
     GameError,
-    GameMatch,
     OptionRow,
     PublicMove,
     Replayed,
@@ -26,7 +25,6 @@ from lodam_p2p.games.interface import (
     WireAction,
     shared_ranks,
 )
-from lodam_p2p.games.lodam import codec
 from lodam_p2p.rules import (
     FULL_PACK,
     SHORT_PACK,
@@ -75,6 +73,7 @@ class LodamGame(Game):
     title = "Losing Lodam"
     #: RULES.md 3: 3 to 10 players start (a match plays on down to two).
     seats = SeatRange(3, 10)
+    options_type = Options
     illegal_action = IllegalAction
 
     # -- options ------------------------------------------------------------------------
