@@ -136,6 +136,8 @@ class MatchPlayer:
     def _fall_back(self, player: SeatBot, seat: int, group: int, rotation: int) -> None:
         """Put the fallback bot in the failed bot's place for the rest of the match."""
         fallback = self.registry.fallback(bot_type_name(player.name), seat)
+        if fallback is not None and not fallback.plays(self.game.name):
+            fallback = None
         seed = bot_seed(self.config.seed, group, rotation, seat, "fallback")
         player.bot = FirstLegal() if fallback is None else fallback.make(seat, seed)
         player.failed = True

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from lodam_p2p.arena.config import ArenaError, build_config, check_against
+from lodam_p2p.arena.runner import run_arena
 from lodam_p2p.bots import ANY_GAME, BotError, BotRegistry, BotType, hookimpl
 from lodam_p2p.bots.manager import new_plugin_manager
 from lodam_p2p.cli import main
@@ -72,3 +73,39 @@ def test_lodam_bots_lists_the_bots_per_game(capsys: pytest.CaptureFixture[str]) 
     text = capsys.readouterr().out
     assert text.startswith("lodam: Losing Lodam (3 to 10 seats)")
     assert "\n  random" in text
+
+
+def test_a_fallback_that_does_not_play_the_game_is_passed_over() -> None:
+    class Broken:
+        def __init__(self, *, seat: int, seed: int, options: object) -> None:
+            pass
+
+        def decide(self, view: object) -> object:
+            raise RuntimeError("no idea")
+
+    made: list[int] = []
+
+    class Elsewhere(Broken):
+        def __init__(self, *, seat: int, seed: int, options: object) -> None:
+            made.append(seat)  # a Lorum-only bot seated at a Lodam table
+
+    elsewhere = BotType("elsewhere", "…", Elsewhere, games=("lorum",))
+
+    class Plugin:
+        @staticmethod
+        @hookimpl
+        def lodam_bot_types() -> list[BotType]:
+            return [BotType("broken", "…", Broken), elsewhere]
+
+        @staticmethod
+        @hookimpl
+        def lodam_bot_fallback() -> BotType:
+            return elsewhere
+
+    manager = new_plugin_manager()
+    manager.register(Plugin)
+    manager.register(random_bot)
+    result = run_arena(build_config("broken,random*2", 3, 2), BotRegistry(manager))
+    assert all(record.finished for record in result.records)
+    assert result.bots()["broken"].errors == 3
+    assert made == [], "the failed seat is played by the first legal move instead"
