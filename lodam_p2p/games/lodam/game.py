@@ -110,10 +110,14 @@ class LodamGame(Game):
         public = PublicDeal.start(m.options, m.dealer, m.lives, m.active)
         order, size = public.order, public.hand_size
         dealt = len(order) * size
-        pack = SHORT_PACK if public.pack_size == len(SHORT_PACK) else FULL_PACK
+        pack = self.pack(m)
         schedule = tuple(order[j % len(order)] if j < dealt else None
                          for j in range(len(pack)))
         return DealPlan(pack, schedule, tuple(range(dealt, len(pack))), (dealt,))
+
+    def pack(self, match: GameMatch) -> tuple[Card, ...]:
+        """The 52-card pack, or the 32-card one from ``short_deck_at`` players down."""
+        return SHORT_PACK if _match(match).pack_size() == len(SHORT_PACK) else FULL_PACK
 
     def dealt_in(self, match: GameMatch) -> tuple[bool, ...]:
         return tuple(_match(match).active)
