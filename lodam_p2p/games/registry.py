@@ -73,6 +73,14 @@ def games() -> list[Game]:
 
 
 def any_seat_range() -> SeatRange:
-    """The widest seat range of the installed games (what a lobby may announce)."""
-    ranges = [game.seats for game in games()]
+    """The widest seat range of the installed games (what a lobby may announce). A game
+    that fails to load is left out here; naming it (:func:`get_game`) reports why."""
+    ranges = []
+    for name in game_names():
+        try:
+            ranges.append(get_game(name).seats)
+        except GameError:
+            continue
+    if not ranges:
+        raise GameError("no game is installed")
     return SeatRange(min(r.low for r in ranges), max(r.high for r in ranges))
