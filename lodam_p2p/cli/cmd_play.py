@@ -37,6 +37,8 @@ BOT_NAMES = ("Moll", "Ned", "Bess", "Kit", "Joan", "Hal", "Nan", "Wat", "Tib", "
 DEFAULT_SEATS = 5
 DEFAULT_BOT = "heuristic"
 DEFAULT_DELAY = 0.6
+#: Seconds a bot seat may stay silent at a networked table before it is blamed.
+TIMEOUT_S = 30.0
 
 #: Runs one match: (options, seats, seed) → outcome.
 Driver = Callable[["Options", Sequence["SeatPlan"], "int | None"],
@@ -224,11 +226,12 @@ def choose_driver(args: argparse.Namespace) -> Driver:
     from lodam_p2p import session  # noqa: PLC0415 - keep `lodam --help` fast
 
     row: Any = getattr(args, "join_row", None)
+    timing = session.Timing(timeout_s=_timeout(args))
 
     async def join(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
         return await session.join_table(
-            table=row.table, seat=seats[0], broker_url=row.broker, seed=seed)
+            table=row.table, seat=seats[0], broker_url=row.broker, seed=seed, timing=timing)
 
     async def host(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
@@ -240,7 +243,7 @@ def choose_driver(args: argparse.Namespace) -> Driver:
         return await session.host_table(
             table=args.table, seats=args.seats, options=options, local=seats,
             broker_url=args.broker, listen=getattr(args, "listen", None), seed=seed,
-            on_broker=tell)
+            timing=timing, on_broker=tell)
 
     if row is not None:
         return join
@@ -250,9 +253,15 @@ def choose_driver(args: argparse.Namespace) -> Driver:
     async def network(options: Options, seats: Sequence[SeatPlan], seed: int | None
                       ) -> MatchOutcome:
         return await session.play_table(
-            table=args.table, options=options, seats=seats, broker_url=args.broker, seed=seed)
+            table=args.table, options=options, seats=seats, broker_url=args.broker, seed=seed,
+            timing=timing)
 
     return network
+
+
+def _timeout(args: argparse.Namespace) -> float:
+    """Seconds a bot seat may stay silent (``lodam host``/``join`` pass ``--timeout``)."""
+    return float(getattr(args, "timeout", None) or TIMEOUT_S)
 
 
 def hosting_notice(table: str, url: str) -> Notice:
@@ -312,10 +321,11 @@ def _with_person(args: argparse.Namespace, options: Options, lineup: list[str], 
     from lodam_p2p.tableplan import SeatPlan  # noqa: PLC0415
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.client import ClientOptions, run_client  # noqa: PLC0415
-    from lodam_p2p.ui.pacing import PacedPlayer  # noqa: PLC0415
+    from lodam_p2p.ui.pacing import hold_limit, paced_by  # noqa: PLC0415
     from lodam_p2p.ui.player import TerminalPlayer  # noqa: PLC0415
 
     delay = DEFAULT_DELAY if args.bot_delay is None else args.bot_delay
+    limit = hold_limit(None if args.offline else _timeout(args))
     name = args.name or _login_name()
     matches = iter(range(1_000_000))
 
@@ -323,7 +333,7 @@ def _with_person(args: argparse.Namespace, options: Options, lineup: list[str], 
         k = next(matches)
         seed = None if args.seed is None else args.seed + k
         bots = bot_seats(lineup, registry, first_seat=1, seed=seed,
-                         wrap=lambda p: PacedPlayer(p, delay, person.hold))
+                         wrap=paced_by(person.hold, delay, limit))
         return await driver(options, [SeatPlan(name, person), *bots], seed)
 
     table = "offline" if args.offline else args.table

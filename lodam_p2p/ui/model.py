@@ -99,6 +99,16 @@ class TableModel:
         self.answered()
         self.add_log("class:log.deal", "A new match begins.")
 
+    @property
+    def out(self) -> bool:
+        """Whether this seat is out of the match (it only watches now)."""
+        view, end = self.view, self.deal_end
+        if view is None or self.me >= view.players:
+            return False
+        if end is not None and not view.options.winning and end.lives[self.me] <= 0:
+            return True
+        return not view.active[self.me] and not self.between_deals
+
     # -- events -------------------------------------------------------------------------
 
     def apply(self, event: TableEvent, now: float) -> None:
