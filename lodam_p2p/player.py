@@ -87,6 +87,7 @@ class MatchEnded:
     standings: tuple[int, ...]  #: seats, best first
     deals: int
     payouts: tuple[int, ...] = ()  #: chips won (+) or lost (-) per seat, with stakes
+    reason: str = ""  #: why it ended before its last deal ("seat 2 did not answer …")
 
 
 class NoticeLevel(enum.Enum):

@@ -124,12 +124,26 @@ class TableModel:
         elif isinstance(event, MatchEnded):
             self.match_end = event
             self.open_panel(Panel.MATCH_END)
+            if event.reason:
+                self.add_log("class:log.error", self.verdict(event) + ".")
             winners = " and ".join(self.name(s) for s in event.winners)
             self.add_log("class:log.deal", f"The match is over after {event.deals} deals: "
                                            f"{winners} {'win' if 'you' in winners else 'wins'}.")
         elif isinstance(event, Notice):
             self.notice = event
             self.add_log(f"class:log.{event.level.value}", event.text)
+
+    def verdict(self, end: MatchEnded) -> str:
+        """Why the match ended early, with the seats named ("Moll did not answer three
+        times: the match ends; you win"); empty when it ended by play."""
+        if not end.reason:
+            return ""
+        text = name_seats(end.reason, self.name)
+        if end.winners:
+            winners = " and ".join(self.name(s) for s in end.winners)
+            verb = "win" if winners == "you" or len(end.winners) > 1 else "wins"
+            text += f"; {winners} {verb}"
+        return text[0].upper() + text[1:]
 
     def _view_changed(self, event: ViewChanged, now: float) -> None:
         new, old = event.view, self.view

@@ -125,6 +125,8 @@ def _match_end(model: TableModel, end: MatchEnded) -> list[Frags]:
     lines: list[Frags] = [
         [("class:panel.title", f"The match is over: {winners} {verb}!")],
         [("class:dim", f"after {end.deals} deal{'s' if end.deals != 1 else ''}")], []]
+    if end.reason:
+        lines[2:2] = [[("class:notice.error", model.verdict(end) + ".")]]
     view: PlayerView | None = model.view
     total = view.options.lives if view else 3
     for place, seat in enumerate(end.standings, start=1):

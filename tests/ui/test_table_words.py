@@ -1,0 +1,29 @@
+"""What the screen says about the table itself: why a match ended, who is out."""
+
+from __future__ import annotations
+
+from lodam_p2p.player import MatchEnded
+from lodam_p2p.ui.table_view import render
+from tests.ui.support import model_of, new_deal
+
+
+def screen(model: object, width: int = 100, height: int = 30) -> str:
+    return render(model, width, height, 1.0).text()  # type: ignore[arg-type]
+
+
+def test_a_match_ended_by_silence_says_so_above_standings_that_agree() -> None:
+    model = model_of(new_deal(players=3).view(0))
+    reason = "seat 1 did not answer three times: the match ends"
+    model.apply(MatchEnded((0,), (0, 1, 2), 9, (), reason), 1.0)
+    text = screen(model)
+    assert "The match is over: you win!" in text
+    assert "Moll did not answer three times: the match ends; you win." in text
+    assert text.index(" 1. you") < text.index(" 2. Moll")
+    log = [line for _, line in model.log]
+    assert "Moll did not answer three times: the match ends; you win." in log
+
+
+def test_a_match_ended_by_play_gives_no_reason() -> None:
+    model = model_of(new_deal(players=3).view(0))
+    model.apply(MatchEnded((2,), (2, 0, 1), 7), 1.0)
+    assert "did not" not in screen(model) and model.verdict(model.match_end) == ""
