@@ -338,10 +338,17 @@ def _with_person(args: argparse.Namespace, options: Options, lineup: list[str], 
 
     table = "offline" if args.offline else args.table
     client = ClientOptions(table=table, ascii=args.ascii, no_color=no_color_wanted(),
-                           hint=_hint(registry))
+                           hint=_hint(registry), hosted=_hosted(args, lineup))
     outcomes = asyncio.run(run_client(start_match, client))
     _report(outcomes, args.json, log_path)
     return 0
+
+
+def _hosted(args: argparse.Namespace, lineup: Sequence[str]) -> tuple[str, ...]:
+    """The bot seats played here for a table others join (leaving ends them)."""
+    if not getattr(args, "host", False):
+        return ()
+    return tuple(BOT_NAMES[i % len(BOT_NAMES)] for i in range(len(lineup)))
 
 
 def _hint(registry: BotRegistry) -> Callable[[PlayerView], Action] | None:

@@ -69,6 +69,8 @@ class TableModel:
     previous_panel: Panel = Panel.NONE  #: the panel under the "leave the table?" question
     status: str = ""  #: the one-line message under the prompt (refusals, hints)
     between_deals: bool = True
+    #: bot seats this process plays at a table with others (leaving ends them)
+    hosted: tuple[str, ...] = ()
 
     # -- names --------------------------------------------------------------------------
 

@@ -55,13 +55,23 @@ def panel_lines(model: TableModel) -> list[Frags]:
     if panel is Panel.LAST_TRICK:
         return _last_trick(model)
     if panel is Panel.QUIT:
-        return [[("class:panel.title", "Leave the table?")], [],
-                [("", "y: leave    n or Esc: stay")]]
+        return _quit(model)
     if panel is Panel.DEAL_END and model.deal_end is not None:
         return _deal_end(model, model.deal_end)
     if panel is Panel.MATCH_END and model.match_end is not None:
         return _match_end(model, model.match_end)
     return []
+
+
+def _quit(model: TableModel) -> list[Frags]:
+    lines: list[Frags] = [[("class:panel.title", "Leave the table?")], []]
+    if model.hosted:
+        bots = " and ".join(model.hosted)
+        verb = "plays" if len(model.hosted) == 1 else "play"
+        warn = "class:notice.warning"
+        lines += [[(warn, f"{bots} {verb} from here: leaving ends")],
+                  [(warn, "those seats, and the match for the others.")], []]
+    return [*lines, [("", "y: leave    n or Esc: stay")]]
 
 
 def _help() -> list[Frags]:

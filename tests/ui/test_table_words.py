@@ -27,3 +27,31 @@ def test_a_match_ended_by_play_gives_no_reason() -> None:
     model = model_of(new_deal(players=3).view(0))
     model.apply(MatchEnded((2,), (2, 0, 1), 7), 1.0)
     assert "did not" not in screen(model) and model.verdict(model.match_end) == ""
+
+
+def test_leaving_with_bots_played_from_here_says_it_ends_their_seats() -> None:
+    from lodam_p2p.ui.controller import Controller
+    from lodam_p2p.ui.model import Panel
+
+    model = model_of(new_deal(players=3).view(0))
+    model.hosted = ("Moll", "Ned")
+    left: list[bool] = []
+    keys = Controller(model, answer=lambda action: None, leave=lambda: left.append(True))
+    keys.interrupt()  # Ctrl-C asks first when bot seats are played from here
+    assert model.panel is Panel.QUIT and not left
+    text = screen(model)
+    assert "Leave the table?" in text and "Moll and Ned play from here: leaving ends" in text
+    keys.key("n")
+    assert model.panel is Panel.NONE and not left
+    keys.key("q")
+    keys.key("y")
+    assert left == [True]
+
+
+def test_ctrl_c_leaves_at_once_without_bots_played_from_here() -> None:
+    from lodam_p2p.ui.controller import Controller
+
+    model = model_of(new_deal(players=3).view(0))
+    left: list[bool] = []
+    Controller(model, answer=lambda action: None, leave=lambda: left.append(True)).interrupt()
+    assert left == [True]
