@@ -150,6 +150,8 @@ class TableModel:
     def _view_changed(self, event: ViewChanged, now: float) -> None:
         new, old = event.view, self.view
         if self.between_deals or old is None:
+            if self.out and self.panel is Panel.DEAL_END:
+                self.panel = Panel.NONE  # a watcher needs no Enter to see the next deal
             self.between_deals, self.deal_number = False, self.deal_number + 1
             self.trump_seen_at, old = None, None
             self.log.extend(self.narrator().new_deal(self.deal_number, new))

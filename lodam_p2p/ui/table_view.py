@@ -193,6 +193,11 @@ def _own(canvas: Canvas, model: TableModel, view: PlayerView, row: int, width: i
     if prompt is not None:
         canvas.center(row + 2, [("class:prompt", prompt.question)], 0, width)
         canvas.center(row + 3, _buttons(model, prompt, width), 0, width)
+    elif model.out and model.match_end is None:
+        canvas.center(row + 2, [("class:prompt", "You are out of the match: watching the "
+                                                  "others play it out.")], 0, width)
+        canvas.center(row + 3, [("class:dim", "Stay as long as you like · q leaves the "
+                                               "table")], 0, width)
     canvas.center(row + 4, _status(model), 0, width)
 
 

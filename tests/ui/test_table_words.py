@@ -55,3 +55,16 @@ def test_ctrl_c_leaves_at_once_without_bots_played_from_here() -> None:
     left: list[bool] = []
     Controller(model, answer=lambda action: None, leave=lambda: left.append(True)).interrupt()
     assert left == [True]
+
+
+def test_a_person_who_is_out_is_told_so_and_may_stay_or_leave() -> None:
+    from lodam_p2p.player import DealEnded
+
+    model = model_of(new_deal(players=3).view(0))
+    assert not model.out
+    model.apply(DealEnded((30, 2, 1), (-1, 0, 0), (0, 2, 2), "seat 0 went out", "passed"),
+                1.0)
+    assert model.out
+    model.panel = model.panel.NONE
+    text = screen(model)
+    assert "You are out of the match: watching" in text and "q leaves the table" in text
