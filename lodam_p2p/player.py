@@ -48,6 +48,7 @@ class SeatsChanged:
 
     seats: tuple[SeatInfo, ...]
     me: int  #: the seat this player sits at
+    wanted: int = 0  #: before the start: seats the table has (0: as many as listed)
 
 
 @dataclass(frozen=True, slots=True)

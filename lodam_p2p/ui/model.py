@@ -52,6 +52,7 @@ class TableModel:
     table: str = "local"
     seats: tuple[SeatInfo, ...] = ()
     me: int = 0
+    wanted: int = 0  #: before the start: seats the table has
     view: PlayerView | None = None
     progress: Progress | None = None
     log: list[LogLine] = field(default_factory=list)
@@ -117,6 +118,7 @@ class TableModel:
         """Take in one event from the table driver."""
         if isinstance(event, SeatsChanged):
             self.seats, self.me = event.seats, event.me
+            self.wanted = event.wanted or len(event.seats)
         elif isinstance(event, ViewChanged):
             self._view_changed(event, now)
         elif isinstance(event, Progress):

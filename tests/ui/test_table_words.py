@@ -68,3 +68,22 @@ def test_a_person_who_is_out_is_told_so_and_may_stay_or_leave() -> None:
     model.panel = model.panel.NONE
     text = screen(model)
     assert "You are out of the match: watching" in text and "q leaves the table" in text
+
+
+def test_the_waiting_room_lists_the_seats_the_bots_and_how_many_are_missing() -> None:
+    from lodam_p2p.player import Phase, Progress, SeatInfo, SeatsChanged
+    from lodam_p2p.ui.model import TableModel
+
+    model = TableModel(table="oak")
+    model.apply(Progress(Phase.LOBBY, detail="waiting for table oak to fill"), 0.0)
+    seats = (SeatInfo(0, "Ann", "human"), SeatInfo(1, "Moll", "bot:heuristic"))
+    model.apply(SeatsChanged(seats, 0, 4), 0.0)
+    text = screen(model)
+    assert "waiting for table oak to fill" in text
+    assert "2 of 4 seats taken · 2 still missing" in text
+    assert " 1. you" in text and "Ann, person" in text
+    assert " 2. Moll" in text and "bot heuristic" in text
+    assert text.count("waiting for a player") == 2
+    model.apply(SeatsChanged((*seats, SeatInfo(2, "Bo", "human"), SeatInfo(3, "Cy", "human")),
+                             0, 4), 0.0)
+    assert "the table is full" in screen(model)
