@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 import json
 import logging
 import os
@@ -60,9 +59,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add("--broker", metavar="URL", help="play through this broker instead of an embedded one")
     add("--option", action="append", default=[], metavar="K=V",
         help="table option of RULES.md section 12, e.g. lives=1 (repeatable)")
-    add("--bot-delay", type=_seconds, default=None, metavar="SECONDS",
+    add("--bot-delay", type=seconds, default=None, metavar="SECONDS",
         help=f"pause before a bot plays a card (default {DEFAULT_DELAY}; 0 with --bots-only)")
-    add("--name", default=None, help="your name at the table (default: your login name)")
+    add("--name", default=None,
+        help="your name at the table, remembered for next time (default: the last one "
+             "given, else your login name)")
     add("--ascii", action="store_true", help="no suit symbols or box lines: plain ASCII")
     add("--offline", action="store_true",
         help="play in this process with the rules engine only (no broker, no protocol)")
@@ -77,7 +78,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.set_defaults(run=run)
 
 
-def _seconds(text: str) -> float:
+def seconds(text: str) -> float:
+    """A ``--bot-delay`` value: 0 to 30 seconds."""
     try:
         value = float(text)
     except ValueError:
@@ -326,7 +328,9 @@ def _with_person(args: argparse.Namespace, options: Options, lineup: list[str], 
 
     delay = DEFAULT_DELAY if args.bot_delay is None else args.bot_delay
     limit = hold_limit(None if args.offline else _timeout(args))
-    name = args.name or _login_name()
+    from lodam_p2p.cli.profile import player_name  # noqa: PLC0415
+
+    name = player_name(args.name)
     matches = iter(range(1_000_000))
 
     async def start_match(person: TerminalPlayer) -> MatchOutcome:
@@ -356,15 +360,6 @@ def _hint(registry: BotRegistry) -> Callable[[PlayerView], Action] | None:
         return None
     bot_type = registry.get(DEFAULT_BOT)
     return lambda view: bot_type.make(view.seat, 0).decide(view)
-
-
-def _login_name() -> str:
-    try:
-        name = getpass.getuser()
-    except (KeyError, OSError):
-        name = ""
-    clean = "".join(ch for ch in name if ch.isalnum() or ch in "-_.")[:20]
-    return clean or "player"
 
 
 def _report(outcomes: list[MatchOutcome], as_json: bool, log_path: Path) -> None:
