@@ -169,7 +169,8 @@ class TableModel:
         self.ended_deal = self.deal_number
         self.prompt = None
         self.open_panel(Panel.DEAL_END)
-        self.add_log("class:log.deal", name_seats(event.reason, self.name) + ".")
+        reason = name_seats(event.reason, self.name)
+        self.add_log("class:log.deal", reason[:1].upper() + reason[1:] + ".")
         for seat, change in enumerate(event.counter_change):
             if change:
                 word = "gains" if change > 0 else "loses"
