@@ -152,8 +152,6 @@ class TableModel:
     def _view_changed(self, event: ViewChanged, now: float) -> None:
         new, old = event.view, self.view
         if self.between_deals or old is None:
-            if self.out and self.panel is Panel.DEAL_END:
-                self.panel = Panel.NONE  # a watcher needs no Enter to see the next deal
             self.between_deals, self.deal_number = False, self.deal_number + 1
             self.trump_seen_at, old = None, None
             self.log.extend(self.narrator().new_deal(self.deal_number, new))
@@ -165,10 +163,12 @@ class TableModel:
         self._trim()
 
     def _deal_ended(self, event: DealEnded) -> None:
+        watching = self.out  # out before this deal: its end goes to the log, no panel
         self.deal_end, self.between_deals = event, True
         self.ended_deal = self.deal_number
         self.prompt = None
-        self.open_panel(Panel.DEAL_END)
+        if not watching:
+            self.open_panel(Panel.DEAL_END)
         reason = name_seats(event.reason, self.name)
         self.add_log("class:log.deal", reason[:1].upper() + reason[1:] + ".")
         for seat, change in enumerate(event.counter_change):

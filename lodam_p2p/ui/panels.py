@@ -124,9 +124,11 @@ def _deal_end(model: TableModel, end: DealEnded) -> list[Frags]:
     audit = name_seats(end.audit, model.name)
     audit_style = "class:dim" if end.audit == "passed" or audit.startswith("not needed") \
         else "class:notice.error"
-    lines += [[], [(audit_style, f"Audit: {audit}")], [],
-              [("class:panel.key", "Enter: continue")]]
-    return lines
+    lines += [[], [(audit_style, f"Audit: {audit}")], []]
+    if model.out and model.match_end is None:
+        lines += [[("class:prompt", "You are out of the match: watch the rest, or q to "
+                                    "leave.")], []]
+    return [*lines, [("class:panel.key", "Enter: continue")]]
 
 
 def _match_end(model: TableModel, end: MatchEnded) -> list[Frags]:

@@ -87,3 +87,20 @@ def test_the_waiting_room_lists_the_seats_the_bots_and_how_many_are_missing() ->
     model.apply(SeatsChanged((*seats, SeatInfo(2, "Bo", "human"), SeatInfo(3, "Cy", "human")),
                              0, 4), 0.0)
     assert "the table is full" in screen(model)
+
+
+def test_the_deal_that_puts_a_person_out_is_shown_and_later_deals_only_logged() -> None:
+    from lodam_p2p.player import DealEnded
+    from lodam_p2p.ui.model import Panel
+
+    model = model_of(new_deal(players=3).view(0))
+    model.apply(DealEnded((30, 2, 1), (-1, 0, 0), (0, 2, 2), "seat 0 went out", "passed"),
+                1.0)
+    assert model.panel is Panel.DEAL_END  # how the person went out
+    text = screen(model)
+    assert "You are out of the match: watch the rest, or q to leave." in text
+    assert "Enter: continue" in text
+    model.panel = Panel.NONE
+    model.apply(DealEnded((0, 31, 2), (0, -1, 0), (0, 1, 2), "seat 1 went out", "passed"),
+                2.0)
+    assert model.panel is Panel.NONE and "Moll went out." in [t for _, t in model.log]

@@ -2,7 +2,9 @@
 sent with ``send-keys`` and the screen is read back with ``capture-pane``.
 
 tmux must be installed (``.ci/run`` installs it); without it the test fails, it does not
-skip. The match is short: three seats, one counter each, four cards a hand.
+skip. The match is short: three seats, two counters each, four cards a hand (with one
+counter the person may go out in the first deal; the bots then play the last deal at
+once, without waiting for a watcher, and no end-of-deal panel would stay in view).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ MAX_SCREENS = 3000
 @pytest.mark.slow
 def test_a_whole_match_through_a_real_terminal(tmp_path: Path) -> None:
     log = tmp_path / "lodam.log"
-    command = (f"{LODAM} play --offline --seed 1 --bot-delay 0 --seats 3 --option lives=1 "
+    command = (f"{LODAM} play --offline --seed 1 --bot-delay 0 --seats 3 --option lives=2 "
                f"--option hand_size=4 --option exchanges=first_trick --log-file {log}; "
                "echo EXIT=$?; sleep 60")
     tmux = Tmux(command)
