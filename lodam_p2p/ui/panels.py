@@ -67,10 +67,11 @@ def _quit(model: TableModel) -> list[Frags]:
     lines: list[Frags] = [[("class:panel.title", "Leave the table?")], []]
     if model.hosted:
         bots = " and ".join(model.hosted)
-        verb = "plays" if len(model.hosted) == 1 else "play"
+        one = len(model.hosted) == 1
         warn = "class:notice.warning"
-        lines += [[(warn, f"{bots} {verb} from here: leaving ends")],
-                  [(warn, "those seats, and the match for the others.")], []]
+        lines += [[(warn, f"{bots} {'plays' if one else 'play'} from here: leaving ends")],
+                  [(warn, f"{'that seat' if one else 'those seats'}, and the match for the "
+                          "others.")], []]
     return [*lines, [("", "y: leave    n or Esc: stay")]]
 
 

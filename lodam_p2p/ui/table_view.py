@@ -39,7 +39,7 @@ def _draw(model: TableModel, width: int, height: int, now: float) -> Canvas:
     table_w = width - _log_width(width) - 1 if width >= WIDE else width
     _header(canvas, model, table_w)
     if view is None:
-        lines = waiting_room(model)
+        lines = waiting_room(model, table_w - 4)
         top = max(2, (height - len(lines)) // 2)
         for i, line in enumerate(lines):
             canvas.center(top + i, line, 0, table_w)
@@ -56,10 +56,14 @@ def _draw(model: TableModel, width: int, height: int, now: float) -> Canvas:
     return canvas
 
 
-def waiting_room(model: TableModel) -> list[Frags]:
+def waiting_room(model: TableModel, width: int = 80) -> list[Frags]:
     """Before the first deal: what the table is doing, and its seats — who has taken
     each, who is a bot, how many are still missing."""
     lines: list[Frags] = [[("class:dim", model.waiting_line())]]
+    notice = model.notice
+    if notice is not None:  # where to join, a name already taken …
+        style = f"class:notice.{notice.level.value}"
+        lines += [[], *([(style, piece.strip())] for piece in _wrap(notice.text, width))]
     if not model.seats:
         return lines
     wanted = max(model.wanted, len(model.seats))

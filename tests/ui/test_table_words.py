@@ -71,14 +71,17 @@ def test_a_person_who_is_out_is_told_so_and_may_stay_or_leave() -> None:
 
 
 def test_the_waiting_room_lists_the_seats_the_bots_and_how_many_are_missing() -> None:
-    from lodam_p2p.player import Phase, Progress, SeatInfo, SeatsChanged
+    from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress, SeatInfo, SeatsChanged
     from lodam_p2p.ui.model import TableModel
 
     model = TableModel(table="oak")
     model.apply(Progress(Phase.LOBBY, detail="waiting for table oak to fill"), 0.0)
     seats = (SeatInfo(0, "Ann", "human"), SeatInfo(1, "Moll", "bot:heuristic"))
     model.apply(SeatsChanged(seats, 0, 4), 0.0)
+    model.apply(Notice(NoticeLevel.INFO, "Someone at this table is already called Ann: here "
+                                         "you are Ann (2)."), 0.0)
     text = screen(model)
+    assert "here you are Ann (2)." in text
     assert "waiting for table oak to fill" in text
     assert "2 of 4 seats taken · 2 still missing" in text
     assert " 1. you" in text and "Ann, person" in text
