@@ -107,8 +107,9 @@ def _last_trick(model: TableModel) -> list[Frags]:
 def _deal_end(model: TableModel, end: DealEnded) -> list[Frags]:
     glyphs, view = model.glyphs, model.view
     total = view.options.lives if view else max(end.lives)
+    reason = name_seats(end.reason, model.name)
     lines: list[Frags] = [[("class:panel.title", f"Deal {model.ended_deal} is over")],
-                          [("class:prompt", name_seats(end.reason, model.name) + ".")], []]
+                          [("class:prompt", reason[:1].upper() + reason[1:] + ".")], []]
     if end.void:
         lines.append([("class:notice.error", "The deal is void: no counter changes.")])
     lines.append([("class:dim", f"{'':<16}{'points':>6}   counters")])
