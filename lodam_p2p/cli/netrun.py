@@ -89,6 +89,18 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true", help="log ignored messages")
 
 
+def add_person(parser: argparse.ArgumentParser) -> None:
+    """``--name``, ``--bot-delay`` and ``--ascii``: for a person in the terminal client."""
+    from lodam_p2p.cli.cmd_play import DEFAULT_DELAY, seconds  # noqa: PLC0415
+
+    parser.add_argument("--name", help="your name at the table, remembered for next time "
+                                       "(default: the last one given, else your login name)")
+    parser.add_argument("--bot-delay", type=seconds, default=None, metavar="SECONDS",
+                        help=f"pause before a bot seated here plays a card (default "
+                             f"{DEFAULT_DELAY})")
+    parser.add_argument("--ascii", action="store_true", help="no suit symbols or box lines")
+
+
 def spectator_for(args: argparse.Namespace, table: str) -> SpectatorLog:
     """The spectator log: stdout, or stderr when stdout carries the JSON line."""
     return SpectatorLog(table, sys.stderr if args.json else sys.stdout)

@@ -45,6 +45,7 @@ from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.lot import Lot
+from lodam_p2p.session.verdict import early_reason, verdict_standings
 from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
@@ -281,8 +282,13 @@ class Course(ABC):
                                     lives, payouts)
         self.hand = None
         self.match_ended_at = self.now()
+        reason = self._early_reason() if early else ""
+        if self.spectator is not None and reason:
+            self.spectator.line(reason)
         if self.match is not None:
-            self.tell(MatchEnded(winners, standings_of(self.match), deals, payouts))
+            standings = verdict_standings(standings_of(self.match), winners,
+                                          self.match.remaining(), self.last_blamed)
+            self.tell(MatchEnded(winners, standings, deals, payouts, reason))
         self.tell(Progress(Phase.MATCH_OVER))
         if self.spectator is not None:
             self.spectator.match_ended(self.outcome)
@@ -290,6 +296,11 @@ class Course(ABC):
             self.send(Body(Msg.RESULT, args=(list(winners), min(deals, 255),
                                              min(self.audits, 255), list(lives))))
         self.phase, self.linger_until = SessionPhase.LINGER, self.now() + self.timing.linger_s
+
+    def _early_reason(self) -> str:
+        return early_reason(seated=self.roster is not None, started=self.match is not None,
+                            grace_over=self.phase is SessionPhase.GRACE,
+                            voids=self.voids_in_row, blamed=self.last_blamed, blames=self.blames)
 
     def _winners(self, early: bool) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         match = self.match

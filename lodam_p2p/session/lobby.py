@@ -2,7 +2,8 @@
 
 The host of a table publishes the retained announcement (``lodam/v1/lobby/<table>``)
 and admits peers: a peer publishes JOIN (its name and kind) on its own topic, the host
-answers with the seat list (SEATS) on its own, and once every seat is filled it
+answers with the seat list (SEATS: who sits where, and how many seats the table has) on
+its own — names made unique at the table ("Ann", "Ann (2)") — and once every seat is filled it
 publishes START: a fresh random table id for the fair-deal contexts, the rules options,
 and the roster — every seat's peer, public key, name and kind, in seat order. A seated
 peer may LEAVE (or vanish: its Last Will) before the start and its seat is free again.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from lodam_p2p.player import Notice, NoticeLevel
 from lodam_p2p.rules import Options
 from lodam_p2p.session.wire import Body, Msg, peer_name
 from lodam_p2p.transport.lobby import TableAnnouncement
@@ -68,6 +70,14 @@ class Roster:
         return cls(table_id, Options.from_mapping(options), sitters)
 
 
+def renamed_notice(asked: str, given: str) -> Notice | None:
+    """What a peer is told when the host seated it under another name (None: same)."""
+    if asked == given:
+        return None
+    return Notice(NoticeLevel.INFO, f"Someone at this table is already called {asked}: "
+                                    f"here you are {given}.")
+
+
 class HostDesk:
     """The host's seat list (see the module docstring)."""
 
@@ -108,16 +118,16 @@ class HostDesk:
         return [s for p, s in self.seated.items() if p not in self.reserved]
 
     def _unique(self, name: str) -> str:
-        taken = {s.name for s in self.seated.values()}
+        taken = {s.name.casefold() for s in self.seated.values()}
         candidate, n = name, 2
-        while candidate in taken:
-            candidate, n = f"{name[:36]}-{n}", n + 1
+        while candidate.casefold() in taken:
+            candidate, n = f"{name[:36]} ({n})", n + 1
         return candidate
 
     def seats_body(self) -> Body:
         """The SEATS message for the current list."""
         rows = [[s.peer, s.name, s.kind] for s in self.order()]
-        return Body(Msg.SEATS, args=(rows,))
+        return Body(Msg.SEATS, args=(rows, self.seats))
 
     def start_body(self, table_id: bytes) -> Body:
         """The START message (call once, when full)."""

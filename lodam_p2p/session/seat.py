@@ -26,13 +26,13 @@ from collections import deque
 from dataclasses import dataclass
 
 from lodam_p2p.fairdeal import Blame, RemoteProtocolError
-from lodam_p2p.player import Phase, Progress, SeatInfo, SeatsChanged
+from lodam_p2p.player import Notice, Phase, Progress, SeatInfo, SeatsChanged
 from lodam_p2p.rules import Action
 from lodam_p2p.session.course import Course, SessionPhase, Timing
 from lodam_p2p.session.handplay import Blamed, Refused, Route
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.link import Delivered, Link, LinkDown, LobbySeen, PresenceSeen
-from lodam_p2p.session.lobby import HostDesk, Roster
+from lodam_p2p.session.lobby import HostDesk, Roster, renamed_notice
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.lot import Lot, LotError
 from lodam_p2p.session.wire import BadMessage, Body, Msg
@@ -77,6 +77,7 @@ class Session(Course):
         self._task: asyncio.Task[None] | None = None
         self._refusals = 0
         self._asked: tuple[int, int] | None = None
+        self._renamed: Notice | None = None
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -262,11 +263,15 @@ class Session(Course):
             self.send(self.desk.seats_body())
 
     def _seats(self, body: Body) -> None:
-        rows = body.args[0]
+        rows, wanted = body.args
         seats = tuple(SeatInfo(i, name, kind) for i, (_p, name, kind) in enumerate(rows))
         mine = [i for i, row in enumerate(rows) if row[0] == self.me]
         if self.plan is not None and mine:
-            self.plan.player.notify(SeatsChanged(seats, mine[0]))
+            self.plan.player.notify(SeatsChanged(seats, mine[0], wanted))
+            renamed = renamed_notice(self.plan.name, seats[mine[0]].name)
+            if renamed is not None and self._renamed != renamed:
+                self._renamed = renamed
+                self.plan.player.notify(renamed)
 
     def _start(self, body: Body) -> None:
         try:

@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator, Sequence
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, EmbeddedBroker, ListenAddress
+from lodam_p2p.player import Notice, NoticeLevel
 from lodam_p2p.rules import Options
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.keys import entropy_for, new_identity
@@ -69,13 +70,35 @@ async def broker_for(broker_url: str | None, listen: ListenAddress | None,
 
 
 async def _run_all(sessions: Sequence[Session]) -> list[MatchOutcome]:
-    """Run sessions together; the first failure cancels the rest and is raised."""
+    """Run sessions together and return the first one's outcome first.
+
+    The first failure cancels the rest and is raised — but a seat other than the first
+    session's that fails once the match has begun (its own broker connection lost) only
+    leaves the table: the other seats of this process, bots seated beside a person, play
+    on, and the table deals with the missing seat as with any other.
+    """
+    first, *others = sessions
     try:
         async with asyncio.TaskGroup() as group:
-            tasks = [group.create_task(s.run()) for s in sessions]
+            task = group.create_task(first.run())
+            for other in others:
+                group.create_task(_seat_run(other))
     except* (SessionError, ConnectError) as failures:
         raise SessionError(str(failures.exceptions[0])) from None
-    return [task.result() for task in tasks]
+    return [task.result()]
+
+
+async def _seat_run(session: Session) -> MatchOutcome | None:
+    """Run one of the process's seats (see :func:`_run_all`); None if it left the table."""
+    try:
+        return await session.run()
+    except (SessionError, ConnectError) as err:
+        if session.roster is None:
+            raise  # before the start: the table cannot fill without it
+        log.warning("table %s: a seat played here left the table: %s", session.table, err)
+        session.tell(Notice(NoticeLevel.ERROR, f"This seat left the table ({err}); the "
+                                               "other seats played here go on."))
+        return None
 
 
 def _link(connect: Connector, table: str, identity: Ed25519PrivateKey, timing: Timing, *,

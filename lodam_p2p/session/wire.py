@@ -60,7 +60,7 @@ class Msg(enum.IntEnum):
 
     JOIN = 1  #: a peer asks the host for a seat: name, kind
     LEAVE = 2  #: a peer gives its seat up before the start
-    SEATS = 3  #: the host's seat list: [[peer, name, kind] …]
+    SEATS = 3  #: the host's seat list: [[peer, name, kind] …], seats at the table
     START = 4  #: the host starts the match: table id, options, roster
     LOT_COMMIT = 5  #: H(nonce) for the first dealer's lot
     LOT_REVEAL = 6  #: the nonce itself
@@ -186,7 +186,7 @@ _ENTRY = _row(_text, _text, _text)
 _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.JOIN: (_text, _text),
     Msg.LEAVE: (),
-    Msg.SEATS: (_list_of(_ENTRY),),
+    Msg.SEATS: (_list_of(_ENTRY), _small),
     Msg.START: (_bin(16), _options, _list_of(_row(_text, _bin(PUBKEY_LEN), _text, _text))),
     Msg.LOT_COMMIT: (_bin(32),),
     Msg.LOT_REVEAL: (_bin(32),),
