@@ -95,6 +95,10 @@ def _first_legal(cards: tuple[LorumChoice, ...]) -> int:
 
 def _play(view: PlayerView, glyphs: Glyphs, name: Namer) -> LorumPrompt:
     seat = view.seat
+    if not view.hand and view.legal:  # blind: the next card, unseen, is the only play
+        button = LorumChoice("play your next card, face down", view.legal[0], key="p")
+        return LorumPrompt(Decision.PLAY, "Blind: your next card goes to the trick.", (),
+                           (button,), 0)
     cards = _hand(view, glyphs, lambda c: Play(seat, c), lambda c: _why(view, c, glyphs))
     if view.contract is Contract.QUARTET:
         question = "Your lead: play any card; the next higher of its suit follows."

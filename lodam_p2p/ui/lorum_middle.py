@@ -135,9 +135,9 @@ def _scored(model: LorumTable, view: PlayerView) -> Frags:
                               f"{view.options.first_last_points} each")]
     if contract is Contract.RED_KING:
         return _red_king(model, view)
-    taken = [sum(1 for t in view.tricks if t.winner == s) for s in range(view.players)]
+    counts = [sum(1 for t in view.tricks if t.winner == s) for s in range(view.players)]
     return [("class:dim", "tricks: " + " · ".join(
-        f"{model.name(s)} {n}" for s, n in enumerate(taken)))]
+        f"{model.name(s)} {n}" for s, n in enumerate(counts)))]
 
 
 def _red_king(model: LorumTable, view: PlayerView) -> Frags:
@@ -244,8 +244,6 @@ def _row(model: LorumTable, view: PlayerView, suit: Suit, aside: set[Card]) -> F
         line += [card_frag(card, glyphs, extra), ("", " ")]
     if fits:
         line += [("class:lorum.next", "→ " + " ".join(card_label(c, glyphs) for c in fits))]
-    elif len(cards) == 8:
-        line.append(("class:dim", "✓ full"))
     return line
 
 

@@ -71,7 +71,7 @@ def _table(canvas: Canvas, model: LorumTable, view: PlayerView, width: int) -> i
     """Seats, felt and the person's part; returns the last row used."""
     places = SeatPlaces.around(model.me, view.players)
     top_row = 2
-    _top_seats(canvas, model, view, places.top, top_row, width)
+    _top_seats(canvas, model, view, places.top, row=top_row, width=width)
     mid_top = top_row + SEAT_LINES
     mid_h = FELT_ROWS + 2
     sides = bool(places.left or places.right)
@@ -87,7 +87,7 @@ def _table(canvas: Canvas, model: LorumTable, view: PlayerView, width: int) -> i
 
 
 def _top_seats(canvas: Canvas, model: LorumTable, view: PlayerView, seats: tuple[int, ...],
-               row: int, width: int) -> None:
+               *, row: int, width: int) -> None:
     if not seats:
         return
     cell = width // len(seats)
@@ -120,7 +120,7 @@ def seat_lines(model: LorumTable, view: PlayerView, seat: int, width: int) -> li
 def _holding(view: PlayerView, seat: int) -> Frags:
     if seat in view.out:
         place = view.out.index(seat) + 1
-        return [("class:notice.warning", f"out of cards ({_ordinal(place)})")]
+        return [("class:notice.warning", f"out {_ordinal(place)}")]
     cards = view.hand_sizes[seat]
     line: Frags = [("", f"{cards} card{'s' if cards != 1 else ''}")]
     if passed(view, seat):
@@ -137,7 +137,7 @@ def passed(view: PlayerView, seat: int) -> bool:
 
 
 def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
 
 
 def _points(model: LorumTable, view: PlayerView, seat: int) -> Frags:
