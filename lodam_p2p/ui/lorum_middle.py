@@ -170,14 +170,22 @@ def _quartet(model: LorumTable, view: PlayerView, width: int) -> list[Frags]:
         shown = run
     elif view.tricks:
         last = view.tricks[-1]
-        title = [("class:trick.title", f"Run {len(view.tricks)} ended with "
-                                       f"{model.name(last.winner)}, who leads again")]
+        title = [("class:trick.title", _run_end(model, view, last.winner))]
         shown = last.cards
     else:
         title, shown = [("class:trick.title", "Quartet: runs of four")], ()
     names, faces = _run_row(model, shown, width)
     return [title, names, faces, [], _gone_line(model, view), _aside(model, view),
             turn_line(model, view)]
+
+
+def _run_end(model: LorumTable, view: PlayerView, last: int) -> str:
+    done = f"Run {len(view.tricks)}"
+    if view.to_act is None:
+        return f"{done} ended the deal"
+    if last == model.me:
+        return f"{done} ended with your card: you lead again"
+    return f"{done} ended with {model.name(last)}, who leads again"
 
 
 def _run_row(model: LorumTable, run: tuple[tuple[int, Card], ...], width: int
@@ -217,8 +225,14 @@ def _rows(model: LorumTable, view: PlayerView) -> list[Frags]:
                                        f"({RANK_NAMES[rank]})")]
         if unter:
             title.append(("class:dim", ": rows grow up and down"))
-    lines = [title]
     aside = {c for s, c in view.lays if s is None and c is not None}
+    waiting = [c for c in view.set_aside if c not in aside]
+    if waiting:
+        title.append(("class:dim", " · set aside "))
+        title += [card_frag(c, model.glyphs, "class:lorum.aside") for c in waiting[:1]]
+        title += [item for c in waiting[1:] for item in (("", " "), card_frag(
+            c, model.glyphs, "class:lorum.aside"))]
+    lines = [title]
     for suit in (Suit.E, Suit.G, Suit.H, Suit.S):
         lines.append(_row(model, view, suit, aside))
     lines += [_last_lays(model, view), turn_line(model, view)]

@@ -30,7 +30,7 @@ def draw_lorum_panel(canvas: Canvas, model: LorumTable, width: int, height: int)
     lines = panel_lines(model, max(20, width - 8))
     if not lines:
         return
-    inner = min(width - 2, max(frag_width(line) for line in lines) + 3)
+    inner = min(width - 2, max(44, max(frag_width(line) for line in lines) + 3))
     rows = min(len(lines) + 2, max(3, height - 1))
     top = max(1, (height - rows) // 2)
     left = max(0, (width - inner - 2) // 2)
@@ -159,7 +159,7 @@ def _match_end(model: LorumTable, sheet: ScoreSheet) -> list[Frags]:
     lines: list[Frags] = [[("class:panel.title", f"The round is over: {winners} {verb}!")], []]
     beans = sheet.scoring is Scoring.BEANS and bool(sheet.beans)
     for place, seat in enumerate(standings(sheet), start=1):
-        score = (f"{sheet.worth()[seat]:>4} beans (pf = 20)" if beans else
+        score = (f"worth {sheet.worth()[seat]:>4} beans" if beans else
                  f"{sheet.totals[seat]:>4} points")
         style = "class:panel.title" if seat in model.winners else ""
         lines.append([(style, f"{place:>2}. {model.name(seat):<16}{score}")])

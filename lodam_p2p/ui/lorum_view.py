@@ -163,11 +163,8 @@ def _felt(canvas: Canvas, model: LorumTable, view: PlayerView, *, top: int, heig
     lines = felt_lines(model, view, inner)
     block = max((frag_width(line) for line in lines), default=0)
     start = left + 2 + max(0, (inner - block) // 2)
-    for i, line in enumerate(lines):
-        if frag_width(line) * 2 < block:  # short lines: centred on their own
-            canvas.center(top + 1 + i, line, left + 2, inner)
-        else:
-            canvas.put(top + 1 + i, start, line, left + 2 + inner - start)
+    for i, line in enumerate(lines):  # one block, centred: the rows stay aligned
+        canvas.put(top + 1 + i, start, line, left + 2 + inner - start)
 
 
 def _own(canvas: Canvas, model: LorumTable, view: PlayerView, row: int, width: int) -> None:

@@ -74,7 +74,7 @@ def _lorum(options: LorumOptions, contract: Contract | None, players: int) -> li
            if options.scoring is Scoring.BEANS else
            "Every point is a penalty: the lowest total wins.")
     page = [Paragraph("Lorum", f"{players} players, {pack}. Suits ▼ Eichel, ▲ Grün, ♥ Herz, "
-                               f"● Schellen; ranks 7 8 9 10 U O K A. {count} contracts, each "
+                               f"● Schellen; ranks 7 8 9 10 U O K A. {count} contract{'s' if count != 1 else ''}, each "
                                f"dealt {players} times in turn. {win}")]
     if contract is not None:
         page.append(Paragraph(f"Now: {CONTRACT_NAMES[contract][0]} "
