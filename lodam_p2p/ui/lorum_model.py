@@ -16,7 +16,11 @@ from dataclasses import dataclass, field
 
 from lodam_p2p.games.lorum import Contract, DealResult, Match, Options, PlayerView, Scoring
 from lodam_p2p.ui.glyphs import Glyphs
-from lodam_p2p.ui.lorum_choices import LorumPrompt
+from lodam_p2p.ui.lorum_choices import LorumPrompt, lorum_prompt
+from lodam_p2p.ui.lorum_narrate import LorumNarrator
+
+#: Log lines kept.
+LOG_LIMIT = 500
 
 
 class LorumPanel(enum.Enum):
@@ -126,6 +130,7 @@ class LorumTable:
     log: list[tuple[str, str]] = field(default_factory=list)
     deal_end: DealSummary | None = None
     winners: tuple[int, ...] = ()  #: set when the match is over (MATCH_END)
+    between_deals: bool = True  #: the next view opens a new deal
 
     def name(self, seat: int) -> str:
         """``you`` for this seat, else the seat's name."""
@@ -140,3 +145,54 @@ class LorumTable:
     def is_connected(self, seat: int) -> bool:
         """Whether ``seat`` is heard from (unknown seats are)."""
         return seat >= len(self.connected) or self.connected[seat]
+
+    # -- what the app calls -------------------------------------------------------------
+
+    def narrator(self) -> LorumNarrator:
+        """Who speaks the log."""
+        names = [self.names[s] if s < len(self.names) else f"seat {s}"
+                 for s in range(max(len(self.names), self.me + 1))]
+        return LorumNarrator(names, self.me, self.glyphs)
+
+    def show(self, view: PlayerView, number: int | None = None) -> None:
+        """Take in the seat's latest view (after any action, anyone's); the log tells
+        what changed. The first view after :meth:`deal_over` opens a new deal, numbered
+        ``number`` (the match's ``turn + 1``) or else the next number."""
+        old = self.view
+        if self.between_deals or old is None:
+            self.between_deals, old = False, None
+            self.deal_number = number if number is not None else self.deal_number + 1
+            if self.panel is LorumPanel.DEAL_END:
+                self.panel = LorumPanel.NONE
+            self.log.extend(self.narrator().new_deal(self.deal_number, view))
+        else:
+            self.log.extend(self.narrator().changes(old, view))
+        self.view = view
+        del self.log[:-LOG_LIMIT]
+
+    def ask(self, view: PlayerView) -> LorumPrompt:
+        """Put the decision of ``view`` to the person."""
+        self.show(view)
+        prompt = lorum_prompt(view, self.glyphs, self.name)
+        self.prompt, self.cursor, self.typed, self.hint = prompt, prompt.default, "", None
+        return prompt
+
+    def answered(self) -> None:
+        """The decision was taken: no prompt until the next one."""
+        self.prompt, self.typed, self.hint, self.status = None, "", None, ""
+
+    def deal_over(self, summary: DealSummary) -> None:
+        """The deal is scored: show the end-of-deal panel and keep the new sheet."""
+        self.deal_end, self.sheet, self.between_deals = summary, summary.sheet, True
+        self.prompt = None
+        self.panel = LorumPanel.DEAL_END
+        self.log.append(("class:log.deal", f"Deal {summary.number} is over."))
+
+    def match_over(self, winners: tuple[int, ...], sheet: ScoreSheet) -> None:
+        """The round is over: standings and "play again"."""
+        self.winners, self.sheet, self.panel = winners, sheet, LorumPanel.MATCH_END
+
+    def toggle(self, panel: LorumPanel) -> None:
+        """Open ``panel``, or close it when it is open (``s``, ``r``, ``?``)."""
+        self.panel = LorumPanel.NONE if self.panel is panel else panel
+        self.rules_scroll = 0

@@ -428,3 +428,50 @@ def test_pass_button_only_when_nothing_fits() -> None:
     view = deal.view(0)
     prompt = lorum_prompt(view, Glyphs(), lambda s: NAMES[s])
     assert (Pass(0) in view.legal) == bool(prompt.buttons)
+
+
+# -- the model through whole deals -------------------------------------------------------
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_whole_round_through_the_model_every_frame_fits(players: int) -> None:
+    """Every contract played out through ``show``/``ask``/``deal_over`` as the app would:
+    every frame is 80 × 24, the log tells the story, the sheet follows the match."""
+    match = Match.start(Options(), players, players - 1)
+    model = LorumTable(names=NAMES[:players], me=0, deals_total=len(match.schedule),
+                       sheet=ScoreSheet.from_match(match))
+    rng = random.Random(players)
+    for _ in range(8):  # one deal of each contract
+        deck = list(PACK if players == 4 else SHORT_PACK)
+        rng.shuffle(deck)
+        deal = match.new_deal(deck)
+        model.show(deal.view(0), match.turn + 1)
+        while not deal.is_over:
+            if deal.to_act == 0:
+                prompt = model.ask(deal.view(0))
+                assert prompt.items[prompt.default].action is not None
+                screen(model)
+                action = prompt.items[prompt.default].action
+                assert action is not None
+                model.answered()
+                deal.apply(action)
+            else:
+                deal.apply(first_legal(deal))
+            model.show(deal.view(0))
+            screen(model)
+        result = match.finish_deal(deal)
+        match.turn = min(match.turn + players - 1, len(match.schedule) - 1)  # next contract
+        model.deal_over(DealSummary(model.deal_number, result, ScoreSheet.from_match(match)))
+        assert "is over" in screen(model)
+    log = "\n".join(text for _, text in model.log)
+    for words in ("Deal 1, Rote — reds", "takes the trick", "The run ends", "lay", "first."):
+        assert words in log
+    model.panel = LorumPanel.SHEET
+    assert all(row in screen(model) for row in ("Rote", "Ober", "Quart", "Lorum"))
+
+
+def test_any_size_draws_without_error() -> None:
+    match, deal = start(4, Contract.LORUM)
+    model = table(match, deal)
+    for width, height in ((40, 10), (100, 30), (1, 1), (0, 0)):
+        lines = render_lorum(model, width, height, 0.0).text().split("\n")
+        assert len(lines) == max(1, height) and all(len(x) == width for x in lines[:height])
