@@ -73,8 +73,9 @@ def _lorum(options: LorumOptions, contract: Contract | None, players: int) -> li
     win = ("Every point costs a bean; the most beans (a pfennig is 20) win."
            if options.scoring is Scoring.BEANS else
            "Every point is a penalty: the lowest total wins.")
+    contracts = f"{count} contract{'s' if count != 1 else ''}"
     page = [Paragraph("Lorum", f"{players} players, {pack}. Suits ▼ Eichel, ▲ Grün, ♥ Herz, "
-                               f"● Schellen; ranks 7 8 9 10 U O K A. {count} contract{'s' if count != 1 else ''}, each "
+                               f"● Schellen; ranks 7 8 9 10 U O K A. {contracts}, each "
                                f"dealt {players} times in turn. {win}")]
     if contract is not None:
         page.append(Paragraph(f"Now: {CONTRACT_NAMES[contract][0]} "
