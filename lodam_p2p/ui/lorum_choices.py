@@ -156,3 +156,14 @@ def _announce(view: PlayerView) -> LorumPrompt:
     question = "Announce the Red King? Whoever takes it in the last trick scores 64, not 32."
     return LorumPrompt(Decision.ANNOUNCE, question, (), buttons, 0)
 
+
+
+def typed_choice(prompt: LorumPrompt, typed: str) -> int | None:
+    """The index of the card typed as ``typed`` — rank then suit letter, the ten as ``10``
+    or ``t`` (``ou``, ``10h``, ``th``, ``7s``) — or ``None`` when no card of the prompt is
+    written so."""
+    text = typed.strip().upper().replace("10", "T")
+    for i, choice in enumerate(prompt.cards):
+        if choice.card is not None and str(choice.card) == text:
+            return i
+    return None

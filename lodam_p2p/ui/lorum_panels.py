@@ -7,7 +7,7 @@ from lodam_p2p.games.lorum import Scoring
 from lodam_p2p.ui.canvas import Canvas, Frags, frag_width
 from lodam_p2p.ui.german import CONTRACT_NAMES
 from lodam_p2p.ui.lorum_model import DealSummary, LorumPanel, LorumTable, ScoreSheet
-from lodam_p2p.ui.rules_page import rules_page, wrap
+from lodam_p2p.ui.rules_page import page_lines, rules_page
 
 HELP = (
     ("←/→", "move between cards and buttons"),
@@ -107,13 +107,8 @@ def _rules(model: LorumTable, width: int) -> list[Frags]:
     if view is None:
         return [[("", "The rules are shown once the deal begins.")]]
     page = rules_page("lorum", view.options, view.contract, view.players)
-    text_w = min(width, 70)
-    lines: list[Frags] = []
-    for para in page:
-        lines.append([("class:panel.title", para.title)])
-        lines += [[("", line)] for line in wrap(para.text, text_w)]
-        lines.append([])
-    body = lines[model.rules_scroll:]
+    lines: list[Frags] = [[line] for line in page_lines(page, min(width, 70))]
+    body = [*lines[model.rules_scroll:], []]
     return [*body, [("class:dim", "Esc or r closes this · ↑/↓ scroll")]]
 
 

@@ -19,7 +19,6 @@ from lodam_p2p.ui.lorum_middle import FELT_ROWS, felt_lines, turn_line
 from lodam_p2p.ui.lorum_model import LorumPanel, LorumTable
 from lodam_p2p.ui.lorum_panels import draw_lorum_panel
 from lodam_p2p.ui.rules_page import contract_title
-from lodam_p2p.ui.seat_view import SeatPlaces
 
 #: Lines of a seat's box.
 SEAT_LINES = 3
@@ -69,21 +68,31 @@ def _header(canvas: Canvas, model: LorumTable, width: int) -> None:
 
 def _table(canvas: Canvas, model: LorumTable, view: PlayerView, width: int) -> int:
     """Seats, felt and the person's part; returns the last row used."""
-    places = SeatPlaces.around(model.me, view.players)
+    left_seat, top, right_seat = places(model.me, view.players)
     top_row = 2
-    _top_seats(canvas, model, view, places.top, row=top_row, width=width)
+    _top_seats(canvas, model, view, top, row=top_row, width=width)
     mid_top = top_row + SEAT_LINES
     mid_h = FELT_ROWS + 2
-    sides = bool(places.left or places.right)
+    sides = left_seat is not None
     first = mid_top + (mid_h - SEAT_LINES) // 2
-    for col, seats in ((0, places.left), (width - SIDE, places.right)):
-        for seat in seats[:1]:
+    for col, seat in ((0, left_seat), (width - SIDE, right_seat)):
+        if seat is not None:
             _seat(canvas, model, view, seat, row=first, col=col, width=SIDE)
     left = SIDE + 1 if sides else 1
     _felt(canvas, model, view, top=mid_top, height=mid_h, left=left, width=width - 2 * left)
     own = mid_top + mid_h
     _own(canvas, model, view, own, width)
     return own + OWN_LINES - 1
+
+
+def places(me: int, players: int) -> tuple[int | None, tuple[int, ...], int | None]:
+    """Where the others sit, as at a real table where play goes to the left: with four,
+    the next seat at the person's left hand, the one after across, the last at the
+    right; with three, both across the top (the next one on the left)."""
+    others = [(me + k) % players for k in range(1, players)]
+    if len(others) == 3:
+        return others[0], (others[1],), others[2]
+    return None, tuple(others), None
 
 
 def _top_seats(canvas: Canvas, model: LorumTable, view: PlayerView, seats: tuple[int, ...],

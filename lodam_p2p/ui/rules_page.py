@@ -162,6 +162,17 @@ def _lodam_deal(options: LodamOptions) -> list[str]:
     return words
 
 
+def page_lines(page: list[Paragraph], width: int) -> list[tuple[str, str]]:
+    """The page as (style, text) lines at ``width`` columns: each title, its wrapped text,
+    a blank line between paragraphs (for either game's rules panel)."""
+    lines: list[tuple[str, str]] = []
+    for para in page:
+        lines.append(("class:panel.title", para.title))
+        lines += [("", line) for line in wrap(para.text, width)]
+        lines.append(("", ""))
+    return lines[:-1]
+
+
 def wrap(text: str, width: int) -> list[str]:
     """``text`` broken into lines of at most ``width`` columns, at spaces."""
     lines: list[str] = []

@@ -21,16 +21,17 @@ from lodam_p2p.games.lorum import (
     Options,
     Pass,
     Play,
+    Scoring,
 )
 from lodam_p2p.rules import Options as LodamOptions
 from lodam_p2p.ui import app
 from lodam_p2p.ui.canvas import frag_text
 from lodam_p2p.ui.german import SUIT_STYLE_RULES, SUIT_SYMBOLS, card_label
 from lodam_p2p.ui.glyphs import Glyphs
-from lodam_p2p.ui.lorum_choices import lorum_prompt
+from lodam_p2p.ui.lorum_choices import lorum_prompt, typed_choice
 from lodam_p2p.ui.lorum_model import DealSummary, LorumPanel, LorumTable, ScoreSheet
 from lodam_p2p.ui.lorum_view import render_lorum
-from lodam_p2p.ui.rules_page import rules_page
+from lodam_p2p.ui.rules_page import page_lines, rules_page
 
 NAMES = ("ann", "Moll", "Ned", "Bess")
 KH = Card.parse("KH")
@@ -475,3 +476,25 @@ def test_any_size_draws_without_error() -> None:
     for width, height in ((40, 10), (100, 30), (1, 1), (0, 0)):
         lines = render_lorum(model, width, height, 0.0).text().split("\n")
         assert len(lines) == max(1, height) and all(len(x) == width for x in lines[:height])
+
+
+def test_typed_cards_are_found_by_german_rank() -> None:
+    match, deal = start(4, Contract.LORUM)
+    model = table(match, deal)
+    assert model.prompt is not None
+    for i, choice in enumerate(model.prompt.cards):
+        assert choice.card is not None
+        written = str(choice.card).lower().replace("t", "10")
+        assert typed_choice(model.prompt, written) == i
+    assert typed_choice(model.prompt, "zz") is None
+
+
+def test_rules_page_lines_fit_the_width() -> None:
+    for page in (rules_page("lodam", LodamOptions()),
+                 rules_page("lorum", Options(scoring=Scoring.BEANS), Contract.QUARTET, 3)):
+        lines = page_lines(page, 60)
+        assert all(len(text) <= 60 for _, text in lines)
+        assert sum(len(text.split()) for _, text in lines) < 400
+    beans = " ".join(t for _, t in page_lines(rules_page("lorum", Options(
+        scoring=Scoring.BEANS), Contract.LORUM, 3), 70))
+    assert "most beans" in beans and "set aside" in beans
