@@ -100,7 +100,9 @@ def _play(view: PlayerView, glyphs: Glyphs, name: Namer) -> LorumPrompt:
         return LorumPrompt(Decision.PLAY, "Blind: your next card goes to the trick.", (),
                            (button,), 0)
     cards = _hand(view, glyphs, lambda c: Play(seat, c), lambda c: _why(view, c, glyphs))
-    if view.contract is Contract.QUARTET:
+    if view.awaiting_card is not None:
+        question = f"You hold {card_label(view.awaiting_card, glyphs)}: it goes on the run."
+    elif view.contract is Contract.QUARTET:
         question = "Your lead: play any card; the next higher of its suit follows."
     elif view.current_trick:
         led = view.current_trick[0][1].suit

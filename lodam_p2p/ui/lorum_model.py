@@ -118,7 +118,7 @@ class LorumTable:
     view: PlayerView | None = None
     deal_number: int = 0  #: this deal's number in the match, from 1 (0: none yet)
     deals_total: int = 0  #: deals in the match (8 contracts × players × rounds)
-    sheet: ScoreSheet | None = None  #: the match before this deal
+    sheet: ScoreSheet | None = None  #: the match before this deal (seats add this deal's)
     connected: tuple[bool, ...] = ()  #: per seat; missing seats count as connected
     prompt: LorumPrompt | None = None
     cursor: int = 0
@@ -162,6 +162,8 @@ class LorumTable:
         if self.between_deals or old is None:
             self.between_deals, old = False, None
             self.deal_number = number if number is not None else self.deal_number + 1
+            if self.deal_end is not None:
+                self.sheet = self.deal_end.sheet
             if self.panel is LorumPanel.DEAL_END:
                 self.panel = LorumPanel.NONE
             self.log.extend(self.narrator().new_deal(self.deal_number, view))
@@ -183,7 +185,7 @@ class LorumTable:
 
     def deal_over(self, summary: DealSummary) -> None:
         """The deal is scored: show the end-of-deal panel and keep the new sheet."""
-        self.deal_end, self.sheet, self.between_deals = summary, summary.sheet, True
+        self.deal_end, self.between_deals = summary, True  # the sheet moves on at the next deal
         self.prompt = None
         self.panel = LorumPanel.DEAL_END
         self.log.append(("class:log.deal", f"Deal {summary.number} is over."))

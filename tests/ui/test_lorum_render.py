@@ -169,6 +169,8 @@ def test_quartet_run_builds_and_waits_for_whoever_holds_the_next_card() -> None:
     assert f"whoever holds {nxt} plays it" in text
     assert card_label(lead.card, model.glyphs) in text and "Run 1, led by" in text
     assert "▶" not in text  # nobody's turn is shown: the holder is hidden
+    own = table(match, deal, holder)
+    assert own.prompt is not None and f"You hold {nxt}: it goes on the run." in screen(own)
     deal.apply(deal.legal_actions()[0])
     text = screen(table(match, deal, watcher))
     assert f"{nxt}" in text and "→" in text
@@ -463,6 +465,8 @@ def test_whole_round_through_the_model_every_frame_fits(players: int) -> None:
         match.turn = min(match.turn + players - 1, len(match.schedule) - 1)  # next contract
         model.deal_over(DealSummary(model.deal_number, result, ScoreSheet.from_match(match)))
         assert "is over" in screen(model)
+        model.panel = LorumPanel.NONE  # under the panel: this deal counted once in "total"
+        assert f"{result.points[0]} now · {match.totals[0]} total" in screen(model)
     log = "\n".join(text for _, text in model.log)
     for words in ("Deal 1, Rote — reds", "takes the trick", "The run ends", "lay", "first."):
         assert words in log
