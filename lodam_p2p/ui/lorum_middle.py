@@ -224,7 +224,7 @@ def _rows(model: LorumTable, view: PlayerView) -> list[Frags]:
         title = [("class:trick.title", f"Starting rank {RANK_LABELS[rank]} "
                                        f"({RANK_NAMES[rank]})")]
         if unter:
-            title.append(("class:dim", ": rows grow up and down"))
+            title.append(("class:dim", ": up and down"))
     aside = {c for s, c in view.lays if s is None and c is not None}
     waiting = [c for c in view.set_aside if c not in aside]
     if waiting:
@@ -251,13 +251,18 @@ def _row(model: LorumTable, view: PlayerView, suit: Suit, aside: set[Card]) -> F
         if view.start_rank < 0 or not fits:
             return [*line, ("class:dim", "—")]
         return [*line, ("class:dim", "starts with "), card_frag(fits[0], glyphs)]
+    unter = view.options.lorum_start is LorumStart.UNTER
+    below = [c for c in fits if unter and c.rank < cards[0].rank]  # grows downward too
+    above = [c for c in fits if c not in below]
+    for card in below:
+        line.append(("class:lorum.next", f"{card_label(card, glyphs)} ← "))
     for card in cards:
         extra = "class:lorum.start" if card.rank == view.start_rank else ""
         if card in aside:
             extra += " class:lorum.aside"
         line += [card_frag(card, glyphs, extra), ("", " ")]
-    if fits:
-        line += [("class:lorum.next", "→ " + " ".join(card_label(c, glyphs) for c in fits))]
+    if above:
+        line += [("class:lorum.next", "→ " + " ".join(card_label(c, glyphs) for c in above))]
     return line
 
 
@@ -266,8 +271,8 @@ def _last_lays(model: LorumTable, view: PlayerView) -> Frags:
     words = []
     for seat, card in view.lays[-3:]:
         who = "the table" if seat is None else model.name(seat)
-        words.append(f"{who} passed" if card is None else f"{who} laid "
+        words.append(f"{who} passed" if card is None else f"{who} "
                      f"{card_label(card, model.glyphs)}")
     if not words and view.set_aside:
         return _aside(model, view)
-    return [("class:dim", "; ".join(words))]
+    return [("class:dim", " · ".join(words))]

@@ -152,12 +152,12 @@ def _ordinal(n: int) -> str:
 def _points(model: LorumTable, view: PlayerView, seat: int) -> Frags:
     now = view.points[seat]
     sheet = model.sheet
-    line: Frags = [("class:points", f"{now}"), ("class:dim", " now")]
+    line: Frags = [("class:points", f"+{now}")]
     if sheet is None:
         return line
     if sheet.scoring is Scoring.BEANS and sheet.beans:
         return [*line, ("class:dim", f" · {sheet.beans[seat]} beans")]
-    return [*line, ("class:dim", f" · {sheet.totals[seat] + now} total")]
+    return [*line, ("class:dim", f" · total {sheet.totals[seat] + now}")]
 
 
 def _felt(canvas: Canvas, model: LorumTable, view: PlayerView, *, top: int, height: int,

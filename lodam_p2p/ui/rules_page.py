@@ -41,8 +41,8 @@ def contract_rule(contract: Contract, options: LorumOptions, players: int = 4) -
         return f"trick {options.fifth_trick} alone scores {options.fifth_points()}"
     if contract is Contract.RED_KING:
         if options.red_king_blind:
-            return "blind, King of hearts 5 points"
-        return f"King of hearts 16 in trick 1, 32 in trick {tricks} (64 announced), else 8"
+            return "blind, K♥ 5 points"
+        return f"K♥ 16 in trick 1, 32 in trick {tricks} (64 announced), else 8"
     if contract is Contract.QUARTET:
         return "runs of four; 1 point a card left when someone is out"
     return "lay in rows; a pass 1 point, 1 a card left at the end"

@@ -466,7 +466,7 @@ def test_whole_round_through_the_model_every_frame_fits(players: int) -> None:
         model.deal_over(DealSummary(model.deal_number, result, ScoreSheet.from_match(match)))
         assert "is over" in screen(model)
         model.panel = LorumPanel.NONE  # under the panel: this deal counted once in "total"
-        assert f"{result.points[0]} now · {match.totals[0]} total" in screen(model)
+        assert f"+{result.points[0]} · total {match.totals[0]}" in screen(model)
     log = "\n".join(text for _, text in model.log)
     for words in ("Deal 1, Rote — reds", "takes the trick", "The run ends", "lay", "first."):
         assert words in log
@@ -502,3 +502,21 @@ def test_rules_page_lines_fit_the_width() -> None:
     beans = " ".join(t for _, t in page_lines(rules_page("lorum", Options(
         scoring=Scoring.BEANS), Contract.LORUM, 3), 70))
     assert "most beans" in beans and "set aside" in beans
+
+
+def test_unter_rows_grow_both_ways_with_both_ends_shown() -> None:
+    match, deal = start(4, Contract.LORUM, 6, lorum_start="unter")
+    advance(deal, lambda d: len(d.public.lays) >= 12 and d.to_act == 0)
+    model = table(match, deal)
+    text = screen(model)
+    view = model.view
+    assert view is not None and "Starting rank U (Unter): up and down" in text
+    for suit, row in view.rows.items():
+        ranks = sorted(c.rank for c in row)
+        laid = " ".join(card_label(c, model.glyphs) for c in sorted(row, key=lambda c: c.rank))
+        assert laid in text
+        for card in view.fits:
+            if card.suit is suit:
+                mark = "← " if card.rank < ranks[0] else "→ "
+                label = card_label(card, model.glyphs)
+                assert (f"{label} {mark}" if mark == "← " else f"{mark}{label}") in text
