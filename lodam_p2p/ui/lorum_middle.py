@@ -14,7 +14,7 @@ screen centres them inside the table's edge.
 from __future__ import annotations
 
 from lodam_p2p.games.lorum import Card, Contract, LorumStart, PlayerView, Rank, Suit
-from lodam_p2p.ui.canvas import Frags
+from lodam_p2p.ui.canvas import Frags, frag_width
 from lodam_p2p.ui.german import (
     RANK_LABELS,
     RANK_NAMES,
@@ -34,7 +34,7 @@ _KH = Card(Suit.H, Rank.KING)
 def felt_lines(model: LorumTable, view: PlayerView, width: int) -> list[Frags]:
     """The lines on the felt for ``view``'s contract."""
     if view.contract is Contract.LORUM:
-        lines = _rows(model, view)
+        lines = _rows(model, view, width)
     elif view.contract is Contract.QUARTET:
         lines = _quartet(model, view, width)
     else:
@@ -55,7 +55,7 @@ def turn_line(model: LorumTable, view: PlayerView) -> Frags:
         view.awaiting.value if view.awaiting else "", "play")
     if view.to_act == model.me:
         return [("class:seat.acting", f"{model.glyphs.pointer} your turn to {verb}")]
-    return [("class:seat.acting", f"{model.glyphs.pointer} {model.name(view.to_act)}"),
+    return [("class:seat.acting", f"{model.glyphs.pointer} {model.short(view.to_act, 12)}"),
             ("class:dim", f" to {verb}")]
 
 
@@ -69,13 +69,13 @@ def _tricks(model: LorumTable, view: PlayerView, width: int) -> list[Frags]:
         last = view.tricks[-1]
         cards = last.cards
         gained = f" (+{last.points})" if last.points else ""
-        title = [("class:trick.title", f"Trick {done} taken by {model.name(last.winner)}"
+        title = [("class:trick.title", f"Trick {done} taken by {model.short(last.winner)}"
                                        f"{gained}")]
     else:
         total = view.hand_sizes[view.seat] + done + any(s == view.seat for s, _ in cards)
         title = [("class:trick.title", f"Trick {done + 1} of {total}")]
     names, faces = _cards_row(model, view, cards, _order(view, cards), width)
-    return [title, names, faces, [], _scored(model, view), _aside(model, view),
+    return [title, names, faces, [], _scored(model, view, width), _aside(model, view),
             turn_line(model, view)]
 
 
@@ -112,7 +112,7 @@ def _winning(cards: tuple[tuple[int, Card], ...]) -> int | None:
     return max(((s, c) for s, c in cards if c.suit == led), key=lambda sc: sc[1].rank)[0]
 
 
-def _scored(model: LorumTable, view: PlayerView) -> Frags:
+def _scored(model: LorumTable, view: PlayerView, width: int) -> Frags:
     """What has scored so far in this contract."""
     gone = set(view.played)
     glyphs = model.glyphs
@@ -135,9 +135,16 @@ def _scored(model: LorumTable, view: PlayerView) -> Frags:
                               f"{view.options.first_last_points} each")]
     if contract is Contract.RED_KING:
         return _red_king(model, view)
+    return _tricks_taken(model, view, width)
+
+
+def _tricks_taken(model: LorumTable, view: PlayerView, width: int) -> Frags:
     counts = [sum(1 for t in view.tricks if t.winner == s) for s in range(view.players)]
-    return [("class:dim", "tricks: " + " · ".join(
-        f"{model.name(s)} {n}" for s, n in enumerate(counts)))]
+    for label, cut in (("tricks taken: ", 6), ("taken: ", 5), ("", 4)):
+        text = label + " · ".join(f"{model.short(s, cut)} {n}" for s, n in enumerate(counts))
+        if len(text) <= width:
+            break
+    return [("class:dim", text)]
 
 
 def _red_king(model: LorumTable, view: PlayerView) -> Frags:
@@ -166,7 +173,7 @@ def _quartet(model: LorumTable, view: PlayerView, width: int) -> list[Frags]:
     run = view.current_trick
     if run:
         title: Frags = [("class:trick.title",
-                         f"Run {len(view.tricks) + 1}, led by {model.name(run[0][0])}")]
+                         f"Run {len(view.tricks) + 1}, led by {model.short(run[0][0])}")]
         shown = run
     elif view.tricks:
         last = view.tricks[-1]
@@ -184,8 +191,8 @@ def _run_end(model: LorumTable, view: PlayerView, last: int) -> str:
     if view.to_act is None:
         return f"{done} ended the deal"
     if last == model.me:
-        return f"{done} ended with your card: you lead again"
-    return f"{done} ended with {model.name(last)}, who leads again"
+        return f"{done} ended: you lead again"
+    return f"{done} ended: {model.short(last, 12)} leads again"
 
 
 def _run_row(model: LorumTable, run: tuple[tuple[int, Card], ...], width: int
@@ -214,7 +221,7 @@ def _gone_line(model: LorumTable, view: PlayerView) -> Frags:
 
 # -- Lorum -------------------------------------------------------------------------------
 
-def _rows(model: LorumTable, view: PlayerView) -> list[Frags]:
+def _rows(model: LorumTable, view: PlayerView, width: int) -> list[Frags]:
     unter = view.options.lorum_start is LorumStart.UNTER
     if view.start_rank < 0:
         title: Frags = [("class:trick.title", "The eldest lays first: any card sets the "
@@ -234,14 +241,19 @@ def _rows(model: LorumTable, view: PlayerView) -> list[Frags]:
             c, model.glyphs, "class:lorum.aside"))]
     lines = [title]
     for suit in (Suit.E, Suit.G, Suit.H, Suit.S):
-        lines.append(_row(model, view, suit, aside))
+        row = _row(model, view, suit, aside, named=True)
+        lines.append(row if frag_width(row) <= width else _row(model, view, suit, aside,
+                                                               named=False))
     lines += [_last_lays(model, view), turn_line(model, view)]
     return lines
 
 
-def _row(model: LorumTable, view: PlayerView, suit: Suit, aside: set[Card]) -> Frags:
+def _row(model: LorumTable, view: PlayerView, suit: Suit, aside: set[Card], *,
+         named: bool) -> Frags:
+    """One suit's row; ``named``: with the suit's name (left out when it is too long)."""
     glyphs = model.glyphs
-    label = f"{suit_symbol(suit, glyphs)} {SUIT_NAMES[suit]:<9}"
+    name = f"{SUIT_NAMES[suit]:<9}" if named else ""
+    label = f"{suit_symbol(suit, glyphs)} {name}"
     line: Frags = [(suit_style(suit), label)]
     cards = list(view.rows.get(suit, ()))
     if view.options.lorum_start is LorumStart.UNTER:
@@ -270,7 +282,7 @@ def _last_lays(model: LorumTable, view: PlayerView) -> Frags:
     """The last few lays and passes, newest last."""
     words = []
     for seat, card in view.lays[-3:]:
-        who = "the table" if seat is None else model.name(seat)
+        who = "the table" if seat is None else model.short(seat, 8)
         words.append(f"{who} passed" if card is None else f"{who} "
                      f"{card_label(card, model.glyphs)}")
     if not words and view.set_aside:

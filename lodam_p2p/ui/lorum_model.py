@@ -138,6 +138,11 @@ class LorumTable:
             return "you"
         return self.names[seat] if seat < len(self.names) else f"seat {seat}"
 
+    def short(self, seat: int, width: int = 10) -> str:
+        """The seat's name cut to ``width`` characters, for the crowded middle."""
+        name = self.name(seat)
+        return name if len(name) <= width else name[: width - 1] + "…"
+
     def seat_name(self, seat: int) -> str:
         """The seat's name as written over its box (``You`` for this seat)."""
         return "You" if seat == self.me else self.name(seat)

@@ -100,7 +100,7 @@ def _top_seats(canvas: Canvas, model: LorumTable, view: PlayerView, seats: tuple
     if not seats:
         return
     cell = width // len(seats)
-    box = min(cell - 1, 26)
+    box = min(cell - 1, 32)
     for i, seat in enumerate(seats):
         _seat(canvas, model, view, seat, row=row, col=i * cell + max(0, (cell - box) // 2),
               width=box)

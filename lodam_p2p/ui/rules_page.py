@@ -27,7 +27,6 @@ class Paragraph:
 
 def contract_rule(contract: Contract, options: LorumOptions, players: int = 4) -> str:
     """What scores in ``contract``, in a line: ``every heart 1 point``."""
-    tricks = 10 if players == 3 else 8
     if contract is Contract.REDS:
         return "every heart 1 point"
     if contract is Contract.OBERS:
@@ -42,7 +41,7 @@ def contract_rule(contract: Contract, options: LorumOptions, players: int = 4) -
     if contract is Contract.RED_KING:
         if options.red_king_blind:
             return "blind, K♥ 5 points"
-        return f"K♥ 16 in trick 1, 32 in trick {tricks} (64 announced), else 8"
+        return "K♥ 16 first trick, 32 last (64 announced), else 8"
     if contract is Contract.QUARTET:
         return "runs of four; 1 point a card left when someone is out"
     return "lay in rows; a pass 1 point, 1 a card left at the end"

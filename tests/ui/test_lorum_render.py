@@ -181,8 +181,8 @@ def test_quartet_between_runs_says_who_leads_again() -> None:
     deal.apply(deal.legal_actions()[0])
     text = screen(table(match, deal))
     last = deal.tricks[-1].winner
-    expected = ("Run 1 ended with your card: you lead again" if last == 0 else
-                f"Run 1 ended with {NAMES[last]}, who leads again")
+    expected = ("Run 1 ended: you lead again" if last == 0 else
+                f"Run 1 ended: {NAMES[last]} leads again")
     assert expected in text
 
 
