@@ -128,16 +128,41 @@ def _deal_end(model: LorumTable, end: DealSummary) -> list[Frags]:
     beans = sheet.scoring is Scoring.BEANS and bool(sheet.beans)
     head = f"{'':<16}{'deal':>6}{'total':>7}" + (f"{'beans':>7}" if beans else "")
     lines += [[], [("class:dim", head)]]
+    before = model.sheet if model.sheet is not sheet else None
     for seat, gained in enumerate(result.points):
         text = f"{model.name(seat):<16}{gained:>6}{sheet.totals[seat]:>7}"
         if beans:
-            text += f"{sheet.beans[seat]:>7}"
+            text += f"{sheet.beans[seat]:>7}" + _change(before, sheet, seat)
         lines.append([("class:notice.warning" if gained else "", text)])
     if beans:
+        lines += _pfennig_sales(model, before, sheet)
         lines.append([("class:dim", f"pot (Kasse): {sheet.pot}")])
     audit = "class:dim" if end.audit == "passed" else "class:notice.error"
     return [*lines, [], [(audit, f"Audit: {end.audit}")], [],
             [("class:panel.key", "Enter: continue    s: score sheet")]]
+
+
+def _change(before: ScoreSheet | None, after: ScoreSheet, seat: int) -> str:
+    """`` (+5)``: the beans won or paid in this deal (when the sheet before is known)."""
+    if before is None or not before.beans:
+        return ""
+    delta = after.beans[seat] - before.beans[seat]
+    return f" ({delta:+d})" if delta else ""
+
+
+def _pfennig_sales(model: LorumTable, before: ScoreSheet | None, after: ScoreSheet
+                   ) -> list[Frags]:
+    """Who sold a pfennig to pay (their pfennigs went down)."""
+    if before is None or not before.pfennigs:
+        return []
+    lines: list[Frags] = []
+    for seat in range(after.players):
+        sold = before.pfennigs[seat] - after.pfennigs[seat]
+        if sold > 0:
+            verb = "sell" if seat == model.me else "sells"
+            lines.append([("class:notice.warning", f"{model.name(seat).capitalize()} {verb} "
+                                                   f"a pfennig for 20 beans to pay.")])
+    return lines
 
 
 def standings(sheet: ScoreSheet) -> list[int]:

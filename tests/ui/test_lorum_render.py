@@ -520,3 +520,34 @@ def test_unter_rows_grow_both_ways_with_both_ends_shown() -> None:
                 mark = "← " if card.rank < ranks[0] else "→ "
                 label = card_label(card, model.glyphs)
                 assert (f"{label} {mark}" if mark == "← " else f"{mark}{label}") in text
+
+
+def test_beans_deal_end_shows_what_each_paid_or_won() -> None:
+    opts = Options.from_mapping({"contracts": ["quartet"], "scoring": "beans"})
+    match = Match.start(opts, 4, 3)
+    before = ScoreSheet.from_match(match)
+    deck = list(PACK)
+    random.Random(2).shuffle(deck)
+    deal = advance(match.new_deal(deck), lambda d: d.is_over)
+    model = table(match, deal, sheet=before)
+    result = match.finish_deal(deal)
+    model.deal_over(DealSummary(1, result, ScoreSheet.from_match(match)))
+    text = screen(model)
+    after = match.standings().beans
+    for seat in range(4):
+        delta = after[seat] - before.beans[seat]
+        if delta:
+            assert f"{after[seat]} ({delta:+d})" in text
+    assert sum(after) == sum(before.beans)  # quartet: paid to the first out, none lost
+
+
+def test_every_card_face_carries_its_suits_colour_class() -> None:
+    match, deal = start(4, Contract.TRICKS)
+    model = table(match, deal, 1)  # not to act: the hand is shown in colour
+    frags = render_lorum(model, 80, 24, 0.0).fragments()
+    classes = {"▼": "suit.eichel", "▲": "suit.gruen", "♥": "suit.herz", "●": "suit.schellen"}
+    faces = [(style, text) for style, text in frags if text[-1:] in classes and
+             text[:-1] in ("7", "8", "9", "10", "U", "O", "K", "A")]
+    assert len(faces) >= len(deal.hand(1))
+    for style, text in faces:
+        assert classes[text[-1]] in style, (style, text)
