@@ -77,10 +77,23 @@ def _lorum(options: LorumOptions, contract: Contract | None, players: int) -> li
                                f"● Schellen; ranks 7 8 9 10 U O K A. {contracts}, each "
                                f"dealt {players} times in turn. {win}")]
     if contract is not None:
+        text = _contract_text(contract, options, players)
+        if options.scoring is Scoring.BEANS:
+            text += f" Beans: {_beans_words(contract)}."
         page.append(Paragraph(f"Now: {CONTRACT_NAMES[contract][0]} "
-                              f"({CONTRACT_NAMES[contract][1]})",
-                              _contract_text(contract, options, players)))
+                              f"({CONTRACT_NAMES[contract][1]})", text))
     return page
+
+
+def _beans_words(contract: Contract) -> str:
+    """Where the beans paid for ``contract`` go (LORUM.md 8)."""
+    if contract in (Contract.REDS, Contract.OBERS, Contract.TRICKS):
+        return "one bean a point, shared by the one or two who took none, else to the pot"
+    if contract is Contract.QUARTET:
+        return "one bean a point, to whoever went out first"
+    if contract is Contract.LORUM:
+        return "one bean a point to whoever went out first, who also takes the whole pot"
+    return "one bean a point, into the pot"
 
 
 def _contract_text(contract: Contract, options: LorumOptions, players: int) -> str:
@@ -92,13 +105,19 @@ def _contract_text(contract: Contract, options: LorumOptions, players: int) -> s
                 "it, it is played. The first player out of cards ends the deal; every card "
                 "left in a hand scores 1 point. Lead cards that start long runs.")
     if contract is Contract.LORUM:
-        start = ("The eldest lays an Unter; rows grow up to the Ace and down to the 7."
-                 if options.lorum_start is LorumStart.UNTER else
-                 "The eldest lays any card: its rank starts every row. A row grows by the "
-                 "next higher card; after the Ace comes the 7.")
-        return (f"{start} In turn, lay one card: the next card of a row, or the starting "
-                f"rank of a new suit. If nothing fits you pass and score 1 point. The first "
-                f"player out of cards ends the deal: every card left in a hand scores 1.")
+        if options.lorum_start is LorumStart.UNTER:
+            start = ("Every row starts with an Unter and grows up to the Ace and down to "
+                     "the 7. In turn, lay one card: the next above or below a row, or the "
+                     "Unter of a new suit.")
+        else:
+            start = ("The eldest lays any card: its rank starts every row. A row grows by "
+                     "the next higher card; after the Ace comes the 7. In turn, lay one "
+                     "card: the next card of a row, or the starting rank of a new suit.")
+        end = ("The deal goes on after the first is out: later cards left score 2, then 3."
+               if options.lorum_play_on else
+               "The first player out of cards ends the deal: every card left in a hand "
+               "scores 1.")
+        return f"{start} If nothing fits you pass and score 1 point. {end}"
     return (f"Tricks: follow suit if you can, else play anything; no trumps, the highest "
             f"card of the suit led wins and leads next. {scores} "
             f"{_trick_extra(contract, options)}").strip()

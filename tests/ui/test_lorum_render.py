@@ -501,7 +501,7 @@ def test_rules_page_lines_fit_the_width() -> None:
         assert sum(len(text.split()) for _, text in lines) < 400
     beans = " ".join(t for _, t in page_lines(rules_page("lorum", Options(
         scoring=Scoring.BEANS), Contract.LORUM, 3), 70))
-    assert "most beans" in beans and "set aside" in beans
+    assert "most beans" in beans and "set aside" in beans and "takes the whole pot" in beans
 
 
 def test_unter_rows_grow_both_ways_with_both_ends_shown() -> None:
