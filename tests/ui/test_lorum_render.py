@@ -462,7 +462,8 @@ def test_whole_round_through_the_model_every_frame_fits(players: int) -> None:
             model.show(deal.view(0))
             screen(model)
         result = match.finish_deal(deal)
-        match.turn = min(match.turn + players - 1, len(match.schedule) - 1)  # next contract
+        # skip the contract's other dealers: one deal of each contract is enough here
+        match.turn = min(match.turn + players - 1, len(match.schedule) - 1)
         model.deal_over(DealSummary(model.deal_number, result, ScoreSheet.from_match(match)))
         assert "is over" in screen(model)
         model.panel = LorumPanel.NONE  # under the panel: this deal counted once in "total"
