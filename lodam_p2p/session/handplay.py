@@ -30,10 +30,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, RemoteProtocolError, deal_schedule
 from lodam_p2p.fairdeal.group import Entropy
+from lodam_p2p.fairdeal.messages import Kind, kind_of
+from lodam_p2p.fairdeal.messages import decode as decode_message
+from lodam_p2p.fairdeal.wire import open_envelope
 from lodam_p2p.rules import (
     FULL_PACK,
     SHORT_PACK,
@@ -100,6 +103,8 @@ class HandPlay(Trading, OwnMoves):
         self._tricks_told = 0
         self._finished = False
         self._mine: Action | None = None
+        #: each seat's envelopes last fed: the evidence a VOID carries against it
+        self.last_fed: dict[int, tuple[bytes, ...]] = {}
         self._flush()
 
     # --- what the hand waits for ------------------------------------------------------
@@ -235,8 +240,35 @@ class HandPlay(Trading, OwnMoves):
         while len(self.trades) < len(self.public.exchanges):
             self.trades.append(self._my_trade(len(self.trades)))
 
+    def screen(self, seat: int, body: Body) -> None:
+        """Refuse an audit opening anywhere but in the seat's NOTES at the deal's end.
+
+        An opening reveals the seat's hand key and shuffle; sent early (inside a PROTO,
+        a play …) it would move every hand to the audit mid-deal. The signed envelope
+        is proof against its signer, whatever the state of the hand that reads it."""
+        if body.kind is Msg.NOTES:
+            return
+        for data in body.envelopes:
+            if self.is_opening(seat, data):
+                raise Blamed(Blame(seat, "early-audit", "sent its audit opening before the "
+                                   "end of the deal"), (data,))
+
+    def is_opening(self, seat: int, data: bytes) -> bool:
+        """Whether ``data`` is an audit opening that ``seat`` signed for this hand."""
+        if seat not in self.config.seats:
+            return False
+        key = Ed25519PublicKey.from_public_bytes(
+            self.config.identities[self.config.seats.index(seat)])
+        try:
+            env = open_envelope(data, seat, key, self.config.table_id, self.config.hand)
+            return kind_of(decode_message(env.body)) is Kind.AUDIT
+        except (RemoteProtocolError, ValueError):
+            return False
+
     def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float) -> None:
         """Fair-deal envelopes from ``seat``; unattributable junk is skipped."""
+        if envelopes:
+            self.last_fed[seat] = envelopes
         for data in envelopes:
             try:
                 self.fair.receive(seat, data, now)

@@ -95,7 +95,8 @@ def _sessions(table: str, options: Options, seats: int, local: Sequence[SeatPlan
         entropy = entropy_for(seed, place)
         entropies.append(entropy)
         links.append(_link(connect, table, new_identity(entropy), timing))
-    desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links))
+    desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links),
+                    limit_s=timing.timeout_s)
     host = Session(host_link, plan=None, entropy=host_entropy, timing=timing,
                    host=host_link.peer, desk=desk, spectator=spectator)
     return [host] + [
