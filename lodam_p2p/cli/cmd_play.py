@@ -64,7 +64,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add("--ascii", action="store_true", help="no suit symbols or box lines: plain ASCII")
     add("--offline", action="store_true",
         help="play in this process with the rules engine only (no broker, no protocol)")
-    add("--seed", type=int, default=None, help="fix decks and the first dealer (tests, replays)")
+    add("--seed", type=int, default=None,
+        help="seed the bots' choices; with --offline also the decks and the first dealer "
+        "(on the network every secret is drawn fresh)")
     add("--bots-only", action="store_true",
         help="a table of bots only, told as a plain-text log (no screen)")
     add("--json", action="store_true", help="print the one-line JSON summary of the match")
@@ -225,10 +227,12 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 
     row: Any = getattr(args, "join_row", None)
 
+    # On the network ``seed`` reaches the bots only (bot_seats): every secret of the
+    # session — identity, hand keys, shuffles, salts, the lot — is drawn from the OS.
     async def join(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
         return await session.join_table(
-            table=row.table, seat=seats[0], broker_url=row.broker, seed=seed)
+            table=row.table, seat=seats[0], broker_url=row.broker)
 
     async def host(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
@@ -239,8 +243,7 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 
         return await session.host_table(
             table=args.table, seats=args.seats, options=options, local=seats,
-            broker_url=args.broker, listen=getattr(args, "listen", None), seed=seed,
-            on_broker=tell)
+            broker_url=args.broker, listen=getattr(args, "listen", None), on_broker=tell)
 
     if row is not None:
         return join
@@ -250,7 +253,7 @@ def choose_driver(args: argparse.Namespace) -> Driver:
     async def network(options: Options, seats: Sequence[SeatPlan], seed: int | None
                       ) -> MatchOutcome:
         return await session.play_table(
-            table=args.table, options=options, seats=seats, broker_url=args.broker, seed=seed)
+            table=args.table, options=options, seats=seats, broker_url=args.broker)
 
     return network
 

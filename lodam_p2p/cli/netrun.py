@@ -85,7 +85,9 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                         help="print one JSON line with the result (the log goes to stderr)")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="S",
                         help="seconds a seat may stay silent before it is blamed (default 30)")
-    parser.add_argument("--seed", type=int, help="bots' seed (secrets stay fresh)")
+    parser.add_argument("--seed", type=int, metavar="N",
+                        help="seed the bots' choices only; identity, hand keys, shuffles, "
+                        "salts and the lot are always drawn fresh from the OS")
     parser.add_argument("-v", "--verbose", action="store_true", help="log ignored messages")
 
 
