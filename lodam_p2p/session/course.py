@@ -235,11 +235,13 @@ class Course(ABC):
         """Proven: the offender is out, the hand is void, the same dealer deals again.
 
         ``evidence``: the offender's signed envelopes that prove it, published with the
-        claim (VOID) so that a peer that has not seen them yet can check them too."""
+        claim (VOID) so that a peer that has not seen them yet can check them too. There
+        is no claim without evidence: verdicts of the audit, or on a message every peer
+        takes alike, are reached by every peer on its own."""
         assert self.match is not None
         if not 0 <= blame.seat < len(self.match.active):
             return
-        if announce and self.seat is not None and self.hand is not None:
+        if announce and evidence and self.seat is not None and self.hand is not None:
             self.send(Body(Msg.VOID, self.hand_no, 0, (blame.seat, str(blame)[:200]),
                            evidence[-MAX_ENVELOPES:]))
         self.blames.append(blame_line(blame, self.hand_no))

@@ -253,20 +253,32 @@ class HandPlay(Trading, OwnMoves):
                 raise Blamed(Blame(seat, "early-audit", "sent its audit opening before the "
                                    "end of the deal"), (data,))
 
-    def is_opening(self, seat: int, data: bytes) -> bool:
-        """Whether ``data`` is an audit opening that ``seat`` signed for this hand."""
+    def signed_by(self, seat: int, data: bytes) -> bytes | None:
+        """The body of ``data`` if it is an envelope ``seat`` signed for this hand."""
         if seat not in self.config.seats:
-            return False
+            return None
         key = Ed25519PublicKey.from_public_bytes(
             self.config.identities[self.config.seats.index(seat)])
         try:
-            env = open_envelope(data, seat, key, self.config.table_id, self.config.hand)
-            return kind_of(decode_message(env.body)) is Kind.AUDIT
-        except (RemoteProtocolError, ValueError):
+            return open_envelope(data, seat, key, self.config.table_id, self.config.hand).body
+        except RemoteProtocolError:
+            return None
+
+    def is_opening(self, seat: int, data: bytes) -> bool:
+        """Whether ``data`` is an audit opening that ``seat`` signed for this hand."""
+        body = self.signed_by(seat, data)
+        try:
+            return body is not None and kind_of(decode_message(body)) is Kind.AUDIT
+        except (ValueError, KeyError):
             return False
 
-    def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float) -> None:
-        """Fair-deal envelopes from ``seat``; unattributable junk is skipped."""
+    def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float, *,
+             own: bool = True) -> None:
+        """Fair-deal envelopes from ``seat``; unattributable junk is skipped.
+
+        ``own``: they came in a body ``seat`` signed for this hand. Then an envelope it
+        signed for another table or hand is its own doing (a replay), not junk: the
+        signature checked, so nobody else can have made the body carry it."""
         if envelopes:
             self.last_fed[seat] = envelopes
         for data in envelopes:
@@ -275,6 +287,9 @@ class HandPlay(Trading, OwnMoves):
             except RemoteProtocolError as err:
                 if err.attributable:
                     raise
+                if own and err.check == "context":
+                    raise Blamed(Blame(seat, "replay", "sent an envelope it signed for "
+                                       "another table or hand"), (data,)) from None
         self.poll(now)
 
     # --- moving on --------------------------------------------------------------------

@@ -32,7 +32,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from lodam_p2p.fairdeal import LocalProtocolError, RemoteProtocolError
+from lodam_p2p.fairdeal import Blame, LocalProtocolError, RemoteProtocolError
 from lodam_p2p.player import Phase, Progress, SeatInfo, SeatsChanged
 from lodam_p2p.rules import Action
 from lodam_p2p.session.course import Course, SessionPhase, Timing
@@ -373,17 +373,26 @@ class Session(Course):
         return False
 
     def _claim(self, peer: str, body: Body) -> None:
-        """A VOID: check its evidence here; without evidence that convicts, ignore it."""
+        """A VOID from seat ``peer``: check its evidence here (SPEC.md, "Evidence").
+
+        A claim naming no other seat of the hand, or carrying no evidence at all, is
+        false on its face (an honest seat claims only with evidence): its own signer is
+        put out. Evidence that does not convict here (yet) is logged and ignored."""
         blamed, reason = body.args
         hand, match = self.hand, self.match
-        if hand is None or match is None or not 0 <= blamed < len(match.active):
-            self.ignore(peer, f"VOID naming seat {blamed}: no such seat in this hand")
+        seat = self.roster.seat_of(peer) if self.roster is not None else None
+        if hand is None or match is None or seat is None or not match.active[seat]:
+            return
+        signed = [e for e in body.envelopes if hand.signed_by(blamed, e) is not None]
+        if blamed == seat or blamed not in hand.public.order or not body.envelopes:
+            self.offence(Blame(seat, "false-claim", f"claimed seat {blamed} cheated, "
+                               "without evidence"), announce=False)
             return
         # A relayed opening proves nothing about when its signer published it.
-        evidence = tuple(e for e in body.envelopes if not hand.is_opening(blamed, e))
-        if not self._checked(peer, lambda: hand.feed(blamed, evidence, self.now())):
-            self.ignore(peer, f"VOID naming seat {blamed} without evidence that checks "
-                        f"here: {reason}")
+        evidence = tuple(e for e in signed if not hand.is_opening(blamed, e))
+        if not self._checked(peer, lambda: hand.feed(blamed, evidence, self.now(), own=False)):
+            self.ignore(peer, f"VOID naming seat {blamed} with evidence that does not "
+                        f"convict here: {reason}")
 
     def _after(self) -> bool:
         """Act on what just moved; True if this session queued messages of its own."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -195,8 +195,11 @@ async def find_table(connect: Connector, table: str | None) -> str:
 async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
                      seed: int | None = None, timing: Timing | None = None,
                      connector: Connector | None = None,
-                     spectator: SpectatorLog | None = None) -> MatchOutcome:
-    """Join ``table`` (None: the first open one on the broker) with one local seat."""
+                     spectator: SpectatorLog | None = None,
+                     make: Callable[..., Session] = Session) -> MatchOutcome:
+    """Join ``table`` (None: the first open one on the broker) with one local seat.
+
+    ``make`` builds the session (``Session``, or a subclass such as the adversary's)."""
     async with broker_for(broker_url, None, connector) as (connect, _url):
         name = await find_table(connect, table)
         if spectator is not None:
@@ -204,5 +207,5 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
         entropy = entropy_for(seed, 1)
         timing = timing or Timing()
         link = _link(connect, name, new_identity(entropy), timing, watch_lobby=True)
-        session = Session(link, plan=seat, entropy=entropy, timing=timing, spectator=spectator)
+        session = make(link, plan=seat, entropy=entropy, timing=timing, spectator=spectator)
         return (await _run_all([session]))[0]
