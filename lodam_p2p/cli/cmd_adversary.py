@@ -2,8 +2,8 @@
 
 It takes a seat like ``lodam bot`` (``--table``, or the first open one), plays like the
 random bot and mounts attack ``KIND`` at its first chance. ``--list`` prints the kinds,
-one a line (with ``-v``, each with what it does). At the end it prints one JSON line (with ``--json``
-only that line is on stdout)::
+one a line (with ``-v``, each with what it does). At the end it prints one JSON line
+(with ``--json`` only that line is on stdout)::
 
     {"kind": K, "seat": s, "attempted": bool, "learned": [...], "result": {...} or null}
 

@@ -113,6 +113,8 @@ class Course(ABC):
         #: TIMEOUT votes taken: (hand, step, silent seat) → the seats that voted
         self.votes: dict[tuple[int, int, int], set[int]] = {}
         self._voted: set[tuple[int, int, int]] = set()
+        #: when every other seat had sent its result (None: not yet)
+        self.others_done_at: float | None = None
         self._told_dealt = False
         #: figures for benchmarks: seconds from each hand's start until it was dealt,
         #: and the clock at the match's start and end
@@ -353,8 +355,24 @@ class Course(ABC):
         best = max(lives[s] for s in left)
         return tuple(s for s in left if lives[s] == best), (), lives
 
+    def others_done(self, now: float) -> None:
+        """Note when every other seat has published its result."""
+        if self.roster is None or self.others_done_at is not None:
+            return
+        others = {s.peer for i, s in enumerate(self.roster.sitters) if i != self.seat}
+        if others <= set(self.results):
+            self.others_done_at = now
+
     def check_timers(self, now: float) -> None:
-        """Blame whoever is late; end the waits that have run out."""
+        """Blame whoever is late; end the waits that have run out.
+
+        A seat the others have left behind (every other seat sent its result and a
+        time limit has passed since) ends too, with the result as it saw it: a seat
+        the table put out has nobody left to play with."""
+        if (self.others_done_at is not None and now >= self.others_done_at + self._limit()
+                and self.phase in (SessionPhase.LOT, SessionPhase.MATCH, SessionPhase.GRACE)):
+            self.finish(early=True)
+            return
         if self.phase is SessionPhase.LOBBY:
             limit = self.timing.lobby_s
             if limit is not None and now >= self.lobby_since + limit:

@@ -162,6 +162,9 @@ class Session(Course):
                 self.ignore(item.sender, str(err))
                 return
             self.pubkeys[item.sender] = item.pubkey
+            if body.kind is Msg.RESULT:  # at once: it may sit behind bodies that never fit
+                self._handle(item.sender, body)
+                return
             self.queues.setdefault(item.sender, deque()).append(body)
         elif isinstance(item, PresenceSeen):
             self._presence(item)
@@ -267,6 +270,7 @@ class Session(Course):
             self._start(body)
         elif kind is Msg.RESULT:
             self.results[peer] = body.args
+            self.others_done(self.now())
         elif kind is Msg.BYE:
             pass
         elif seat is None:

@@ -1,0 +1,58 @@
+"""Each attack ``lodam adversary`` mounts, against honest seats in separate processes.
+
+The attacker is convicted on evidence every honest seat checks for itself: both honest
+results name its seat, alone and in the same words, it learned nothing, and the honest
+seats play the match to its end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.adversary.support import assert_convicted, play_against
+from tests.support.brokers import Mosquitto
+
+pytestmark = pytest.mark.slow
+
+NODELAY = "set_tcp_nodelay true"
+
+
+def _first_check(played_blames: list[str]) -> str:
+    return played_blames[0].split(": ")[1]
+
+
+@pytest.mark.parametrize(("kind", "check"), [
+    ("void-anyone", "false-claim"),
+    ("early-audit-open", "early-audit"),
+    ("slow-human", "timeout"),
+    ("stall", "timeout"),
+    ("withheld-audit-opening", "timeout"),
+    ("equivocation", "equivocation"),
+    ("replay-other-table", "replay"),
+    ("replay-other-hand", "replay"),
+    ("bad-key-proof", "key-proof"),
+    ("bad-share-proof", None),
+    ("shuffle-commitment-mismatch", None),
+    ("false-exchange-claim", None),
+    ("revoke", "revoke"),
+])
+def test_the_attacker_is_named_by_every_honest_seat(
+        kind: str, check: str | None, make_mosquitto: Callable[[str], Mosquitto],
+        tmp_path: Path) -> None:
+    played = play_against(kind, make_mosquitto(NODELAY), tmp_path)
+    assert_convicted(played)
+    if check is not None:
+        assert _first_check(played.honest[0]["blames"]) == check, played.logs
+
+
+def test_predictable_seeds_give_nothing_away(
+        make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
+    """The honest seats run with ``--seed 3``: their secrets must not follow from it."""
+    played = play_against("predictable-seed", make_mosquitto(NODELAY), tmp_path, seed="3")
+    assert played.adversary["attempted"], played.logs
+    assert played.adversary["learned"] == [], played.logs
+    assert [r["blames"] for r in played.honest] == [[], []], played.logs
+    assert all(r["winners"] for r in played.honest), played.logs
