@@ -84,6 +84,8 @@ class Session(Course):
         self._task: asyncio.Task[None] | None = None
         self._refusals = 0
         self._asked: tuple[int, int] | None = None
+        #: messages whose handler failed in a way it did not foresee (logged, dropped)
+        self.unexpected = 0
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -220,6 +222,7 @@ class Session(Course):
         except SessionError:
             raise
         except Exception as err:  # a peer never crashes a session
+            self.unexpected += 1
             log.warning("table %s: %s from %s failed: %r", self.table, body.kind.name, peer,
                         err, exc_info=log.isEnabledFor(logging.DEBUG))
             self.ignore(peer, f"{body.kind.name} could not be taken: {err!r}")
