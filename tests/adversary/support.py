@@ -39,15 +39,15 @@ def _lodam(*args: str, log: Path) -> subprocess.Popen[bytes]:
 
 
 def play_against(kind: str, broker: Mosquitto, tmp_path: Path, *, seed: str = "7",
-                 honest_extra: tuple[str, ...] = ()) -> Played:
+                 lives: int = 1) -> Played:
     """Play one match with the adversary ``kind`` at the third seat."""
     table = kind.replace("-", "")[:20]
     host = _lodam("host", "--table", table, "--seats", "3", "--bot", "random", "--broker",
-                  broker.url, "--json", "--timeout", LIMIT, "--option", "lives=1",
-                  "--seed", seed, *honest_extra, log=tmp_path / "host.log")
+                  broker.url, "--json", "--timeout", LIMIT, "--option", f"lives={lives}",
+                  "--seed", seed, log=tmp_path / "host.log")
     time.sleep(1.0)  # the announcement is on the broker first
     bot = _lodam("bot", "random", "--table", table, "--broker", broker.url, "--json",
-                 "--timeout", LIMIT, "--seed", seed, *honest_extra, log=tmp_path / "bot.log")
+                 "--timeout", LIMIT, "--seed", seed, log=tmp_path / "bot.log")
     time.sleep(0.5)  # the honest bot takes the second seat, the adversary the third
     adversary = _lodam("adversary", kind, "--table", table, "--broker", broker.url, "--json",
                        "--timeout", LIMIT, log=tmp_path / "adversary.log")

@@ -32,7 +32,6 @@ def _first_check(played_blames: list[str]) -> str:
     ("withheld-audit-opening", "timeout"),
     ("equivocation", "equivocation"),
     ("replay-other-table", "replay"),
-    ("replay-other-hand", "replay"),
     ("bad-key-proof", "key-proof"),
     ("bad-share-proof", None),
     ("shuffle-commitment-mismatch", None),
@@ -46,6 +45,14 @@ def test_the_attacker_is_named_by_every_honest_seat(
     assert_convicted(played)
     if check is not None:
         assert _first_check(played.honest[0]["blames"]) == check, played.logs
+
+
+def test_an_envelope_of_an_earlier_hand_convicts_its_signer(
+        make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
+    """Two lives each, so that a second hand comes for the replay."""
+    played = play_against("replay-other-hand", make_mosquitto(NODELAY), tmp_path, lives=2)
+    assert_convicted(played)
+    assert _first_check(played.honest[0]["blames"]) == "replay", played.logs
 
 
 def test_predictable_seeds_give_nothing_away(

@@ -119,8 +119,9 @@ def _envelopes(draw: st.DrawFn, known: list[bytes]) -> tuple[bytes, ...]:
     for env in chosen:
         if draw(st.booleans()):
             at = draw(st.integers(0, len(env) - 1))
-            env = env[:at] + bytes([env[at] ^ draw(st.integers(1, 255))]) + env[at + 1:]
-        out.append(env)
+            out.append(env[:at] + bytes([env[at] ^ draw(st.integers(1, 255))]) + env[at + 1:])
+        else:
+            out.append(env)
     return tuple(out)
 
 
