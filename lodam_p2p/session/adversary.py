@@ -11,9 +11,10 @@ that its own view did not allow, and the table's result as this seat saw it.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
-from lodam_p2p.session.attacks import ATTACKS, Attack
+from lodam_p2p.session.attacks import ATTACKS, Attack, relink
 from lodam_p2p.session.course import SessionPhase
 from lodam_p2p.session.seat import Decided, Session
 from lodam_p2p.session.wire import Body
@@ -28,11 +29,14 @@ class Adversary(Session):
         super().__init__(*args, **kwargs)
         self.attack = attack
         self._seated = False
+        #: digests of this seat's envelopes replaced by others → the replacements' digests
+        self.relinked: dict[bytes, bytes] = {}
 
     def send(self, body: Body) -> None:
-        """Publish what the attack makes of ``body``."""
+        """Publish what the attack makes of ``body`` (chained to what it replaced)."""
         for out in self.attack.outgoing(self, body):
-            super().send(out)
+            envelopes = tuple(relink(self, e) for e in out.envelopes)
+            super().send(replace(out, envelopes=envelopes) if self.relinked else out)
 
     def _after(self) -> bool:
         moved = super()._after()

@@ -20,6 +20,7 @@ import hashlib
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from lodam_p2p.fairdeal.group import add, base_mul, card_points, mul, random_scalar
 from lodam_p2p.fairdeal.messages import DealMsg, KeyMsg, Kind, ShuffleMsg, encode, kind_of
 from lodam_p2p.fairdeal.messages import decode as decode_message
 from lodam_p2p.fairdeal.proofs import Proof
@@ -32,10 +33,33 @@ if TYPE_CHECKING:
     from lodam_p2p.session.adversary import Adversary
 
 
-def reseal(adv: Adversary, raw: bytes, body: bytes, header: bytes | None = None) -> bytes:
-    """``raw`` with its body (and header) replaced, signed again with the seat's key."""
+#: Where ``prev`` (the digest of the sender's envelope before) sits in an envelope.
+_PREV = slice(SIG_LEN + HEADER_LEN - 32, SIG_LEN + HEADER_LEN)
+
+
+def reseal(adv: Adversary, raw: bytes, body: bytes, header: bytes | None = None, *,
+           instead: bool = True) -> bytes:
+    """``raw`` with its body (and header) replaced, signed again with the seat's key.
+
+    ``instead``: the new envelope takes the old one's place in the seat's chain, so its
+    later envelopes are chained to it (:func:`relink`) and the cheat is judged on its
+    own, not on a broken chain."""
     signed = (header or raw[SIG_LEN:SIG_LEN + HEADER_LEN]) + body
-    return adv.identity.sign(signed) + signed
+    new = adv.identity.sign(signed) + signed
+    if instead:
+        adv.relinked[hashlib.sha256(raw).digest()] = hashlib.sha256(new).digest()
+    return new
+
+
+def relink(adv: Adversary, raw: bytes) -> bytes:
+    """``raw`` chained to the replacement of the envelope it followed, if one was sent."""
+    prev = adv.relinked.get(raw[_PREV])
+    if prev is None:
+        return raw
+    signed = raw[SIG_LEN:_PREV.start] + prev + raw[_PREV.stop:]
+    new = adv.identity.sign(signed) + signed
+    adv.relinked[hashlib.sha256(raw).digest()] = hashlib.sha256(new).digest()
+    return new
 
 
 def envelope_kind(raw: bytes) -> Kind | None:
@@ -151,12 +175,53 @@ class ShuffleCommitmentMismatch(EnvelopeAttack):
         return replace(message, commitment=hashlib.sha256(message.commitment).digest())
 
 
+class DeckReplace(EnvelopeAttack):
+    kind, summary, target = ("deck-replace",
+                             "shuffle in fresh encryptions of cards in an order of its choice",
+                             Kind.SHUFFLE)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hand: int | None = None
+        self.last = False
+
+    def change(self, message: object) -> ShuffleMsg:
+        assert isinstance(message, ShuffleMsg)
+        return message  # replaced in tamper(), which knows the hand
+
+    def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
+        hand = adv.hand
+        assert hand is not None and hand.me is not None
+        record = hand.fair.record
+        assert record.joint is not None
+        message = decode_message(raw[SIG_LEN + HEADER_LEN:])
+        assert isinstance(message, ShuffleMsg)
+        # position k now holds card k: (r·G, M_k + r·H), r fresh for each
+        deck = tuple((base_mul(r), add(m, mul(record.joint, r))) for m, r in zip(
+            card_points(len(message.deck)),
+            (random_scalar(adv.entropy) for _ in message.deck), strict=True))
+        envelopes = list(body.envelopes)
+        envelopes[index] = reseal(adv, raw, encode(replace(message, deck=deck)))
+        self.hand, self.last = adv.hand_no, hand.config.seats[-1] == hand.me
+        return [replace(body, envelopes=tuple(envelopes))]
+
+    def tick(self, adv: Adversary) -> None:
+        hand = adv.hand
+        if (self.learned or not self.last or hand is None or adv.hand_no != self.hand
+                or not hand.dealt or hand.me is None):
+            return
+        # The deal went ahead on this seat's deck: every position's card is known.
+        schedule = hand.config.schedule
+        self.learned = [str(hand.pack[k]) for k in range(len(schedule))
+                        if schedule[k] != hand.me]
+
+
 class Equivocation(EnvelopeAttack):
     kind, summary, target = ("equivocation", "two different signed envelopes for one step",
                              Kind.KEY)
 
     def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
-        other = reseal(adv, raw, raw[SIG_LEN + HEADER_LEN:] + b"\x00")
+        other = reseal(adv, raw, raw[SIG_LEN + HEADER_LEN:] + b"\x00", instead=False)
         return [body, Body(Msg.PROTO, body.hand, 0, (), (other,))]
 
 
@@ -167,7 +232,7 @@ class ReplayOtherTable(EnvelopeAttack):
     def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
         header = bytearray(raw[SIG_LEN:SIG_LEN + HEADER_LEN])
         header[4:20] = hashlib.sha256(bytes(header[4:20])).digest()[:16]  # another table id
-        other = reseal(adv, raw, raw[SIG_LEN + HEADER_LEN:], bytes(header))
+        other = reseal(adv, raw, raw[SIG_LEN + HEADER_LEN:], bytes(header), instead=False)
         return [Body(Msg.PROTO, body.hand, 0, (), (other,)), body]
 
 
@@ -298,9 +363,9 @@ class PredictableSeed(Attack):
 
 
 #: Attacks that only proofs of shuffle and re-mask can stop before a card is revealed.
-PROOF_ATTACKS = ("remask-steal", "deck-replace", "reveal-held-card")
+PROOF_ATTACKS = ("remask-steal", "reveal-held-card")
 
 ATTACKS: dict[str, type[Attack]] = {a.kind: a for a in (
     VoidAnyone, EarlyAuditOpen, SlowHuman, PredictableSeed, BadKeyProof, BadShareProof,
-    ShuffleDrop, ShuffleDuplicate, ShuffleCommitmentMismatch, ReplayOtherHand,
+    ShuffleDrop, ShuffleDuplicate, ShuffleCommitmentMismatch, DeckReplace, ReplayOtherHand,
     ReplayOtherTable, Equivocation, FalseExchangeClaim, WithheldAuditOpening, Stall, Revoke)}

@@ -30,6 +30,7 @@ class Played:
     honest: list[dict[str, Any]]
     adversary: dict[str, Any]
     logs: str
+    host_log: str = ""
 
 
 def _lodam(*args: str, log: Path) -> subprocess.Popen[bytes]:
@@ -62,7 +63,7 @@ def play_against(kind: str, broker: Mosquitto, tmp_path: Path, *, seed: str = "7
                      for name in ("host", "bot", "adversary"))
     assert [p.returncode for p in (host, bot, adversary)] == [0, 0, 0], logs
     results = [json.loads(out.splitlines()[-1]) for out in outs]
-    return Played(results[:2], results[2], logs)
+    return Played(results[:2], results[2], logs, (tmp_path / "host.log").read_text())
 
 
 def assert_convicted(played: Played) -> None:
@@ -79,3 +80,11 @@ def assert_convicted(played: Played) -> None:
     assert {line.split(":")[0] for line in blames[0]} == {f"seat {seat}"}, logs
     for result in played.honest:
         assert result["winners"] and seat not in result["winners"], logs
+
+
+def assert_out_before_a_card(played: Played) -> None:
+    """The host's log puts the attacker out before the first card of the match is played."""
+    lines = played.host_log.splitlines()
+    out = next(i for i, line in enumerate(lines) if "is out of the match" in line)
+    plays = [i for i, line in enumerate(lines) if " plays " in line]
+    assert not plays or out < plays[0], played.logs

@@ -12,12 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.adversary.support import assert_convicted, play_against
+from tests.adversary.support import assert_convicted, assert_out_before_a_card, play_against
 from tests.support.brokers import Mosquitto
 
 pytestmark = pytest.mark.slow
 
 NODELAY = "set_tcp_nodelay true"
+
+
+#: Attacks mounted before the deal, and so refused before any card is played.
+_BEFORE_THE_DEAL = {"bad-key-proof", "bad-share-proof", "equivocation", "replay-other-table",
+                    "stall"}
 
 
 def _first_check(played_blames: list[str]) -> str:
@@ -43,6 +48,8 @@ def test_the_attacker_is_named_by_every_honest_seat(
         tmp_path: Path) -> None:
     played = play_against(kind, make_mosquitto(NODELAY), tmp_path)
     assert_convicted(played)
+    if kind in _BEFORE_THE_DEAL:
+        assert_out_before_a_card(played)
     if check is not None:
         assert _first_check(played.honest[0]["blames"]) == check, played.logs
 
