@@ -20,12 +20,30 @@ import hashlib
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from lodam_p2p.fairdeal.group import add, base_mul, card_points, mul, random_scalar
-from lodam_p2p.fairdeal.messages import DealMsg, KeyMsg, Kind, ShuffleMsg, encode, kind_of
+from lodam_p2p.fairdeal.group import (
+    add,
+    base_mul,
+    card_lookup,
+    card_points,
+    encode_point,
+    mul,
+    random_scalar,
+    sub,
+)
+from lodam_p2p.fairdeal.messages import (
+    DealMsg,
+    KeyMsg,
+    Kind,
+    RemaskMsg,
+    ShuffleMsg,
+    encode,
+    kind_of,
+)
 from lodam_p2p.fairdeal.messages import decode as decode_message
 from lodam_p2p.fairdeal.proofs import Proof
+from lodam_p2p.fairdeal.shuffle import Ciphertext
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
-from lodam_p2p.rules import Action, Offer, Play, PlayerView
+from lodam_p2p.rules import Action, Answer, Offer, Play, PlayerView
 from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.wire import Body, Msg, raw_public
 
@@ -108,9 +126,10 @@ class EnvelopeAttack(Attack):
     """Tamper with the seat's first envelope of kind ``target`` in hand 1."""
 
     target = Kind.KEY
+    any_hand = False  #: mount in a later hand too (the first chance may come later)
 
     def outgoing(self, adv: Adversary, body: Body) -> list[Body]:
-        if self.attempted or body.hand != 1 or not body.envelopes:
+        if self.attempted or (body.hand != 1 and not self.any_hand) or not body.envelopes:
             return [body]
         for i, raw in enumerate(body.envelopes):
             if envelope_kind(raw) is self.target:
@@ -214,6 +233,63 @@ class DeckReplace(EnvelopeAttack):
         schedule = hand.config.schedule
         self.learned = [str(hand.pack[k]) for k in range(len(schedule))
                         if schedule[k] != hand.me]
+
+
+class RemaskSteal(EnvelopeAttack):
+    kind, summary, target = ("remask-steal",
+                             "re-mask a copy of another seat's card and read it from the shares",
+                             Kind.REMASK)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stolen: tuple[int, int, Ciphertext] | None = None  # hand, new position, copy
+
+    def decide(self, adv: Adversary, view: PlayerView, action: Action) -> Action:
+        trades = [a for a in view.legal if isinstance(a, Offer | Answer) and a.card is not None]
+        return action if self.attempted or not trades else trades[0]
+
+    any_hand = True
+
+    def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
+        hand = adv.hand
+        assert hand is not None and hand.me is not None
+        record = hand.fair.record
+        assert record.joint is not None
+        target = next((t for t, owner in enumerate(hand.config.schedule)
+                       if owner is not None and owner != hand.me
+                       and record.public_card(t) is None and not record.retired.get(t)), None)
+        message = decode_message(raw[SIG_LEN + HEADER_LEN:])
+        if target is None or not isinstance(message, RemaskMsg):
+            self.attempted = False
+            return [body]
+        a, b = record.ciphertext(target)
+        r = random_scalar(adv.entropy)
+        copy = (add(a, base_mul(r)), add(b, mul(record.joint, r)))
+        remask = record.rounds[(hand.me, sum(1 for x in record.remasks if x.seat == hand.me) - 1)]
+        out = remask.outputs[0]
+        record.masked[out] = copy  # this seat's own record follows its published deck
+        self.stolen = (adv.hand_no, out, copy)
+        envelopes = list(body.envelopes)
+        deck = (copy, *message.deck[1:])
+        envelopes[index] = reseal(adv, raw, encode(replace(message, deck=deck)))
+        return [replace(body, envelopes=tuple(envelopes))]
+
+    def tick(self, adv: Adversary) -> None:
+        hand = adv.hand
+        if self.stolen is None or hand is None or adv.hand_no != self.stolen[0]:
+            return
+        _, out, (a, b) = self.stolen
+        record, me = hand.fair.record, hand.me
+        shares = record.shares.get(out, {})
+        others = [s for s in hand.config.seats if s != me]
+        secret = getattr(hand.fair, "_me", None)
+        if secret is None or any(s not in shares for s in others):
+            return
+        self.stolen = None
+        point = sub(b, add(mul(a, secret.x), *(shares[s] for s in others)))
+        card = card_lookup(hand.config.deck_size).get(encode_point(point))
+        if card is not None and hand.pack[card] not in hand.view().hand:
+            self.learned.append(str(hand.pack[card]))
 
 
 class Equivocation(EnvelopeAttack):
@@ -363,9 +439,10 @@ class PredictableSeed(Attack):
 
 
 #: Attacks that only proofs of shuffle and re-mask can stop before a card is revealed.
-PROOF_ATTACKS = ("remask-steal", "reveal-held-card")
+PROOF_ATTACKS = ("reveal-held-card",)
 
 ATTACKS: dict[str, type[Attack]] = {a.kind: a for a in (
     VoidAnyone, EarlyAuditOpen, SlowHuman, PredictableSeed, BadKeyProof, BadShareProof,
-    ShuffleDrop, ShuffleDuplicate, ShuffleCommitmentMismatch, DeckReplace, ReplayOtherHand,
+    ShuffleDrop, ShuffleDuplicate, ShuffleCommitmentMismatch, DeckReplace,
+    RemaskSteal, ReplayOtherHand,
     ReplayOtherTable, Equivocation, FalseExchangeClaim, WithheldAuditOpening, Stall, Revoke)}

@@ -36,7 +36,7 @@ from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, RemoteProtocolErr
 from lodam_p2p.fairdeal.group import Entropy
 from lodam_p2p.fairdeal.messages import Kind, kind_of
 from lodam_p2p.fairdeal.messages import decode as decode_message
-from lodam_p2p.fairdeal.wire import open_envelope
+from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope
 from lodam_p2p.rules import (
     FULL_PACK,
     SHORT_PACK,
@@ -263,6 +263,11 @@ class HandPlay(Trading, OwnMoves):
             return open_envelope(data, seat, key, self.config.table_id, self.config.hand).body
         except RemoteProtocolError:
             return None
+
+    def taken_from(self, seat: int, data: bytes) -> bool:
+        """Whether the envelope ``data`` has a sequence number already taken from ``seat``."""
+        seq = int.from_bytes(data[SIG_LEN + 25:SIG_LEN + 29], "big")
+        return len(data) >= SIG_LEN + HEADER_LEN and seq < self.fair.wanted().get(seat, 0)
 
     def is_opening(self, seat: int, data: bytes) -> bool:
         """Whether ``data`` is an audit opening that ``seat`` signed for this hand."""

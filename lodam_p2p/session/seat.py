@@ -395,8 +395,11 @@ class Session(Course):
             self.offence(Blame(seat, "false-claim", f"claimed seat {blamed} cheated, "
                                "without evidence"), announce=False)
             return
-        # A relayed opening proves nothing about when its signer published it.
-        evidence = tuple(e for e in signed if not hand.is_opening(blamed, e))
+        # Only envelopes at steps this seat already took from the named seat are fed:
+        # they can show a second version of one (equivocation, which a seat may show to
+        # one peer alone) but never move the hand ahead of the named seat's own bodies.
+        # The rest this seat judges when they come from their signer.
+        evidence = tuple(e for e in signed if hand.taken_from(blamed, e))
         if not self._checked(peer, lambda: hand.feed(blamed, evidence, self.now(), own=False)):
             self.ignore(peer, f"VOID naming seat {blamed} with evidence that does not "
                         f"convict here: {reason}")

@@ -28,3 +28,11 @@ def test_a_false_shuffle_is_refused_before_a_card_is_dealt(
     assert_convicted(played)
     assert_out_before_a_card(played)
     assert played.honest[0]["blames"][0].split(": ")[1] == "shuffle", played.logs
+
+
+def test_a_remask_of_another_seats_card_is_refused_before_its_shares(
+        make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
+    """The re-mask is proven before any seat sends a share for it: nothing to read."""
+    played = play_against("remask-steal", make_mosquitto(NODELAY), tmp_path, lives=2)
+    assert_convicted(played)
+    assert played.honest[0]["blames"][0].split(": ")[1].startswith("remask"), played.logs
