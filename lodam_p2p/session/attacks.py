@@ -20,6 +20,7 @@ import hashlib
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from lodam_p2p.fairdeal import LocalProtocolError
 from lodam_p2p.fairdeal.group import (
     add,
     base_mul,
@@ -292,6 +293,32 @@ class RemaskSteal(EnvelopeAttack):
             self.learned.append(str(hand.pack[card]))
 
 
+class RevealHeldCard(Attack):
+    kind, summary = ("reveal-held-card",
+                     "reveal, with valid shares, a card another seat holds after an exchange")
+
+    def decide(self, adv: Adversary, view: PlayerView, action: Action) -> Action:
+        trades = [a for a in view.legal if isinstance(a, Offer | Answer) and a.card is not None]
+        return action if self.attempted or not trades else trades[0]
+
+    def tick(self, adv: Adversary) -> None:
+        hand = adv.hand
+        if self.attempted or hand is None or hand.me is None or hand.public.is_over:
+            return
+        record = hand.fair.record
+        for position in sorted(hand.fair.cards):
+            if (position in hand.holdings[hand.me] or record.public_card(position) is not None
+                    or position == hand.top):
+                continue
+            try:
+                hand.fair.reveal(position, adv.now())
+            except LocalProtocolError:
+                continue
+            self.attempted = True
+            adv.send(Body(Msg.PROTO, adv.hand_no, 0, (), tuple(hand.fair.outgoing())))
+            return
+
+
 class Equivocation(EnvelopeAttack):
     kind, summary, target = ("equivocation", "two different signed envelopes for one step",
                              Kind.KEY)
@@ -439,10 +466,10 @@ class PredictableSeed(Attack):
 
 
 #: Attacks that only proofs of shuffle and re-mask can stop before a card is revealed.
-PROOF_ATTACKS = ("reveal-held-card",)
+PROOF_ATTACKS: tuple[str, ...] = ()
 
 ATTACKS: dict[str, type[Attack]] = {a.kind: a for a in (
     VoidAnyone, EarlyAuditOpen, SlowHuman, PredictableSeed, BadKeyProof, BadShareProof,
     ShuffleDrop, ShuffleDuplicate, ShuffleCommitmentMismatch, DeckReplace,
-    RemaskSteal, ReplayOtherHand,
+    RemaskSteal, RevealHeldCard, ReplayOtherHand,
     ReplayOtherTable, Equivocation, FalseExchangeClaim, WithheldAuditOpening, Stall, Revoke)}

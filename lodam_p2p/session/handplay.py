@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, RemoteProtocolError, deal_schedule
 from lodam_p2p.fairdeal.group import Entropy
-from lodam_p2p.fairdeal.messages import Kind, kind_of
+from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
 from lodam_p2p.fairdeal.messages import decode as decode_message
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope
 from lodam_p2p.rules import (
@@ -249,9 +249,27 @@ class HandPlay(Trading, OwnMoves):
         if body.kind is Msg.NOTES:
             return
         for data in body.envelopes:
-            if self.is_opening(seat, data):
+            message = self._signed_message(seat, data)
+            if isinstance(message, AuditMsg):
                 raise Blamed(Blame(seat, "early-audit", "sent its audit opening before the "
                                    "end of the deal"), (data,))
+            if isinstance(message, RevealMsg) and not self._reveal_due(body, message.position):
+                raise Blamed(Blame(seat, "false-reveal", f"revealed position "
+                                   f"{message.position} outside its play and the talon's "
+                                   "turn"), (data,))
+
+    def _reveal_due(self, body: Body, position: int) -> bool:
+        """A seat reveals only the position it plays, and its share of the talon's top."""
+        if body.kind is Msg.PLAY:
+            return bool(body.args) and body.args[0] == position
+        return position == self.top
+
+    def _signed_message(self, seat: int, data: bytes) -> object:
+        body = self.signed_by(seat, data)
+        try:
+            return None if body is None else decode_message(body)
+        except (ValueError, KeyError):
+            return None
 
     def signed_by(self, seat: int, data: bytes) -> bytes | None:
         """The body of ``data`` if it is an envelope ``seat`` signed for this hand."""
@@ -271,11 +289,7 @@ class HandPlay(Trading, OwnMoves):
 
     def is_opening(self, seat: int, data: bytes) -> bool:
         """Whether ``data`` is an audit opening that ``seat`` signed for this hand."""
-        body = self.signed_by(seat, data)
-        try:
-            return body is not None and kind_of(decode_message(body)) is Kind.AUDIT
-        except (ValueError, KeyError):
-            return False
+        return isinstance(self._signed_message(seat, data), AuditMsg)
 
     def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float, *,
              own: bool = True) -> None:

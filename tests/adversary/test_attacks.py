@@ -69,3 +69,12 @@ def test_predictable_seeds_give_nothing_away(
     assert played.adversary["learned"] == [], played.logs
     assert [r["blames"] for r in played.honest] == [[], []], played.logs
     assert all(r["winners"] for r in played.honest), played.logs
+
+
+def test_a_card_revealed_outside_its_play_convicts_the_revealer(
+        make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
+    """After an exchange the attacker can read the card it handed over (or was shown);
+    revealing it is refused before anyone decrypts it. Two lives: time for an exchange."""
+    played = play_against("reveal-held-card", make_mosquitto(NODELAY), tmp_path, lives=2)
+    assert_convicted(played)
+    assert _first_check(played.honest[0]["blames"]) == "false-reveal", played.logs
