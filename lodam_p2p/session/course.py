@@ -78,6 +78,7 @@ class Timing:
     """How long a session waits for what."""
 
     timeout_s: float = 30.0  #: a protocol step or a decision (a host puts it in START)
+    person_s: float = 300.0  #: the table's limit instead, when its host seats a person
     grace_s: float = 60.0  #: a blamed, disconnected seat's time to come back
     linger_s: float = 5.0  #: after the result, time to answer resends
     lobby_s: float | None = None  #: time for the table to fill (None: no limit)

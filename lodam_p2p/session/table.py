@@ -95,8 +95,11 @@ def _sessions(table: str, options: Options, seats: int, local: Sequence[SeatPlan
         entropy = entropy_for(seed, place)
         entropies.append(entropy)
         links.append(_link(connect, table, new_identity(entropy), timing))
+    # One limit for every seat: a person at the host's own seats gets time to think.
+    person = any(plan.kind == "human" for plan in local)
+    limit = max(timing.timeout_s, timing.person_s) if person else timing.timeout_s
     desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links),
-                    limit_s=timing.timeout_s)
+                    limit_s=limit)
     host = Session(host_link, plan=None, entropy=host_entropy, timing=timing,
                    host=host_link.peer, desk=desk, spectator=spectator)
     return [host] + [
