@@ -392,10 +392,27 @@ class Course(ABC):
 
     def _lot_timer(self, now: float) -> None:
         assert self.lot is not None
-        missing = self.lot.missing()
-        if missing and now >= self.lot_since + self._limit():
-            self.blames.append(f"seat {missing[0]}: lot: silent for {self._limit():g} s")
-            self.last_blamed = missing[0]
+        missing = [s for s in self.lot.missing() if s != self.seat]
+        if missing and now >= self.lot_since + self._limit() and self.seat is not None:
+            key = (0, 0, missing[0])
+            if key not in self._voted:
+                self._voted.add(key)
+                self.send(Body(Msg.TIMEOUT, 0, 0, (missing[0],)))
+
+    def lot_vote(self, voter: int, body: Body) -> None:
+        """A TIMEOUT vote in the lot: once every other seat agrees, the match never starts."""
+        assert self.roster is not None
+        silent, seats = body.args[0], len(self.roster.sitters)
+        if not 0 <= silent < seats or voter == silent:
+            return
+        voters = self.votes.setdefault((0, 0, silent), set())
+        voters.add(voter)
+        quorum = set(range(seats)) - {silent}
+        if voters >= quorum:
+            self.blames.append(f"seat {silent}: lot: silent past the table's limit of "
+                               f"{self._limit():g} s (votes of seats "
+                               f"{', '.join(str(s) for s in sorted(quorum))})")
+            self.last_blamed = silent
             self.finish(early=True)
 
     def _hand_timers(self, now: float) -> None:

@@ -250,7 +250,7 @@ class Session(Course):
         seat = self.roster.seat_of(peer)
         if seat is None:
             return Route.DROP
-        if kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL):
+        if kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL) or (kind is Msg.TIMEOUT and body.hand == 0):
             return Route.TAKE if self.phase is SessionPhase.LOT else Route.DROP
         if self.phase is SessionPhase.LOT or body.hand > self.hand_no:
             return Route.WAIT
@@ -280,6 +280,8 @@ class Session(Course):
             return
         elif kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL):
             self._lot_message(seat, body)
+        elif kind is Msg.TIMEOUT and body.hand == 0:
+            self.lot_vote(seat, body)
         elif kind is Msg.VOID:
             if peer != self.me:
                 self._claim(peer, body)
