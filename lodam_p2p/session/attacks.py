@@ -449,9 +449,9 @@ class FalseExchangeClaim(Attack):
 
 class PredictableSeed(Attack):
     kind, summary = ("predictable-seed",
-                     "guess the other seats' secrets from small seeds (--seed 0..999)")
-    #: how many seeds and places are tried
-    SEEDS, PLACES = 1000, 11
+                     "guess the other seats' secrets from small seeds (--seed 0..99)")
+    #: how many seeds and places are tried (small: the search runs in the seat's loop)
+    SEEDS, PLACES = 100, 6
 
     def seated(self, adv: Adversary) -> None:
         assert adv.roster is not None

@@ -97,10 +97,10 @@ class Session(Course):
             while self.phase is not SessionPhase.DONE:
                 await self._flush()
                 with contextlib.suppress(TimeoutError):
-                    self._intake(await asyncio.wait_for(self.inbox.get(), 0.2))
+                    self._guard(self._intake, await asyncio.wait_for(self.inbox.get(), 0.2))
                 while not self.inbox.empty():
-                    self._intake(self.inbox.get_nowait())
-                self._step()
+                    self._guard(self._intake, self.inbox.get_nowait())
+                self._guard(self._step)
             await self._flush()
             if self.desk is not None:
                 self._publish.append((self.desk.announcement().topic, b""))
@@ -115,14 +115,19 @@ class Session(Course):
         return self.outcome
 
     def _step(self) -> None:
-        """Take what can be taken and check the clocks; a bug reached through peer input
-        is logged and the session goes on (the message that caused it is gone)."""
+        """Take what can be taken and check the clocks."""
+        self._advance()
+        self.check_timers(self.now())
+
+    def _guard(self, work: Callable[..., None], *args: object) -> None:
+        """Run one piece of the loop; a bug reached through peer input (or the local
+        player) is logged and the session goes on (what caused it is gone)."""
         try:
-            self._advance()
-            self.check_timers(self.now())
+            work(*args)
         except SessionError:
             raise
         except Exception:  # no peer input may stop the table
+            self.unexpected += 1
             log.exception("table %s: unexpected failure, going on", self.table)
 
     def now(self) -> float:
@@ -456,6 +461,9 @@ class Session(Course):
             return
         view = hand.view()
         action = decided.action
+        if not view.legal:  # the seat's cards are still arriving: ask again once they are
+            self._asked = None
+            return
         if action is None or action not in view.legal:
             self._refusals += 1
             if self._refusals < MAX_REFUSALS:

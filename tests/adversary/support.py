@@ -20,7 +20,7 @@ from typing import Any
 from tests.support.brokers import Mosquitto
 
 #: The table's time limit: silence is voted out after this many seconds.
-LIMIT = "3"
+LIMIT = "5"
 
 
 @dataclass
