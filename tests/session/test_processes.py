@@ -57,13 +57,22 @@ def test_five_seats_in_five_processes_over_mosquitto(
     assert all("match over" in text for text in outs)  # each seat's own spectator log
 
 
+def _wait_for_line(log: Path, text: str, limit: float) -> None:
+    """Wait until the spectator log shows ``text`` (a loaded machine may be slow to seat
+    five processes; a fixed sleep could kill a seat before the match starts)."""
+    deadline = time.monotonic() + limit
+    while text not in log.read_text():
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.2)
+
+
 @pytest.mark.slow
 def test_a_killed_bot_process_is_blamed_and_the_table_ends_with_a_result(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
     broker = make_mosquitto(NODELAY)
     host = _host(broker, "elm", tmp_path, "--timeout", "2", "--option", "lives=1")
     bots = _bots(broker, "elm", tmp_path, "--timeout", "2")
-    time.sleep(4.0)  # well into the first hands
+    _wait_for_line(tmp_path / "host.log", "plays", 90)  # well into the first hand
     bots[2].send_signal(signal.SIGKILL)
     out, _ = host.communicate(timeout=120)
     codes = [bot.communicate(timeout=30) and bot.returncode
