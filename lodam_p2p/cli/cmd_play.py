@@ -67,7 +67,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add("--ascii", action="store_true", help="no suit symbols or box lines: plain ASCII")
     add("--offline", action="store_true",
         help="play in this process with the rules engine only (no broker, no protocol)")
-    add("--seed", type=int, default=None, help="fix decks and the first dealer (tests, replays)")
+    add("--seed", type=int, default=None,
+        help="seed the bots' choices; with --offline also the decks and the first dealer "
+        "(on the network every secret is drawn fresh)")
     add("--bots-only", action="store_true",
         help="a table of bots only, told as a plain-text log (no screen)")
     add("--json", action="store_true", help="print the one-line JSON summary of the match")
@@ -230,10 +232,12 @@ def choose_driver(args: argparse.Namespace) -> Driver:
     row: Any = getattr(args, "join_row", None)
     timing = session.Timing(timeout_s=_timeout(args))
 
+    # On the network ``seed`` reaches the bots only (bot_seats): every secret of the
+    # session — identity, hand keys, shuffles, salts, the lot — is drawn from the OS.
     async def join(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
         return await session.join_table(
-            table=row.table, seat=seats[0], broker_url=row.broker, seed=seed, timing=timing)
+            table=row.table, seat=seats[0], broker_url=row.broker, timing=timing)
 
     async def host(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
@@ -244,7 +248,7 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 
         return await session.host_table(
             table=args.table, seats=args.seats, options=options, local=seats,
-            broker_url=args.broker, listen=getattr(args, "listen", None), seed=seed,
+            broker_url=args.broker, listen=getattr(args, "listen", None),
             timing=timing, on_broker=tell)
 
     if row is not None:
@@ -255,7 +259,7 @@ def choose_driver(args: argparse.Namespace) -> Driver:
     async def network(options: Options, seats: Sequence[SeatPlan], seed: int | None
                       ) -> MatchOutcome:
         return await session.play_table(
-            table=args.table, options=options, seats=seats, broker_url=args.broker, seed=seed,
+            table=args.table, options=options, seats=seats, broker_url=args.broker,
             timing=timing)
 
     return network

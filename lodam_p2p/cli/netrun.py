@@ -84,8 +84,12 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print one JSON line with the result (the log goes to stderr)")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="S",
-                        help="seconds a seat may stay silent before it is blamed (default 30)")
-    parser.add_argument("--seed", type=int, help="bots' seed (secrets stay fresh)")
+                        help="hosting: the table's time limit, the same for every seat, "
+                        "after which the others vote a silent seat out (default 30; 300 when a "
+                        "person sits at the host); a joining seat follows its host's limit")
+    parser.add_argument("--seed", type=int, metavar="N",
+                        help="seed the bots' choices only; identity, hand keys, shuffles, "
+                        "salts and the lot are always drawn fresh from the OS")
     parser.add_argument("-v", "--verbose", action="store_true", help="log ignored messages")
 
 

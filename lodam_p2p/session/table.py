@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -118,7 +118,11 @@ def _sessions(table: str, options: Options, seats: int, local: Sequence[SeatPlan
         entropy = entropy_for(seed, place)
         entropies.append(entropy)
         links.append(_link(connect, table, new_identity(entropy), timing))
-    desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links))
+    # One limit for every seat: a person at the host's own seats gets time to think.
+    person = any(plan.kind == "human" for plan in local)
+    limit = max(timing.timeout_s, timing.person_s) if person else timing.timeout_s
+    desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links),
+                    limit_s=limit)
     host = Session(host_link, plan=None, entropy=host_entropy, timing=timing,
                    host=host_link.peer, desk=desk, spectator=spectator)
     return [host] + [
@@ -217,8 +221,11 @@ async def find_table(connect: Connector, table: str | None) -> str:
 async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
                      seed: int | None = None, timing: Timing | None = None,
                      connector: Connector | None = None,
-                     spectator: SpectatorLog | None = None) -> MatchOutcome:
-    """Join ``table`` (None: the first open one on the broker) with one local seat."""
+                     spectator: SpectatorLog | None = None,
+                     make: Callable[..., Session] = Session) -> MatchOutcome:
+    """Join ``table`` (None: the first open one on the broker) with one local seat.
+
+    ``make`` builds the session (``Session``, or a subclass such as the adversary's)."""
     async with broker_for(broker_url, None, connector) as (connect, _url):
         name = await find_table(connect, table)
         if spectator is not None:
@@ -226,5 +233,5 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
         entropy = entropy_for(seed, 1)
         timing = timing or Timing()
         link = _link(connect, name, new_identity(entropy), timing, watch_lobby=True)
-        session = Session(link, plan=seat, entropy=entropy, timing=timing, spectator=spectator)
+        session = make(link, plan=seat, entropy=entropy, timing=timing, spectator=spectator)
         return (await _run_all([session]))[0]

@@ -69,7 +69,7 @@ def test_five_seats_in_five_processes_over_mosquitto(
 def test_a_killed_bot_process_is_blamed_and_the_table_ends_with_a_result(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
     broker = make_mosquitto(NODELAY)
-    host = _host(broker, "elm", tmp_path, "--timeout", "2")
+    host = _host(broker, "elm", tmp_path, "--timeout", "2", "--option", "lives=1")
     bots = _bots(broker, "elm", tmp_path, "--timeout", "2")
     _log_shows(tmp_path / "host.log", "takes trick")  # well into the first hand
     bots[2].send_signal(signal.SIGKILL)
