@@ -53,7 +53,7 @@ from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.lot import Lot
-from lodam_p2p.session.verdict import early_reason, verdict_standings
+from lodam_p2p.session.verdict import early_reason, expelled_reason, verdict_standings
 from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
@@ -336,7 +336,7 @@ class Course(ABC):
                                     lives, payouts)
         self.hand = None
         self.match_ended_at = self.now()
-        reason = self._early_reason() if early else ""
+        reason = self._early_reason() if early else expelled_reason(self.blames)
         if self.spectator is not None and reason:
             self.spectator.line(reason)
         if self.match is not None:

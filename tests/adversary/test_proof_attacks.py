@@ -27,7 +27,10 @@ def test_a_false_shuffle_is_refused_before_a_card_is_dealt(
     played = play_against(kind, make_mosquitto(NODELAY), tmp_path)
     assert_convicted(played)
     assert_out_before_a_card(played)
-    assert played.honest[0]["blames"][0].split(": ")[1] == "shuffle", played.logs
+    # a dropped card leaves the proof the wrong size for the deck (malformed); a
+    # duplicate fails the proof itself (shuffle): either way a signed message that
+    # fails a public check, before any share is released
+    assert played.honest[0]["blames"][0].split(": ")[1] in {"shuffle", "malformed"}, played.logs
 
 
 def test_a_remask_of_another_seats_card_is_refused_before_its_shares(
