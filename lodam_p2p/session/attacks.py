@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lodam_p2p.fairdeal import LocalProtocolError
 from lodam_p2p.fairdeal.group import (
@@ -36,6 +36,7 @@ from lodam_p2p.fairdeal.messages import (
     KeyMsg,
     Kind,
     RemaskMsg,
+    RevealMsg,
     ShuffleMsg,
     encode,
     kind_of,
@@ -44,6 +45,7 @@ from lodam_p2p.fairdeal.messages import decode as decode_message
 from lodam_p2p.fairdeal.proofs import Proof
 from lodam_p2p.fairdeal.shuffle import Ciphertext
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
+from lodam_p2p.fairdeal.wire import seal as seal_envelope
 from lodam_p2p.rules import Action, Answer, Offer, Play, PlayerView
 from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.wire import Body, Msg, raw_public
@@ -310,13 +312,33 @@ class RevealHeldCard(Attack):
             if (position in hand.holdings[hand.me] or record.public_card(position) is not None
                     or position == hand.top):
                 continue
+            # The honest API refuses a reveal by a seat that does not hold the position,
+            # so the cheat builds the message itself, as a modified client would.
+            fair = hand.fair
             try:
-                hand.fair.reveal(position, adv.now())
+                me = fair._commanding(position)
+                known = set(record.shares.get(position, {}))
+                entries = me.entries(record, position, skip=known)
             except LocalProtocolError:
                 continue
+            if not entries:
+                continue
             self.attempted = True
-            adv.send(Body(Msg.PROTO, adv.hand_no, 0, (), tuple(hand.fair.outgoing())))
+            adv.send(Body(Msg.PROTO, adv.hand_no, 0, (), (_sealed(fair, RevealMsg(
+                position, tuple(entries))),)))
             return
+
+
+def _sealed(fair: Any, msg: RevealMsg) -> bytes:
+    """``msg`` signed and chained as the seat's next envelope, without applying it to
+    the seat's own record (which, like every honest record, would refuse it)."""
+    seq = len(fair._sent)
+    raw: bytes = seal_envelope(fair._identity, encode(msg), table_id=fair.config.table_id,
+                               hand=fair.config.hand, seat=fair.seat, seq=seq,
+                               prev=fair._digest_of_last_sent())
+    fair._sent.append(raw)
+    fair._intake.follow(fair.seat, kind_of(msg))
+    return raw
 
 
 class Equivocation(EnvelopeAttack):
