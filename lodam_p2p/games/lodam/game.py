@@ -43,6 +43,7 @@ from lodam_p2p.rules import (
     RankOrder,
     Revoke,
 )
+from lodam_p2p.rules.replay import replay_scenario
 
 _OPTION_HELP = {
     "rank_order": f"order within a suit: {', '.join(o.value for o in RankOrder)}",
@@ -118,6 +119,10 @@ class LodamGame(Game):
     def pack(self, match: GameMatch) -> tuple[Card, ...]:
         """The 52-card pack, or the 32-card one from ``short_deck_at`` players down."""
         return SHORT_PACK if _match(match).pack_size() == len(SHORT_PACK) else FULL_PACK
+
+    def reshuffles(self, match: GameMatch) -> bool:
+        """Every Lodam deal is shuffled anew."""
+        return True
 
     def dealt_in(self, match: GameMatch) -> tuple[bool, ...]:
         return tuple(_match(match).active)
@@ -223,6 +228,10 @@ class LodamGame(Game):
                 return Replayed(deal, applied, ReplayError(index, err.seat, offence, str(err)))
             applied += 1
         return Replayed(deal, applied, None)
+
+    def replay_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``"game": "lodam"`` scripted deal of ``lodam rules replay``."""
+        return replay_scenario(scenario)
 
     # -- the client shell ---------------------------------------------------------------
 
