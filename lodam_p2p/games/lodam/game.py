@@ -45,7 +45,8 @@ from lodam_p2p.rules import (
 )
 from lodam_p2p.rules.replay import replay_scenario
 
-_OPTION_HELP = {
+#: One line of help per option of RULES.md section 12 (``lodam rules show-options``).
+OPTION_HELP = {
     "rank_order": f"order within a suit: {', '.join(o.value for o in RankOrder)}",
     "lives": "counters per player at the start (1 … 9); Winning Lodam: counters to win",
     "out_at": "points that put a player out (1 … 108)",
@@ -92,7 +93,7 @@ class LodamGame(Game):
         return _options(options).to_mapping()
 
     def option_rows(self) -> tuple[OptionRow, ...]:
-        return tuple(OptionRow(name, value, _OPTION_HELP.get(name, ""))
+        return tuple(OptionRow(name, value, OPTION_HELP.get(name, ""))
                      for name, value in Options().to_mapping().items())
 
     def parse_card(self, text: str) -> Card:
