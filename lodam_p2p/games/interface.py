@@ -44,7 +44,10 @@ positions and deals position ``j`` to ``plan.schedule[j]`` (``None`` keeps it in
 Set-aside cards are not shuffled at all; every seat knows them. A plan that is not
 ``fresh`` shuffles nothing: the previous deal's encrypted deck carries over and the deal
 deals on from it (Lorum's short First-and-last), ``spent`` naming the positions earlier
-deals took. Talon positions in
+deals took. Whether the next deal reshuffles is :meth:`Game.reshuffles`, asked after
+a deal is settled; a table whose deck carries over must keep that deck's secrets (the
+stack's cards) closed at the deal's audit until the deck's last deal, or re-mask the
+stack first. Talon positions in
 ``plan.turnable`` may be revealed to all during the deal (Lodam's trump card). The
 session reads the plan from the game instead of re-deriving a round-robin of its own,
 so a game's schedule is written once, here, by the game: its hand machine builds the

@@ -89,6 +89,12 @@ def test_the_short_first_and_last_carries_the_stack_to_the_next_dealer() -> None
     assert tuple(deal.view(2).hand) == tuple(sorted(hands[2]))
     with pytest.raises(ValueError, match="carries over"):
         GAME.new_deal(match, list(reversed(deck)))
+    steps = []
+    while not deal.is_over:
+        steps.append(deal.legal_actions()[-1])
+        deal.apply(steps[-1])
+    replayed = GAME.replay(match, deck, steps)
+    assert replayed.error is None and replayed.deal.is_over, "the audit deals on, too"
 
 
 @pytest.mark.parametrize(("action", "wire"), [
