@@ -29,9 +29,17 @@ def _host(broker: Mosquitto, table: str, tmp_path: Path, *extra: str) -> subproc
                   "--broker", broker.url, "--json", *extra, log=tmp_path / "host.log")
 
 
+def _log_shows(path: Path, text: str, limit: float = 120.0) -> None:
+    """Wait until ``path`` holds ``text`` (a generous safety limit, never a race)."""
+    deadline = time.monotonic() + limit
+    while text not in path.read_text():
+        assert time.monotonic() < deadline, f"never logged {text!r}:\n{path.read_text()}"
+        time.sleep(0.1)
+
+
 def _bots(broker: Mosquitto, table: str, tmp_path: Path, *extra: str
           ) -> list[subprocess.Popen[bytes]]:
-    time.sleep(1.0)  # the host's announcement is on the broker first
+    _log_shows(tmp_path / "host.log", "hosting table")  # the host is on the broker
     return [_lodam("bot", name, "--table", table, "--broker", broker.url, *extra,
                    log=tmp_path / f"bot{i}.log")
             for i, name in enumerate(["random", "heuristic", "random", "heuristic"])]
@@ -61,9 +69,9 @@ def test_five_seats_in_five_processes_over_mosquitto(
 def test_a_killed_bot_process_is_blamed_and_the_table_ends_with_a_result(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
     broker = make_mosquitto(NODELAY)
-    host = _host(broker, "elm", tmp_path, "--timeout", "2")
+    host = _host(broker, "elm", tmp_path, "--timeout", "2", "--option", "lives=1")
     bots = _bots(broker, "elm", tmp_path, "--timeout", "2")
-    time.sleep(4.0)  # well into the first hands
+    _log_shows(tmp_path / "host.log", "takes trick")  # well into the first hand
     bots[2].send_signal(signal.SIGKILL)
     out, _ = host.communicate(timeout=120)
     codes = [bot.communicate(timeout=30) and bot.returncode
