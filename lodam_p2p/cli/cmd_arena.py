@@ -39,9 +39,9 @@ the same deals, with A and then B in that seat; it reports win(A) - win(B) with 
 interval. --matches then counts pairs. Matches are played in whole rotation groups
 (one match per seat), so the count is rounded up to a multiple of the seats.
 
-A match is the game's match: in Lodam until one player holds counters, in Lorum one
-round (--option rounds=N for more). Its winners are the game's (Lorum: the lowest
-total, or the most beans); tied winners share the win."""
+A match is the game's match: in Lodam until one player is left holding counters, in
+Lorum one round (--option rounds=N for more). Its winners are the game's (Lorum: the
+lowest total, or the most beans); tied winners share the win."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
