@@ -89,8 +89,8 @@ class DealPlan:
             raise GameError("a deal plan needs one schedule entry per card of the pack")
         if self.spent and self.fresh:
             raise GameError("only a carried deck has positions dealt by earlier deals")
-        if any(self.schedule[j] is not None for j in self.spent if 0 <= j < len(self.pack)):
-            raise GameError("a spent position is not dealt again")
+        if not all(0 <= j < len(self.pack) and self.schedule[j] is None for j in self.spent):
+            raise GameError("a spent position is a position of the deck not dealt again")
         undealt = tuple(j for j, seat in enumerate(self.schedule)
                         if seat is None and j not in self.spent)
         if self.talon != undealt:

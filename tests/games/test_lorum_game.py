@@ -10,6 +10,8 @@ import pytest
 
 from lodam_p2p.games import (
     ActionCodecError,
+    DealPlan,
+    GameError,
     Holder,
     Passage,
     PublicMove,
@@ -182,3 +184,17 @@ def test_the_shell_describes_each_contract() -> None:
         assert line.startswith("Lorum · ") and "\n" not in line
     assert "LORUM.md" in GAME.rules_text()
 
+
+
+@pytest.mark.parametrize(("fresh", "spent", "talon"), [
+    (True, (0,), ()),  # a new shuffle has nothing spent
+    (False, (9,), ()),  # no such position
+    (False, (0,), (0,)),  # spent is not talon
+    (True, (), ()),  # the undealt rest is talon
+])
+def test_a_deal_plan_states_a_carried_deck_consistently(
+    fresh: bool, spent: tuple[int, ...], talon: tuple[int, ...]
+) -> None:
+    with pytest.raises(GameError):
+        DealPlan((c("7E"), c("8E")), (None, 0), talon, (), (), fresh, spent)
+    assert DealPlan((c("7E"), c("8E")), (None, 0), (), (), (), False, (0,)).spent == (0,)
