@@ -23,6 +23,7 @@ from lodam_p2p.cli.netrun import (
     bot_seats,
     check_broker,
     check_table,
+    journal_for,
     parse_options,
     run_match,
     spectator_for,
@@ -66,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     broker = check_broker(args.broker)
     seats = bot_seats(args.bot, args.seed)
     timing = timing_for(args)
+    journal = journal_for(args, table)
 
     def tell(url: str) -> None:
         print(f"lodam: hosting table {table} on {url}; join with: lodam bot NAME --table "
@@ -74,9 +76,13 @@ def run(args: argparse.Namespace) -> int:
     async def match() -> MatchOutcome:
         return await host_table(table=table, seats=args.seats, options=options, local=seats,
                                 broker_url=broker, listen=args.listen, timing=timing,
-                                spectator=spectator_for(args, table), on_broker=tell)
+                                spectator=spectator_for(args, table), on_broker=tell,
+                                journal=journal)
 
-    return run_match(args, match)
+    try:
+        return run_match(args, match)
+    finally:
+        journal.close()
 
 
 def host_in_client(args: argparse.Namespace) -> int:

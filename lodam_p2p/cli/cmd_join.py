@@ -14,9 +14,11 @@ from types import SimpleNamespace
 
 from lodam_p2p.cli.netrun import (
     add_common,
+    add_session_options,
     bot_seats,
     check_broker,
     check_table,
+    journal_for,
     run_match,
     spectator_for,
     timing_for,
@@ -36,6 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("table", nargs="?", help="the table (default: the first open one)")
     parser.add_argument("--bot", metavar="NAME", help="seat this bot")
     add_common(parser)
+    add_session_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -67,9 +70,13 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
     broker = check_broker(args.broker) or DEFAULT_BROKER
     seat = bot_seats([bot], args.seed)[0]
     timing = timing_for(args)
+    journal = journal_for(args, name)
 
     async def match() -> MatchOutcome:
         return await join_table(table=name, seat=seat, broker_url=broker, timing=timing,
-                                spectator=spectator_for(args, name or "?"))
+                                spectator=spectator_for(args, name or "?"), journal=journal)
 
-    return run_match(args, match)
+    try:
+        return run_match(args, match)
+    finally:
+        journal.close()

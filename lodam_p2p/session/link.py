@@ -74,14 +74,18 @@ class Link:
     """See the module docstring. ``open`` it, ``send`` bodies, ``close`` it."""
 
     def __init__(self, connector: Connector, table: str, identity: Ed25519PrivateKey, *,
-                 watch_lobby: bool = False, heartbeat: float = 1.0, retry: float = 0.5) -> None:
+                 watch_lobby: bool = False, heartbeat: float = 1.0, retry: float = 0.5,
+                 epoch: int = 0) -> None:
         self.table = topics.check_name(table, "table")
         self.identity = identity
         self.pubkey = raw_public(identity)
         self.peer = peer_name(self.pubkey)
         self.transport = connector(PresenceSpec(table, self.peer))
+        # a restarted peer (epoch > 0) opens a new epoch of its stream and follows the
+        # others from where they are now (see transport.stream)
         self.endpoint = StreamEndpoint(self.peer, retry_interval=retry,
-                                       heartbeat_interval=heartbeat)
+                                       heartbeat_interval=heartbeat, epoch=epoch,
+                                       late_join=epoch > 0)
         self.presence = PresenceTracker()
         self.ignored = 0
         self.bytes_sent = 0

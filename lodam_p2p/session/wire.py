@@ -77,6 +77,8 @@ class Msg(enum.IntEnum):
     RESULT = 17  #: the match result as this seat sees it: winners, deals, audits, lives
     BYE = 18  #: this peer leaves the table
     REMASK = 19  #: after an exchange, a trader's holding under fresh positions (envelope along)
+    REJOIN = 20  #: a restarted seat is back: the hand number its journal reached
+    RESUME = 21  #: the coordinator's answer: seat back, next hand, match state (JSON)
 
 
 #: The message kinds that are decisions of a seat at a given step of a hand.
@@ -203,6 +205,8 @@ _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_small)),
     Msg.BYE: (),
     Msg.REMASK: (),
+    Msg.REJOIN: (_u32,),
+    Msg.RESUME: (_small, _u32, lambda v: isinstance(v, bytes) and 0 < len(v) <= 8192),
 }
 
 
