@@ -277,8 +277,7 @@ class Session(Rejoining):
             self._lot_message(seat, body)
         elif kind is Msg.VOID:
             if peer != self.me:
-                self.void(Blame(body.args[0], "void", f"reported by seat {seat}: {body.args[1]}"),
-                          announce=False)
+                self.void(_reported(body.args[0], body.args[1], seat), announce=False)
         else:
             self._hand_message(seat, body)
 
@@ -420,6 +419,16 @@ class Session(Rejoining):
         body = hand.act(action, self.now())
         self.drain_hand()
         self.send(body)
+
+
+def _reported(blamed: int, text: str, reporter: int) -> Blame:
+    """The blame a VOID reports, as the reporting seat recorded it, so that every peer's
+    result names it in the same words (``seat S failed CHECK: DETAIL``, see Blame)."""
+    head, _, detail = text.partition(": ")
+    prefix = f"seat {blamed} failed "
+    if head.startswith(prefix) and detail and " " not in head[len(prefix):]:
+        return Blame(blamed, head[len(prefix):], detail)
+    return Blame(blamed, "void", f"reported by seat {reporter}: {text}")
 
 
 def _default(legal: tuple[Action, ...]) -> Action:

@@ -101,6 +101,8 @@ def _sessions(table: str, options: Options, seats: int, local: Sequence[SeatPlan
         entropy = entropy_for(seed, place)
         entropies.append(entropy)
         links.append(_link(connect, table, new_identity(entropy), timing))
+    for kept_entry, link in zip(kept, [host_link, *links], strict=True):
+        kept_entry.keep(identity=link.identity.private_bytes_raw().hex(), epoch=0)
     desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links))
     host = Session(host_link, plan=None, entropy=host_entropy, timing=timing,
                    host=host_link.peer, desk=desk, spectator=spectator, journal=kept[0])

@@ -61,8 +61,8 @@ def test_five_seats_in_five_processes_over_mosquitto(
 def test_a_killed_bot_process_is_blamed_and_the_table_ends_with_a_result(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
     broker = make_mosquitto(NODELAY)
-    host = _host(broker, "elm", tmp_path, "--timeout", "2")
-    bots = _bots(broker, "elm", tmp_path, "--timeout", "2")
+    host = _host(broker, "elm", tmp_path, "--timeout", "2", "--option", "rejoin_grace=3")
+    bots = _bots(broker, "elm", tmp_path, "--timeout", "2", "--option", "rejoin_grace=3")
     time.sleep(4.0)  # well into the first hands
     bots[2].send_signal(signal.SIGKILL)
     out, _ = host.communicate(timeout=120)
