@@ -30,7 +30,7 @@ from lodam_p2p.session.wire import BadMessage, Body, open_frame, peer_name, raw_
 from lodam_p2p.transport import PresenceSpec, Transport, TransportError, topics
 from lodam_p2p.transport.frames import FrameError
 from lodam_p2p.transport.lobby import BadAnnouncement, TableAnnouncement
-from lodam_p2p.transport.presence import BadPresence, Presence, PresenceTracker
+from lodam_p2p.transport.presence import BadPresence, Presence, PresenceTracker, check_signed
 from lodam_p2p.transport.stream import StreamEndpoint
 
 log = logging.getLogger("lodam_p2p.session")
@@ -80,7 +80,8 @@ class Link:
         self.identity = identity
         self.pubkey = raw_public(identity)
         self.peer = peer_name(self.pubkey)
-        self.transport = connector(PresenceSpec(table, self.peer))
+        self.transport = connector(PresenceSpec(table, self.peer, signer=identity.sign,
+                                                pubkey=self.pubkey))
         # a restarted peer (epoch > 0) opens a new epoch of its stream and follows the
         # others from where they are now (see transport.stream)
         self.endpoint = StreamEndpoint(self.peer, retry_interval=retry,
@@ -155,8 +156,8 @@ class Link:
             return
         if parsed.kind is topics.TopicKind.PEER and parsed.peer is not None:
             await self._take_frame(parsed.peer, payload)
-        elif parsed.kind is topics.TopicKind.PRESENCE:
-            self._take_presence(payload)
+        elif parsed.kind is topics.TopicKind.PRESENCE and parsed.peer is not None:
+            self._take_presence(parsed.peer, payload)
         elif parsed.kind is topics.TopicKind.LOBBY:
             self._take_lobby(payload)
 
@@ -177,9 +178,10 @@ class Link:
             self._put(Delivered(delivery.sender, pubkey, delivery.body))
         await self._flush_control()
 
-    def _take_presence(self, payload: bytes) -> None:
+    def _take_presence(self, peer: str, payload: bytes) -> None:
         try:
             presence = Presence.decode(payload)
+            check_signed(presence, self.table, peer, peer_name)
         except BadPresence as err:
             self._ignore("presence", str(err))
             return

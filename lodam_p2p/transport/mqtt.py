@@ -37,7 +37,7 @@ from lodam_p2p.transport.base import (
     TransportClosed,
     TransportError,
 )
-from lodam_p2p.transport.presence import Presence, PresenceSpec, is_stale_will, new_nonce
+from lodam_p2p.transport.presence import PresenceSpec, is_stale_will, new_nonce
 from lodam_p2p.transport.url import BrokerUrl
 
 log = logging.getLogger(__name__)
@@ -270,7 +270,7 @@ class MqttTransport:
         url = self.url
         will = None
         if self._presence is not None and nonce is not None:
-            gone = Presence(self._presence.peer, nonce, online=False).encode()
+            gone = self._presence.payload(nonce, online=False)
             will = aiomqtt.Will(self._presence.topic, gone, qos=QOS_AT_LEAST_ONCE, retain=True)
         return aiomqtt.Client(
             url.host, url.port, username=url.username, password=url.password,
@@ -293,7 +293,7 @@ class MqttTransport:
 
     async def _announce(self, client: aiomqtt.Client, online: bool) -> None:
         if self._presence is not None and self._nonce is not None:
-            body = Presence(self._presence.peer, self._nonce, online).encode()
+            body = self._presence.payload(self._nonce, online)
             await client.publish(self._presence.topic, body, qos=QOS_AT_LEAST_ONCE,
                                  retain=True, timeout=self._timeout)
 
