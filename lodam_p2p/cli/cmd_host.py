@@ -98,5 +98,6 @@ def host_in_client(args: argparse.Namespace) -> int:
     play.host, play.table, play.seats = True, table, args.seats
     play.bots, play.chosen_options = ",".join(args.bot), parse_options(args.option)
     play.broker, play.listen = check_broker(args.broker), args.listen
-    play.seed, play.json = args.seed, args.json
+    play.seed, play.json, play.state_dir = args.seed, args.json, args.state_dir
+    play.option = args.option
     return cmd_play.run(play)

@@ -54,7 +54,8 @@ def join_in_client(args: argparse.Namespace) -> int:
     from lodam_p2p.cli import cmd_play  # noqa: PLC0415 - the client loads only when needed
 
     play = cmd_play.play_defaults()
-    play.seed, play.json = args.seed, args.json
+    play.seed, play.json, play.state_dir = args.seed, args.json, args.state_dir
+    play.option = args.option
     broker = check_broker(args.broker)
     if args.table is None:
         play.lobby, play.broker = True, broker

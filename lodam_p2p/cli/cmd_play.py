@@ -72,6 +72,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="open the lobby first: the tables on the LAN and the broker, or a new one")
     add("--log-file", type=Path, default=None, metavar="PATH",
         help="where to write the log (default ~/.local/state/lodam/lodam.log)")
+    add("--state-dir", type=Path, default=None, metavar="DIR",
+        help="your seat's journal, to come back after a crash with the same command "
+             "(default: a slot under $XDG_STATE_HOME/lodam)")
     parser.set_defaults(run=run)
 
 
@@ -147,10 +150,11 @@ def _lobby_row(row: Any) -> Any:
 
 
 def _options(items: Sequence[str]) -> Options:
+    from lodam_p2p.cli.netrun import session_options  # noqa: PLC0415
     from lodam_p2p.rules import Options, RulesError  # noqa: PLC0415 - keep `lodam` start fast
 
     try:
-        return Options.parse_assignments(items)
+        return Options.parse_assignments(session_options(items)[0])
     except (RulesError, ValueError) as err:
         raise CliError(f"bad --option: {err}") from None
 
@@ -228,7 +232,8 @@ def choose_driver(args: argparse.Namespace) -> Driver:
     async def join(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
         return await session.join_table(
-            table=row.table, seat=seats[0], broker_url=row.broker, seed=seed)
+            table=row.table, seat=seats[0], broker_url=row.broker, seed=seed,
+            timing=_timing(args), journal=_journal(args, row.table))
 
     async def host(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
@@ -240,7 +245,7 @@ def choose_driver(args: argparse.Namespace) -> Driver:
         return await session.host_table(
             table=args.table, seats=args.seats, options=options, local=seats,
             broker_url=args.broker, listen=getattr(args, "listen", None), seed=seed,
-            on_broker=tell)
+            on_broker=tell, timing=_timing(args), journal=_journal(args, args.table))
 
     if row is not None:
         return join
@@ -253,6 +258,21 @@ def choose_driver(args: argparse.Namespace) -> Driver:
             table=args.table, options=options, seats=seats, broker_url=args.broker, seed=seed)
 
     return network
+
+
+def _journal(args: argparse.Namespace, table: str | None) -> Any:
+    """The seat's journal (``--state-dir``, else a default slot); held until exit."""
+    from lodam_p2p.cli.netrun import journal_for  # noqa: PLC0415
+
+    return journal_for(args, table)
+
+
+def _timing(args: argparse.Namespace) -> Any:
+    """Default session timing with the ``rejoin_grace`` of ``--option``."""
+    from lodam_p2p.cli.netrun import session_options  # noqa: PLC0415
+    from lodam_p2p.session import Timing  # noqa: PLC0415
+
+    return Timing(grace_s=session_options(getattr(args, "option", []) or [])[1])
 
 
 def hosting_notice(table: str, url: str) -> Notice:

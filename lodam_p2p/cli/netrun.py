@@ -126,8 +126,9 @@ def add_session_options(parser: argparse.ArgumentParser) -> None:
 def journal_for(args: argparse.Namespace, table: str | None) -> Journal:
     """The journal: ``--state-dir``, else a free slot under the user's state directory."""
     try:
-        if args.state_dir is not None:
-            return Journal.open(args.state_dir)
+        state_dir = getattr(args, "state_dir", None)
+        if state_dir is not None:
+            return Journal.open(state_dir)
         return Journal.pick(default_state_root(), table)
     except (JournalError, OSError) as err:
         raise CliError(str(err)) from None
