@@ -6,13 +6,13 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.support.brokers import Mosquitto
+from tests.support.procs import announced, logged, wait_for
 
 #: Small messages must not wait for delayed acknowledgements (see requests.md).
 NODELAY = "set_tcp_nodelay true"
@@ -31,7 +31,7 @@ def _host(broker: Mosquitto, table: str, tmp_path: Path, *extra: str) -> subproc
 
 def _bots(broker: Mosquitto, table: str, tmp_path: Path, *extra: str
           ) -> list[subprocess.Popen[bytes]]:
-    time.sleep(1.0)  # the host's announcement is on the broker first
+    wait_for("the host's announcement on the broker", lambda: announced(broker, table))
     return [_lodam("bot", name, "--table", table, "--broker", broker.url, *extra,
                    log=tmp_path / f"bot{i}.log")
             for i, name in enumerate(["random", "heuristic", "random", "heuristic"])]
@@ -63,7 +63,7 @@ def test_a_killed_bot_process_is_blamed_and_the_table_ends_with_a_result(
     broker = make_mosquitto(NODELAY)
     host = _host(broker, "elm", tmp_path, "--timeout", "2", "--option", "rejoin_grace=3")
     bots = _bots(broker, "elm", tmp_path, "--timeout", "2", "--option", "rejoin_grace=3")
-    time.sleep(4.0)  # well into the first hands
+    wait_for("the first hand under way", lambda: logged(tmp_path / "host.log", " plays "))
     bots[2].send_signal(signal.SIGKILL)
     out, _ = host.communicate(timeout=120)
     codes = [bot.communicate(timeout=30) and bot.returncode

@@ -17,24 +17,15 @@ from pathlib import Path
 import pytest
 
 from tests.support.brokers import Mosquitto
+from tests.support.procs import PATIENCE, announced, logged, seated, wait_for
 
 NODELAY = "set_tcp_nodelay true"
-#: Safety net for every wait below (seconds); the events come far sooner.
-PATIENCE = 120.0
 
 
 def _lodam(*args: str, log: Path) -> subprocess.Popen[bytes]:
     with log.open("ab") as err:
         return subprocess.Popen([sys.executable, "-m", "lodam_p2p", *args],
                                 stdout=subprocess.PIPE, stderr=err)
-
-
-def _wait_for(what: str, check: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + PATIENCE
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"never happened: {what}")
-        time.sleep(0.05)
 
 
 def _journal_hand(state: Path) -> int:
@@ -46,24 +37,12 @@ def _journal_hand(state: Path) -> int:
     return int(match.get("hand_no", 0))
 
 
-def _tables(broker: Mosquitto) -> str:
-    """What ``lodam tables --json`` prints for the broker."""
-    out = subprocess.run([sys.executable, "-m", "lodam_p2p", "tables", "--no-lan", "--timeout",
-                          "1", "--broker", broker.url, "--json"],
-                         capture_output=True, timeout=PATIENCE, check=False)
-    return out.stdout.decode()
-
-
-def _announced(broker: Mosquitto, table: str) -> bool:
-    return f'"{table}"' in _tables(broker)
-
-
 def _seat_five(broker: Mosquitto, table: str, tmp_path: Path, *extra: str
                ) -> tuple[subprocess.Popen[bytes], list[subprocess.Popen[bytes]], list[Path]]:
     host = _lodam("host", "--table", table, "--seats", "5", "--bot", "random", "--broker",
                   broker.url, "--json", "--option", "lives=2", *extra,
                   log=tmp_path / "host.log")
-    _wait_for("the table announced", lambda: _announced(broker, table))
+    wait_for("the table announced", lambda: announced(broker, table))
     states = [tmp_path / f"state{i}" for i in range(4)]
     bots = [_lodam("bot", name, "--table", table, "--broker", broker.url, "--json",
                    "--state-dir", str(state), *extra, log=tmp_path / f"bot{i}.log")
@@ -86,11 +65,11 @@ def test_a_killed_bot_comes_back_and_every_peer_prints_one_result(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
     broker = make_mosquitto(NODELAY)
     host, bots, states = _seat_five(broker, "ash", tmp_path)
-    _wait_for("a hand in progress at seat bot2", lambda: _journal_hand(states[2]) >= 2)
+    wait_for("a hand in progress at seat bot2", lambda: _journal_hand(states[2]) >= 2)
     bots[2].send_signal(signal.SIGKILL)
     bots[2].wait(timeout=PATIENCE)
-    _wait_for("the table sees the seat gone",
-              lambda: "is gone: waiting" in (tmp_path / "host.log").read_text())
+    wait_for("the table sees the seat gone",
+              lambda: logged(tmp_path / "host.log", "is gone: waiting"))
     bots[2] = _lodam("bot", "random", "--table", "ash", "--broker", broker.url, "--json",
                      "--state-dir", str(states[2]), log=tmp_path / "bot2-again.log")
     lines = _results([host, *bots], tmp_path)
@@ -108,26 +87,17 @@ def test_a_host_killed_in_the_lobby_ends_the_joiners_wait_and_leaves_the_lobby(
     broker = make_mosquitto(NODELAY)
     host = _lodam("host", "--table", "fir", "--seats", "5", "--bot", "random", "--broker",
                   broker.url, "--json", log=tmp_path / "host.log")
-    _wait_for("the table announced", lambda: _announced(broker, "fir"))
+    wait_for("the table announced", lambda: announced(broker, "fir"))
     joiner = _lodam("bot", "random", "--table", "fir", "--broker", broker.url,
                     "--state-dir", str(tmp_path / "state"), log=tmp_path / "bot.log")
-    _wait_for("the joiner seated", lambda: _seated(broker, "fir") == 2)
+    wait_for("the joiner seated", lambda: seated(broker, "fir") == 2)
     host.send_signal(signal.SIGKILL)
     host.wait(timeout=PATIENCE)
     joiner.communicate(timeout=PATIENCE)
     assert joiner.returncode != 0
     reason = (tmp_path / "bot.log").read_text().strip().splitlines()
     assert reason and "left before the start" in reason[-1]
-    assert not _announced(broker, "fir")
-
-
-def _seated(broker: Mosquitto, table: str) -> int:
-    """How many seats the lobby announcement of ``table`` shows taken."""
-    try:
-        rows = json.loads(_tables(broker))["tables"]
-    except (ValueError, KeyError):
-        return 0
-    return max((len(r.get("seated", [])) for r in rows if r.get("table") == table), default=0)
+    assert not announced(broker, "fir")
 
 
 @pytest.mark.slow
@@ -135,7 +105,7 @@ def test_the_broker_restarted_mid_match_every_seat_finishes_with_one_result(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
     broker = make_mosquitto(NODELAY)
     host, bots, states = _seat_five(broker, "yew", tmp_path)
-    _wait_for("a hand in progress", lambda: all(_journal_hand(s) >= 2 for s in states))
+    wait_for("a hand in progress", lambda: all(_journal_hand(s) >= 2 for s in states))
     broker.stop()
     time.sleep(2.0)  # the outage itself: a broker that stays away a moment, not a race
     broker.start()
