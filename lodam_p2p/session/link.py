@@ -57,6 +57,12 @@ class PresenceSeen:
 
 
 @dataclass(frozen=True, slots=True)
+class OwnWillSeen:
+    """The broker published this peer's Last Will (an older connection of this process
+    died): the others believe it gone."""
+
+
+@dataclass(frozen=True, slots=True)
 class LobbySeen:
     """The table's retained announcement (None: withdrawn)."""
 
@@ -184,6 +190,10 @@ class Link:
             check_signed(presence, self.table, peer, peer_name)
         except BadPresence as err:
             self._ignore("presence", str(err))
+            return
+        if presence.peer == self.peer:
+            if not presence.online and presence.nonce != self.transport.nonce:
+                self._put(OwnWillSeen())
             return
         change = self.presence.observe(presence)
         if change is not None and change.peer != self.peer:

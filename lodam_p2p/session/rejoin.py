@@ -11,9 +11,11 @@ connection dies (at once on a crash, within 1.5 keep-alives on a silent network)
 peer then marks the seat *away* (:attr:`Rejoining.away`), tells its player who is gone
 and how long the table waits (``rejoin_grace``, 60 s by default), and holds every
 decision and protocol timer of the hand: nobody is blamed for waiting on a seat that is
-known to be gone. If the seat's presence comes back from the same process (a network
-blip, a broker restart) the streams' resend requests fill whatever was lost and the hand
-simply goes on.
+known to be gone. A broker restart fires no will: every connection comes back, the
+streams' resend requests fill whatever was lost, and the hand simply goes on. A process
+that outlived its connection (a laptop asleep past the keep-alive) sees its own will
+when it reconnects and sends REJOIN itself, from the same stream: the others' clocks
+for the hand ran before the hold, so the hand is dealt again rather than resumed.
 
 *Coming back.* A restarted process reads its journal (:mod:`.journal`): the same
 identity key, hence the same peer name and seat; the table's START; the match state
@@ -130,6 +132,12 @@ class Rejoining(Course):
         self.send(Body(Msg.REJOIN, args=(int(kept.get("hand_no", 0)),)))
         self.tell(Progress(Phase.LOBBY, detail=f"back at table {self.table}: waiting to resume"))
         return roster
+
+    def own_will_seen(self) -> None:
+        """This process lost its connection long enough for the broker to publish its
+        will: the others hold the table for it, so it asks to be taken back."""
+        if self.seat is not None and self.phase in (SessionPhase.MATCH, SessionPhase.GRACE):
+            self.send(Body(Msg.REJOIN, args=(self.hand_no,)))
 
     def coordinator(self, back: int) -> int:
         """The seat that answers a returning seat: the lowest other one."""

@@ -32,7 +32,14 @@ from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.handplay import Blamed, Refused, Route
 from lodam_p2p.session.journal import SeatJournal
 from lodam_p2p.session.keys import Entropy
-from lodam_p2p.session.link import Delivered, Link, LinkDown, LobbySeen, PresenceSeen
+from lodam_p2p.session.link import (
+    Delivered,
+    Link,
+    LinkDown,
+    LobbySeen,
+    OwnWillSeen,
+    PresenceSeen,
+)
 from lodam_p2p.session.lobby import HostDesk, Roster
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.lot import Lot, LotError
@@ -166,6 +173,8 @@ class Session(Rejoining):
                 self.host = item.announcement.host
         elif isinstance(item, Decided):
             self._decided(item)
+        elif isinstance(item, OwnWillSeen):
+            self.own_will_seen()
         elif isinstance(item, LinkDown):
             raise SessionError(f"lost the broker: {item.reason}")
 

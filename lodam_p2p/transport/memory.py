@@ -204,6 +204,8 @@ class MemoryTransport:
         self._hub._attach(self, self._presence_message(False))
         self._connected = True
         self._epoch += 1
+        for pattern in self._patterns:  # as MQTT: subscriptions renewed, retained re-sent
+            self._hub._send_retained(self, pattern)
         await self._announce(True)
 
     async def publish(

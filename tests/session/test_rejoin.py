@@ -104,3 +104,24 @@ def test_a_reported_blame_is_recorded_in_the_reporters_words() -> None:
     odd = _reported(2, "something else", 3)
     assert (odd.check, odd.detail) == ("void", "reported by seat 3: something else")
     assert _reported(1, str(said), 3).check == "void"  # names another seat than it blames
+
+
+async def _bounce(tmp_path: Path) -> None:
+    hub = MemoryHub()
+    sessions = _sessions("oak", Options(lives=1), 4, bots(["random", "heuristic"] * 2),
+                         connect=hub.transport, seed=4, timing=TIMING, spectator=None)
+    tasks = [asyncio.create_task(s.run()) for s in sessions]
+    sleeper = sessions[2]
+    await _until("a hand dealt", lambda: sleeper.hand is not None and sleeper.hand.dealt)
+    hand = sleeper.hand_no
+    await sleeper.link.transport.bounce()  # the will fires; the same process reconnects
+    await _until("the hand dealt again", lambda: sleeper.hand_no > hand)
+    outcomes = await asyncio.gather(*tasks)
+    assert len({repr(o.to_json()) for o in outcomes}) == 1
+    assert outcomes[0].blames == () and outcomes[0].winners
+    begun = sessions[1].hand_no - 1
+    assert begun > outcomes[0].deals  # the hand under way was voided and dealt again
+
+
+def test_a_seat_whose_will_fired_asks_back_from_the_same_process(tmp_path: Path) -> None:
+    asyncio.run(asyncio.wait_for(_bounce(tmp_path), PATIENCE * 2))
