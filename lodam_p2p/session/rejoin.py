@@ -118,18 +118,24 @@ class Rejoining(Course):
 
     def rejoin_begin(self) -> Roster:
         """Sit down again from the journal: roster and seat back, REJOIN sent."""
-        start = self.journal.entry["start"]
-        table_id, options, rows = start
-        body = Body(Msg.START, args=(bytes.fromhex(table_id), options,
-                                     [[p, bytes.fromhex(k), n, kind] for p, k, n, kind in rows]))
-        roster = Roster.from_start(body)
+        try:
+            table_id, options, rows = self.journal.entry["start"]
+            body = Body(Msg.START, args=(bytes.fromhex(table_id), options, [
+                [p, bytes.fromhex(k), n, kind] for p, k, n, kind in rows]))
+            roster = Roster.from_start(body)
+        except (KeyError, TypeError, ValueError) as err:
+            self.journal.keep(start=None)
+            raise TableGone(f"the journal's match is unusable ({err}); start again for a "
+                            "new one") from None
         self.roster, self.seat = roster, roster.seat_of(self.me)
         if self.seat is None:
             raise TableGone(f"the journal's table {self.table} has no seat for this key")
         self.phase = SessionPhase.REJOIN
         self._rejoin_deadline = self.now() + self.timing.grace_s
-        kept = self.journal.entry.get("match") or {}
-        self.send(Body(Msg.REJOIN, args=(int(kept.get("hand_no", 0)),)))
+        kept = self.journal.entry.get("match")
+        hand = kept.get("hand_no") if isinstance(kept, dict) else None
+        self.send(Body(Msg.REJOIN, args=(hand if isinstance(hand, int) and 0 <= hand < 2**32
+                                         else 0,)))
         self.tell(Progress(Phase.LOBBY, detail=f"back at table {self.table}: waiting to resume"))
         return roster
 
