@@ -100,23 +100,22 @@ class Journal:
     @classmethod
     def pick(cls, root: Path, table: str | None) -> Journal:
         """The default journal: the first free slot under ``root`` holding an unfinished
-        match (at ``table``, if named), else the first free slot."""
-        spare: Journal | None = None
+        match (at ``table``, if named), else the first free slot (created if need be)."""
+        for slot in range(SLOTS):
+            if not (root / f"seat-{slot}" / JOURNAL).exists():
+                continue
+            journal = cls._try_open(root / f"seat-{slot}")
+            if journal is not None and journal.resumable(table):
+                return journal
+            if journal is not None:
+                journal.close()
         for slot in range(SLOTS):
             journal = cls._try_open(root / f"seat-{slot}")
-            if journal is None:
-                continue
-            if journal.resumable(table):
-                if spare is not None:
-                    spare.close()
+            if journal is not None and not journal.resumable(None):
                 return journal
-            if spare is None:
-                spare = journal
-            else:
+            if journal is not None:
                 journal.close()
-        if spare is None:
-            raise JournalError(f"every state slot under {root} is in use")
-        return spare
+        raise JournalError(f"every state slot under {root} is in use")
 
     def close(self) -> None:
         """Release the lock (the file stays)."""

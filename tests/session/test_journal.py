@@ -69,6 +69,7 @@ def test_the_default_slot_is_the_free_one_with_an_unfinished_match(tmp_path: Pat
     picked = Journal.pick(tmp_path, "elm")
     assert picked.directory == other.directory and picked.resumable("elm")
     assert Journal.pick(tmp_path, "oak").directory not in (busy.directory, other.directory)
+    assert len(list(tmp_path.iterdir())) == 3  # slots are made one at a time, as needed
 
 
 def test_the_match_state_round_trips(tmp_path: Path) -> None:
