@@ -353,10 +353,16 @@ def _ignore_result(task: asyncio.Task[None]) -> None:
         log.info("re-announcing presence failed: %s", task.exception())
 
 
+#: Longest wait for the broker to see a DISCONNECT through (aiomqtt waits forever).
+DISCONNECT_WAIT_S = 5.0
+
+
 async def _quietly_disconnect(client: aiomqtt.Client) -> None:
-    """Leave the broker cleanly if we still can; never raise."""
+    """Leave the broker cleanly if we still can; never raise, never hang: aiomqtt waits
+    without a limit for the disconnection to complete, and a process that has finished
+    its match must still exit (the socket closes with it)."""
     with contextlib.suppress(aiomqtt.MqttError, OSError, RuntimeError, TimeoutError):
-        await client.__aexit__(None, None, None)
+        await asyncio.wait_for(client.__aexit__(None, None, None), DISCONNECT_WAIT_S)
 
 
 if TYPE_CHECKING:  # mypy checks that the adapter honours the contract
