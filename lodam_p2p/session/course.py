@@ -71,6 +71,7 @@ class SessionPhase(Enum):
     LOT = "lot"  #: drawing the first dealer
     MATCH = "match"  #: playing hands
     GRACE = "grace"  #: a blamed seat is away; waiting for it to come back
+    REJOIN = "rejoin"  #: this seat is back after a restart; waiting for RESUME (.rejoin)
     LINGER = "linger"  #: result sent; answering resends until everyone has sent theirs
     DONE = "done"
 

@@ -35,16 +35,25 @@ from dataclasses import dataclass
 from lodam_p2p.fairdeal import Blame, LocalProtocolError, RemoteProtocolError
 from lodam_p2p.player import Notice, Phase, Progress, SeatInfo, SeatsChanged
 from lodam_p2p.rules import Action
-from lodam_p2p.session.course import Course, SessionPhase, Timing
+from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.handplay import Blamed, Refused, Route
+from lodam_p2p.session.journal import SeatJournal
 from lodam_p2p.session.keys import Entropy
-from lodam_p2p.session.link import Delivered, Link, LinkDown, LobbySeen, PresenceSeen
+from lodam_p2p.session.link import (
+    Delivered,
+    Link,
+    LinkDown,
+    LobbySeen,
+    OwnWillSeen,
+    PresenceSeen,
+)
 from lodam_p2p.session.lobby import HostDesk, Roster, renamed_notice
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.lot import Lot, LotError
+from lodam_p2p.session.rejoin import Rejoining, TableGone
 from lodam_p2p.session.wire import BadMessage, Body, Msg
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
-from lodam_p2p.transport import TransportError
+from lodam_p2p.transport import TransportError, topics
 
 log = logging.getLogger("lodam_p2p.session")
 
@@ -65,12 +74,13 @@ class Decided:
     action: Action | None
 
 
-class Session(Course):
+class Session(Rejoining):
     """One peer at a table; ``await run()`` plays the match and returns its outcome."""
 
     def __init__(self, link: Link, *, plan: SeatPlan | None, entropy: Entropy,
                  timing: Timing | None = None, host: str | None = None,
-                 desk: HostDesk | None = None, spectator: SpectatorLog | None = None) -> None:
+                 desk: HostDesk | None = None, spectator: SpectatorLog | None = None,
+                 journal: SeatJournal | None = None) -> None:
         super().__init__(link.table, plan, link.identity, entropy=entropy,
                          timing=timing or Timing(), spectator=spectator)
         self.link = link
@@ -87,6 +97,7 @@ class Session(Course):
         self._renamed: Notice | None = None
         #: messages whose handler failed in a way it did not foresee (logged, dropped)
         self.unexpected = 0
+        self.setup_rejoin(journal)
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -108,6 +119,10 @@ class Session(Course):
                 await self._flush()
         except TransportError as err:
             raise SessionError(f"lost the broker: {err}") from None
+        except TableGone as err:
+            with contextlib.suppress(TransportError):
+                await self._flush()
+            raise SessionError(str(err)) from None
         finally:
             if self._task is not None:
                 self._task.cancel()
@@ -149,6 +164,11 @@ class Session(Course):
 
     def _begin(self) -> None:
         self.lobby_since = self.now()
+        if self.journal.rejoining:
+            self.host = self.host or self.journal.entry.get("host")
+            roster = self.rejoin_begin()
+            self.link.restrict(roster.peers | {self.host or self.me})
+            return
         if self.desk is not None:
             self._announce()
         if self.plan is not None:
@@ -181,6 +201,8 @@ class Session(Course):
                 self.host = item.announcement.host
         elif isinstance(item, Decided):
             self._decided(item)
+        elif isinstance(item, OwnWillSeen):
+            self.own_will_seen()
         elif isinstance(item, LinkDown):
             raise SessionError(f"lost the broker: {item.reason}")
 
@@ -192,10 +214,18 @@ class Session(Course):
     def _presence(self, seen: PresenceSeen) -> None:
         if self.desk is not None and not seen.online and self.desk.leave(seen.peer):
             self._desk_changed()
-        if self.roster is not None and self.roster.seat_of(seen.peer) is not None:
+        if (self.phase is SessionPhase.LOBBY and self.desk is None and not seen.online
+                and seen.peer == self.host):
+            self._publish.append((topics.lobby_topic(self.table), b""))
+            raise TableGone(f"the host of table {self.table} left before the start")
+        seat = self.roster.seat_of(seen.peer) if self.roster is not None else None
+        if seat is not None:
             self.tell_seats()
             if seen.online:
+                self.seat_back(seat)
                 self.came_back(seen.peer)
+            else:
+                self.seat_gone(seat)
 
     def online(self, peer: str) -> bool:
         """Whether ``peer``'s presence says it is connected."""
@@ -256,6 +286,17 @@ class Session(Course):
         seat = self.roster.seat_of(peer)
         if seat is None:
             return Route.DROP
+        if kind is Msg.REJOIN:
+            return Route.TAKE
+        if kind is Msg.RESUME:
+            if seat != self.coordinator(body.args[0]):
+                return Route.DROP
+            return Route.TAKE if self.route_resume(body) else Route.WAIT
+        if self.phase is SessionPhase.REJOIN:
+            # the coordinator's RESUME comes after all it said of the old hand; others'
+            # messages may already belong to the next hand: they wait for RESUME
+            assert self.seat is not None
+            return Route.DROP if seat == self.coordinator(self.seat) else Route.WAIT
         if kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL) or (kind is Msg.TIMEOUT and body.hand == 0):
             return Route.TAKE if self.phase is SessionPhase.LOT else Route.DROP
         if self.phase is SessionPhase.LOT or body.hand > self.hand_no:
@@ -284,6 +325,11 @@ class Session(Course):
             pass
         elif seat is None:
             return
+        elif kind is Msg.REJOIN:
+            if peer != self.me:
+                self.take_rejoin(seat)
+        elif kind is Msg.RESUME:
+            self.take_resume(body)
         elif kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL):
             self._lot_message(seat, body)
         elif kind is Msg.TIMEOUT and body.hand == 0:
@@ -333,6 +379,7 @@ class Session(Course):
         if self.plan is not None and seat is None:
             raise SessionError(f"table {self.table} started without this seat")
         self.roster, self.seat = roster, seat
+        self.journal_start(body, self.host)
         self.link.restrict(roster.peers | {self.host or self.me})
         self.lot = Lot(roster.table_id, len(roster.sitters), seat, self.entropy)
         self.phase, self.lot_since = SessionPhase.LOT, self.now()
@@ -480,6 +527,16 @@ class Session(Course):
         body = hand.act(action, self.now())
         self.drain_hand()
         self.send(body)
+
+
+def _reported(blamed: int, text: str, reporter: int) -> Blame:
+    """The blame a VOID reports, as the reporting seat recorded it, so that every peer's
+    result names it in the same words (``seat S failed CHECK: DETAIL``, see Blame)."""
+    head, _, detail = text.partition(": ")
+    prefix = f"seat {blamed} failed "
+    if head.startswith(prefix) and detail and " " not in head[len(prefix):]:
+        return Blame(blamed, head[len(prefix):], detail)
+    return Blame(blamed, "void", f"reported by seat {reporter}: {text}")
 
 
 def _default(legal: tuple[Action, ...]) -> Action:

@@ -77,6 +77,8 @@ class Msg(enum.IntEnum):
     RESULT = 17  #: the match result as this seat sees it: winners, deals, audits, lives, blames
     BYE = 18  #: this peer leaves the table
     REMASK = 19  #: after an exchange, a trader's holding under fresh positions (envelope along)
+    REJOIN = 20  #: a restarted seat is back: the hand number its journal reached
+    RESUME = 21  #: the coordinator's answer: seat back, next hand, match state (JSON)
     TIMEOUT = 24  #: a vote: this seat has waited past the table's limit for seat, at step
 
 
@@ -213,6 +215,8 @@ _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_small), _list_of(_blame_text)),
     Msg.BYE: (),
     Msg.REMASK: (),
+    Msg.REJOIN: (_u32,),
+    Msg.RESUME: (_small, _u32, lambda v: isinstance(v, bytes) and 0 < len(v) <= 8192),
     Msg.TIMEOUT: (_small,),
 }
 

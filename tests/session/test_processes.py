@@ -6,13 +6,13 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.support.brokers import Mosquitto
+from tests.support.procs import announced, logged, wait_for
 
 #: Small messages must not wait for delayed acknowledgements (see requests.md).
 NODELAY = "set_tcp_nodelay true"
@@ -29,17 +29,9 @@ def _host(broker: Mosquitto, table: str, tmp_path: Path, *extra: str) -> subproc
                   "--broker", broker.url, "--json", *extra, log=tmp_path / "host.log")
 
 
-def _log_shows(path: Path, text: str, limit: float = 120.0) -> None:
-    """Wait until ``path`` holds ``text`` (a generous safety limit, never a race)."""
-    deadline = time.monotonic() + limit
-    while text not in path.read_text():
-        assert time.monotonic() < deadline, f"never logged {text!r}:\n{path.read_text()}"
-        time.sleep(0.1)
-
-
 def _bots(broker: Mosquitto, table: str, tmp_path: Path, *extra: str
           ) -> list[subprocess.Popen[bytes]]:
-    _log_shows(tmp_path / "host.log", "hosting table")  # the host is on the broker
+    wait_for("the host's announcement on the broker", lambda: announced(broker, table))
     return [_lodam("bot", name, "--table", table, "--broker", broker.url, *extra,
                    log=tmp_path / f"bot{i}.log")
             for i, name in enumerate(["random", "heuristic", "random", "heuristic"])]
@@ -69,9 +61,10 @@ def test_five_seats_in_five_processes_over_mosquitto(
 def test_a_killed_bot_process_is_blamed_and_the_table_ends_with_a_result(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
     broker = make_mosquitto(NODELAY)
-    host = _host(broker, "elm", tmp_path, "--timeout", "2", "--option", "lives=1")
-    bots = _bots(broker, "elm", tmp_path, "--timeout", "2")
-    _log_shows(tmp_path / "host.log", "takes trick")  # well into the first hand
+    host = _host(broker, "elm", tmp_path, "--timeout", "2", "--option", "lives=1",
+                 "--option", "rejoin_grace=3")
+    bots = _bots(broker, "elm", tmp_path, "--timeout", "2", "--option", "rejoin_grace=3")
+    wait_for("the first hand under way", lambda: logged(tmp_path / "host.log", " plays "))
     bots[2].send_signal(signal.SIGKILL)
     out, _ = host.communicate(timeout=120)
     codes = [bot.communicate(timeout=30) and bot.returncode
