@@ -529,16 +529,6 @@ class Session(Rejoining):
         self.send(body)
 
 
-def _reported(blamed: int, text: str, reporter: int) -> Blame:
-    """The blame a VOID reports, as the reporting seat recorded it, so that every peer's
-    result names it in the same words (``seat S failed CHECK: DETAIL``, see Blame)."""
-    head, _, detail = text.partition(": ")
-    prefix = f"seat {blamed} failed "
-    if head.startswith(prefix) and detail and " " not in head[len(prefix):]:
-        return Blame(blamed, head[len(prefix):], detail)
-    return Blame(blamed, "void", f"reported by seat {reporter}: {text}")
-
-
 def _default(legal: tuple[Action, ...]) -> Action:
     """The first legal action (the engine lists defaults first)."""
     return legal[0]
