@@ -95,17 +95,6 @@ def test_a_seat_away_past_the_grace_has_left_and_the_rest_end_with_one_result(
     asyncio.run(asyncio.wait_for(_leaves(tmp_path), PATIENCE))
 
 
-def test_a_reported_blame_is_recorded_in_the_reporters_words() -> None:
-    from lodam_p2p.fairdeal import Blame
-    from lodam_p2p.session.seat import _reported
-
-    said = Blame(2, "timeout", "no play within 2 s")
-    assert _reported(2, str(said)[:200], 3) == said
-    odd = _reported(2, "something else", 3)
-    assert (odd.check, odd.detail) == ("void", "reported by seat 3: something else")
-    assert _reported(1, str(said), 3).check == "void"  # names another seat than it blames
-
-
 async def _bounce(tmp_path: Path) -> None:
     hub = MemoryHub()
     sessions = _sessions("oak", Options(lives=1), 4, bots(["random", "heuristic"] * 2),
