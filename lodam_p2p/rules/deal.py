@@ -1,40 +1,24 @@
-"""One deal with every card known: the public deal plus the hidden part.
+"""One deal with every card known: the public deal with its hidden part filled in.
 
-:class:`Deal` keeps the hands (as bit masks), the talon and the true cards of each
-exchange, checks every action against them (following suit, holding the card, the kind
-of an offer), and then drives the :class:`~lodam_p2p.rules.public.PublicDeal` it wraps,
-which alone decides whose turn comes next. Legal moves are generated first and an action
-is accepted exactly when it is among them; only a refused action pays for working out
-*why* (:mod:`lodam_p2p.rules.explain`).
+:class:`Deal` deals the cards into the hidden part of its
+:class:`~lodam_p2p.rules.public.PublicDeal` (the hands as bit masks, the talon's top,
+the card of the offer on the table) and then drives that one machine with actions. An
+action is accepted exactly when the machine's own test of a move
+(:meth:`~lodam_p2p.rules.machine.DealMachine.allows`) accepts its code — the test that
+agrees with the legal moves the machine generates — and only a refused action pays for
+working out *why* (:mod:`lodam_p2p.rules.explain`). The unchecked path of the same
+machine is what a search runs (see :mod:`lodam_p2p.rules.machine`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lodam_p2p.rules import legal
-from lodam_p2p.rules.actions import (
-    Action,
-    Answer,
-    Decision,
-    Declare,
-    MalformedInput,
-    Offer,
-    Play,
-    RulesError,
-    Swallow,
-    default_for,
-)
-from lodam_p2p.rules.cards import (
-    CARD_KINDS,
-    CARD_SUIT,
-    FULL_MASK,
-    SHORT_MASK,
-    Card,
-    Suit,
-    cards_of,
-)
+from lodam_p2p.rules.actions import Action, Decision, MalformedInput, RulesError, default_for
+from lodam_p2p.rules.cards import CARD_KINDS, CARDS, FULL_MASK, SHORT_MASK, Card, Suit, cards_of
+from lodam_p2p.rules.codes import code_of
 from lodam_p2p.rules.explain import why_illegal
+from lodam_p2p.rules.legal import ACTION_MOVES
 from lodam_p2p.rules.options import Options
 from lodam_p2p.rules.public import PublicDeal
 from lodam_p2p.rules.records import DealResult, ExchangeRecord, TrickRecord
@@ -44,19 +28,12 @@ from lodam_p2p.rules.view import PlayerView, build_view
 class Deal:
     """A deal in progress with all hidden cards; see the module docstring."""
 
-    __slots__ = (
-        "_dealt", "_exchange_log", "_exchanges", "_hands", "_legal", "_offer_card", "_talon",
-        "public",
-    )
+    __slots__ = ("_dealt", "_since", "_talon", "public")
 
-    public: PublicDeal  #: the public part, advanced in step
-    _exchange_log: list[tuple[int, Card, int | None, Card | None, bool]]
-    _exchanges: list[ExchangeRecord]
+    public: PublicDeal  #: the machine: the public part, and the hidden part filled in
     _dealt: tuple[tuple[Card, ...], ...]
-    _hands: list[int]  #: current hands as card-index bit masks
     _talon: tuple[Card, ...]
-    _offer_card: Card | None  #: the card of the offer on the table
-    _legal: tuple[Action, ...] | None  #: legal actions now, once generated
+    _since: int  #: exchanges resolved before this object took over (``from_public``)
 
     # -- construction -----------------------------------------------------------------
 
@@ -82,7 +59,7 @@ class Deal:
         hands: list[tuple[Card, ...]] = [()] * public.players
         for k, seat in enumerate(order):
             hands[seat] = deck[k : m * size : m]
-        return cls._assemble(public, hands, deck[m * size :], None)
+        return cls._assemble(public, hands, deck[m * size :], -1)
 
     @classmethod
     def from_public(
@@ -98,7 +75,8 @@ class Deal:
         offered card during answers. The given hands count as "dealt" for this object."""
         _check_determinization(public, hands, talon, pending_offer_card)
         held = [tuple(h) for h in hands]
-        return cls._assemble(public.copy(), held, tuple(talon), pending_offer_card)
+        offered = -1 if pending_offer_card is None else pending_offer_card.index
+        return cls._assemble(public.copy(), held, tuple(talon), offered)
 
     @classmethod
     def _assemble(
@@ -106,27 +84,21 @@ class Deal:
         public: PublicDeal,
         hands: list[tuple[Card, ...]],
         talon: tuple[Card, ...],
-        offer_card: Card | None,
+        offer_card: int,
     ) -> Deal:
         self = cls.__new__(cls)
-        self.public = public
         self._dealt = tuple(hands)
-        self._hands = [_mask(h) for h in hands]
         self._talon = talon
-        self._offer_card = offer_card
-        self._exchange_log, self._exchanges = [], []
-        self._legal = None
+        self._since = public.exchange_count
+        top = talon[0].index if talon else -1
+        self.public = public.with_hidden([_mask(h) for h in hands], top, offer_card)
         return self
 
     def copy(self) -> Deal:
         """An independent copy, cheap enough for search."""
         new = Deal.__new__(Deal)
         new.public = self.public.copy()
-        new._dealt, new._talon = self._dealt, self._talon
-        new._hands = self._hands[:]
-        new._offer_card = self._offer_card
-        new._exchange_log, new._exchanges = self._exchange_log[:], self._exchanges[:]
-        new._legal = self._legal
+        new._dealt, new._talon, new._since = self._dealt, self._talon, self._since
         return new
 
     # -- the record -------------------------------------------------------------------
@@ -173,16 +145,19 @@ class Deal:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """``seat``'s current hand, in card-index order."""
-        return cards_of(self._hands[seat])
+        return cards_of(self.public.hands[seat])
+
+    @property
+    def offered_card(self) -> Card | None:
+        """The card of the offer on the table, while answers are asked (hidden)."""
+        index = self.public.offer_card
+        return CARDS[index] if self.public.offer_kind is not None and index >= 0 else None
 
     @property
     def exchanges(self) -> list[ExchangeRecord]:
         """Resolved offers with the true cards (for a deal made by ``from_public``: those
         since that point)."""
-        built, log = self._exchanges, self._exchange_log
-        if len(built) < len(log):
-            built.extend(ExchangeRecord(*row) for row in log[len(built) :])
-        return built
+        return self.public.exchange_records(self._since)
 
     @property
     def tricks(self) -> list[TrickRecord]:
@@ -216,18 +191,15 @@ class Deal:
 
     # -- decisions --------------------------------------------------------------------
 
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        """Every legal action of ``to_act``, in a fixed order (defaults first); empty once
+        the deal is over."""
+        return self.public.legal_moves(ACTION_MOVES)
+
     def legal_actions(self) -> list[Action]:
         """Every legal action of ``to_act``, in a fixed order (defaults first)."""
-        found = self._legal
-        if found is None:
-            found = self._legal = _generate(self)
-        return list(found)
-
-    def _legal_now(self) -> tuple[Action, ...]:
-        found = self._legal
-        if found is None:
-            found = self._legal = _generate(self)
-        return found
+        return list(self.public.legal_moves(ACTION_MOVES))
 
     def default_action(self) -> Action | None:
         """The default of the awaited decision; ``None`` for a play or when over."""
@@ -238,66 +210,11 @@ class Deal:
 
     def apply(self, action: Action) -> None:
         """Apply ``action``; ``IllegalAction`` naming seat and move if the rules forbid it."""
-        found = self._legal
-        if found is None:
-            found = _generate(self)
-        # Interned actions (what ``legal_actions`` hands out) match by identity; the
-        # scan avoids the dataclass ``__eq__``, which is slow. Hand-built actions
-        # fall back to comparing by value.
-        for candidate in found:
-            if candidate is action:
-                break
-        else:
-            if action not in found:
-                raise why_illegal(self.public, self._hands, action)
-        self._legal = None
         public = self.public
-        # by frequency: answers, plays, offers (one isinstance each, no table look-up)
-        if isinstance(action, Answer):
-            if action.card is None:
-                self._apply_decline(action.seat)
-            else:
-                self._apply_answer(action)
-        elif isinstance(action, Play):
-            card = action.card
-            self._hands[action.seat] ^= 1 << card.index
-            public._do_play(action.seat, card, self._talon[0])
-        elif isinstance(action, Offer):
-            offered = self._offer_card = action.card
-            public._do_offer(action.seat, None if offered is None else CARD_KINDS[offered.index])
-        elif isinstance(action, Swallow):
-            public._do_swallow(action.seat, action.take)
-        elif isinstance(action, Declare):
-            public._do_declare(action.seat, action.out, action.challenge)
-        else:
-            public._do_challenge(action.seat, action.target)
-
-    def _apply_decline(self, seat: int) -> None:
-        public = self.public
-        offerer = public._offerer
-        public._do_answer(seat, False, False)
-        if public._offer_kind is None:
-            offered = self._offer_card
-            assert offered is not None
-            self._exchange_log.append((offerer, offered, None, None, False))
-            self._offer_card = None
-
-    def _apply_answer(self, action: Answer) -> None:
-        card = action.card
-        if card is None:
-            self._apply_decline(action.seat)
-            return
-        public, offered = self.public, self._offer_card
-        offerer = public._offerer
-        assert offered is not None
-        void = CARD_SUIT[card.index] == CARD_SUIT[offered.index]
-        if not void:
-            swap = (1 << card.index) | (1 << offered.index)
-            self._hands[offerer] ^= swap
-            self._hands[action.seat] ^= swap
-        self._exchange_log.append((offerer, offered, action.seat, card, void))
-        self._offer_card = None
-        public._do_answer(action.seat, True, void)
+        code = code_of(action)
+        if code < 0 or action.seat != public.to_act or not public.allows(code):
+            raise why_illegal(public, action)
+        public.step(code)
 
     # -- views and the end --------------------------------------------------------------
 
@@ -309,9 +226,9 @@ class Deal:
         return build_view(
             self.public,
             seat,
-            cards_of(self._hands[seat]),
+            cards_of(self.public.hands[seat]),
             self.exchanges,
-            tuple(self._legal_now()) if own else (),
+            self.legal if own else (),
         )
 
     def result(self) -> DealResult:
@@ -320,31 +237,6 @@ class Deal:
         if not p.is_over:
             raise RulesError("the deal is not over")
         return DealResult(tuple(p.points), p.out, p.counter_change, p.reason)
-
-
-def _generate(deal: Deal) -> tuple[Action, ...]:
-    """The legal actions of the awaited decision (empty when the deal is over)."""
-    p = deal.public
-    seat, decision = p.to_act, p.awaiting
-    if seat is None:
-        return ()
-    hand = deal._hands[seat]
-    if decision is _ANSWER:
-        return legal.answers_masked(seat, hand, p._offer_mask)
-    if decision is _PLAY:
-        return legal.plays(seat, hand, p._led)
-    if decision is _OFFER:
-        return legal.offers(seat, hand)
-    if decision is _SWALLOW:
-        return legal.swallows(seat)
-    if decision is _DECLARE:
-        targets = p.challenge_targets(seat)
-        return legal.declarations(seat, p.points[seat], p.options.out_at, targets)
-    return legal.challenges(seat, p.challenge_targets(seat))
-
-
-_ANSWER, _PLAY, _OFFER = Decision.ANSWER, Decision.PLAY, Decision.OFFER
-_SWALLOW, _DECLARE = Decision.SWALLOW, Decision.DECLARE
 
 
 def _mask(cards: Sequence[Card]) -> int:
@@ -383,7 +275,7 @@ def _check_determinization(
     if public.trump_card is not None and (not talon or talon[0] != public.trump_card):
         raise MalformedInput(f"the talon top must be the turned {public.trump_card}")
     everything = [c for h in hands for c in h] + list(talon)
-    unseen = (FULL_MASK if public.pack_size == 52 else SHORT_MASK) & ~public.played_mask
+    unseen = (FULL_MASK if public.pack_size == 52 else SHORT_MASK) & ~public.played
     if len(everything) != bin(unseen).count("1") or _mask(everything) != unseen:
         raise MalformedInput("hands and talon must hold every unplayed card exactly once")
     offer = public.pending_offer

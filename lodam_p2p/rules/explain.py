@@ -6,8 +6,6 @@ accepts an action simply when it is among the legal ones.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from lodam_p2p.rules.actions import (
     Action,
     Answer,
@@ -27,8 +25,9 @@ _ACTION_TYPES = (Play, Offer, Answer, Swallow, Declare, Challenge)
 _FOLLOW = "must follow suit"
 
 
-def why_illegal(public: PublicDeal, hands: Sequence[int], action: object) -> IllegalAction:
-    """The error for an action that is not among the legal ones."""
+def why_illegal(public: PublicDeal, action: object) -> IllegalAction:
+    """The error for an action that is not among the legal ones (``public`` with its
+    hidden part filled in)."""
     if not isinstance(action, _ACTION_TYPES):
         return IllegalAction(-1, None, f"{action!r} is not an action")
     seat = action.seat
@@ -36,14 +35,14 @@ def why_illegal(public: PublicDeal, hands: Sequence[int], action: object) -> Ill
         return IllegalAction(seat, action, "the deal is over")
     if public.to_act != seat or public.awaiting is not action.decision:
         return IllegalAction(seat, action, public.turn_reason(seat))
-    reason = _reason(public, hands, action)
+    reason = _reason(public, action)
     if reason.startswith(_FOLLOW):
         return Revoke(seat, action, reason)
     return IllegalAction(seat, action, reason)
 
 
-def _reason(public: PublicDeal, hands: Sequence[int], action: Action) -> str:
-    hand = hands[action.seat]
+def _reason(public: PublicDeal, action: Action) -> str:
+    hand = public.hands[action.seat]
     if isinstance(action, Play):
         return _play_reason(public, hand, action.card)
     if isinstance(action, Offer):
