@@ -129,8 +129,10 @@ def code_of(action: Action) -> int:
     """The code of an engine action (the inverse of :func:`action_of`); -1 for anything
     that is not a well-formed action (a card that is not a card, a seat out of range)."""
     if type(action) is Answer:
-        code = _card_code(action.card)
-        return -1 if code < 0 else ANSWER_BASE + code
+        card = action.card
+        if card is None:
+            return DECLINE
+        return ANSWER_BASE + card.index if type(card) is Card else -1
     if type(action) is Play:
         card = action.card
         return card.index if type(card) is Card else -1

@@ -12,12 +12,20 @@ machine is what a search runs (see :mod:`lodam_p2p.rules.machine`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 from lodam_p2p.rules.actions import Action, Decision, MalformedInput, RulesError, default_for
-from lodam_p2p.rules.cards import CARD_KINDS, CARDS, FULL_MASK, SHORT_MASK, Card, Suit, cards_of
-from lodam_p2p.rules.codes import code_of
-from lodam_p2p.rules.explain import why_illegal
+from lodam_p2p.rules.cards import (
+    CARD_KINDS,
+    CARDS,
+    FULL_MASK,
+    SHORT_MASK,
+    SHORT_PACK,
+    Card,
+    Suit,
+    cards_of,
+)
 from lodam_p2p.rules.legal import ACTION_MOVES
 from lodam_p2p.rules.options import Options
 from lodam_p2p.rules.public import PublicDeal
@@ -28,9 +36,12 @@ from lodam_p2p.rules.view import PlayerView, build_view
 class Deal:
     """A deal in progress with all hidden cards; see the module docstring."""
 
-    __slots__ = ("_dealt", "_since", "_talon", "public")
+    __slots__ = ("_dealt", "_since", "_talon", "apply", "public")
 
     public: PublicDeal  #: the machine: the public part, and the hidden part filled in
+    #: Apply ``action``; ``IllegalAction`` naming seat and move if the rules forbid it.
+    #: (The machine's own checked ``apply``, bound once: it runs at every decision.)
+    apply: Callable[[Action], None]
     _dealt: tuple[tuple[Card, ...], ...]
     _talon: tuple[Card, ...]
     _since: int  #: exchanges resolved before this object took over (``from_public``)
@@ -53,13 +64,19 @@ class Deal:
         ``MalformedInput`` if the deck is not exactly the pack this deal needs."""
         public = PublicDeal.start(options, dealer, lives, match_active, watchers)
         deck = tuple(deck)
-        _check_pack(deck, public.pack_size)
+        indices = _check_pack(deck, public.pack_size)
         order, size = public.order, public.hand_size
         m = len(order)
         hands: list[tuple[Card, ...]] = [()] * public.players
+        masks = [0] * public.players
         for k, seat in enumerate(order):
             hands[seat] = deck[k : m * size : m]
-        return cls._assemble(public, hands, deck[m * size :], -1)
+            masks[seat] = sum(map(_BIT.__getitem__, indices[k : m * size : m]))
+        self = cls.__new__(cls)
+        self._dealt, self._talon, self._since = tuple(hands), deck[m * size :], 0
+        public.fill_hidden(masks, indices[m * size], -1)
+        self.public, self.apply = public, public.apply
+        return self
 
     @classmethod
     def from_public(
@@ -92,12 +109,14 @@ class Deal:
         self._since = public.exchange_count
         top = talon[0].index if talon else -1
         self.public = public.with_hidden([_mask(h) for h in hands], top, offer_card)
+        self.apply = self.public.apply
         return self
 
     def copy(self) -> Deal:
         """An independent copy, cheap enough for search."""
         new = Deal.__new__(Deal)
         new.public = self.public.copy()
+        new.apply = new.public.apply
         new._dealt, new._talon, new._since = self._dealt, self._talon, self._since
         return new
 
@@ -208,14 +227,6 @@ class Deal:
             return None
         return default_for(p.awaiting, p.to_act)
 
-    def apply(self, action: Action) -> None:
-        """Apply ``action``; ``IllegalAction`` naming seat and move if the rules forbid it."""
-        public = self.public
-        code = code_of(action)
-        if code < 0 or action.seat != public.to_act or not public.allows(code):
-            raise why_illegal(public, action)
-        public.step(code)
-
     # -- views and the end --------------------------------------------------------------
 
     def view(self, seat: int) -> PlayerView:
@@ -246,15 +257,23 @@ def _mask(cards: Sequence[Card]) -> int:
     return mask
 
 
-def _check_pack(deck: Sequence[Card], size: int) -> None:
-    """``deck`` must be exactly the ``size``-card pack, each card once."""
+def _check_pack(deck: Sequence[Card], size: int) -> list[int]:
+    """``deck`` must be exactly the ``size``-card pack, each card once; its indices."""
     if len(deck) != size:
         raise MalformedInput(f"the deck must hold {size} cards, got {len(deck)}")
-    if not all(type(card) is Card for card in deck):
+    if set(map(type, deck)) != {Card}:
         raise MalformedInput("the deck must hold Card objects")
-    mask = _mask(deck)
-    if mask != (FULL_MASK if size == 52 else SHORT_MASK):
+    indices = list(map(_INDEX, deck))
+    distinct = set(indices)
+    if len(distinct) != size or not distinct <= (_FULL if size == 52 else _SHORT):
         raise MalformedInput(f"the deck is not the {size}-card pack (a card missing or twice)")
+    return indices
+
+
+_BIT = tuple(1 << i for i in range(52))
+_INDEX = attrgetter("index")
+_FULL = frozenset(range(52))
+_SHORT = frozenset(card.index for card in SHORT_PACK)
 
 
 def _check_determinization(

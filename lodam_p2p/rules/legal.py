@@ -129,7 +129,7 @@ def _by_top_five(row: Sequence[M]) -> tuple[tuple[tuple[M, ...], ...], ...]:
 class Moves(Generic[M]):
     """One seat's moves in one alphabet (actions or codes), spelled from masks."""
 
-    __slots__ = ("_answers", "_challenges", "_declare_out", "_offers", "_plays",
+    __slots__ = ("_answers", "_challenges", "_declare_out", "_decline", "_offers", "_plays",
                  "declare_pass", "swallows")
 
     def __init__(
@@ -146,6 +146,7 @@ class Moves(Generic[M]):
         self._plays = tuple(plays)
         self._offers = _by_top_five(offers)
         self._answers = _by_top_five(answers)
+        self._decline = (answers[NO_CARD],)
         self.swallows = swallows  #: leave the trick (the default), swallow it
         self.declare_pass = declare_pass  #: not now
         self._declare_out = tuple(declare_out)
@@ -161,6 +162,10 @@ class Moves(Generic[M]):
             + get[3][cards >> 39](row)
         )
 
+    def plays_of_suit(self, suit: int, cards: int) -> tuple[M, ...]:
+        """Plays of the ``cards`` (a mask within ``suit``), in index order."""
+        return _SUIT_GETTERS[suit][cards >> (suit * SUIT_SPAN)](self._plays)
+
     def offers(self, cards: int) -> tuple[M, ...]:
         """No offer first, then an offer of each of the ``cards`` (coats and cards)."""
         table = self._offers
@@ -173,6 +178,8 @@ class Moves(Generic[M]):
 
     def answers(self, cards: int) -> tuple[M, ...]:
         """Declining first, then accepting with each of the ``cards``."""
+        if not cards:
+            return self._decline
         table = self._answers
         return (
             table[0][(cards >> _TEN) & _TOP_FIVE]

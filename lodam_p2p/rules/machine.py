@@ -45,10 +45,18 @@ turned into frozen dataclasses only when someone reads them (:mod:`.public`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
-from lodam_p2p.rules.actions import Decision
-from lodam_p2p.rules.cards import CARD_KINDS, CARD_POINTS, CARD_SUIT, EXCHANGEABLE_MASK, Kind
+from lodam_p2p.rules.actions import NO_CARD, Action, Answer, Decision, Offer, Play
+from lodam_p2p.rules.cards import (
+    CARD_KINDS,
+    CARD_POINTS,
+    CARD_SUIT,
+    EXCHANGEABLE_MASK,
+    Card,
+    Kind,
+)
 from lodam_p2p.rules.codes import (
     ANSWER_BASE,
     CHALLENGE_BASE,
@@ -63,6 +71,7 @@ from lodam_p2p.rules.codes import (
     OFFER_BASE,
     SUIT_MASK,
     TAKE,
+    code_of,
     kind_mask,
 )
 from lodam_p2p.rules.legal import CODE_MOVES, Moves
@@ -87,6 +96,20 @@ ExchangeRow = tuple[int, Kind, "int | None", bool, int, int, int]
 TrickRow = tuple[int, tuple[int, ...], int, int, bool]
 
 
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who is dealt in and in what order: the part of a deal fixed by its table."""
+
+    lives: tuple[int, ...]
+    active: tuple[bool, ...]  #: dealt in this deal
+    watchers: tuple[bool, ...]  #: eliminated seats still watching (may challenge)
+    left: tuple[int, ...]  #: for each seat, the next active seat to its left
+    order: tuple[int, ...]  #: active seats in dealing order, eldest first
+    hand_size: int
+    pack_size: int
+    strength: tuple[int, ...]  #: of each card index within its suit
+
+
 class DealMachine:
     """The state and transitions of one deal (see the module docstring)."""
 
@@ -99,7 +122,7 @@ class DealMachine:
         "hands", "offer_card", "talon_top",
         # the deal as everybody sees it
         "awaiting", "challenge_queue", "counter_change", "hi_led_seat", "hi_led_str",
-        "hi_trump_seat", "hi_trump_str", "is_over", "leader", "led", "offer_kind",
+        "follow", "hi_trump_seat", "hi_trump_str", "is_over", "leader", "led", "offer_kind",
         "offer_mask", "offerer", "out", "played", "points", "reason", "renounced",
         "to_act", "trick", "trick_points", "tricks_played", "trump_suit", "winner",
         # records: logged rows and, built from them on demand, typed records
@@ -133,6 +156,9 @@ class DealMachine:
     trump_suit: int  #: -1 before the turn
     trick: list[int]  #: card indices of the trick in progress, from the leader on
     led: int  #: suit led to the current trick, -1 before the lead
+    #: mask of the led suit, 0 before the lead: the playable cards of a hand are
+    #: ``hand & follow or hand`` (follow suit if you can)
+    follow: int
     hi_led_seat: int  #: holder of the highest card of the led suit so far
     hi_led_str: int
     hi_trump_seat: int  #: holder of the highest trump so far, -1 if none
@@ -158,19 +184,14 @@ class DealMachine:
 
     # -- construction -----------------------------------------------------------------
 
-    def _setup(
-        self, options: Options, dealer: int, lives: tuple[int, ...], *,
-        active: tuple[bool, ...], watchers: tuple[bool, ...], left: tuple[int, ...],
-        order: tuple[int, ...], strength: tuple[int, ...],
-    ) -> None:
-        """A deal about to begin, from an already checked table."""
-        self.options, self.players, self.dealer = options, len(lives), dealer
-        self.lives, self.active, self.watchers = lives, active, watchers
-        self.left, self.order, self.m = left, order, len(order)
-        self.hand_size = options.hand_size_for(self.m)
-        self.pack_size = options.pack_size(self.m)
+    def _setup(self, options: Options, dealer: int, seating: Seating) -> None:
+        """A deal about to begin at an already checked ``seating``."""
+        self.options, self.players, self.dealer = options, len(seating.lives), dealer
+        self.lives, self.active, self.watchers = seating.lives, seating.active, seating.watchers
+        self.left, self.order, self.m = seating.left, seating.order, len(seating.order)
+        self.hand_size, self.pack_size = seating.hand_size, seating.pack_size
         self.talon_size = self.pack_size - self.m * self.hand_size
-        self.strength = strength
+        self.strength = seating.strength
         self.out_at, self.declare_out = options.out_at, options.declare_out
         self.trump_memory, self.winning = options.trump_memory, options.winning
         self.exchange_rule = options.exchanges
@@ -181,7 +202,7 @@ class DealMachine:
         self.challenge_queue = []
         self.is_over, self.out, self.counter_change, self.reason = False, None, (), ""
         self._trick_log, self._tricks, self._exchange_log, self._exchanges = [], [], [], []
-        self.leader = order[0]
+        self.leader = self.order[0]
         self._reset_trick()
         self._begin_trick()
 
@@ -203,10 +224,20 @@ class DealMachine:
         top card index and, during answers, the offered card's index. Not checked
         (``Deal.from_public`` is the checked way): a search samples them itself."""
         new = self.copy()
-        new.hands, new.talon_top, new.offer_card = list(hands), talon_top, offer_card
+        new.fill_hidden(hands, talon_top, offer_card)
         return new
 
+    def fill_hidden(self, hands: Sequence[int], talon_top: int, offer_card: int = -1) -> None:
+        """Fill in the hidden part in place (see :meth:`with_hidden`)."""
+        self.hands, self.talon_top, self.offer_card = list(hands), talon_top, offer_card
+
     # -- the generator and the test of one move ---------------------------------------
+
+    # The rules of choice are three masks kept by the transitions: ``follow`` (the led
+    # suit), ``offer_mask`` (the offered kind) and the exchangeable cards. The playable
+    # cards are ``hand & follow or hand``, the answers ``hand & offer_mask``, the offers
+    # ``hand & EXCHANGEABLE_MASK``; the generator and the test of one move both read them
+    # so, and nothing else decides what a hand may do.
 
     def card_choices(self) -> int:
         """The cards the awaited decision may use, as a mask: the playable cards, the
@@ -216,17 +247,20 @@ class DealMachine:
             return 0
         hand = self.hands[seat]
         if d is _PLAY:
-            led = self.led
-            if led >= 0:
-                follow = hand & SUIT_MASK[led]
-                if follow:
-                    return follow
-            return hand
+            return hand & self.follow or hand
         if d is _ANSWER:
             return hand & self.offer_mask
         if d is _OFFER:
             return hand & EXCHANGEABLE_MASK
         return 0
+
+    def turn_reason(self, seat: int | None = None) -> str:
+        """Why ``seat`` may not act so now: whose turn it is and for what."""
+        if self.is_over or self.awaiting is None:
+            return "the deal is over"
+        if seat is not None and seat == self.to_act:
+            return f"its decision now is to {self.awaiting.value}"
+        return f"it is seat {self.to_act}'s turn to {self.awaiting.value}"
 
     def challenge_targets(self, seat: int) -> tuple[int, ...]:
         """Seats that ``seat`` may challenge: every other seat dealt in, by seat number."""
@@ -239,13 +273,14 @@ class DealMachine:
         seat, d = self.to_act, self.awaiting
         if seat is None:
             return ()
-        moves = alphabet[seat]
+        moves, hand = alphabet[seat], self.hands[seat]
         if d is _ANSWER:
-            return moves.answers(self.card_choices())
+            return moves.answers(hand & self.offer_mask)
         if d is _PLAY:
-            return moves.plays(self.card_choices())
+            following = hand & self.follow
+            return moves.plays_of_suit(self.led, following) if following else moves.plays(hand)
         if d is _OFFER:
-            return moves.offers(self.card_choices())
+            return moves.offers(hand & EXCHANGEABLE_MASK)
         if d is _SWALLOW:
             return moves.swallows
         others = self.challenge_targets(seat)
@@ -261,33 +296,77 @@ class DealMachine:
         """Whether ``code`` is among :meth:`legal_codes` (without spelling them all)."""
         d = self.awaiting
         if d is _ANSWER:
-            return code == DECLINE or _in_mask(code - ANSWER_BASE, self.card_choices())
+            code -= ANSWER_BASE
+            return code == NO_CARD or (0 <= code < 52 and self.card_choices() >> code & 1 == 1)
         if d is _PLAY:
-            return _in_mask(code, self.card_choices())
+            return 0 <= code < 52 and self.card_choices() >> code & 1 == 1
         if d is _OFFER:
-            return code == NO_OFFER or _in_mask(code - OFFER_BASE, self.card_choices())
+            code -= OFFER_BASE
+            return code == NO_CARD or (0 <= code < 52 and self.card_choices() >> code & 1 == 1)
         if d is _SWALLOW:
             return code in (LEAVE, TAKE)
         return d is not None and code in self.legal_codes()
+
+    # -- the checked path -------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply a seat's ``action`` if the rules allow it — the test of :meth:`allows`,
+        on the hidden part filled in — else raise ``IllegalAction`` naming seat and move
+        (:mod:`.explain`). A refused action leaves the deal untouched."""
+        seat, d = self.to_act, self.awaiting
+        if seat is not None and action.seat == seat:
+            # by frequency: answers, plays, offers, each tested as allows() does
+            if d is _ANSWER and type(action) is Answer:
+                card = action.card
+                if card is None:
+                    self._decline(seat)
+                    return
+                if type(card) is Card and (self.hands[seat] & self.offer_mask) >> card.index & 1:
+                    index = card.index
+                    self._accept(seat, index, CARD_SUIT[index] == CARD_SUIT[self.offer_card])
+                    return
+            elif d is _PLAY and type(action) is Play:
+                card, hand = action.card, self.hands[seat]
+                if type(card) is Card and (hand & self.follow or hand) >> card.index & 1:
+                    self._play(seat, card.index)
+                    return
+            elif d is _OFFER and type(action) is Offer:
+                card = action.card
+                if card is None:
+                    self._offer(seat, -1, None)
+                    return
+                if type(card) is Card and (self.hands[seat] & EXCHANGEABLE_MASK) >> card.index & 1:
+                    self._offer(seat, card.index, CARD_KINDS[card.index])
+                    return
+            elif d is not _ANSWER and d is not _PLAY and d is not _OFFER:
+                code = code_of(action)
+                if self.allows(code):
+                    self.step(code)
+                    return
+        from lodam_p2p.rules.explain import why_illegal  # noqa: PLC0415 -- refusals only
+
+        raise why_illegal(self, action)
 
     # -- the unchecked path -----------------------------------------------------------
 
     def step(self, code: int) -> None:
         """Apply the move ``code`` of ``to_act`` — one of :meth:`legal_codes`, unchecked."""
-        d = self.awaiting
+        seat, d = self.to_act, self.awaiting
+        if seat is None:
+            return
         if d is _PLAY:
-            self._play(code)
+            self._play(seat, code)
         elif d is _ANSWER:
             if code == DECLINE:
-                self._decline()
+                self._decline(seat)
             else:
                 card = code - ANSWER_BASE
-                self._accept(card, CARD_SUIT[card] == CARD_SUIT[self.offer_card])
+                self._accept(seat, card, CARD_SUIT[card] == CARD_SUIT[self.offer_card])
         elif d is _OFFER:
             if code == NO_OFFER:
-                self._offer(-1, None)
+                self._offer(seat, -1, None)
             else:
-                self._offer(code - OFFER_BASE, CARD_KINDS[code - OFFER_BASE])
+                self._offer(seat, code - OFFER_BASE, CARD_KINDS[code - OFFER_BASE])
         elif d is _SWALLOW:
             self._swallow(code == TAKE)
         elif d is _DECLARE:
@@ -301,7 +380,9 @@ class DealMachine:
     def play_card(self, index: int) -> None:
         """``to_act`` plays card ``index`` (unchecked; the rollouts' shortcut to
         :meth:`step` during PLAY)."""
-        self._play(index)
+        seat = self.to_act
+        assert seat is not None
+        self._play(seat, index)
 
     # -- transitions: each applies a move already known to be legal -------------------
 
@@ -309,7 +390,7 @@ class DealMachine:
         self.trick = []
         self.led = self.hi_led_seat = self.hi_trump_seat = self.winner = -1
         self.hi_led_str = self.hi_trump_str = -1
-        self.trick_points = 0
+        self.trick_points = self.follow = 0
         self.renounced = False
 
     def _begin_trick(self) -> None:
@@ -317,10 +398,8 @@ class DealMachine:
         window = rule is _EVERY or (rule is _FIRST and self.tricks_played == 0)
         self.to_act, self.awaiting = self.leader, _OFFER if window else _PLAY
 
-    def _offer(self, card: int, kind: Kind | None) -> None:
-        """``to_act`` offers ``card`` (-1 where not known) of ``kind``; ``None``: no offer."""
-        seat = self.to_act
-        assert seat is not None
+    def _offer(self, seat: int, card: int, kind: Kind | None) -> None:
+        """``seat`` offers ``card`` (-1 where not known) of ``kind``; ``None``: no offer."""
         if kind is None:
             following = self.to_act = self.left[seat]
             self.awaiting = _PLAY if following == self.leader else _OFFER
@@ -329,24 +408,21 @@ class DealMachine:
         self.offer_mask = KIND_MASK_OF[card] if card >= 0 else kind_mask(kind)
         self.to_act, self.awaiting = self.left[seat], _ANSWER
 
-    def _decline(self) -> None:
-        seat = self.to_act
-        assert seat is not None
+    def _decline(self, seat: int) -> None:
         following = self.left[seat]
         if following != self.offerer:
             self.to_act = following
         else:
             self._settle(None, -1, False)
 
-    def _accept(self, card: int, void: bool) -> None:
-        """``to_act`` accepts with ``card`` (-1 where not known); ``void``: both cards of
+    def _accept(self, seat: int, card: int, void: bool) -> None:
+        """``seat`` accepts with ``card`` (-1 where not known); ``void``: both cards of
         one suit, so nothing changes hands."""
-        seat = self.to_act
-        assert seat is not None
         if card >= 0 and not void:
             swap = (1 << card) | (1 << self.offer_card)
-            self.hands[self.offerer] ^= swap
-            self.hands[seat] ^= swap
+            hands = self.hands
+            hands[self.offerer] ^= swap
+            hands[seat] ^= swap
         self._settle(seat, card, void)
 
     def _settle(self, acceptor: int | None, card: int, void: bool) -> None:
@@ -358,9 +434,7 @@ class DealMachine:
         following = self.to_act = self.left[offerer]
         self.awaiting = _PLAY if following == self.leader else _OFFER
 
-    def _play(self, index: int) -> None:
-        seat = self.to_act
-        assert seat is not None
+    def _play(self, seat: int, index: int) -> None:
         bit = 1 << index
         self.hands[seat] &= ~bit
         self.played |= bit
@@ -372,6 +446,7 @@ class DealMachine:
         led = self.led
         if led < 0:
             self.led = led = suit
+            self.follow = SUIT_MASK[suit]
             self.hi_led_seat, self.hi_led_str = seat, strength
         elif suit == led:
             if strength > self.hi_led_str:
@@ -493,11 +568,6 @@ class DealMachine:
         self.is_over, self.out, self.reason = True, out, reason
         self.counter_change = tuple(change)
         self.to_act = self.awaiting = None
-
-
-def _in_mask(index: int, mask: int) -> bool:
-    """Whether card ``index`` (maybe out of range) is in ``mask``."""
-    return 0 <= index < 52 and bool(mask >> index & 1)
 
 
 _COPIED = {"hands", "points", "trick", "challenge_queue", "_trick_log", "_tricks",

@@ -32,7 +32,7 @@ from lodam_p2p.rules.actions import (
     Swallow,
 )
 from lodam_p2p.rules.cards import CARD_SUIT, CARDS, Card, Kind, Suit, strength_table
-from lodam_p2p.rules.machine import DealMachine, ExchangeRow
+from lodam_p2p.rules.machine import DealMachine, ExchangeRow, Seating
 from lodam_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS, Options
 from lodam_p2p.rules.records import ExchangeRecord, PublicExchange, PublicOffer, TrickRecord
 
@@ -65,16 +65,7 @@ class PublicDeal(DealMachine):
         in the match (default: lives > 0, or everyone in Winning Lodam); ``watchers``
         which eliminated seats may challenge (default: all of them)."""
         self = cls.__new__(cls)
-        players = _check_seats(lives, dealer)
-        active = _active_seats(options, lives, match_active, players)
-        seen = tuple(
-            not active[s] and (watchers is None or bool(watchers[s])) for s in range(players)
-        )
-        left = tuple(_next_active(active, s) for s in range(players))
-        order = _dealing_order(left, dealer, sum(active))
-        strength = strength_table(options.rank_order)
-        self._setup(options, dealer, tuple(lives), active=active, watchers=seen, left=left,
-                    order=order, strength=strength)
+        self._setup(options, dealer, _seating(options, dealer, lives, match_active, watchers))
         return self
 
     # -- public facts -----------------------------------------------------------------
@@ -174,20 +165,20 @@ class PublicDeal(DealMachine):
             if self.played & (1 << trump_card.index) or trump_card == card:
                 raise MalformedInput(f"{trump_card} cannot be the talon top: it was played")
             self.talon_top = trump_card.index
-        self._play(card.index)
+        self._play(seat, card.index)
 
     def offer(self, seat: int, kind: Kind | None) -> None:
         """An offer of ``kind`` put face down, or ``None``: no offer."""
         self._check_turn(seat, _OFFER, None)
-        self._offer(-1, kind)
+        self._offer(seat, -1, kind)
 
     def answer(self, seat: int, accepted: bool, void: bool = False) -> None:
         """An answer to the offer on the table, with the announced outcome if accepted."""
         self._check_turn(seat, _ANSWER, None)
         if accepted:
-            self._accept(-1, void)
+            self._accept(seat, -1, void)
         else:
-            self._decline()
+            self._decline(seat)
 
     def swallow(self, seat: int, take: bool) -> None:
         """The swallow question answered."""
@@ -216,14 +207,6 @@ class PublicDeal(DealMachine):
         if self.to_act != seat or self.awaiting is not decision:
             raise IllegalAction(seat, action, self.turn_reason(seat))
 
-    def turn_reason(self, seat: int | None = None) -> str:
-        """Why ``seat`` may not act so now: whose turn it is and for what."""
-        if self.is_over or self.awaiting is None:
-            return "the deal is over"
-        if seat is not None and seat == self.to_act:
-            return f"its decision now is to {self.awaiting.value}"
-        return f"it is seat {self.to_act}'s turn to {self.awaiting.value}"
-
     def _check_declaration(self, action: Declare) -> None:
         held = self.points[action.seat]
         if held < self.options.out_at:
@@ -232,6 +215,78 @@ class PublicDeal(DealMachine):
         target = action.challenge
         if target is not None and target not in self.challenge_targets(action.seat):
             raise IllegalAction(action.seat, action, f"seat {target} cannot be challenged")
+
+
+#: Seatings worked out before, by table: a match deals at the same few tables again and
+#: again, and a seating is a value (see :class:`~lodam_p2p.rules.machine.Seating`).
+_SEATINGS: dict[tuple[object, ...], tuple[Options, Seating]] = {}
+_SEATINGS_KEPT = 512
+
+
+def _seating(
+    options: Options,
+    dealer: int,
+    lives: Sequence[int],
+    match_active: Sequence[bool] | None,
+    watchers: Sequence[bool] | None,
+) -> Seating:
+    """The checked seating of a table (``MalformedInput`` if it is not one), reused when
+    the same plain values come again. Only exact ints and bools are looked up, since
+    ``True == 1`` would otherwise let a bool pass for a seat."""
+    key = _plain_key(options, dealer, lives, match_active, watchers)
+    if key is not None:
+        found = _SEATINGS.get(key)
+        if found is not None and found[0] is options:
+            return found[1]
+    seating = _work_out_seating(options, dealer, lives, match_active, watchers)
+    if key is not None:
+        if len(_SEATINGS) >= _SEATINGS_KEPT:
+            _SEATINGS.clear()
+        _SEATINGS[key] = (options, seating)
+    return seating
+
+
+def _plain_key(
+    options: Options,
+    dealer: int,
+    lives: Sequence[int],
+    match_active: Sequence[bool] | None,
+    watchers: Sequence[bool] | None,
+) -> tuple[object, ...] | None:
+    if type(dealer) is not int or set(map(type, lives)) != _INT:
+        return None
+    flags = []
+    for given in (match_active, watchers):
+        if given is not None and not set(map(type, given)) <= _BOOL:
+            return None
+        flags.append(None if given is None else tuple(given))
+    return (id(options), dealer, tuple(lives), *flags)
+
+
+_INT, _BOOL = {int}, {bool}
+
+
+def _work_out_seating(
+    options: Options,
+    dealer: int,
+    lives: Sequence[int],
+    match_active: Sequence[bool] | None,
+    watchers: Sequence[bool] | None,
+) -> Seating:
+    players = _check_seats(lives, dealer)
+    active = _active_seats(options, lives, match_active, players)
+    seen = tuple(
+        not active[s] and (watchers is None or bool(watchers[s])) for s in range(players)
+    )
+    left = tuple(_next_active(active, s) for s in range(players))
+    order = _dealing_order(left, dealer, sum(active))
+    m = len(order)
+    hand_size = options.hand_size_for(m)
+    return Seating(
+        lives=tuple(lives), active=active, watchers=seen, left=left, order=order,
+        hand_size=hand_size, pack_size=options.pack_size(m),
+        strength=strength_table(options.rank_order),
+    )
 
 
 def _check_seats(lives: Sequence[int], dealer: int) -> int:
