@@ -115,22 +115,32 @@ _SUIT_GETTERS = tuple(
 
 
 def _by_top_five(row: Sequence[M]) -> tuple[tuple[tuple[M, ...], ...], ...]:
-    """Per suit, per 5-bit pattern of T J Q K A: the moves of ``row`` for those cards;
-    the spade entries start with the default (``row[NO_CARD]``), so that joining the
-    four suits gives the whole legal tuple."""
+    """Per pair of suits (spades and hearts, diamonds and clubs), per 10-bit pattern of
+    their T J Q K A: the moves of ``row`` for those cards; the first pair's entries
+    start with the default (``row[NO_CARD]``), so that joining the two gives the whole
+    legal tuple. See :func:`_top_fives` for the pattern."""
     suits: list[tuple[tuple[M, ...], ...]] = []
     for suit in range(4):
         lead: tuple[M, ...] = (row[NO_CARD],) if suit == 0 else ()
         base = suit * SUIT_SPAN + _TEN
         suits.append(tuple(lead + tuple(row[base + i] for i in found) for found in _FIVE))
-    return tuple(suits)
+    return tuple(
+        tuple(low[p & _TOP_FIVE] + high[p >> 5] for p in range(1 << 10))
+        for low, high in (suits[:2], suits[2:])
+    )
+
+
+#: The T J Q K A of two suits as a 10-bit pattern: ``(x & 31) | (x >> 8)`` of
+#: ``x = (mask >> shift) & _PAIR_BITS`` (the second suit's five bits lie 13 higher).
+_PAIR_BITS = _TOP_FIVE | (_TOP_FIVE << SUIT_SPAN)
+_FIRST_PAIR, _SECOND_PAIR = _TEN, _TEN + 2 * SUIT_SPAN
 
 
 class Moves(Generic[M]):
     """One seat's moves in one alphabet (actions or codes), spelled from masks."""
 
-    __slots__ = ("_answers", "_challenges", "_declare_out", "_decline", "_offers", "_plays",
-                 "declare_pass", "swallows")
+    __slots__ = ("_answers", "_challenges", "_declare_out", "_offers", "_plays", "declare_pass",
+                 "decline", "no_offer", "swallows")
 
     def __init__(
         self,
@@ -146,7 +156,8 @@ class Moves(Generic[M]):
         self._plays = tuple(plays)
         self._offers = _by_top_five(offers)
         self._answers = _by_top_five(answers)
-        self._decline = (answers[NO_CARD],)
+        self.decline = (answers[NO_CARD],)  #: the answers of a seat holding none of the kind
+        self.no_offer = (offers[NO_CARD],)  #: the offers of a seat holding no coat or card
         self.swallows = swallows  #: leave the trick (the default), swallow it
         self.declare_pass = declare_pass  #: not now
         self._declare_out = tuple(declare_out)
@@ -168,25 +179,15 @@ class Moves(Generic[M]):
 
     def offers(self, cards: int) -> tuple[M, ...]:
         """No offer first, then an offer of each of the ``cards`` (coats and cards)."""
-        table = self._offers
-        return (
-            table[0][(cards >> _TEN) & _TOP_FIVE]
-            + table[1][(cards >> (_TEN + 13)) & _TOP_FIVE]
-            + table[2][(cards >> (_TEN + 26)) & _TOP_FIVE]
-            + table[3][cards >> (_TEN + 39)]
-        )
+        low, high = self._offers
+        x, y = (cards >> _FIRST_PAIR) & _PAIR_BITS, cards >> _SECOND_PAIR
+        return low[(x & _TOP_FIVE) | (x >> 8)] + high[(y & _TOP_FIVE) | (y >> 8)]
 
     def answers(self, cards: int) -> tuple[M, ...]:
         """Declining first, then accepting with each of the ``cards``."""
-        if not cards:
-            return self._decline
-        table = self._answers
-        return (
-            table[0][(cards >> _TEN) & _TOP_FIVE]
-            + table[1][(cards >> (_TEN + 13)) & _TOP_FIVE]
-            + table[2][(cards >> (_TEN + 26)) & _TOP_FIVE]
-            + table[3][cards >> (_TEN + 39)]
-        )
+        low, high = self._answers
+        x, y = (cards >> _FIRST_PAIR) & _PAIR_BITS, cards >> _SECOND_PAIR
+        return low[(x & _TOP_FIVE) | (x >> 8)] + high[(y & _TOP_FIVE) | (y >> 8)]
 
     def declarations(self, allowed: bool, others: Iterable[int]) -> tuple[M, ...]:
         """Not now; and, when ``allowed``, declaring out alone or challenging another."""

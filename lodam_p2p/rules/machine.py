@@ -45,7 +45,6 @@ turned into frozen dataclasses only when someone reads them (:mod:`.public`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 from lodam_p2p.rules.actions import NO_CARD, Action, Answer, Decision, Offer, Play
@@ -76,6 +75,7 @@ from lodam_p2p.rules.codes import (
 )
 from lodam_p2p.rules.legal import CODE_MOVES, Moves
 from lodam_p2p.rules.options import ExchangeRule, Options
+from lodam_p2p.rules.seating import Seating
 
 _OFFER = Decision.OFFER
 _ANSWER = Decision.ANSWER
@@ -94,20 +94,6 @@ Self = TypeVar("Self", bound="DealMachine")
 ExchangeRow = tuple[int, Kind, "int | None", bool, int, int, int]
 #: A completed trick as logged: leader, card indices in play order, taker, points, swallowed.
 TrickRow = tuple[int, tuple[int, ...], int, int, bool]
-
-
-@dataclass(frozen=True, slots=True)
-class Seating:
-    """Who is dealt in and in what order: the part of a deal fixed by its table."""
-
-    lives: tuple[int, ...]
-    active: tuple[bool, ...]  #: dealt in this deal
-    watchers: tuple[bool, ...]  #: eliminated seats still watching (may challenge)
-    left: tuple[int, ...]  #: for each seat, the next active seat to its left
-    order: tuple[int, ...]  #: active seats in dealing order, eldest first
-    hand_size: int
-    pack_size: int
-    strength: tuple[int, ...]  #: of each card index within its suit
 
 
 class DealMachine:
@@ -275,12 +261,14 @@ class DealMachine:
             return ()
         moves, hand = alphabet[seat], self.hands[seat]
         if d is _ANSWER:
-            return moves.answers(hand & self.offer_mask)
+            cards = hand & self.offer_mask
+            return moves.answers(cards) if cards else moves.decline
         if d is _PLAY:
             following = hand & self.follow
             return moves.plays_of_suit(self.led, following) if following else moves.plays(hand)
         if d is _OFFER:
-            return moves.offers(hand & EXCHANGEABLE_MASK)
+            cards = hand & EXCHANGEABLE_MASK
+            return moves.offers(cards) if cards else moves.no_offer
         if d is _SWALLOW:
             return moves.swallows
         others = self.challenge_targets(seat)
