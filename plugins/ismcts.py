@@ -45,10 +45,9 @@ import time
 from collections.abc import Callable, Mapping
 
 from lodam_p2p.bots import BotOption, BotType, hookimpl
-from lodam_p2p.rules import Action, Decision, PlayerView
+from lodam_p2p.rules import Action, Decision, PlayerView, PublicDeal
 from lodam_p2p.rules.cards import mask_of
 from lodam_p2p.rules.codes import action_of, code_of
-from lodam_p2p.rules.machine import DealMachine
 from plugins.ismcts_policy import boundary_choice, play_choice
 from plugins.ismcts_replay import ReplayError, WindowLog, replay
 from plugins.ismcts_rewards import deal_values
@@ -119,7 +118,7 @@ class IsmctsBot:
         lives, active = view.lives, view.active
         winning, target = view.options.winning, view.options.lives
 
-        def values(sim: DealMachine) -> list[float]:
+        def values(sim: PublicDeal) -> list[float]:
             return deal_values(
                 lives, active, sim.counter_change, sim.points, winning=winning, target=target
             )

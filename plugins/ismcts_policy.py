@@ -1,11 +1,11 @@
 """Cheap play for simulations: the rollout policy and the other seats' exchanges.
 
 A rollout plays a sampled world to the end of the deal thousands of times a decision,
-so each choice here is a few integer operations on a
-:class:`~lodam_p2p.rules.machine.DealMachine`. The play policy
-is a light version of what every Lodam player does — duck under the card winning the
-trick, shed the heaviest loader when renouncing, lead low — with a share of uniformly
-random plays so that the simulations do not all follow one line.
+so each choice here is a few integer operations on the deal machine (a public deal
+with its hidden part filled in, stepped unchecked). The play policy is a light version
+of what every Lodam player does — duck under the card winning the trick, shed the
+heaviest loader when renouncing, lead low — with a share of uniformly random plays so
+that the simulations do not all follow one line.
 
 Offers are hidden moves (only their kind is shown), so the search does not branch on
 other seats' exchange decisions; they follow this policy instead. No seat offers in a
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from lodam_p2p.rules import Decision
+from lodam_p2p.rules import Decision, PublicDeal
 from lodam_p2p.rules.cards import CARD_POINTS
 from lodam_p2p.rules.codes import (
     ANSWER_BASE,
@@ -32,7 +32,6 @@ from lodam_p2p.rules.codes import (
     SUIT_OF,
     bits,
 )
-from lodam_p2p.rules.machine import DealMachine
 
 OFFER, ANSWER, PLAY = Decision.OFFER, Decision.ANSWER, Decision.PLAY
 DECLARE, CHALLENGE = Decision.DECLARE, Decision.CHALLENGE
@@ -41,7 +40,7 @@ DECLARE, CHALLENGE = Decision.DECLARE, Decision.CHALLENGE
 EPSILON = 0.15
 
 
-def play_choice(sim: DealMachine, rng: random.Random) -> int:
+def play_choice(sim: PublicDeal, rng: random.Random) -> int:
     """The card index the rollout policy plays for ``sim.to_act``."""
     hand = sim.hands[sim.to_act]  # type: ignore[index]
     led = sim.led
@@ -66,7 +65,7 @@ def play_choice(sim: DealMachine, rng: random.Random) -> int:
     return min(cards, key=lambda c: strength[c])
 
 
-def exchange_choice(sim: DealMachine) -> int:
+def exchange_choice(sim: PublicDeal) -> int:
     """Another seat's offer (none) or answer (a lone card of the kind, else decline)."""
     if sim.awaiting is OFFER:
         return NO_OFFER
@@ -79,7 +78,7 @@ def exchange_choice(sim: DealMachine) -> int:
     return DECLINE if best < 0 else ANSWER_BASE + best
 
 
-def boundary_choice(sim: DealMachine) -> int:
+def boundary_choice(sim: PublicDeal) -> int:
     """Declare out (or, as a watcher, challenge) only against a seat that holds
     ``out_at``: that seat then loses the counter."""
     seat, out_at = sim.to_act, sim.out_at
@@ -94,15 +93,17 @@ def boundary_choice(sim: DealMachine) -> int:
     return NO_CHALLENGE
 
 
-def rollout(sim: DealMachine, rng: random.Random) -> None:
+def rollout(sim: PublicDeal, rng: random.Random) -> None:
     """Play ``sim`` to the end of the deal with the policy."""
     while True:
         d = sim.awaiting
         if d is PLAY:
-            sim.play_card(play_choice(sim, rng))
+            sim.play_card(sim.to_act, play_choice(sim, rng))  # type: ignore[arg-type]
         elif d is None:
             return
-        elif d is OFFER or d is ANSWER:
+        elif d is OFFER:
+            sim.step(NO_OFFER)
+        elif d is ANSWER:
             sim.step(exchange_choice(sim))
         elif d is DECLARE or d is CHALLENGE:
             sim.step(boundary_choice(sim))

@@ -20,13 +20,12 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lodam_p2p.rules import Decision
-from lodam_p2p.rules.machine import DealMachine
+from lodam_p2p.rules import Decision, PublicDeal
 from plugins.ismcts_policy import exchange_choice, rollout
 from plugins.ismcts_sample import Constraints, sample
 
 Clock = Callable[[], float]
-Values = Callable[[DealMachine], list[float]]
+Values = Callable[[PublicDeal], list[float]]
 OFFER, ANSWER = Decision.OFFER, Decision.ANSWER
 #: Iterations between checks of the early stop.
 STOP_CHECK = 16
@@ -68,7 +67,7 @@ class Outcome:
 class Search:
     """One decision's search (see the module docstring)."""
 
-    template: DealMachine  #: the deal at the decision, hidden part to be filled in
+    template: PublicDeal  #: the deal at the decision, hidden part to be filled in
     constraints: Constraints
     values: Values
     rng: random.Random
@@ -123,7 +122,7 @@ class Search:
             if (decision is OFFER or decision is ANSWER) and seat != me:
                 sim.step(exchange_choice(sim))  # hidden moves: not in the tree
                 continue
-            legal = sim.legal_codes()
+            legal = sim.legal
             code = self._select(node, legal)
             child = node.children.get(code)
             if child is None:

@@ -21,7 +21,7 @@ public events), ``deal`` (the hidden part dealt in and every action checked),
 (counters and dealers), ``replay`` (the scripted-deal format of ``lodam rules replay``).
 
 A search runs the same machine unchecked: ``public.with_hidden(hands, talon_top)``,
-then ``legal_codes()`` and ``step(code)`` (see :mod:`lodam_p2p.rules.machine`).
+then ``legal`` (codes) and ``step(code)`` (see :mod:`lodam_p2p.rules.machine`).
 """
 
 from lodam_p2p.rules.actions import (

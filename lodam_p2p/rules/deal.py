@@ -1,21 +1,22 @@
-"""One deal with every card known: the public deal with its hidden part filled in.
+"""One deal with every card known: the deal machine with its hidden part dealt in.
 
-:class:`Deal` deals the cards into the hidden part of its
-:class:`~lodam_p2p.rules.public.PublicDeal` (the hands as bit masks, the talon's top,
-the card of the offer on the table) and then drives that one machine with actions. An
-action is accepted exactly when the machine's own test of a move
-(:meth:`~lodam_p2p.rules.machine.DealMachine.allows`) accepts its code — the test that
-agrees with the legal moves the machine generates — and only a refused action pays for
-working out *why* (:mod:`lodam_p2p.rules.explain`). The unchecked path of the same
-machine is what a search runs (see :mod:`lodam_p2p.rules.machine`).
+:class:`Deal` is the :class:`~lodam_p2p.rules.machine.DealMachine` holding the hands (as
+bit masks), the talon's top and the card of the offer on the table, spelling its legal
+moves as interned actions. It takes a seat's actions through the machine's checked
+``apply`` — the test that agrees with the legal moves the machine generates — and only a
+refused action pays for working out *why* (:mod:`lodam_p2p.rules.explain`). The
+unchecked path of the same machine is what a search runs.
+
+:attr:`Deal.public` is the same deal seen as a :class:`~lodam_p2p.rules.PublicDeal`: a
+live window onto this machine, not a second one kept in step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from operator import attrgetter
 
-from lodam_p2p.rules.actions import Action, Decision, MalformedInput, RulesError, default_for
+from lodam_p2p.rules.actions import Action, MalformedInput, RulesError, default_for
 from lodam_p2p.rules.cards import (
     CARD_KINDS,
     CARDS,
@@ -23,28 +24,26 @@ from lodam_p2p.rules.cards import (
     SHORT_MASK,
     SHORT_PACK,
     Card,
-    Suit,
     cards_of,
 )
-from lodam_p2p.rules.legal import ACTION_MOVES
+from lodam_p2p.rules.legal import ACTION_MOVES, CODE_MOVES
+from lodam_p2p.rules.machine import DealMachine
 from lodam_p2p.rules.options import Options
-from lodam_p2p.rules.public import PublicDeal
-from lodam_p2p.rules.records import DealResult, ExchangeRecord, TrickRecord
+from lodam_p2p.rules.public import DealRecord, PublicDeal
+from lodam_p2p.rules.records import DealResult, ExchangeRecord
+from lodam_p2p.rules.seating import seating
 from lodam_p2p.rules.view import PlayerView, build_view
 
 
-class Deal:
+class Deal(DealRecord[Action]):
     """A deal in progress with all hidden cards; see the module docstring."""
 
-    __slots__ = ("_dealt", "_since", "_talon", "apply", "public")
+    __slots__ = ("_dealt", "_public", "_since", "_talon")
 
-    public: PublicDeal  #: the machine: the public part, and the hidden part filled in
-    #: Apply ``action``; ``IllegalAction`` naming seat and move if the rules forbid it.
-    #: (The machine's own checked ``apply``, bound once: it runs at every decision.)
-    apply: Callable[[Action], None]
     _dealt: tuple[tuple[Card, ...], ...]
     _talon: tuple[Card, ...]
     _since: int  #: exchanges resolved before this object took over (``from_public``)
+    _public: PublicDeal | None  #: the live public window, once asked for
 
     # -- construction -----------------------------------------------------------------
 
@@ -62,20 +61,21 @@ class Deal:
         """Deal ``deck`` (the whole pack, top first) to the active seats (RULES.md 4).
 
         ``MalformedInput`` if the deck is not exactly the pack this deal needs."""
-        public = PublicDeal.start(options, dealer, lives, match_active, watchers)
+        table = seating(options, dealer, lives, match_active, watchers)
+        self = cls.__new__(cls)
+        self._setup(options, dealer, table, ACTION_MOVES)
         deck = tuple(deck)
-        indices = _check_pack(deck, public.pack_size)
-        order, size = public.order, public.hand_size
+        indices = _check_pack(deck, self.pack_size)
+        order, size = self.order, self.hand_size
         m = len(order)
-        hands: list[tuple[Card, ...]] = [()] * public.players
-        masks = [0] * public.players
+        hands: list[tuple[Card, ...]] = [()] * self.players
+        masks = [0] * self.players
         for k, seat in enumerate(order):
             hands[seat] = deck[k : m * size : m]
             masks[seat] = sum(map(_BIT.__getitem__, indices[k : m * size : m]))
-        self = cls.__new__(cls)
-        self._dealt, self._talon, self._since = tuple(hands), deck[m * size :], 0
-        public.fill_hidden(masks, indices[m * size], -1)
-        self.public, self.apply = public, public.apply
+        self._dealt, self._talon = tuple(hands), deck[m * size :]
+        self._since, self._public = 0, None
+        self.fill_hidden(masks, indices[m * size], -1)
         return self
 
     @classmethod
@@ -91,66 +91,32 @@ class Deal:
         hand sizes, talon size and top, no card twice, nothing already played, the
         offered card during answers. The given hands count as "dealt" for this object."""
         _check_determinization(public, hands, talon, pending_offer_card)
-        held = [tuple(h) for h in hands]
+        self = public.copy_as(cls, ACTION_MOVES)
+        self._dealt = tuple(tuple(h) for h in hands)
+        self._talon = tuple(talon)
+        self._since, self._public = public.exchange_count, None
         offered = -1 if pending_offer_card is None else pending_offer_card.index
-        return cls._assemble(public.copy(), held, tuple(talon), offered)
-
-    @classmethod
-    def _assemble(
-        cls,
-        public: PublicDeal,
-        hands: list[tuple[Card, ...]],
-        talon: tuple[Card, ...],
-        offer_card: int,
-    ) -> Deal:
-        self = cls.__new__(cls)
-        self._dealt = tuple(hands)
-        self._talon = talon
-        self._since = public.exchange_count
-        top = talon[0].index if talon else -1
-        self.public = public.with_hidden([_mask(h) for h in hands], top, offer_card)
-        self.apply = self.public.apply
+        top = self._talon[0].index if self._talon else -1
+        self.fill_hidden([_mask(h) for h in hands], top, offered)
         return self
 
     def copy(self) -> Deal:
         """An independent copy, cheap enough for search."""
-        new = Deal.__new__(Deal)
-        new.public = self.public.copy()
-        new.apply = new.public.apply
+        new = self.copy_as(Deal, self.alphabet)
         new._dealt, new._talon, new._since = self._dealt, self._talon, self._since
+        new._public = None
         return new
 
+    @property
+    def public(self) -> PublicDeal:
+        """This deal as everyone sees it: a live :class:`PublicDeal` window onto it
+        (reads follow the deal; its ``copy()`` is an independent public deal)."""
+        found = self._public
+        if found is None:
+            found = self._public = _LivePublic.over(self)
+        return found
+
     # -- the record -------------------------------------------------------------------
-
-    @property
-    def players(self) -> int:
-        """Seats at the table (dealt in or not)."""
-        return self.public.players
-
-    @property
-    def dealer(self) -> int:
-        """The dealer of this deal."""
-        return self.public.dealer
-
-    @property
-    def options(self) -> Options:
-        """The table options."""
-        return self.public.options
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat whose decision is awaited; ``None`` when the deal is over."""
-        return self.public.to_act
-
-    @property
-    def awaiting(self) -> Decision | None:
-        """The kind of decision awaited."""
-        return self.public.awaiting
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the deal has ended."""
-        return self.public.is_over
 
     @property
     def dealt_hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -164,90 +130,80 @@ class Deal:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """``seat``'s current hand, in card-index order."""
-        return cards_of(self.public.hands[seat])
+        return cards_of(self.hands[seat])
 
     @property
     def offered_card(self) -> Card | None:
         """The card of the offer on the table, while answers are asked (hidden)."""
-        index = self.public.offer_card
-        return CARDS[index] if self.public.offer_kind is not None and index >= 0 else None
+        index = self.offer_card
+        return CARDS[index] if self.offer_kind is not None and index >= 0 else None
 
     @property
     def exchanges(self) -> list[ExchangeRecord]:
         """Resolved offers with the true cards (for a deal made by ``from_public``: those
         since that point)."""
-        return self.public.exchange_records(self._since)
-
-    @property
-    def tricks(self) -> list[TrickRecord]:
-        """Completed tricks."""
-        return self.public.tricks
-
-    @property
-    def trump(self) -> Suit | None:
-        """The trump suit, once turned."""
-        return self.public.trump
-
-    @property
-    def trump_card(self) -> Card | None:
-        """The turned talon card, once turned."""
-        return self.public.trump_card
-
-    @property
-    def points(self) -> list[int]:
-        """Points taken so far, per seat."""
-        return self.public.points
-
-    @property
-    def current_trick(self) -> list[tuple[int, Card]]:
-        """The cards of the trick in progress, ``(seat, card)`` in play order."""
-        return self.public.current_trick
-
-    @property
-    def leader(self) -> int:
-        """The seat that leads (or led) the current trick."""
-        return self.public.leader
+        return self.exchange_records(self._since)
 
     # -- decisions --------------------------------------------------------------------
 
-    @property
-    def legal(self) -> tuple[Action, ...]:
-        """Every legal action of ``to_act``, in a fixed order (defaults first); empty once
-        the deal is over."""
-        return self.public.legal_moves(ACTION_MOVES)
-
     def legal_actions(self) -> list[Action]:
         """Every legal action of ``to_act``, in a fixed order (defaults first)."""
-        return list(self.public.legal_moves(ACTION_MOVES))
+        return list(self.legal)
 
     def default_action(self) -> Action | None:
         """The default of the awaited decision; ``None`` for a play or when over."""
-        p = self.public
-        if p.to_act is None or p.awaiting is None:
+        if self.to_act is None or self.awaiting is None:
             return None
-        return default_for(p.awaiting, p.to_act)
+        return default_for(self.awaiting, self.to_act)
 
     # -- views and the end --------------------------------------------------------------
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now (never another seat's hidden card)."""
-        if not 0 <= seat < self.public.players:
-            raise MalformedInput(f"no seat {seat} at a table of {self.public.players}")
-        own = self.public.to_act == seat
+        if not 0 <= seat < self.players:
+            raise MalformedInput(f"no seat {seat} at a table of {self.players}")
+        own = self.to_act == seat
         return build_view(
-            self.public,
-            seat,
-            cards_of(self.public.hands[seat]),
-            self.exchanges,
+            self.public, seat, cards_of(self.hands[seat]), self.exchanges,
             self.legal if own else (),
         )
 
     def result(self) -> DealResult:
         """How the deal ended; ``RulesError`` while it is still going on."""
-        p = self.public
-        if not p.is_over:
+        if not self.is_over:
             raise RulesError("the deal is not over")
-        return DealResult(tuple(p.points), p.out, p.counter_change, p.reason)
+        return DealResult(tuple(self.points), self.out, self.counter_change, self.reason)
+
+
+class _LivePublic(PublicDeal):
+    """A full deal seen as a :class:`PublicDeal`: every field of the machine is read and
+    written through to the deal, so it never falls out of step with it."""
+
+    __slots__ = ("_deal",)
+
+    _deal: Deal
+
+    @classmethod
+    def over(cls, deal: Deal) -> _LivePublic:
+        """The window onto ``deal``."""
+        self = object.__new__(cls)
+        self._deal = deal
+        return self
+
+    def copy(self) -> PublicDeal:  # type: ignore[override]
+        """An independent public deal at this point (the hidden part comes along)."""
+        return self._deal.copy_as(PublicDeal, CODE_MOVES)
+
+
+def _through(name: str) -> property:
+    def write(window: _LivePublic, value: object) -> None:
+        setattr(window._deal, name, value)
+
+    return property(attrgetter(f"_deal.{name}"), write)
+
+
+for _name in DealMachine.__slots__:
+    setattr(_LivePublic, _name, _through(_name))
 
 
 def _mask(cards: Sequence[Card]) -> int:

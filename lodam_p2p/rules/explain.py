@@ -6,7 +6,7 @@ accepts an action simply when it is among the legal ones.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lodam_p2p.rules.actions import (
     Action,
@@ -29,7 +29,7 @@ _ACTION_TYPES = (Play, Offer, Answer, Swallow, Declare, Challenge)
 _FOLLOW = "must follow suit"
 
 
-def why_illegal(public: DealMachine, action: object) -> IllegalAction:
+def why_illegal(public: DealMachine[Any], action: object) -> IllegalAction:
     """The error for an action that is not among the legal ones (``public``: the deal
     machine with its hidden part filled in)."""
     if not isinstance(action, _ACTION_TYPES):
@@ -45,7 +45,7 @@ def why_illegal(public: DealMachine, action: object) -> IllegalAction:
     return IllegalAction(seat, action, reason)
 
 
-def _reason(public: DealMachine, action: Action) -> str:
+def _reason(public: DealMachine[Any], action: Action) -> str:
     hand = public.hands[action.seat]
     if isinstance(action, Play):
         return _play_reason(public, hand, action.card)
@@ -63,7 +63,7 @@ def _reason(public: DealMachine, action: Action) -> str:
     return f"{action.take!r} is not an answer to the swallow question"
 
 
-def _play_reason(public: DealMachine, hand: int, card: object) -> str:
+def _play_reason(public: DealMachine[Any], hand: int, card: object) -> str:
     if not isinstance(card, Card):
         return f"{card!r} is not a card"
     if not hand >> card.index & 1:

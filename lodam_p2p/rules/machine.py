@@ -10,13 +10,14 @@ library's board serves both its pseudo-legal and its legal moves from one genera
   :class:`~lodam_p2p.rules.deal.Deal` takes a seat's actions; each checks what it is
   given, says why it refuses, and keeps the typed record;
 * **unchecked**: a search plays thousands of deal endings per decision. It fills in the
-  hidden part (:meth:`DealMachine.with_hidden`), asks :meth:`~DealMachine.legal_codes`
+  hidden part (:meth:`DealMachine.with_hidden`), asks :attr:`~DealMachine.legal`
   and applies small integer codes (:mod:`lodam_p2p.rules.codes`) with
   :meth:`~DealMachine.step`, trusting itself to pick them from the list.
 
-Both go through the same generator (:meth:`~DealMachine.legal_moves`, which spells one
-set of legal moves as interned actions or as codes), the same test of one move
-(:meth:`~DealMachine.allows`) and the same transitions, so the paths cannot drift apart.
+Both go through the same generator (:attr:`~DealMachine.legal`, which spells the legal
+moves in the machine's alphabet: interned actions for a full deal, codes otherwise), the
+same test of one move (:meth:`~DealMachine.allows`) and the same transitions, so the
+paths cannot drift apart.
 
 The state is plain integers: hands are 52-bit masks, suits and seats small ints, -1 for
 "none yet". The *hidden part* — ``hands``, ``talon_top`` (the talon's top card) and
@@ -44,8 +45,8 @@ turned into frozen dataclasses only when someone reads them (:mod:`.public`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
 
 from lodam_p2p.rules.actions import NO_CARD, Action, Answer, Decision, Offer, Play
 from lodam_p2p.rules.cards import (
@@ -87,7 +88,8 @@ _EVERY = ExchangeRule.EVERY_TRICK
 _FIRST = ExchangeRule.FIRST_TRICK
 
 M = TypeVar("M")
-Self = TypeVar("Self", bound="DealMachine")
+Self = TypeVar("Self", bound="DealMachine[Any]")
+Other = TypeVar("Other", bound="DealMachine[Any]")
 
 #: A resolved offer as logged: offerer, kind, acceptor, void, before which trick, and
 #: the offered and accepting cards (-1 where not known).
@@ -96,7 +98,7 @@ ExchangeRow = tuple[int, Kind, "int | None", bool, int, int, int]
 TrickRow = tuple[int, tuple[int, ...], int, int, bool]
 
 
-class DealMachine:
+class DealMachine(Generic[M]):
     """The state and transitions of one deal (see the module docstring)."""
 
     __slots__ = (  # noqa: RUF023 -- grouped by role
@@ -104,8 +106,8 @@ class DealMachine:
         "active", "dealer", "declare_out", "exchange_rule", "hand_size", "left", "lives",
         "m", "options", "order", "out_at", "pack_size", "players", "strength",
         "talon_size", "trump_memory", "watchers", "winning",
-        # the hidden part
-        "hands", "offer_card", "talon_top",
+        # the hidden part, and the alphabet the legal moves are spelled in
+        "alphabet", "hands", "offer_card", "talon_top",
         # the deal as everybody sees it
         "awaiting", "challenge_queue", "counter_change", "hi_led_seat", "hi_led_str",
         "follow", "hi_trump_seat", "hi_trump_str", "is_over", "leader", "led", "offer_kind",
@@ -133,6 +135,7 @@ class DealMachine:
     trump_memory: bool
     winning: bool
     exchange_rule: ExchangeRule
+    alphabet: Sequence[Moves[M]]  #: per seat, how :attr:`legal` spells the moves
     hands: list[int]  #: current hands as masks (0 where not known)
     talon_top: int  #: card index of the talon's top (-1 where not known)
     offer_card: int  #: card index of the offer on the table (-1: none or not known)
@@ -170,8 +173,11 @@ class DealMachine:
 
     # -- construction -----------------------------------------------------------------
 
-    def _setup(self, options: Options, dealer: int, seating: Seating) -> None:
+    def _setup(
+        self, options: Options, dealer: int, seating: Seating, alphabet: Sequence[Moves[M]]
+    ) -> None:
         """A deal about to begin at an already checked ``seating``."""
+        self.alphabet = alphabet
         self.options, self.players, self.dealer = options, len(seating.lives), dealer
         self.lives, self.active, self.watchers = seating.lives, seating.active, seating.watchers
         self.left, self.order, self.m = seating.left, seating.order, len(seating.order)
@@ -194,9 +200,13 @@ class DealMachine:
 
     def copy(self: Self) -> Self:
         """An independent copy (lists copied, immutable parts shared)."""
-        new = object.__new__(type(self))
-        for name in _SHARED:
-            setattr(new, name, getattr(self, name))
+        return self.copy_as(type(self), self.alphabet)
+
+    def copy_as(self, cls: type[Other], alphabet: Sequence[Moves[Any]]) -> Other:
+        """An independent copy as a ``cls`` spelling its moves in ``alphabet``."""
+        new = object.__new__(cls)
+        new.alphabet = alphabet
+        _copy_shared(self, new)
         new.hands, new.points, new.trick = self.hands[:], self.points[:], self.trick[:]
         new.challenge_queue = self.challenge_queue[:]
         new._trick_log, new._tricks = self._trick_log[:], self._tricks[:]
@@ -252,14 +262,15 @@ class DealMachine:
         """Seats that ``seat`` may challenge: every other seat dealt in, by seat number."""
         return tuple(t for t in range(self.players) if self.active[t] and t != seat)
 
-    def legal_moves(self, alphabet: Sequence[Moves[M]]) -> tuple[M, ...]:
-        """Every legal move of ``to_act``, spelled in ``alphabet`` (``ACTION_MOVES`` or
-        ``CODE_MOVES`` of :mod:`.legal`), in a fixed order, defaults first; empty once
-        the deal is over."""
+    @property
+    def legal(self) -> tuple[M, ...]:
+        """Every legal move of ``to_act``, spelled in this machine's ``alphabet``
+        (interned actions for a full deal, codes otherwise), in a fixed order, defaults
+        first; empty once the deal is over."""
         seat, d = self.to_act, self.awaiting
         if seat is None:
             return ()
-        moves, hand = alphabet[seat], self.hands[seat]
+        moves, hand = self.alphabet[seat], self.hands[seat]
         if d is _ANSWER:
             cards = hand & self.offer_mask
             return moves.answers(cards) if cards else moves.decline
@@ -277,8 +288,10 @@ class DealMachine:
         return moves.challenges(others)
 
     def legal_codes(self) -> tuple[int, ...]:
-        """Every legal move of ``to_act`` as a code (unchecked path)."""
-        return self.legal_moves(CODE_MOVES)
+        """Every legal move of ``to_act`` as a code, whatever the alphabet."""
+        if self.alphabet is CODE_MOVES:
+            return self.legal  # type: ignore[return-value]
+        return tuple(code_of(move) for move in self.legal)  # type: ignore[arg-type]
 
     def allows(self, code: int) -> bool:
         """Whether ``code`` is among :meth:`legal_codes` (without spelling them all)."""
@@ -316,7 +329,7 @@ class DealMachine:
             elif d is _PLAY and type(action) is Play:
                 card, hand = action.card, self.hands[seat]
                 if type(card) is Card and (hand & self.follow or hand) >> card.index & 1:
-                    self._play(seat, card.index)
+                    self.play_card(seat, card.index)
                     return
             elif d is _OFFER and type(action) is Offer:
                 card = action.card
@@ -343,7 +356,7 @@ class DealMachine:
         if seat is None:
             return
         if d is _PLAY:
-            self._play(seat, code)
+            self.play_card(seat, code)
         elif d is _ANSWER:
             if code == DECLINE:
                 self._decline(seat)
@@ -364,13 +377,6 @@ class DealMachine:
                 self._declare(True, None if code == DECLARE_ALONE else code - DECLARE_BASE)
         elif d is _CHALLENGE:
             self._challenge(None if code == NO_CHALLENGE else code - CHALLENGE_BASE)
-
-    def play_card(self, index: int) -> None:
-        """``to_act`` plays card ``index`` (unchecked; the rollouts' shortcut to
-        :meth:`step` during PLAY)."""
-        seat = self.to_act
-        assert seat is not None
-        self._play(seat, index)
 
     # -- transitions: each applies a move already known to be legal -------------------
 
@@ -422,7 +428,9 @@ class DealMachine:
         following = self.to_act = self.left[offerer]
         self.awaiting = _PLAY if following == self.leader else _OFFER
 
-    def _play(self, seat: int, index: int) -> None:
+    def play_card(self, seat: int, index: int) -> None:
+        """``seat`` (which must be ``to_act``) plays card ``index``: the transition of a
+        play, unchecked — the rollouts' shortcut past :meth:`step`."""
         bit = 1 << index
         self.hands[seat] &= ~bit
         self.played |= bit
@@ -558,6 +566,20 @@ class DealMachine:
         self.to_act = self.awaiting = None
 
 
-_COPIED = {"hands", "points", "trick", "challenge_queue", "_trick_log", "_tricks",
+_COPIED = {"alphabet", "hands", "points", "trick", "challenge_queue", "_trick_log", "_tricks",
            "_exchange_log", "_exchanges"}
 _SHARED = tuple(name for name in DealMachine.__slots__ if name not in _COPIED)
+
+
+def _straight_copy(names: Sequence[str]) -> Callable[[Any, Any], None]:
+    """A function setting each of ``names`` of its second argument from its first,
+    written out line by line (a search copies a deal at every iteration, and plain
+    attribute statements are several times faster than a loop of getattr/setattr)."""
+    lines = [f"    dst.{name} = src.{name}" for name in names]
+    namespace: dict[str, Any] = {}
+    exec("def copy(src, dst):\n" + "\n".join(lines), namespace)
+    function: Callable[[Any, Any], None] = namespace["copy"]
+    return function
+
+
+_copy_shared = _straight_copy(_SHARED)

@@ -20,6 +20,7 @@ The properties give the record as typed values (cards, suits, records).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from lodam_p2p.rules.actions import (
     Action,
@@ -32,6 +33,7 @@ from lodam_p2p.rules.actions import (
     Swallow,
 )
 from lodam_p2p.rules.cards import CARD_SUIT, CARDS, Card, Kind, Suit
+from lodam_p2p.rules.legal import CODE_MOVES
 from lodam_p2p.rules.machine import DealMachine, ExchangeRow
 from lodam_p2p.rules.options import Options
 from lodam_p2p.rules.records import ExchangeRecord, PublicExchange, PublicOffer, TrickRecord
@@ -44,9 +46,10 @@ _SWALLOW = Decision.SWALLOW
 _DECLARE = Decision.DECLARE
 _CHALLENGE = Decision.CHALLENGE
 _SUITS = tuple(Suit)
+M = TypeVar("M")
 
 
-class DealRecord(DealMachine):
+class DealRecord(DealMachine[M]):
     """The deal machine's record as typed values: cards, suits, tricks and offers.
     Shared by :class:`PublicDeal` and the full :class:`~lodam_p2p.rules.deal.Deal`."""
 
@@ -134,7 +137,7 @@ class DealRecord(DealMachine):
 
 
 
-class PublicDeal(DealRecord):
+class PublicDeal(DealRecord[int]):
     """One deal tracked from public events only (see the module docstring)."""
 
     __slots__ = ()
@@ -154,7 +157,8 @@ class PublicDeal(DealRecord):
         in the match (default: lives > 0, or everyone in Winning Lodam); ``watchers``
         which eliminated seats may challenge (default: all of them)."""
         self = cls.__new__(cls)
-        self._setup(options, dealer, seating(options, dealer, lives, match_active, watchers))
+        table = seating(options, dealer, lives, match_active, watchers)
+        self._setup(options, dealer, table, CODE_MOVES)
         return self
 
     @property
@@ -178,7 +182,7 @@ class PublicDeal(DealRecord):
             if self.played & (1 << trump_card.index) or trump_card == card:
                 raise MalformedInput(f"{trump_card} cannot be the talon top: it was played")
             self.talon_top = trump_card.index
-        self._play(seat, card.index)
+        self.play_card(seat, card.index)
 
     def offer(self, seat: int, kind: Kind | None) -> None:
         """An offer of ``kind`` put face down, or ``None``: no offer."""

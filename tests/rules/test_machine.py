@@ -113,11 +113,11 @@ def _agree(deal: Deal, sim: DealMachine, tracker: PublicDeal) -> None:
         for machine in (sim, tracker):
             assert (machine.out, machine.counter_change) == (result.out, result.counter_change)
             assert machine.reason == result.reason
-        assert sim.legal_codes() == () and deal.legal == ()
+        assert sim.legal == () and deal.legal == ()
         return
     seat, awaiting = deal.to_act, deal.awaiting
     assert seat is not None and awaiting is not None
-    codes, actions = sim.legal_codes(), deal.legal
+    codes, actions = sim.legal, deal.legal
     assert tuple(action_of(seat, awaiting, c) for c in codes) == actions
     assert tuple(code_of(a) for a in actions) == codes
     assert deal.legal_actions() == list(actions)
@@ -163,7 +163,7 @@ def _play_three_ways(table: Table, rebuild_at: int | None) -> int:
             top, card = deal.talon[0].index, -1 if offered is None else offered.index
             sim = tracker.with_hidden(hands, top, card)
             _agree(deal, sim, tracker)
-        codes = sim.legal_codes()
+        codes = sim.legal
         # prefer the quiet answers a little, so that deals also run long
         code = codes[0] if len(codes) > 1 and rng.random() < 0.3 else rng.choice(codes)
         seat, awaiting = deal.to_act, deal.awaiting
@@ -195,8 +195,8 @@ def test_copy_is_independent() -> None:
     sim = deal.public.copy()
     twin = sim.copy()
     for _ in range(12):
-        twin.step(twin.legal_codes()[-1])
-    fresh = Deal.start(Options(), 0, [3] * 4, deck).public
+        twin.step(twin.legal[-1])
+    fresh = Deal.start(Options(), 0, [3] * 4, deck).public.copy()
     assert (twin.hands, twin.trick, twin.to_act) != (sim.hands, sim.trick, sim.to_act)
     for name in DealMachine.__slots__:
         assert getattr(sim, name) == getattr(fresh, name), name
