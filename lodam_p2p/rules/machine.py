@@ -54,6 +54,7 @@ from lodam_p2p.rules.cards import (
     CARD_POINTS,
     CARD_SUIT,
     EXCHANGEABLE_MASK,
+    FULL_MASK,
     Card,
     Kind,
 )
@@ -431,9 +432,8 @@ class DealMachine(Generic[M]):
     def play_card(self, seat: int, index: int) -> None:
         """``seat`` (which must be ``to_act``) plays card ``index``: the transition of a
         play, unchecked — the rollouts' shortcut past :meth:`step`."""
-        bit = 1 << index
-        self.hands[seat] &= ~bit
-        self.played |= bit
+        self.hands[seat] &= _ALL_BUT[index]
+        self.played |= _BIT[index]
         trick = self.trick
         trick.append(index)
         suit = CARD_SUIT[index]
@@ -565,6 +565,10 @@ class DealMachine(Generic[M]):
         self.counter_change = tuple(change)
         self.to_act = self.awaiting = None
 
+
+#: ``1 << i`` and its complement within the pack, built once (big-integer shifts cost)
+_BIT = tuple(1 << i for i in range(52))
+_ALL_BUT = tuple(FULL_MASK ^ bit for bit in _BIT)
 
 _COPIED = {"alphabet", "hands", "points", "trick", "challenge_queue", "_trick_log", "_tricks",
            "_exchange_log", "_exchanges"}
