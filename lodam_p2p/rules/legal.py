@@ -50,6 +50,8 @@ from lodam_p2p.rules.codes import (
     TAKE,
 )
 
+#: ``mask >> SUIT_SHIFT[suit]`` brings a suit's cards to the lowest 13 bits
+SUIT_SHIFT = tuple(suit * SUIT_SPAN for suit in range(4))
 #: bit of the ten within a suit; T J Q K A are the five bits from here up
 _TEN = 8
 _TOP_FIVE = 0b11111
@@ -107,8 +109,9 @@ def _getter(indices: list[int]) -> Callable[[Sequence[M]], tuple[M, ...]]:
     return itemgetter(slice(0, 0))
 
 
-#: ``_SUIT_GETTERS[suit][pattern](row)``: the moves of those cards of that suit
-_SUIT_GETTERS = tuple(
+#: ``SUIT_GETTERS[suit][pattern](row)``: the moves of those cards of that suit, from a
+#: row of 52 (``pattern``: the suit's 13 bits, ``mask >> SUIT_SHIFT[suit]``)
+SUIT_GETTERS = _SUIT_GETTERS = tuple(
     tuple(_getter([suit * SUIT_SPAN + i for i in found]) for found in _THIRTEEN)
     for suit in range(4)
 )
@@ -140,7 +143,7 @@ class Moves(Generic[M]):
     """One seat's moves in one alphabet (actions or codes), spelled from masks."""
 
     __slots__ = ("_answers", "_challenges", "_declare_out", "_offers", "_plays", "declare_pass",
-                 "decline", "no_offer", "swallows")
+                 "decline", "no_offer", "play_row", "swallows")
 
     def __init__(
         self,
@@ -153,7 +156,7 @@ class Moves(Generic[M]):
         declare_out: Sequence[M],
         challenges: Sequence[M],
     ) -> None:
-        self._plays = tuple(plays)
+        self._plays = self.play_row = tuple(plays)  #: the play of each card index
         self._offers = _by_top_five(offers)
         self._answers = _by_top_five(answers)
         self.decline = (answers[NO_CARD],)  #: the answers of a seat holding none of the kind
@@ -172,10 +175,6 @@ class Moves(Generic[M]):
             + get[2][(cards >> 26) & SUIT_BITS](row)
             + get[3][cards >> 39](row)
         )
-
-    def plays_of_suit(self, suit: int, cards: int) -> tuple[M, ...]:
-        """Plays of the ``cards`` (a mask within ``suit``), in index order."""
-        return _SUIT_GETTERS[suit][cards >> (suit * SUIT_SPAN)](self._plays)
 
     def offers(self, cards: int) -> tuple[M, ...]:
         """No offer first, then an offer of each of the ``cards`` (coats and cards)."""

@@ -75,7 +75,7 @@ from lodam_p2p.rules.codes import (
     code_of,
     kind_mask,
 )
-from lodam_p2p.rules.legal import CODE_MOVES, Moves
+from lodam_p2p.rules.legal import CODE_MOVES, SUIT_GETTERS, SUIT_SHIFT, Moves
 from lodam_p2p.rules.options import ExchangeRule, Options
 from lodam_p2p.rules.seating import Seating
 
@@ -277,7 +277,10 @@ class DealMachine(Generic[M]):
             return moves.answers(cards) if cards else moves.decline
         if d is _PLAY:
             following = hand & self.follow
-            return moves.plays_of_suit(self.led, following) if following else moves.plays(hand)
+            if following:  # one suit: one table look-up
+                led = self.led
+                return SUIT_GETTERS[led][following >> SUIT_SHIFT[led]](moves.play_row)
+            return moves.plays(hand)
         if d is _OFFER:
             cards = hand & EXCHANGEABLE_MASK
             return moves.offers(cards) if cards else moves.no_offer
