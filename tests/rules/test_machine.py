@@ -27,14 +27,17 @@ from lodam_p2p.rules import (
     Card,
     Challenge,
     Deal,
+    Decision,
     Declare,
+    MalformedInput,
     Offer,
     Options,
     Play,
     PublicDeal,
+    PublicExchange,
     Swallow,
 )
-from lodam_p2p.rules.cards import mask_of
+from lodam_p2p.rules.cards import Kind, mask_of
 from lodam_p2p.rules.codes import action_of, bits, code_of
 from lodam_p2p.rules.machine import DealMachine
 
@@ -92,7 +95,7 @@ def tables(draw: st.DrawFn) -> Table:
     return _table(random.Random(draw(st.integers(0, 1 << 30))), options)
 
 
-def _agree(deal: Deal, sim: DealMachine, tracker: PublicDeal) -> None:
+def _agree(deal: Deal, sim: DealMachine[int], tracker: PublicDeal) -> None:
     """Every fact the three share is equal."""
     for machine in (sim, tracker):
         assert machine.to_act == deal.to_act
@@ -205,3 +208,32 @@ def test_copy_is_independent() -> None:
 def test_bits_lists_indices_in_order() -> None:
     assert bits(0) == []
     assert bits((1 << 51) | (1 << 13) | 1) == [0, 13, 51]
+
+
+def test_the_public_window_of_a_deal_follows_it_and_its_copy_does_not() -> None:
+    deal = Deal.start(Options(), 0, [3] * 5, random.Random(4).sample(FULL_PACK, 52))
+    window = deal.public
+    snapshot = window.copy()
+    for _ in range(7):
+        deal.apply(deal.legal[-1])
+        assert (window.to_act, window.awaiting) == (deal.to_act, deal.awaiting)
+        assert window.exchanges == [
+            PublicExchange(r.offerer, kind_of(r.offer), r.acceptor, r.void, before_trick=0)
+            for r in deal.exchanges
+        ]
+    assert (snapshot.to_act, snapshot.awaiting, snapshot.exchanges) == (1, Decision.OFFER, [])
+    assert isinstance(window, PublicDeal) and isinstance(snapshot, PublicDeal)
+
+
+def test_a_bool_never_passes_for_a_seat_or_a_counter_even_after_the_int_was_seen() -> None:
+    PublicDeal.start(Options(), 1, [3, 3, 3])
+    with pytest.raises(MalformedInput):
+        PublicDeal.start(Options(), True, [3, 3, 3])
+    with pytest.raises(MalformedInput):
+        PublicDeal.start(Options(), 1, [3, True, 3])
+
+
+def kind_of(card: Card) -> Kind:
+    kind = card.kind
+    assert kind is not None
+    return kind
