@@ -458,13 +458,11 @@ class DealMachine(Generic[M]):
                     self.hi_trump_seat, self.hi_trump_str = self.hi_led_seat, self.hi_led_str
         if suit == self.trump_suit and strength > self.hi_trump_str:
             self.hi_trump_seat, self.hi_trump_str = seat, strength
-        if len(trick) == self.m:
-            self._finish_trick()
-        else:
+        if len(trick) < self.m:
             self.to_act = self.left[seat]
-
-    def _finish_trick(self) -> None:
-        trumped = self.hi_trump_seat >= 0 and self.trump_suit != self.led
+            return
+        # the trick is complete: a trump wins it, else the highest card of the led suit
+        trumped = self.hi_trump_seat >= 0 and self.trump_suit != led
         winner = self.hi_trump_seat if self.hi_trump_seat >= 0 else self.hi_led_seat
         self.winner = winner
         if self.renounced if self.trump_memory else trumped:
