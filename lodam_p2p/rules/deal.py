@@ -38,12 +38,13 @@ from lodam_p2p.rules.view import PlayerView, build_view
 class Deal(DealRecord[Action]):
     """A deal in progress with all hidden cards; see the module docstring."""
 
-    __slots__ = ("_dealt", "_public", "_since", "_talon")
+    __slots__ = ("_dealt", "_public", "_records", "_since", "_talon")
 
     _dealt: tuple[tuple[Card, ...], ...]
     _talon: tuple[Card, ...]
     _since: int  #: exchanges resolved before this object took over (``from_public``)
     _public: PublicDeal | None  #: the live public window, once asked for
+    _records: list[ExchangeRecord]  #: the exchange records built so far
 
     # -- construction -----------------------------------------------------------------
 
@@ -74,7 +75,7 @@ class Deal(DealRecord[Action]):
             hands[seat] = deck[k : m * size : m]
             masks[seat] = sum(map(_BIT.__getitem__, indices[k : m * size : m]))
         self._dealt, self._talon = tuple(hands), deck[m * size :]
-        self._since, self._public = 0, None
+        self._since, self._public, self._records = 0, None, []
         self.fill_hidden(masks, indices[m * size], -1)
         return self
 
@@ -94,7 +95,7 @@ class Deal(DealRecord[Action]):
         self = public.copy_as(cls, ACTION_MOVES)
         self._dealt = tuple(tuple(h) for h in hands)
         self._talon = tuple(talon)
-        self._since, self._public = public.exchange_count, None
+        self._since, self._public, self._records = public.exchange_count, None, []
         offered = -1 if pending_offer_card is None else pending_offer_card.index
         top = self._talon[0].index if self._talon else -1
         self.fill_hidden([_mask(h) for h in hands], top, offered)
@@ -104,7 +105,7 @@ class Deal(DealRecord[Action]):
         """An independent copy, cheap enough for search."""
         new = self.copy_as(Deal, self.alphabet)
         new._dealt, new._talon, new._since = self._dealt, self._talon, self._since
-        new._public = None
+        new._public, new._records = None, self._records[:]
         return new
 
     @property
@@ -142,7 +143,11 @@ class Deal(DealRecord[Action]):
     def exchanges(self) -> list[ExchangeRecord]:
         """Resolved offers with the true cards (for a deal made by ``from_public``: those
         since that point)."""
-        return self.exchange_records(self._since)
+        built = self._records
+        missing = self.exchange_count - self._since - len(built)
+        if missing:
+            built.extend(self.exchange_records(self.exchange_count - missing))
+        return built
 
     # -- decisions --------------------------------------------------------------------
 
@@ -164,8 +169,7 @@ class Deal(DealRecord[Action]):
             raise MalformedInput(f"no seat {seat} at a table of {self.players}")
         own = self.to_act == seat
         return build_view(
-            self.public, seat, cards_of(self.hands[seat]), self.exchanges,
-            self.legal if own else (),
+            self, seat, cards_of(self.hands[seat]), self.exchanges, self.legal if own else ()
         )
 
     def result(self) -> DealResult:
