@@ -14,7 +14,7 @@ from lodam_p2p.arena.runner import EarlyStop, play_group, run_arena
 from lodam_p2p.bots import BotRegistry, BotType, hookimpl
 from lodam_p2p.bots.manager import new_plugin_manager
 from lodam_p2p.rules import Card, Match, Play, PlayerView
-from plugins import heuristic, random_bot
+from lodam_plugins import heuristic, random_bot
 
 
 class Stubborn:
