@@ -1,4 +1,9 @@
-"""Whole matches with every seat in its own OS process, through a real Mosquitto."""
+"""Whole matches with every seat in its own OS process, through a real Mosquitto.
+
+Nothing here waits a fixed time: the bots start once the host's announcement is on the
+broker, and the victim is killed once the host's log shows the first deal under way. The
+process timeouts are only safety nets.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +17,18 @@ from pathlib import Path
 
 import pytest
 
+from lodam_p2p.transport import topics
+from lodam_p2p.transport.mqtt import MqttTransport
+from tests.support.aio import Inbox, run
 from tests.support.brokers import Mosquitto
 
 #: Small messages must not wait for delayed acknowledgements (see requests.md).
 NODELAY = "set_tcp_nodelay true"
+#: Safety net for what should take a second or two (a loaded machine may take longer).
+PATIENCE_S = 90.0
+#: A protocol step or bot decision: generous, so that no honest process is ever found
+#: silent on a loaded machine, yet short enough to find the killed one soon.
+STEP_TIMEOUT = "8"
 
 
 def _lodam(*args: str, log: Path) -> subprocess.Popen[bytes]:
@@ -29,9 +42,32 @@ def _host(broker: Mosquitto, table: str, tmp_path: Path, *extra: str) -> subproc
                   "--broker", broker.url, "--json", *extra, log=tmp_path / "host.log")
 
 
+def _announced(broker: Mosquitto, table: str) -> None:
+    """Return once the broker holds the host's retained announcement of ``table``."""
+    topic = topics.lobby_topic(table)
+
+    async def wait() -> None:
+        async with MqttTransport(broker.url) as transport:
+            inbox = Inbox(transport)
+            await transport.subscribe(topic)
+            await inbox.wait_for(lambda m: m.topic == topic and bool(m.payload), PATIENCE_S)
+            await inbox.stop()
+
+    run(wait(), PATIENCE_S + 10)
+
+
+def _logged(log: Path, text: str, host: subprocess.Popen[bytes]) -> None:
+    """Return once ``text`` is in ``log`` (the host's stderr); fail if the host ends first."""
+    deadline = time.monotonic() + PATIENCE_S  # a safety net only
+    while text not in log.read_text(errors="replace"):
+        assert host.poll() is None, f"host ended before {text!r}:\n{log.read_text()}"
+        assert time.monotonic() < deadline, f"no {text!r} in {PATIENCE_S:g} s"
+        time.sleep(0.05)
+
+
 def _bots(broker: Mosquitto, table: str, tmp_path: Path, *extra: str
           ) -> list[subprocess.Popen[bytes]]:
-    time.sleep(1.0)  # the host's announcement is on the broker first
+    _announced(broker, table)  # a bot looks the table up in the lobby first
     return [_lodam("bot", name, "--table", table, "--broker", broker.url, *extra,
                    log=tmp_path / f"bot{i}.log")
             for i, name in enumerate(["random", "heuristic", "random", "heuristic"])]
@@ -61,11 +97,11 @@ def test_five_seats_in_five_processes_over_mosquitto(
 def test_a_killed_bot_process_is_blamed_and_the_table_ends_with_a_result(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
     broker = make_mosquitto(NODELAY)
-    host = _host(broker, "elm", tmp_path, "--timeout", "2")
-    bots = _bots(broker, "elm", tmp_path, "--timeout", "2")
-    time.sleep(4.0)  # well into the first hands
+    host = _host(broker, "elm", tmp_path, "--timeout", STEP_TIMEOUT)
+    bots = _bots(broker, "elm", tmp_path, "--timeout", STEP_TIMEOUT)
+    _logged(tmp_path / "host.log", "deal 1 (hand 1)", host)  # mid-hand from here on
     bots[2].send_signal(signal.SIGKILL)
-    out, _ = host.communicate(timeout=120)
+    out, _ = host.communicate(timeout=200)
     codes = [bot.communicate(timeout=30) and bot.returncode
              for i, bot in enumerate(bots) if i != 2]
     assert host.returncode == 0, (tmp_path / "host.log").read_text()
