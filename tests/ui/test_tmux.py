@@ -19,6 +19,8 @@ import pytest
 LODAM = Path(sys.executable).with_name("lodam")
 #: Screens read before giving up (a hang fails the test; it never passes by waiting).
 MAX_SCREENS = 3000
+#: Upper bound, in seconds, on waiting for one screen (generous: CI shares two cores).
+PATIENCE = 60.0
 
 
 class Tmux:
@@ -40,6 +42,15 @@ class Tmux:
 
     def screen(self) -> str:
         return self.run("capture-pane", "-p", "-t", "t")
+
+    def wait_for(self, text: str) -> str:
+        """The first screen showing ``text``; fail after :data:`PATIENCE` seconds."""
+        deadline = time.monotonic() + PATIENCE  # a safety net: it takes a moment
+        while text not in (screen := self.screen()):
+            if time.monotonic() > deadline:
+                pytest.fail(f"no {text!r} on the screen in {PATIENCE:g} s:\n{screen}")
+            time.sleep(0.05)
+        return screen
 
     def close(self) -> None:
         self.run("kill-server")
@@ -74,16 +85,9 @@ def test_a_whole_match_through_a_real_terminal(tmp_path: Path) -> None:
         assert "▶ You" in seen_table and "Moll" in seen_table and "Ned" in seen_table
         assert "Audit:" in seen_deal_end and "counter" in seen_deal_end
         tmux.keys("q")
-        for _ in range(100):
-            if "Leave the table?" in tmux.screen():
-                break
-            time.sleep(0.05)
+        tmux.wait_for("Leave the table?")
         tmux.keys("y")
-        for _ in range(100):
-            if "EXIT=" in tmux.screen():
-                break
-            time.sleep(0.05)
-        after = tmux.screen()
+        after = tmux.wait_for("EXIT=")
         assert "EXIT=0" in after and "1 match finished" in after
         assert "Traceback" not in after and "Traceback" not in log.read_text()
     finally:
