@@ -29,7 +29,7 @@ class Inbox:
             self.received.append(message)
             self._changed.set()
 
-    async def wait_for(self, accept: Callable[[Message], bool], timeout: float = 10.0
+    async def wait_for(self, accept: Callable[[Message], bool], timeout: float = 30.0
                        ) -> Message:
         """The first message (already received or to come) that ``accept`` takes."""
         async def look() -> Message:
@@ -41,7 +41,7 @@ class Inbox:
                 await self._changed.wait()
         return await asyncio.wait_for(look(), timeout)
 
-    async def topic(self, topic: str, timeout: float = 10.0) -> Message:
+    async def topic(self, topic: str, timeout: float = 30.0) -> Message:
         """The first message on ``topic``."""
         return await self.wait_for(lambda m: m.topic == topic, timeout)
 
