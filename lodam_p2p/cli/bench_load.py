@@ -148,6 +148,8 @@ def _embedded() -> Iterator[str]:
     finally:
         loop.call_soon_threadsafe(stop.set)
         thread.join(10)
+        if not thread.is_alive():
+            loop.close()
 
 
 @dataclass(frozen=True)
