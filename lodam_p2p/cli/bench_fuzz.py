@@ -230,7 +230,8 @@ class Forge:
     def __init__(self, frozen: Frozen, rng: random.Random) -> None:
         self.frozen, self.rng = frozen, rng
         self.seen = frozen.seen or [(topics.peer_topic(TABLE, frozen.others[0].link.peer), b"")]
-        self.bodies = [frame.body for frame in self._frames() if frame.kind == FrameKind.DATA]
+        self.frames = self._frames()
+        self.bodies = [frame.body for frame in self.frames if frame.kind == FrameKind.DATA]
         self.mutations: list[tuple[str, Callable[[], tuple[str, bytes]]]] = [
             ("random", self.random_bytes), ("replay", self.replay), ("flip", self.flip),
             ("signed-random-frame", self.signed_random_frame),
@@ -293,7 +294,7 @@ class Forge:
 
     def signed_mutated_frame(self) -> tuple[str, bytes]:
         sender = self.rng.choice(self.frozen.others)
-        frame = self.rng.choice(self._frames() or [Frame(FrameKind.STATUS, "p" + "1" * 20, 0)])
+        frame = self.rng.choice(self.frames or [Frame(FrameKind.STATUS, "p" + "1" * 20, 0)])
         data = Frame(frame.kind, sender.link.peer, frame.seq, frame.body).encode()
         return self._signed(self._flipped(data), sender)
 
