@@ -19,7 +19,7 @@ import pytest
 
 from lodam_p2p.transport import topics
 from lodam_p2p.transport.mqtt import MqttTransport
-from tests.support.aio import Inbox, run
+from tests.support.aio import MATCH_PATIENCE, Inbox, run
 from tests.support.brokers import Mosquitto
 
 #: Small messages must not wait for delayed acknowledgements (see requests.md).
@@ -79,7 +79,7 @@ def test_five_seats_in_five_processes_over_mosquitto(
     broker = make_mosquitto(NODELAY)
     host = _host(broker, "oak", tmp_path, "--option", "lives=2")
     bots = _bots(broker, "oak", tmp_path)
-    out, _ = host.communicate(timeout=150)
+    out, _ = host.communicate(timeout=MATCH_PATIENCE)
     outs = [bot.communicate(timeout=30)[0].decode() for bot in bots]
     assert host.returncode == 0, (tmp_path / "host.log").read_text()
     assert [bot.returncode for bot in bots] == [0] * 4
@@ -101,7 +101,7 @@ def test_a_killed_bot_process_is_blamed_and_the_table_ends_with_a_result(
     bots = _bots(broker, "elm", tmp_path, "--timeout", STEP_TIMEOUT)
     _logged(tmp_path / "host.log", "deal 1 (hand 1)", host)  # mid-hand from here on
     bots[2].send_signal(signal.SIGKILL)
-    out, _ = host.communicate(timeout=200)
+    out, _ = host.communicate(timeout=MATCH_PATIENCE)
     codes = [bot.communicate(timeout=30) and bot.returncode
              for i, bot in enumerate(bots) if i != 2]
     assert host.returncode == 0, (tmp_path / "host.log").read_text()
