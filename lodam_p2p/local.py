@@ -1,12 +1,13 @@
-"""The offline table: a whole match in one process, with the rules engine only.
+"""The offline table: a whole match in one process, with the game's engine only.
 
 :func:`play_local` is a *table driver* with the same shape as the network session's
 ``play_table``: it takes one :class:`~lodam_p2p.tableplan.SeatPlan` per seat, tells every
 seat's :class:`~lodam_p2p.player.Player` what happens and awaits its decisions, and
 returns a :class:`~lodam_p2p.tableplan.MatchOutcome`. There is no broker, no fair-deal
-protocol and no audit: the decks are shuffled here with a seeded :class:`random.Random`
-(randomness is fine outside ``rules`` and ``fairdeal``), which is what makes ``lodam play
---offline --seed S`` replay exactly.
+protocol and no audit: the decks (the game's pack for each deal) are shuffled here with
+a seeded :class:`random.Random` (randomness is fine outside the pure cores: ``rules``,
+``fairdeal``, the games), which is what makes ``lodam play --offline --seed S`` replay
+exactly.
 
 The order of what a player hears follows the network driver, so a client written against
 one works with the other:
@@ -24,7 +25,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
+from lodam_p2p.games import DEFAULT_GAME, Game, GameDeal, GameMatch, get_game
 from lodam_p2p.player import (
     DealEnded,
     MatchEnded,
@@ -36,17 +39,6 @@ from lodam_p2p.player import (
     SeatsChanged,
     TableEvent,
     ViewChanged,
-)
-from lodam_p2p.rules import (
-    FULL_PACK,
-    SHORT_PACK,
-    Action,
-    Answer,
-    Deal,
-    IllegalAction,
-    Match,
-    Offer,
-    Options,
 )
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
@@ -61,13 +53,15 @@ LOCAL_AUDIT = "not needed (offline table: the deal was made in this process)"
 class LocalTable:
     """One offline match; :func:`play_local` is the way to run it."""
 
-    def __init__(self, options: Options, seats: Sequence[SeatPlan], seed: int | None) -> None:
-        if not 2 <= len(seats) <= 10:
-            raise ValueError(f"a table seats 2 to 10 players, got {len(seats)}")
+    def __init__(self, options: Any, seats: Sequence[SeatPlan], seed: int | None,
+                 game: Game | None = None) -> None:
+        self.game = get_game(DEFAULT_GAME) if game is None else game
+        self.game.seats.check(len(seats), self.game.title)
         self.options = options
         self.seats = tuple(seats)
         self.rng = random.Random(seed)
-        self.match = Match.start(options, len(seats), self.rng.randrange(len(seats)))
+        self.match: GameMatch = self.game.start_match(
+            options, len(seats), self.rng.randrange(len(seats)))
 
     # -- telling ----------------------------------------------------------------------
 
@@ -82,10 +76,11 @@ class LocalTable:
         for seat, plan in enumerate(self.seats):
             plan.player.notify(SeatsChanged(infos, seat))
 
-    def tell_views(self, deal: Deal, action: Action | None) -> None:
+    def tell_views(self, deal: GameDeal, action: Any) -> None:
         """Every seat's new view, with the action that caused it where that is public."""
         for seat, plan in enumerate(self.seats):
-            shown = action if action is None or action.seat == seat else public_part(action)
+            shown = (action if action is None or action.seat == seat
+                     else self.game.public_action(action))
             plan.player.notify(ViewChanged(deal.view(seat), shown))
 
     # -- playing ------------------------------------------------------------------------
@@ -95,36 +90,37 @@ class LocalTable:
         self.tell_seats()
         while not self.match.is_over:
             await self.play_deal()
-        standings = standings_of(self.match)
-        payouts = tuple(self.match.payouts())
-        self.tell(MatchEnded(tuple(self.match.winners), standings, self.match.deals_played,
-                             payouts))
+        standings = self.game.standings(self.match)
+        payouts = self.game.payouts(self.match)
+        deals = self.match.deals_played
+        self.tell(MatchEnded(standings.winners, standings.order, deals, payouts))
         self.tell(Progress(Phase.MATCH_OVER))
         return MatchOutcome(
-            table=LOCAL_TABLE, winners=tuple(self.match.winners),
-            deals=self.match.deals_played, audits_passed=self.match.deals_played,
-            lives=tuple(self.match.lives), payouts=payouts,
+            table=LOCAL_TABLE, winners=standings.winners, deals=deals, audits_passed=deals,
+            lives=standings.scores, payouts=payouts, game=self.game.name,
+            standings=standings.order,
         )
 
     async def play_deal(self) -> None:
         """One deal: shuffle, deal, ask for every decision, settle."""
         self.tell(Progress(Phase.SHUFFLING, detail="shuffling in this process"))
-        deck = list(SHORT_PACK if self.match.pack_size() == len(SHORT_PACK) else FULL_PACK)
+        deck = list(self.game.pack(self.match))
         self.rng.shuffle(deck)
         self.tell(Progress(Phase.DEALING, detail="dealing in this process"))
-        deal = self.match.new_deal(deck)
+        deal = self.game.new_deal(self.match, deck)
         self.tell(Progress(Phase.PLAYING))
         self.tell_views(deal, None)
         while not deal.is_over:
             action = await self.ask(deal)
             self.tell_views(deal, action)
         self.tell(Progress(Phase.AUDIT, detail="nothing to audit offline"))
-        result = self.match.finish_deal(deal)
-        self.tell(DealEnded(result.points, result.counter_change, tuple(self.match.lives),
-                            result.reason, LOCAL_AUDIT))
+        summary = self.game.finish_deal(self.match, deal)
+        change = tuple(g - p for g, p in zip(summary.gain, summary.penalty, strict=True))
+        scores = self.game.standings(self.match).scores
+        self.tell(DealEnded(summary.points, change, scores, summary.reason, LOCAL_AUDIT))
         self.tell(Progress(Phase.DEAL_OVER))
 
-    async def ask(self, deal: Deal) -> Action:
+    async def ask(self, deal: GameDeal) -> Any:
         """The accepted answer of the seat to act (applied to ``deal``)."""
         seat = deal.to_act
         assert seat is not None
@@ -133,8 +129,9 @@ class LocalTable:
             action = await player.decide(deal.view(seat))
             try:
                 deal.apply(action)
-            except IllegalAction as err:
-                player.notify(Notice(NoticeLevel.WARNING, f"refused: {err.reason}"))
+            except self.game.illegal_action as err:
+                reason = self.game.refusal_reason(err)
+                player.notify(Notice(NoticeLevel.WARNING, f"refused: {reason}"))
                 continue
             return action
         action = deal.default_action() or deal.legal_actions()[0]
@@ -143,29 +140,16 @@ class LocalTable:
         return action
 
 
-def public_part(action: Action) -> Action | None:
-    """What the other seats may see of ``action``: ``None`` if it hides a card."""
-    if isinstance(action, Offer | Answer) and action.card is not None:
-        return None
-    return action
-
-
-def standings_of(match: Match) -> tuple[int, ...]:
-    """Seats best first: winners, then by counters held, then by who lasted longer."""
-
-    def key(seat: int) -> tuple[bool, int, float, int]:
-        out_at = match.eliminated_in[seat]
-        lasted = float("inf") if out_at is None else float(out_at)
-        return (seat not in match.winners, -match.lives[seat], -lasted, seat)
-
-    return tuple(sorted(range(match.players), key=key))
+def standings_of(match: GameMatch, game: Game | None = None) -> tuple[int, ...]:
+    """Seats best first, as ``game`` (default: Lodam) ranks them."""
+    return (get_game(DEFAULT_GAME) if game is None else game).standings(match).order
 
 
 async def play_local(
-    *, options: Options, seats: Sequence[SeatPlan], seed: int | None = None
+    *, options: Any, seats: Sequence[SeatPlan], seed: int | None = None,
+    game: str = DEFAULT_GAME,
 ) -> MatchOutcome:
-    """Play a whole match among ``seats`` in this process (see the module docstring).
-
-    ``seed`` fixes the first dealer and every deck; ``None`` draws them fresh.
+    """Play a whole match of ``game`` among ``seats`` in this process (see the module
+    docstring). ``seed`` fixes the first dealer and every deck; ``None`` draws them fresh.
     """
-    return await LocalTable(options, seats, seed).play()
+    return await LocalTable(options, seats, seed, get_game(game)).play()

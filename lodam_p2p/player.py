@@ -5,18 +5,20 @@ protocol) or the local table (every seat in one process, no crypto) — owns the
 The *player* at a seat — the terminal client, or a bot adapter — is passive: the
 driver calls :meth:`Player.notify` with every :data:`TableEvent` and awaits
 :meth:`Player.decide` when the seat must act. A player only ever receives a
-:class:`~lodam_p2p.rules.PlayerView`, never another seat's hidden cards, and whatever it
-answers is validated by the rules engine before it counts.
+view of its seat in the game played (a Lodam ``PlayerView``), never another seat's hidden
+cards, and whatever it answers is validated by the game's engine before it counts.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from lodam_p2p.rules import Action, PlayerView
+    # The client shell still plays Lodam only and its wrappers return what ``decide``
+    # returns, so answers are typed as Lodam's until the shell asks the game interface.
+    from lodam_p2p.games.lodam import Action
 
 
 class Phase(enum.Enum):
@@ -54,8 +56,8 @@ class SeatsChanged:
 class ViewChanged:
     """The deal moved on; ``view`` is everything this seat may now know."""
 
-    view: PlayerView
-    last_action: Action | None = None  #: the public action that caused it, if any
+    view: Any  #: the game's view of this seat
+    last_action: Any = None  #: the public action that caused it, if any
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +118,7 @@ class Player(Protocol):
     def notify(self, event: TableEvent) -> None:
         """Take note of ``event``; must return quickly (render, log, remember)."""
 
-    async def decide(self, view: PlayerView) -> Action:
+    async def decide(self, view: Any) -> Action:
         """Return this seat's decision for ``view`` (``view.to_act == view.seat``).
 
         The answer is checked by the rules engine; an illegal one is refused and

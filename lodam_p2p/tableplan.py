@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from lodam_p2p.games import DEFAULT_GAME
+
 if TYPE_CHECKING:
     from lodam_p2p.player import Player
 
@@ -32,8 +34,10 @@ class MatchOutcome:
     deals: int
     audits_passed: int
     blames: tuple[str, ...] = ()  #: one line each: "seat 2: share proof failed (hand 3)"
-    lives: tuple[int, ...] = ()
+    lives: tuple[int, ...] = ()  #: per seat, the game's score (Lodam: counters held)
     payouts: tuple[int, ...] = ()
+    game: str = DEFAULT_GAME  #: the game played
+    standings: tuple[int, ...] = ()  #: seats best first
 
     def to_json(self) -> dict[str, object]:
         """The one-line JSON summary of a finished match."""

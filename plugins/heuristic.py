@@ -23,7 +23,7 @@ import random
 from collections.abc import Mapping
 
 from lodam_p2p.bots import BotOption, BotType, hookimpl
-from lodam_p2p.rules import (
+from lodam_p2p.games.lodam import (
     Action,
     Answer,
     Card,
@@ -168,5 +168,6 @@ def lodam_bot_types() -> list[BotType]:
                 BotOption("risk", DEFAULT_RISK, "weight of points taken (higher: more careful)"),
                 BotOption("exchanges", True, "offer and accept exchanges"),
             ),
+            games=("lodam",),
         )
     ]

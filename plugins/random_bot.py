@@ -1,20 +1,18 @@
 """The ``random`` bot: a uniformly random legal answer to every decision, seeded.
 
 The baseline every other bot is measured against, and the arena's fallback for a seat
-whose bot failed. Registered through the ``lodam_p2p.bots`` entry-point group like any
-third-party plugin.
+whose bot failed, in every game (it needs nothing but ``view.legal``). Registered
+through the ``lodam_p2p.bots`` entry-point group like any third-party plugin.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import Any
 
-from lodam_p2p.bots import BotType, hookimpl
-
-if TYPE_CHECKING:
-    from lodam_p2p.rules import Action, PlayerView
+from lodam_p2p.bots import ANY_GAME, BotType, hookimpl
+from lodam_p2p.games import SeatView
 
 
 class RandomBot:
@@ -24,7 +22,7 @@ class RandomBot:
         self.seat = seat
         self._rng = random.Random(seed)
 
-    def decide(self, view: PlayerView) -> Action:
+    def decide(self, view: SeatView) -> Any:
         """Any legal answer, each with the same chance."""
         return view.legal[self._rng.randrange(len(view.legal))]
 
@@ -32,4 +30,5 @@ class RandomBot:
 @hookimpl
 def lodam_bot_types() -> list[BotType]:
     """Provide the ``random`` bot."""
-    return [BotType("random", "uniformly random legal moves (seeded); the baseline", RandomBot)]
+    return [BotType("random", "uniformly random legal moves (seeded); the baseline", RandomBot,
+                    games=(ANY_GAME,))]

@@ -40,8 +40,22 @@ from lodam_p2p.fairdeal.proofs import (
     prove_shares,
     share_weights,
 )
-from lodam_p2p.fairdeal.remask import first_position, prg, remask_commitment, remask_secret
+from lodam_p2p.fairdeal.remask import (
+    first_position,
+    prg,
+    remask_commitment,
+    remask_secret,
+    remask_statement,
+)
 from lodam_p2p.fairdeal.shuffle import apply_shuffle, commitment, draw_shuffle, starting_deck
+from lodam_p2p.fairdeal.shuffleproof import (
+    Statement,
+    generators,
+    prove_shuffle,
+    verify_shuffle,
+)
+from lodam_p2p.fairdeal.shuffleproof import _Nonces as ProofNonces
+from lodam_p2p.fairdeal.shuffleproof import _u_challenges as proof_u_challenges
 from lodam_p2p.fairdeal.transfer import seal, transfer_key
 from lodam_p2p.fairdeal.wire import GENESIS
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
@@ -141,7 +155,46 @@ def shuffle_vector() -> dict[str, Any]:
             "randomness": [hx(r) for r in secret.randomness], "salt": hx(secret.salt),
             "commitment": hx(commitment(ctx, secret)),
             "starting_deck": [[hx(a), hx(b)] for a, b in deck],
-            "shuffled_deck": [[hx(a), hx(b)] for a, b in shuffled]}
+            "shuffled_deck": [[hx(a), hx(b)] for a, b in shuffled],
+            "proof_entropy_seed": "shuffle proof",
+            "proof": hx(_proven(Statement(b"shuffle", ctx, joint, deck, shuffled), secret,
+                                b"shuffle proof").encode())}
+
+
+def _proven(st: Statement, secret: Any, seed: bytes) -> Any:
+    proof = prove_shuffle(st, secret, drbg(seed))
+    assert verify_shuffle(st, proof)
+    return proof
+
+
+def shuffle_proof_vector() -> dict[str, Any]:
+    """A proof of shuffle over five ciphertexts with every intermediate value: the
+    generators, the prover's nonces in draw order (ρ_1…ρ_5, r̂_1…r̂_5, ω_1…ω_4,
+    ω̂_1…ω̂_5, ω'_1…ω'_5), the u-seed and u_j, and the proof's fields."""
+    ctx = Context(TABLE, 7, 1)
+    joint = base_mul(hash_to_scalar(b"vector joint"))
+    deck = starting_deck(joint, 32)[:5]
+    secret = draw_shuffle(5, drbg(b"small shuffle"))
+    shuffled = apply_shuffle(deck, joint, secret)
+    st = Statement(b"remask", ctx, joint, deck, shuffled, bytes.fromhex("00010004000900110015"))
+    proof = _proven(st, secret, b"small shuffle proof")
+    nonces = ProofNonces(drbg(b"small shuffle proof"), secret,
+                         ctx.encode() + b"".join(encode_point(a) + encode_point(b)
+                                                 for a, b in shuffled))
+    seed, u = proof_u_challenges(st, proof.commitments)
+    return {"context": ctx_json(ctx), "tag": "remask", "extra": hx(st.extra),
+            "joint_key": hx(joint), "generators_h_h1_h5": [hx(g) for g in generators()[:6]],
+            "permutation": list(secret.permutation),
+            "randomness": [hx(r) for r in secret.randomness],
+            "inputs": [[hx(a), hx(b)] for a, b in deck],
+            "outputs": [[hx(a), hx(b)] for a, b in shuffled],
+            "entropy_seed": "small shuffle proof",
+            "nonces": [hx(nonces.scalar()) for _ in range(4 * 5 + 4)],
+            "u_seed": hx(seed), "u": [hx(x) for x in u],
+            "commitments": [hx(c) for c in proof.commitments],
+            "chain": [hx(c) for c in proof.chain], "e": hx(proof.e),
+            "s": [hx(x) for x in proof.s], "s_hat": [hx(x) for x in proof.s_hat],
+            "s_prime": [hx(x) for x in proof.s_prime], "encoded": hx(proof.encode())}
 
 
 def remask_vector() -> dict[str, Any]:
@@ -162,7 +215,11 @@ def remask_vector() -> dict[str, Any]:
             "commitment": hx(remask_commitment(ctx, secret)),
             "inputs": list(inputs), "input_ciphertexts": [[hx(a), hx(b)] for a, b in old],
             "outputs": list(range(first, first + len(inputs))),
-            "output_ciphertexts": [[hx(a), hx(b)] for a, b in new]}
+            "output_ciphertexts": [[hx(a), hx(b)] for a, b in new],
+            "proof_extra": hx(remask_statement(1, inputs)), "proof_entropy_seed": "remask proof",
+            "proof": hx(_proven(Statement(b"remask", ctx, joint, old, new,
+                                          remask_statement(1, inputs)),
+                                secret, b"remask proof").encode())}
 
 
 def transfer_vector() -> dict[str, Any]:
@@ -261,8 +318,6 @@ def _run_script(config: HandConfig, hands: dict[int, Hand]) -> None:
     hands[1].transfer(p1, 2, 0.0)
     hands[2].transfer(p2, 1, 0.0)
     flush()
-    hands[2].reveal(p1, 0.0)
-    flush()
     q1, q2 = config.positions_of(1)[1], config.positions_of(2)[1]
     hands[1].transfer(q1, 2, 0.0)
     hands[2].transfer(q2, 1, 0.0)
@@ -295,6 +350,7 @@ def build_all() -> dict[str, Any]:
         "proofs.json": {"schnorr": schnorr_vector(), "dleq": dleq_vector(),
                         "deal_batch": batch_vector()},
         "shuffle.json": shuffle_vector(),
+        "shuffle_proof.json": shuffle_proof_vector(),
         "transfer.json": transfer_vector(),
         "remask.json": remask_vector(),
         "envelope.json": envelope_vector(),

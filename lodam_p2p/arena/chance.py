@@ -12,8 +12,10 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
+from typing import TypeVar
 
-from lodam_p2p.rules import Card
+#: A card of whichever game is played.
+Card = TypeVar("Card")
 
 
 def derive(seed: int, *parts: int | str) -> int:

@@ -17,14 +17,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 from lodam_p2p.bots.api import BotError
 from lodam_p2p.bots.registry import BotRegistry
-from lodam_p2p.rules import Options
+from lodam_p2p.games import DEFAULT_GAME, Game, GameError, any_seat_range, get_game
 
-MIN_SEATS = 2
-MAX_SEATS = 10
 #: A match that has not ended after this many deals is stopped and counted unfinished.
 DEFAULT_MAX_DEALS = 500
 
@@ -43,8 +42,10 @@ class ArenaError(ValueError):
     """Bad arena input: an unknown bot, a bad count, a bad option. One line for people."""
 
 
-def parse_lineup(text: str) -> tuple[str, ...]:
-    """``"heuristic,random*3"`` → ``("heuristic", "random", "random", "random")``."""
+def parse_lineup(text: str, most: int | None = None) -> tuple[str, ...]:
+    """``"heuristic,random*3"`` → ``("heuristic", "random", "random", "random")``; at
+    most ``most`` seats (default: the most any installed game seats)."""
+    limit = any_seat_range().high if most is None else most
     seats: list[str] = []
     for item in text.split(","):
         name, star, count_text = item.strip().partition("*")
@@ -60,8 +61,8 @@ def parse_lineup(text: str) -> tuple[str, ...]:
             if count < 1:
                 raise ArenaError(f"seat count must be at least 1: {item.strip()!r}")
         seats.extend([name] * count)
-        if len(seats) > MAX_SEATS:
-            raise ArenaError(f"at most {MAX_SEATS} seats, --bots {text!r} asks for more")
+        if len(seats) > limit:
+            raise ArenaError(f"at most {limit} seats, --bots {text!r} asks for more")
     return tuple(seats)
 
 
@@ -84,7 +85,8 @@ class ArenaConfig:
     lineup: tuple[str, ...]  #: bot per seat (in a comparison: the field, without the candidate)
     matches: int  #: matches to play (in a comparison: pairs of matches)
     seed: int
-    options: Options = field(default_factory=Options)
+    #: the game's options (a plain value of the game); ``None``: its defaults
+    options: Any = None
     #: ``(name, ((key, text), ...))`` per bot name with options.
     bot_options: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     max_deals: int = DEFAULT_MAX_DEALS
@@ -92,6 +94,17 @@ class ArenaConfig:
     plugin_dirs: tuple[str, ...] = ()  #: folders named on the command line
     default_plugin_dirs: bool = True  #: also ``$LODAM_PLUGIN_PATH`` and the user folder
     entry_points: bool = True  #: also installed packages
+    game: str = DEFAULT_GAME  #: the game played, by name
+
+    @property
+    def rules(self) -> Game:
+        """The game played (:func:`~lodam_p2p.games.get_game`)."""
+        return get_game(self.game)
+
+    @property
+    def table_options(self) -> Any:
+        """The game options of every match: ``options`` or the game's defaults."""
+        return self.rules.default_options() if self.options is None else self.options
 
     @property
     def seats(self) -> int:
@@ -142,8 +155,13 @@ def build_config(
     compare: str | None = None,
     max_deals: int = DEFAULT_MAX_DEALS,
     plugin_dirs: Iterable[str] = (),
+    game: str = DEFAULT_GAME,
 ) -> ArenaConfig:
     """An :class:`ArenaConfig` from command-line texts; :class:`ArenaError` on bad input."""
+    try:
+        rules = get_game(game)
+    except GameError as err:
+        raise ArenaError(str(err)) from None
     lineup = parse_lineup(lineup_text)
     pair: tuple[str, str] | None = None
     if compare is not None:
@@ -152,14 +170,14 @@ def build_config(
             raise ArenaError(f"--compare takes two bot names A,B, got {compare!r}")
         pair = (names[0], names[1])
     seats = len(lineup) + (1 if pair else 0)
-    if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise ArenaError(f"the table needs {MIN_SEATS} to {MAX_SEATS} seats, got {seats}")
+    if seats not in rules.seats:
+        raise ArenaError(f"a table of {rules.title} needs {rules.seats} seats, got {seats}")
     if matches < 1:
         raise ArenaError(f"--matches must be at least 1, got {matches}")
     if max_deals < 1:
         raise ArenaError(f"--max-deals must be at least 1, got {max_deals}")
     try:
-        table_options = Options.parse_assignments(options)
+        table_options = rules.parse_options(options)
     except ValueError as err:
         raise ArenaError(str(err)) from None
     by_bot = parse_bot_options(bot_options)
@@ -174,6 +192,7 @@ def build_config(
         max_deals=max_deals,
         compare=pair,
         plugin_dirs=tuple(plugin_dirs),
+        game=rules.name,
     )
 
 
@@ -182,7 +201,9 @@ def check_against(config: ArenaConfig, registry: BotRegistry) -> None:
     playing = config.names()
     try:
         for name in playing:
-            registry.get(bot_type_name(name)).parse_options(config.options_of(name))
+            bot_type = registry.get(bot_type_name(name))
+            bot_type.check_game(config.game)
+            bot_type.parse_options(config.options_of(name))
     except BotError as err:
         raise ArenaError(str(err)) from None
     for name, _pairs in config.bot_options:

@@ -1,6 +1,7 @@
 """Playing one arena match: bots at seats, the engine in between, a fallback on failure.
 
-Every decision goes the same way: the seat's bot gets its :class:`PlayerView`, its
+The game is the configuration's (:attr:`ArenaConfig.rules`), reached through the game
+interface only. Every decision goes the same way: the seat's bot gets its view, its
 answer is checked against the engine's legal list and then applied to the engine,
 which checks it once more. A bot that raises or answers wrongly is reported (a
 :class:`~lodam_p2p.arena.summary.BotFailure` naming bot, seat and move) and its seat is
@@ -9,24 +10,22 @@ played by the fallback bot for the rest of the match; the match goes on.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from lodam_p2p.arena.chance import bot_seed, first_dealer, shuffled
 from lodam_p2p.arena.config import ArenaConfig, bot_type_name
-from lodam_p2p.arena.stats import finishing_ranks
 from lodam_p2p.arena.summary import BotFailure, MatchRecord
 from lodam_p2p.bots.api import Bot
 from lodam_p2p.bots.guard import BotAnswerError, ask, describe
 from lodam_p2p.bots.registry import BotRegistry
-from lodam_p2p.rules import FULL_PACK, SHORT_PACK, Action, IllegalAction, Match, PlayerView
-from lodam_p2p.rules import Deal as EngineDeal
+from lodam_p2p.games import Game, GameDeal, GameMatch, SeatView, get_game
 
 
 class FirstLegal:
     """The last resort when no fallback bot is installed: the first legal answer."""
 
-    def decide(self, view: PlayerView) -> Action:
+    def decide(self, view: SeatView) -> Any:
         """``view.legal[0]``."""
         return view.legal[0]
 
@@ -48,14 +47,12 @@ class _Tally:
     lost: list[int] = field(default_factory=list)
     gained: list[int] = field(default_factory=list)
     deals_in: list[int] = field(default_factory=list)
-    eliminated_at: list[float] = field(default_factory=list)
     failures: list[BotFailure] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.lost = [0] * self.seats
         self.gained = [0] * self.seats
         self.deals_in = [0] * self.seats
-        self.eliminated_at = [math.inf] * self.seats
 
 
 class MatchPlayer:
@@ -64,6 +61,7 @@ class MatchPlayer:
     def __init__(self, config: ArenaConfig, registry: BotRegistry) -> None:
         self.config = config
         self.registry = registry
+        self.game: Game = get_game(config.game)
 
     def play(self, group: int, rotation: int, variant: int = 0) -> MatchRecord:
         """Play the match at (group, rotation, variant) of the schedule."""
@@ -72,23 +70,24 @@ class MatchPlayer:
         n = len(table)
         seat_bots = tuple(table[(seat + rotation) % n] for seat in range(n))
         seats = [self._make(name, group, rotation, seat) for seat, name in enumerate(seat_bots)]
-        match = Match.start(config.options, n, first_dealer(config.seed, group, n))
+        game = self.game
+        match = game.start_match(config.table_options, n, first_dealer(config.seed, group, n))
         tally = _Tally(n)
         deals = 0
         while not match.is_over and deals < config.max_deals:
-            pack = SHORT_PACK if match.pack_size() == len(SHORT_PACK) else FULL_PACK
-            deal = match.new_deal(shuffled(pack, config.seed, group, deals))
+            pack = game.pack(match)
+            deal = game.new_deal(match, shuffled(pack, config.seed, group, deals))
             self._play_deal(deal, seats, group, rotation, tally)
-            self._score(match, deal, tally, deals)
+            self._score(match, deal, tally)
             deals += 1
-        standing = [(tally.eliminated_at[s], float(match.lives[s])) for s in range(n)]
+        standings = game.standings(match)
         return MatchRecord(
             group=group,
             rotation=rotation,
             variant=variant,
             seat_bots=seat_bots,
-            winners=tuple(match.winners) if match.is_over else (),
-            ranks=tuple(finishing_ranks(standing)),
+            winners=standings.winners if match.is_over else (),
+            ranks=standings.ranks,
             counters_lost=tuple(tally.lost),
             counters_gained=tuple(tally.gained),
             deals_in=tuple(tally.deals_in),
@@ -103,34 +102,33 @@ class MatchPlayer:
         seed = bot_seed(self.config.seed, group, rotation, seat)
         return SeatBot(name, bot_type.make(seat, seed, self.config.options_of(name)))
 
-    def _score(self, match: Match, deal: EngineDeal, tally: _Tally, deal_number: int) -> None:
-        """Apply the deal to the match and count counters and eliminations."""
-        for seat in range(match.players):
-            if match.active[seat]:
+    def _score(self, match: GameMatch, deal: GameDeal, tally: _Tally) -> None:
+        """Apply the deal to the match and count what each seat lost and gained."""
+        for seat, dealt in enumerate(self.game.dealt_in(match)):
+            if dealt:
                 tally.deals_in[seat] += 1
-        held = list(match.lives)
-        result = match.finish_deal(deal)
-        for seat, change in enumerate(result.counter_change):
-            tally.lost[seat] += max(0, -change)
-            tally.gained[seat] += max(0, change)
-            if held[seat] > 0 and match.lives[seat] == 0 and not match.options.winning:
-                tally.eliminated_at[seat] = deal_number
+        summary = self.game.finish_deal(match, deal)
+        for seat in range(len(tally.lost)):
+            tally.lost[seat] += summary.penalty[seat]
+            tally.gained[seat] += summary.gain[seat]
 
     def _play_deal(
-        self, deal: EngineDeal, seats: list[SeatBot], group: int, rotation: int, tally: _Tally
+        self, deal: GameDeal, seats: list[SeatBot], group: int, rotation: int, tally: _Tally
     ) -> None:
+        refused = self.game.illegal_action
         while not deal.is_over:
             seat = deal.to_act
             assert seat is not None  # a deal that is not over awaits someone
             view = deal.view(seat)
             player = seats[seat]
+            action: Any = None
             try:
                 action = ask(player.bot, player.name, view)
                 deal.apply(action)
-            except (BotAnswerError, IllegalAction) as err:
+            except (BotAnswerError, refused) as err:
                 message = str(err)
-                if isinstance(err, IllegalAction):
-                    message = str(BotAnswerError(player.name, seat, describe(err.action), str(err)))
+                if not isinstance(err, BotAnswerError):
+                    message = str(BotAnswerError(player.name, seat, describe(action), str(err)))
                 tally.failures.append(BotFailure(seat, player.name, message))
                 self._fall_back(player, seat, group, rotation)
                 deal.apply(self._rescue(player, view))
@@ -138,12 +136,14 @@ class MatchPlayer:
     def _fall_back(self, player: SeatBot, seat: int, group: int, rotation: int) -> None:
         """Put the fallback bot in the failed bot's place for the rest of the match."""
         fallback = self.registry.fallback(bot_type_name(player.name), seat)
+        if fallback is not None and not fallback.plays(self.game.name):
+            fallback = None
         seed = bot_seed(self.config.seed, group, rotation, seat, "fallback")
         player.bot = FirstLegal() if fallback is None else fallback.make(seat, seed)
         player.failed = True
 
     @staticmethod
-    def _rescue(player: SeatBot, view: PlayerView) -> Action:
+    def _rescue(player: SeatBot, view: SeatView) -> Any:
         """The fallback's answer, or the first legal one if the fallback fails too."""
         try:
             return ask(player.bot, "fallback", view)

@@ -10,6 +10,7 @@ def to_json(result: ArenaResult) -> dict[str, object]:
     config = result.config
     bots = result.bots()
     out: dict[str, object] = {
+        "game": config.game,
         "matches": result.matches,
         "bots": {name: summary.to_json() for name, summary in bots.items()},
         "seats": config.seats,

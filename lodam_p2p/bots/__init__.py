@@ -7,13 +7,22 @@ local plugin folder (:mod:`lodam_p2p.bots.manager`). The bundled ``random`` and
 ``docs/bots.md`` is the plugin authors' guide.
 """
 
-from lodam_p2p.bots.api import Bot, BotError, BotFactory, BotOption, BotOptionError, BotType
+from lodam_p2p.bots.api import (
+    ANY_GAME,
+    Bot,
+    BotError,
+    BotFactory,
+    BotOption,
+    BotOptionError,
+    BotType,
+)
 from lodam_p2p.bots.guard import BotAnswerError, ask, describe
 from lodam_p2p.bots.hookspec import hookimpl
 from lodam_p2p.bots.manager import ENTRY_POINT_GROUP, PLUGIN_PATH_ENV, PluginLoadError
 from lodam_p2p.bots.registry import BotRegistry, RegisteredBot, UnknownBotError
 
 __all__ = [
+    "ANY_GAME",
     "ENTRY_POINT_GROUP",
     "PLUGIN_PATH_ENV",
     "Bot",

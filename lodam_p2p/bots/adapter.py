@@ -9,14 +9,14 @@ fallback type play the seat from then on, as the arena does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lodam_p2p.bots.api import Bot, BotType
 from lodam_p2p.bots.guard import BotAnswerError, ask
 
 if TYPE_CHECKING:
+    from lodam_p2p.games import SeatView
     from lodam_p2p.player import TableEvent
-    from lodam_p2p.rules import Action, PlayerView
 
 
 class BotPlayer:
@@ -33,7 +33,7 @@ class BotPlayer:
     def notify(self, event: TableEvent) -> None:
         """Bots decide from their view alone; events need no answer."""
 
-    async def decide(self, view: PlayerView) -> Action:
+    async def decide(self, view: SeatView) -> Any:
         """The bot's checked answer; after a failure, the fallback's (or the first legal)."""
         try:
             return ask(self.bot, self.name, view)

@@ -3,8 +3,10 @@
 A bot *type* (:class:`BotType`) is a name, a one-line summary, the options it accepts
 and a factory. The factory makes one :class:`Bot` for one seat of one match; the seat
 keeps that object for the whole match, so a bot may remember what it saw between
-decisions. A bot only ever receives a :class:`~lodam_p2p.rules.PlayerView`: what its
-seat may know, nothing more. Its answer is checked again by the engine.
+decisions. A bot only ever receives its game's view of its seat (for Lodam a
+``PlayerView``): what its seat may know, nothing more. Its answer is checked again by
+the engine. A type declares the games it plays (``games``, names of
+:mod:`lodam_p2p.games`); a table seats it only at those.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-if TYPE_CHECKING:
-    from lodam_p2p.rules import Action, PlayerView
+#: In :attr:`BotType.games`: the bot plays every game (it needs only ``view.legal``).
+ANY_GAME = "*"
 
 #: Bot names: lower case, so that ``NAME*K`` and ``NAME.key=value`` parse unambiguously.
 BOT_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
@@ -34,12 +36,13 @@ class Bot(Protocol):
     """One seat's decision maker for one match.
 
     ``decide`` is called whenever the engine awaits a decision from this seat; ``view``
-    is that seat's :class:`PlayerView` and ``view.legal`` lists every legal answer. The
+    is that seat's view in its game (a Lodam ``PlayerView``; every game's view has
+    ``seat``, ``to_act`` and ``legal``) and ``view.legal`` lists every legal answer. The
     answer must be one of them (compared by value); anything else is an error that
     names the bot, the seat and the move.
     """
 
-    def decide(self, view: PlayerView) -> Action:
+    def decide(self, view: Any) -> Any:
         """Return the action to take in ``view``; it must be in ``view.legal``."""
         ...
 
@@ -103,12 +106,28 @@ class BotType:
     factory: BotFactory
     #: The options ``NAME.key=value`` this type accepts.
     options: tuple[BotOption, ...] = field(default=())
+    #: The games it plays, by name (:func:`lodam_p2p.games.get_game`), or
+    #: ``(ANY_GAME,)``. A bot written before there was a second game plays Lodam.
+    games: tuple[str, ...] = ("lodam",)
 
     def __post_init__(self) -> None:
         if not BOT_NAME.match(self.name):
             raise BotError(
                 f"bad bot name {self.name!r}: use a-z, 0-9, '_' or '-', starting with a letter"
             )
+        if isinstance(self.games, str) or not self.games or not all(
+                isinstance(game, str) and game for game in self.games):
+            raise BotError(f"bot {self.name!r}: games must be a non-empty tuple of game names")
+
+    def plays(self, game: str) -> bool:
+        """Whether this type plays ``game``."""
+        return game in self.games or ANY_GAME in self.games
+
+    def check_game(self, game: str) -> None:
+        """:class:`BotError` naming the bot and its games when it does not play ``game``."""
+        if not self.plays(game):
+            raise BotError(f"bot {self.name!r} does not play {game} "
+                           f"(it plays: {', '.join(self.games)})")
 
     def parse_options(self, raw: Mapping[str, str]) -> dict[str, object]:
         """Every declared option, parsed from ``raw`` (text values) or at its default.

@@ -9,12 +9,10 @@ caller then applies the answer to the engine, which checks it once more.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from lodam_p2p.bots.api import Bot, BotError
-
-if TYPE_CHECKING:
-    from lodam_p2p.rules import Action, PlayerView
+from lodam_p2p.games import SeatView
 
 
 class BotAnswerError(BotError):
@@ -29,16 +27,16 @@ class BotAnswerError(BotError):
 
 
 def describe(action: object) -> str:
-    """A move in the game's words (``play 7H``, ``make no offer``), or what it was instead."""
-    from lodam_p2p import rules  # noqa: PLC0415 - keeps this module importable alone
+    """A move in the game's words (``play 7H``, ``make no offer``), or what it was instead.
 
-    if isinstance(action, rules.Play | rules.Offer | rules.Answer | rules.Swallow
-                  | rules.Declare | rules.Challenge):
+    Every game's actions carry the acting ``seat`` and say themselves in ``str``."""
+    seat = getattr(action, "seat", None)
+    if isinstance(seat, int) and not isinstance(seat, bool):
         return str(action)
     return f"{action!r} (not an action)"
 
 
-def ask(bot: Bot, bot_name: str, view: PlayerView) -> Action:
+def ask(bot: Bot, bot_name: str, view: SeatView) -> Any:
     """The bot's answer to ``view``, checked against the engine's legal list.
 
     Raises :class:`BotAnswerError` when the bot raises, returns a non-action, or returns
@@ -55,7 +53,7 @@ def ask(bot: Bot, bot_name: str, view: PlayerView) -> Action:
     return action
 
 
-def _why_illegal(action: object, view: PlayerView) -> str:
+def _why_illegal(action: object, view: SeatView) -> str:
     legal = ", ".join(describe(a) for a in view.legal[:8])
     more = ", …" if len(view.legal) > 8 else ""
     seat = getattr(action, "seat", view.seat)

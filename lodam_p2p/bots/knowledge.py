@@ -1,6 +1,6 @@
 """What a seat can work out from its view: cards gone, voids shown, cards it traded.
 
-Everything here is derived from a :class:`~lodam_p2p.rules.PlayerView` alone, so a bot
+Everything here is derived from a Lodam ``PlayerView`` alone, so a bot
 that uses it reads no hidden information.
 
 *Voids.* A seat that did not follow the led suit has shown out of it (it renounced).
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lodam_p2p.rules import (
+from lodam_p2p.games.lodam import (
     FULL_PACK,
     SHORT_PACK,
     Card,

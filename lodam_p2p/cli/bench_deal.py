@@ -5,9 +5,11 @@ hand is played the way a Losing Lodam deal uses the protocol: the talon's top is
 for trumps (every seat reveals its share), three exchange windows see an exchange (the
 first one void: both sides still learn the other card) after which both traders re-mask
 their whole holding (every other seat publishes shares for the new positions), every
-dealt card is played, and the audit closes it. ``--no-remask`` plays the same hand
-without re-masks (the traded cards are then revealed with forwarded shares), to show
-what re-masking costs.
+dealt card is played, and the audit closes it. Every shuffle and re-mask carries its
+proof of shuffle, checked by every seat; ``--no-proofs`` plays the same hand with the
+older protocol (shuffles and re-masks checked only at the audit), to show what the
+proofs cost. The figures include the prove and verify times of one proof of shuffle
+over the whole deck (``lodam bench shuffle`` measures more rounds).
 
 CPU time is measured per seat as the process time spent inside that seat's protocol
 object (its constructor, ``receive``, commands), so it is what one peer would spend on
@@ -29,6 +31,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.cli import CliError
+from lodam_p2p.cli.bench_shuffle import measure
 from lodam_p2p.fairdeal import Hand, HandConfig, Phase, Transcript, deal_schedule
 from lodam_p2p.fairdeal.group import OpCounter, base_mul, mul, random_scalar
 
@@ -67,8 +70,8 @@ class _Seat:
 class _Bench:
     """A table of in-process seats on a perfect broadcast."""
 
-    def __init__(self, seats: int, cards: int, *, remask: bool = True) -> None:
-        self.remask = remask
+    def __init__(self, seats: int, cards: int, *, proofs: bool = True) -> None:
+        self.proofs = proofs
         order = tuple(range(seats))
         identities = [Ed25519PrivateKey.generate() for _ in order]
         raw = tuple(k.public_key().public_bytes(serialization.Encoding.Raw,
@@ -76,7 +79,8 @@ class _Bench:
                     for k in identities)
         self.h = hand_size(seats, cards)
         schedule = deal_schedule(order, self.h, cards)
-        self.config = HandConfig(os.urandom(16), 1, order, raw, cards, schedule)
+        self.config = HandConfig(os.urandom(16), 1, order, raw, cards, schedule,
+                                 proofs=proofs)
         self.seats = [_Seat(self.config, s, identities[s]) for s in order]
         self.bytes = 0
         self.holdings = {s: list(self.config.positions_of(s)) for s in order}
@@ -125,10 +129,9 @@ class _Bench:
         self.flush()
         if not void:
             self.holdings[a][-1], self.holdings[b][-1] = pb, pa
-        if self.remask:
-            for seat in (offerer, acceptor):
-                seat.call(_remasking(self.holdings[seat.hand.seat or 0]), "play")
-            self.flush()
+        for seat in (offerer, acceptor):
+            seat.call(_remasking(self.holdings[seat.hand.seat or 0]), "play")
+        self.flush()
 
 
 def _receiving(sender: int, raw: bytes) -> Callable[[Hand], None]:
@@ -160,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     """Play one hand and print the figures."""
     if not 2 <= args.seats <= 10:
         raise CliError("--seats must be between 2 and 10")
-    bench = _Bench(args.seats, args.cards, remask=args.remask)
+    bench = _Bench(args.seats, args.cards, proofs=args.proofs)
     mults_before = OpCounter.mults
     bench.play()
     mults = OpCounter.mults - mults_before
@@ -178,7 +181,7 @@ def _figures(bench: _Bench, mults: int) -> dict[str, object]:
     per_seat = [sum(seat.cpu.values()) * 1000 for seat in bench.seats]
     by_phase = {p: round(sum(seat.cpu[p] for seat in bench.seats) * 1000 / n, 2) for p in phases}
     return {
-        "seats": n, "cards": bench.config.deck_size, "remask": bench.remask,
+        "seats": n, "cards": bench.config.deck_size, "proofs": bench.proofs,
         "cpu_ms_per_seat": round(sum(per_seat) / n, 2),
         "cpu_ms_by_phase": by_phase,
         "bytes_per_hand": bench.bytes,
@@ -186,6 +189,7 @@ def _figures(bench: _Bench, mults: int) -> dict[str, object]:
         "us_per_scalar_mult": round(_us_per_mult(), 2),
         "cpu_ms_slowest_seat": round(max(per_seat), 2),
         "scalar_mults_per_seat": round(mults / n),
+        "shuffle_proof": measure(bench.config.deck_size, 3) if bench.proofs else None,
     }
 
 
@@ -195,13 +199,21 @@ def _text(f: dict[str, object]) -> str:
     phases = ", ".join(f"{k} {v}" for k, v in by_phase.items())
     return "\n".join([
         f"fair-deal hand: {f['seats']} seats, {f['cards']} cards, all verified, audit included"
-        + (", re-masks after each exchange" if f["remask"] else ", no re-masks"),
+        + (", proven shuffles and re-masks" if f["proofs"] else ", no proofs of shuffle"),
         f"CPU per seat:   {f['cpu_ms_per_seat']} ms mean, {f['cpu_ms_slowest_seat']} ms slowest",
         f"  by phase (ms): {phases}",
         f"on the wire:    {f['bytes_per_hand']} bytes (each envelope counted once)",
         f"scalar mults:   {f['scalar_mults']} in all, {f['scalar_mults_per_seat']} per seat, "
         f"{f['us_per_scalar_mult']} µs each",
+        *_proof_line(f["shuffle_proof"]),
     ])
+
+
+def _proof_line(proof: object) -> list[str]:
+    if not isinstance(proof, dict):
+        return []
+    return [f"one proof:      {proof['cards']} cards, prove {proof['prove_ms']} ms, "
+            f"verify {proof['verify_ms']} ms, {proof['proof_bytes']} bytes"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -211,8 +223,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seats", type=int, default=5, help="seats at the table (2-10)")
     parser.add_argument("--cards", type=int, choices=(52, 32), default=52)
-    parser.add_argument("--no-remask", dest="remask", action="store_false",
-                        help="play the hand without re-masks after the exchanges")
+    parser.add_argument("--no-proofs", dest="proofs", action="store_false",
+                        help="the older protocol: shuffles checked only at the audit")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--transcript", metavar="FILE", help="write the hand's transcript")
     parser.set_defaults(run=run)

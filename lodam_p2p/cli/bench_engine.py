@@ -1,5 +1,7 @@
 """``lodam bench engine``: random-bot 5-seat deals per second on one core.
 
+With ``--game lorum``: random-bot 4-seat Lorum deals, each contract in turn.
+
 Whole deals with the default options (exchange windows before every trick, swallowing,
 going out at 31) between five random bots: each bot picks uniformly among
 ``Deal.legal_actions()`` with a seeded generator, and the engine checks every choice as
@@ -15,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from lodam_p2p.cli import CliError
+from lodam_p2p.games import lorum
 from lodam_p2p.rules import FULL_PACK, Card, Deal, Options
 
 SEATS = 5
@@ -24,6 +27,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``lodam bench engine``."""
     parser = sub.add_parser("engine", help="rules-engine deals per second (random bots)",
                             description=__doc__)
+    parser.add_argument("--game", choices=("lodam", "lorum"), default="lodam",
+                        help="which game's engine (default lodam)")
     parser.add_argument("--deals", type=int, default=5000, help="deals to play (default 5000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of decks and bots")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -36,14 +41,20 @@ def run(args: argparse.Namespace) -> int:
     """Measure and print the figure."""
     if args.deals < 1:
         raise CliError("--deals must be at least 1")
+    rng = random.Random(args.seed)
     try:
-        options = Options.parse_assignments(args.option)
+        if args.game == "lorum":
+            lorum_options = lorum.Options.parse_assignments(args.option)
+            lorum_decks = [rng.sample(lorum.PACK, len(lorum.PACK)) for _ in range(args.deals)]
+            start = time.perf_counter()
+            decisions = play_lorum_deals(lorum_options, lorum_decks, rng.random)
+        else:
+            options = Options.parse_assignments(args.option)
+            decks = [rng.sample(FULL_PACK, len(FULL_PACK)) for _ in range(args.deals)]
+            start = time.perf_counter()
+            decisions = play_deals(options, decks, rng.random)
     except ValueError as err:
         raise CliError(str(err)) from None
-    rng = random.Random(args.seed)
-    decks = [rng.sample(FULL_PACK, len(FULL_PACK)) for _ in range(args.deals)]
-    start = time.perf_counter()
-    decisions = play_deals(options, decks, rng.random)
     elapsed = time.perf_counter() - start
     figures = {
         "deals_per_s": round(args.deals / elapsed, 1),
@@ -71,6 +82,24 @@ def play_deals(
     decisions = 0
     for number, deck in enumerate(decks):
         deal = Deal.start(options, number % SEATS, lives, deck)
+        legal_actions, apply, public = deal.legal_actions, deal.apply, deal.public
+        while not public.is_over:
+            legal = legal_actions()
+            apply(legal[int(uniform() * len(legal))])
+            decisions += 1
+    return decisions
+
+
+def play_lorum_deals(
+    options: lorum.Options, decks: Sequence[Sequence[lorum.Card]], uniform: Callable[[], float]
+) -> int:
+    """Play one 4-seat Lorum deal per deck, contracts in turn (those of ``options``),
+    among random bots choosing by ``uniform()``; the number of decisions taken."""
+    contracts = options.contracts
+    decisions = 0
+    for number, deck in enumerate(decks):
+        contract = contracts[number % len(contracts)]
+        deal = lorum.Deal.start(options, contract, number % 4, deck)
         legal_actions, apply, public = deal.legal_actions, deal.apply, deal.public
         while not public.is_over:
             legal = legal_actions()

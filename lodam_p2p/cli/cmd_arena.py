@@ -18,10 +18,12 @@ from lodam_p2p.arena.report import to_json, to_text
 from lodam_p2p.arena.runner import EarlyStop, run_arena
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.cmd_bots import add_plugin_dir_argument, load
+from lodam_p2p.games import DEFAULT_GAME
 
 _EPILOG = """\
 examples:
   lodam arena --bots heuristic,random*3 --matches 1000 --seed 7
+  lodam arena --game lodam --bots heuristic,random*3 --option lives=2
   lodam arena --bots heuristic*5 --option declare_out=true --json
   lodam arena --compare ismcts,heuristic --bots heuristic*3 --matches 400 --jobs 2
   lodam arena --bots ismcts,heuristic*3 --bot-option ismcts.time_ms=50
@@ -47,13 +49,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add = parser.add_argument
+    add("--game", default=DEFAULT_GAME, metavar="NAME",
+        help=f"the game to play (default {DEFAULT_GAME}; 'lodam bots' lists the games)")
     add("--bots", required=True, metavar="LINEUP",
         help="one bot per seat, comma separated; NAME*K fills K seats, NAME@LABEL labels one "
-             "(2-10 seats)")
+             "(the game's seat range)")
     add("--matches", type=int, default=100, metavar="N", help="matches to play (default 100)")
     add("--seed", type=int, default=1, help="seed of every deck, first dealer and bot (default 1)")
     add("--option", action="append", default=[], metavar="K=V",
-        help="table option of RULES.md section 12, e.g. declare_out=true (repeatable)")
+        help="table option of the game (Lodam: RULES.md section 12, e.g. declare_out=true; "
+             "lodam rules show-options lists them) (repeatable)")
     add("--bot-option", action="append", default=[], metavar="NAME.KEY=VALUE",
         help="option for every seat running bot NAME, e.g. ismcts.time_ms=50 (repeatable)")
     add("--compare", metavar="A,B", help="paired comparison of bots A and B in one extra seat")
@@ -84,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         config = build_config(
             args.bots, args.matches, args.seed,
             options=args.option, bot_options=args.bot_option, compare=args.compare,
-            max_deals=args.max_deals, plugin_dirs=args.plugin_dir,
+            max_deals=args.max_deals, plugin_dirs=args.plugin_dir, game=args.game,
         )
     except ArenaError as err:
         raise CliError(str(err)) from None

@@ -1,4 +1,5 @@
-"""``lodam bots``: the bots installed, where each comes from, and its options."""
+"""``lodam bots``: the games installed and, per game, the bots that play it: where each
+comes from, and its options."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import argparse
 import json
 from pathlib import Path
 
-from lodam_p2p.bots import BotError, BotRegistry
+from lodam_p2p.bots import BotError, BotRegistry, RegisteredBot
 from lodam_p2p.bots.manager import ENTRY_POINT_GROUP, PLUGIN_PATH_ENV, user_plugin_dir
 from lodam_p2p.cli import CliError
+from lodam_p2p.games import GameError, games
 
 _EPILOG = f"""\
 Bots are found in installed packages (entry-point group {ENTRY_POINT_GROUP}) and in
@@ -20,8 +22,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``lodam bots``."""
     parser = sub.add_parser(
         "bots",
-        help="list the installed bots",
-        description="List every installed bot: name, where it comes from, summary, options.",
+        help="list the installed games and bots",
+        description="List every installed game and, per game, the bots that play it: name, "
+                    "where it comes from, summary, options.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -50,27 +53,52 @@ def load(plugin_dirs: list[str]) -> BotRegistry:
 
 
 def run(args: argparse.Namespace) -> int:
-    """List the bots."""
+    """List the bots, per game."""
     registry = load(args.plugin_dir)
+    try:
+        installed = [(game.name, game.title, str(game.seats)) for game in games()]
+    except GameError as err:
+        raise CliError(str(err)) from None
     if args.json:
-        listing = {
-            bot.name: {
-                "source": bot.source,
-                "summary": bot.type.summary,
-                "options": {o.key: {"default": o.default, "help": o.help}
-                            for o in bot.type.options},
-            }
-            for bot in registry
+        listing = {bot.name: _bot_json(bot) for bot in registry}
+        per_game = {
+            name: {"title": title, "seats": seats,
+                   "bots": [bot.name for bot in registry if bot.type.plays(name)]}
+            for name, title, seats in installed
         }
-        print(json.dumps({"bots": listing}, default=str))
+        print(json.dumps({"games": per_game, "bots": listing}, default=str))
         return 0
     if not len(registry):
         print("no bots installed")
         return 0
     width = max(len(bot.name) for bot in registry)
+    for name, title, seats in installed:
+        print(f"{name}: {title} ({seats} seats)")
+        playing = [bot for bot in registry if bot.type.plays(name)]
+        if not playing:
+            print("  no bot plays it yet")
+        for bot in playing:
+            _print_bot(bot, width)
+    known = {name for name, _title, _seats in installed}
     for bot in registry:
-        print(f"{bot.name:<{width}}  {bot.type.summary}")
-        print(f"{'':<{width}}  from {bot.source}")
-        for option in bot.type.options:
-            print(f"{'':<{width}}  option {bot.name}.{option.key}={option.default}: {option.help}")
+        missing = [game for game in bot.type.games if game not in known]
+        if missing:
+            print(f"{bot.name} plays games that are not installed: {', '.join(missing)}")
     return 0
+
+
+def _bot_json(bot: RegisteredBot) -> dict[str, object]:
+    return {
+        "source": bot.source,
+        "summary": bot.type.summary,
+        "games": list(bot.type.games),
+        "options": {o.key: {"default": o.default, "help": o.help} for o in bot.type.options},
+    }
+
+
+def _print_bot(bot: RegisteredBot, width: int) -> None:
+    pad = " " * (width + 2)
+    print(f"  {bot.name:<{width}}  {bot.type.summary}")
+    print(f"  {pad}from {bot.source}")
+    for option in bot.type.options:
+        print(f"  {pad}option {bot.name}.{option.key}={option.default}: {option.help}")

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from lodam_p2p.cli import CliError
+from lodam_p2p.games import lorum
+from lodam_p2p.games.lorum.replay import replay_scenario as replay_lorum
 from lodam_p2p.rules import Options
 from lodam_p2p.rules.options import ExchangeRule, RankOrder
 from lodam_p2p.rules.replay import replay_scenario
@@ -31,6 +33,19 @@ _OPTION_HELP = {
     "trump_show_seconds": "how long the turned trump card is shown (> 0)",
     "stake": "chips each player pays into the pot (≥ 0)",
     "winning": "Winning Lodam: gain counters instead of losing them",
+}
+
+_LORUM_HELP = {
+    "rounds": "rounds in a match (≥ 1); a round plays every contract once per dealer",
+    "contracts": "contracts to play, kept in round order (k=v: a comma list)",
+    "scoring": "points (lowest total wins) or beans (pot and pfennigs)",
+    "first_last_points": "points of the first and of the last trick (4 or 5)",
+    "first_last_short": "first_last with two cards each; the stack passes on unshuffled",
+    "fifth_trick": "the scoring trick of fifth: 5 (8 points) or 6 (5 points)",
+    "red_king_blind": "red_king played blind: each plays their next card unseen",
+    "lorum_start": "rows start with any rank (wrapping A to 7) or with an Unter",
+    "lorum_play_on": "the Lorum deal goes on after the first player is out",
+    "breach_points": "penalty for a proven breach (≥ 0)",
 }
 
 
@@ -54,6 +69,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     replay.set_defaults(run=run_replay)
     show = actions.add_parser("show-options", help="list the table options and defaults")
     show.add_argument("--json", action="store_true", help="print the defaults as JSON")
+    show.add_argument("--game", choices=("lodam", "lorum"), default="lodam",
+                      help="whose options (default lodam)")
     show.set_defaults(run=run_show_options)
 
     def show_help(_args: argparse.Namespace) -> int:
@@ -69,12 +86,19 @@ def run_replay(args: argparse.Namespace) -> int:
     for name in args.files:
         for where, scenario in _scenarios(name):
             try:
-                result = replay_scenario(scenario)
+                result = _replay(scenario)
             except ValueError as err:
                 raise CliError(f"{where}: {err}") from None
             lines.append(json.dumps(result))
     sys.stdout.write("".join(line + "\n" for line in lines))
     return 0
+
+
+def _replay(scenario: Any) -> dict[str, Any]:
+    """One scenario of either game, by its ``"game"`` field."""
+    if isinstance(scenario, dict) and scenario.get("game") == "lorum":
+        return replay_lorum(scenario)
+    return replay_scenario(scenario)
 
 
 def _scenarios(name: str) -> Iterator[tuple[str, Any]]:
@@ -108,13 +132,15 @@ def _read(name: str) -> str:
 
 
 def run_show_options(args: argparse.Namespace) -> int:
-    """Print the options of RULES.md section 12 with their defaults."""
-    defaults = Options().to_mapping()
+    """Print the options of RULES.md section 12 (LORUM.md 9) with their defaults."""
+    lorum_game = getattr(args, "game", "lodam") == "lorum"
+    defaults = lorum.Options().to_mapping() if lorum_game else Options().to_mapping()
+    helps = _LORUM_HELP if lorum_game else _OPTION_HELP
     if args.json:
         print(json.dumps(defaults))
         return 0
     width = max(len(name) for name in defaults)
     for name, value in defaults.items():
         shown = json.dumps(value)
-        print(f"{name:<{width}}  {shown:<13}  {_OPTION_HELP.get(name, '')}")
+        print(f"{name:<{width}}  {shown:<13}  {helps.get(name, '')}")
     return 0

@@ -1,8 +1,9 @@
 """``lodam verify FILE``: check a hand's fair-deal transcript offline.
 
-Every signature and chain, every key, share and transfer proof, every shuffle and
-re-mask against its opened commitment, and the audit. Exit status 0 with a one-line verdict when the
-hand is sound; 1 naming the guilty seat and the failed check; 2 when the file cannot be
+Every signature and chain; every key, share and transfer proof; every shuffle's and
+re-mask's proof of shuffle (unless the table played without proofs), and again each
+against its opened commitment; and the audit. Exit status 0 with a one-line verdict when
+the hand is sound; 1 naming the guilty seat and the failed check; 2 when the file cannot be
 read as a transcript.
 """
 
@@ -35,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({
             "sound": verdict.sound, "summary": verdict.summary,
             "seat": blame.seat if blame else None, "check": blame.check if blame else None,
+            "evidence": verdict.evidence.hex() if verdict.evidence else None,
         }))
     elif verdict.sound:
         print(f"{args.file}: {verdict.summary}")

@@ -3,7 +3,9 @@
 It deals *positions* of a jointly shuffled, encrypted deck to seats, reveals positions
 to all, hands positions privately from one seat to another, re-masks a seat's holding
 into fresh positions nobody else can link to the old ones, and audits the whole hand
-at the end; it knows no card game (see protocol/SPEC.md). Typical use, per seat::
+at the end; every shuffle and re-mask carries a zero-knowledge proof of shuffle that
+every seat checks before it releases any decryption share. It knows no card game (see
+protocol/SPEC.md). Typical use, per seat::
 
     hand = Hand(config, seat, identity_key, os.urandom, now, checker)
     broadcast(hand.outgoing())

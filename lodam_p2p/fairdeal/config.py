@@ -20,7 +20,9 @@ class HandConfig:
     ``identities[i]`` is the raw 32-byte Ed25519 public key of ``seats[i]``;
     ``schedule[j]`` is the seat that position ``j`` of the final deck is dealt to, or
     ``None`` for a position left in the talon; ``timeout`` is how many seconds a seat
-    may stay silent when the protocol waits for it.
+    may stay silent when the protocol waits for it; ``proofs`` says whether every
+    shuffle and re-mask carries its zero-knowledge proof (the default; without proofs
+    only the audit checks them, which is kept for comparison in ``lodam bench``).
     """
 
     table_id: bytes
@@ -30,6 +32,7 @@ class HandConfig:
     deck_size: int
     schedule: tuple[int | None, ...]
     timeout: float = 30.0
+    proofs: bool = True
 
     def __post_init__(self) -> None:
         if len(self.table_id) != 16:

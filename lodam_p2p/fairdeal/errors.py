@@ -42,10 +42,15 @@ class LocalProtocolError(ProtocolError):
 class RemoteProtocolError(ProtocolError):
     """Input from outside failed a check; ``blame`` names the seat responsible."""
 
-    def __init__(self, blame: Blame, *, attributable: bool = True) -> None:
+    def __init__(self, blame: Blame, *, attributable: bool = True,
+                 evidence: bytes | None = None) -> None:
         super().__init__(str(blame))
         self.blame = blame
         self.attributable = attributable
+        #: The blamed seat's signed envelope that failed the check, when one did (a
+        #: false shuffle, re-mask, share…): anyone holding the hand's earlier messages
+        #: can re-check it.
+        self.evidence = evidence
 
     @property
     def seat(self) -> int:

@@ -68,6 +68,7 @@ from lodam_p2p.fairdeal.proofs import prove_shares
 from lodam_p2p.fairdeal.record import Record
 from lodam_p2p.fairdeal.seat import SeatSecrets
 from lodam_p2p.fairdeal.shuffle import apply_shuffle, commitment
+from lodam_p2p.fairdeal.shuffleproof import prove_shuffle
 from lodam_p2p.fairdeal.wire import GENESIS, Envelope, open_envelope
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
 
@@ -237,7 +238,12 @@ class Hand(PlayPhase):
 
     def _pump(self, now: float) -> None:
         for seat, env, msg in self._intake.ready(self._takes):
-            self._apply(seat, env.seq, msg, now, trusted=False)
+            try:
+                self._apply(seat, env.seq, msg, now, trusted=False)
+            except RemoteProtocolError as err:
+                if err.seat == seat and err.evidence is None:
+                    err.evidence = env.raw  # the signed message that failed
+                raise
 
     def _takes(self, seat: int, msg: Message) -> bool:
         kind, rec = kind_of(msg), self.record
@@ -284,7 +290,7 @@ class Hand(PlayPhase):
             case KeyMsg():
                 self._on_key(seat, msg, now, trusted)
             case ShuffleMsg():
-                self._on_shuffle(seat, msg, now)
+                self._on_shuffle(seat, msg, now, trusted)
             case DealMsg():
                 self._on_deal(seat, msg, now, trusted)
             case RevealMsg():
@@ -294,7 +300,7 @@ class Hand(PlayPhase):
             case AuditMsg():
                 self._on_audit(seat, msg, now, trusted)
             case RemaskMsg():
-                self._on_remask(seat, msg, now)
+                self._on_remask(seat, msg, now, trusted)
             case SharesMsg():
                 self._on_shares(seat, msg, trusted)
 
@@ -315,10 +321,14 @@ class Hand(PlayPhase):
         assert rec.joint is not None
         secret = self._me.draw_shuffle(self.config.deck_size)
         deck = apply_shuffle(rec.final_deck, rec.joint, secret)
-        self._send(ShuffleMsg(deck, commitment(self._me.ctx, secret)), now)
+        proof = None
+        if self.config.proofs:
+            st = rec.statement(self._me.seat, b"shuffle", rec.final_deck, deck)
+            proof = prove_shuffle(st, secret, self._me.entropy)
+        self._send(ShuffleMsg(deck, commitment(self._me.ctx, secret), proof), now)
 
-    def _on_shuffle(self, seat: int, msg: ShuffleMsg, now: float) -> None:
-        self.record.add_shuffle(seat, msg)
+    def _on_shuffle(self, seat: int, msg: ShuffleMsg, now: float, trusted: bool) -> None:
+        self.record.add_shuffle(seat, msg, trusted=trusted)
         self._since = now  # the next shuffler's clock starts now
         if self.record.next_shuffler() is None:
             self._enter(Phase.DEAL, now)

@@ -29,8 +29,10 @@ from lodam_p2p.fairdeal.group import (
 )
 from lodam_p2p.fairdeal.proofs import Proof
 from lodam_p2p.fairdeal.shuffle import Ciphertext
+from lodam_p2p.fairdeal.shuffleproof import ShuffleProof, decode_proof
 
-#: Largest body accepted (a 52-card shuffle is 3.5 KB, an audit opening 1.8 KB).
+#: Largest body accepted (a 52-card shuffle is 3.5 KB, 10.4 KB with its proof; an audit
+#: opening 1.8 KB).
 MAX_BODY = 16384
 #: Bytes of one share entry in a sealed transfer: seat ‖ D ‖ c ‖ s.
 ENTRY_LEN = 1 + POINT_LEN + 2 * SCALAR_LEN
@@ -44,7 +46,7 @@ class Kind(enum.IntEnum):
     """Message kinds, in the order a seat sends them."""
 
     KEY = 1  #: hand key X_i and its Schnorr proof
-    SHUFFLE = 2  #: the seat's shuffled deck and shuffle commitment
+    SHUFFLE = 2  #: the seat's shuffled deck, its proof of shuffle and its commitment
     DEAL = 3  #: decryption shares for every position dealt to another seat
     REVEAL = 4  #: shares that make one position public
     TRANSFER = 5  #: shares for one position, sealed to one seat
@@ -63,10 +65,12 @@ class KeyMsg:
 
 @dataclass(frozen=True, slots=True)
 class ShuffleMsg:
-    """The deck after this seat's shuffle, and its commitment."""
+    """The deck after this seat's shuffle, its commitment, and its proof of shuffle
+    (None only at a table that plays without proofs)."""
 
     deck: tuple[Ciphertext, ...]
     commitment: bytes
+    proof: ShuffleProof | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,11 +122,13 @@ class AuditMsg:
 @dataclass(frozen=True, slots=True)
 class RemaskMsg:
     """The sender's ``inputs`` (ascending), re-randomised and permuted into ``deck``
-    (its new positions, in order), and the commitment to (π, r, salt)."""
+    (its new positions, in order), the commitment to (π, r, salt), and the proof that
+    ``deck`` is a shuffle of the inputs' ciphertexts (None only without proofs)."""
 
     inputs: tuple[int, ...]
     deck: tuple[Ciphertext, ...]
     commitment: bytes
+    proof: ShuffleProof | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +169,8 @@ def _fields(message: Message) -> list[Any]:
     match message:
         case KeyMsg(key, proof):
             return [encode_point(key), proof.encode()]
-        case ShuffleMsg(deck, commit):
-            return [_deck_blob(deck), commit]
+        case ShuffleMsg(deck, commit, proof):
+            return [_deck_blob(deck), commit, _proof_blob(proof)]
         case DealMsg(shares, proof):
             blob = b"".join(encode_point(d) for d in shares)
             return [blob, proof.encode() if proof else b""]
@@ -175,11 +181,21 @@ def _fields(message: Message) -> list[Any]:
         case AuditMsg(secret, permutation, randomness, salt, seed):
             return [scalar_to_bytes(secret), bytes(permutation),
                     b"".join(scalar_to_bytes(r) for r in randomness), salt, seed]
-        case RemaskMsg(inputs, deck, commit):
-            return [b"".join(position_bytes(j) for j in inputs), _deck_blob(deck), commit]
+        case RemaskMsg(inputs, deck, commit, proof):
+            return [b"".join(position_bytes(j) for j in inputs), _deck_blob(deck), commit,
+                    _proof_blob(proof)]
         case SharesMsg(seat, round_, shares, proof):
             return [seat, round_, b"".join(encode_point(d) for d in shares), proof.encode()]
     raise TypeError(f"not a message: {message!r}")
+
+
+def _proof_blob(proof: ShuffleProof | None) -> bytes:
+    return b"" if proof is None else proof.encode()
+
+
+def _shuffle_proof(blob: object, size: int) -> ShuffleProof | None:
+    data = _bin(blob)
+    return decode_proof(data, size) if data else None
 
 
 def _deck_blob(deck: Sequence[Ciphertext]) -> bytes:
@@ -236,7 +252,8 @@ def _decode_fields(kind: Kind, f: list[Any]) -> Message:
     if kind is Kind.KEY:
         return KeyMsg(parse_point(_bin(f[0])), _proof(_bin(f[1])))
     if kind is Kind.SHUFFLE:
-        return ShuffleMsg(_deck(_bin(f[0])), _bin(f[1], 32))
+        deck = _deck(_bin(f[0]))
+        return ShuffleMsg(deck, _bin(f[1], 32), _shuffle_proof(f[2], len(deck)))
     if kind is Kind.DEAL:
         shares = tuple(parse_point(c) for c in _chunks(_bin(f[0]), POINT_LEN))
         proof = _proof(_bin(f[1])) if _bin(f[1]) else None
@@ -264,11 +281,11 @@ def _remask(f: list[Any]) -> RemaskMsg:
         raise ValueError(f"a re-mask takes 1 to {MAX_REMASK} positions, one ciphertext each")
     if list(inputs) != sorted(set(inputs)):
         raise ValueError("re-mask inputs must be distinct and ascending")
-    return RemaskMsg(inputs, deck, _bin(f[2], 32))
+    return RemaskMsg(inputs, deck, _bin(f[2], 32), _shuffle_proof(f[3], len(deck)))
 
 
-_ARITY = {Kind.KEY: 2, Kind.SHUFFLE: 2, Kind.DEAL: 2, Kind.REVEAL: 2, Kind.TRANSFER: 3,
-          Kind.AUDIT: 5, Kind.REMASK: 3, Kind.SHARES: 4}
+_ARITY = {Kind.KEY: 2, Kind.SHUFFLE: 3, Kind.DEAL: 2, Kind.REVEAL: 2, Kind.TRANSFER: 3,
+          Kind.AUDIT: 5, Kind.REMASK: 4, Kind.SHARES: 4}
 
 
 def decode(body: bytes) -> Message:

@@ -32,9 +32,15 @@ from lodam_p2p.fairdeal.messages import (
 )
 from lodam_p2p.fairdeal.proofs import prove_shares
 from lodam_p2p.fairdeal.record import Record
-from lodam_p2p.fairdeal.remask import Remask, remask_commitment, remask_secret
+from lodam_p2p.fairdeal.remask import (
+    Remask,
+    remask_commitment,
+    remask_secret,
+    remask_statement,
+)
 from lodam_p2p.fairdeal.seat import SeatSecrets
 from lodam_p2p.fairdeal.shuffle import apply_shuffle
+from lodam_p2p.fairdeal.shuffleproof import prove_shuffle
 from lodam_p2p.fairdeal.transfer import seal, transfer_key
 
 Waiting = tuple[list[int], float, str]
@@ -70,6 +76,8 @@ class PlayPhase:
         """Publish every share of ``position`` this seat can give (a card played, the
         talon's top turned); the position is public once every seat's share is."""
         me = self._commanding(position)
+        if not self.record.may_reveal(me.seat, position):
+            raise LocalProtocolError(f"seat {me.seat} does not hold position {position}")
         public = set(self.record.shares.get(position, {}))
         entries = me.entries(self.record, position, skip=public)
         if not entries:
@@ -111,8 +119,13 @@ class PlayPhase:
         round_ = sum(1 for r in rec.remasks if r.seat == me.seat)
         secret = remask_secret(me.remask_seed(), round_, len(inputs))
         assert rec.joint is not None
-        deck = apply_shuffle(tuple(rec.ciphertext(j) for j in inputs), rec.joint, secret)
-        self._act(RemaskMsg(inputs, deck, remask_commitment(me.ctx, secret)), now)
+        old = tuple(rec.ciphertext(j) for j in inputs)
+        deck = apply_shuffle(old, rec.joint, secret)
+        proof = None
+        if self.config.proofs:
+            st = rec.statement(me.seat, b"remask", old, deck, remask_statement(round_, inputs))
+            proof = prove_shuffle(st, secret, me.entropy)
+        self._act(RemaskMsg(inputs, deck, remask_commitment(me.ctx, secret), proof), now)
         remask = rec.rounds[(me.seat, round_)]
         for out, source in zip(remask.outputs, secret.permutation, strict=True):
             self.cards[out] = self.cards[inputs[source]]
@@ -187,8 +200,8 @@ class PlayPhase:
         self.cards[msg.position] = card
         self._events.append(CardLearned(msg.position, card, seat))
 
-    def _on_remask(self, seat: int, msg: RemaskMsg, now: float) -> None:
-        remask = self.record.add_remask(seat, msg)
+    def _on_remask(self, seat: int, msg: RemaskMsg, now: float, trusted: bool) -> None:
+        remask = self.record.add_remask(seat, msg, trusted=trusted)
         self._events.append(Remasked(seat, remask.inputs, remask.outputs))
         self._remask_since[(seat, remask.round)] = now
         me = self._me

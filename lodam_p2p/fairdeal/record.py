@@ -11,7 +11,11 @@ What is stored, per hand:
             reveals)
   revealed  positions made public: position → card index
   remasks   every re-mask applied, in order; ``masked`` the ciphertext and ``holder`` the
-            re-masker of each new position; ``retired`` the seats that re-masked a position
+            re-masker of each new position; ``retired`` the seats that re-masked a position;
+            ``given`` the seats that transferred a position (neither may reveal it)
+
+Every shuffle and re-mask is checked by its proof of shuffle when it is added, before
+any seat can answer it with a decryption share (unless the table plays without proofs).
 
 Positions below K are the final deck's; positions from K on are re-masks' (remask.py).
 """
@@ -22,7 +26,14 @@ from dataclasses import dataclass, field
 
 from lodam_p2p.fairdeal.config import HandConfig
 from lodam_p2p.fairdeal.errors import blame
-from lodam_p2p.fairdeal.group import Point, add_all, card_lookup, encode_point, neg
+from lodam_p2p.fairdeal.group import (
+    Point,
+    add_all,
+    card_lookup,
+    encode_point,
+    generator,
+    neg,
+)
 from lodam_p2p.fairdeal.messages import (
     DealMsg,
     KeyMsg,
@@ -35,8 +46,9 @@ from lodam_p2p.fairdeal.messages import (
     position_bytes,
 )
 from lodam_p2p.fairdeal.proofs import Context, verify_dleq, verify_key, verify_shares
-from lodam_p2p.fairdeal.remask import Remask, first_position, owner_of
+from lodam_p2p.fairdeal.remask import Remask, first_position, owner_of, remask_statement
 from lodam_p2p.fairdeal.shuffle import Ciphertext, Deck, starting_deck
+from lodam_p2p.fairdeal.shuffleproof import ShuffleProof, Statement, verify_shuffle
 from lodam_p2p.fairdeal.transfer import unseal
 
 #: Fiat–Shamir tag of a single decryption share (reveals and transfers).
@@ -62,6 +74,7 @@ class Record:
     masked: dict[int, Ciphertext] = field(default_factory=dict)
     holder: dict[int, int] = field(default_factory=dict)
     retired: dict[int, set[int]] = field(default_factory=dict)
+    given: dict[int, set[int]] = field(default_factory=dict)
 
     def ctx(self, seat: int) -> Context:
         """The challenge context of ``seat`` in this hand."""
@@ -96,16 +109,49 @@ class Record:
 
     # --- shuffle ----------------------------------------------------------------------
 
-    def add_shuffle(self, seat: int, msg: ShuffleMsg) -> None:
-        """The next shuffler's deck; its honesty is checked at the audit."""
+    def add_shuffle(self, seat: int, msg: ShuffleMsg, *, trusted: bool = False) -> None:
+        """The next shuffler's deck, checked by its proof of shuffle (the audit opening
+        checks it again against the commitment)."""
         if len(msg.deck) != self.config.deck_size:
             raise blame(seat, "shuffle", f"deck of {len(msg.deck)} ciphertexts, "
                         f"expected {self.config.deck_size}")
-        seen = {encode_point(a) + encode_point(b) for a, b in msg.deck}
-        if len(seen) != len(msg.deck):
-            raise blame(seat, "shuffle", "the same ciphertext twice in the deck")
+        self.check_parts(seat, msg.deck, "shuffle", trusted=trusted)
+        if not trusted:
+            self._check_proof(seat, self.statement(seat, b"shuffle", self.final_deck, msg.deck),
+                              msg.proof, "shuffle")
         self.commitments[seat] = msg.commitment
         self.decks.append(msg.deck)
+
+    def check_parts(self, seat: int, deck: Deck, check: str, *, trusted: bool = False) -> None:
+        """No ciphertext twice, and (from another seat) no part equal to G, a hand key or
+        the joint key (the identity has no encoding): such a part would make honest seats
+        publish x_i·X_j. The proof of shuffle excludes it too; this is a cheap first line."""
+        seen = {encode_point(a) + encode_point(b) for a, b in deck}
+        if len(seen) != len(deck):
+            raise blame(seat, check, "the same ciphertext twice")
+        if trusted:
+            return
+        assert self.joint is not None
+        banned = {encode_point(p) for p in (generator(), self.joint, *self.keys.values())}
+        for a, b in deck:
+            if encode_point(a) in banned or encode_point(b) in banned:
+                raise blame(seat, check, "a ciphertext part is G or a public key")
+
+    def statement(self, seat: int, tag: bytes, old: Deck, new: Deck,
+                  extra: bytes = b"") -> Statement:
+        """What ``seat``'s proof of shuffle from ``old`` to ``new`` must show."""
+        assert self.joint is not None
+        return Statement(tag, self.ctx(seat), self.joint, old, new, extra)
+
+    def _check_proof(self, seat: int, st: Statement, proof: ShuffleProof | None,
+                     check: str) -> None:
+        if not self.config.proofs:
+            if proof is not None:
+                raise blame(seat, check, "a proof of shuffle at a table without proofs")
+            return
+        if proof is None or not verify_shuffle(st, proof):
+            raise blame(seat, check, "the proof of shuffle fails: the new ciphertexts are "
+                        "not a re-encryption of the old ones")
 
     # --- deal -------------------------------------------------------------------------
 
@@ -150,9 +196,22 @@ class Record:
             raise blame(sender, "retired", f"position {position} was re-masked by this seat "
                         "and is retired")
 
+    def may_reveal(self, seat: int, position: int) -> bool:
+        """Whether ``seat`` holds ``position`` now: the talon is anyone's to turn; a dealt
+        or re-masked position only its holder's, until the holder hands it over or
+        re-masks it (after which only its new positions are live). Decided on the
+        holder's own message order, so every seat judges alike."""
+        holder = self.holder_of(position)
+        if holder is None:
+            return True
+        return holder == seat and seat not in self.given.get(position, set())
+
     def add_reveal(self, seat: int, msg: RevealMsg, *, trusted: bool = False) -> bool:
         """Publish shares; True when the position has become fully public."""
         self.check_position(seat, msg.position, "reveal")
+        if not self.may_reveal(seat, msg.position):
+            raise blame(seat, "reveal", f"reveals position {msg.position}, which it does not "
+                        "hold")
         public = self.shares.setdefault(msg.position, {})
         if not msg.entries or len({e.seat for e in msg.entries}) != len(msg.entries):
             raise blame(seat, "reveal", "no shares, or one seat's share twice")
@@ -168,6 +227,7 @@ class Record:
         if msg.to not in self.keys or msg.to == seat:
             raise blame(seat, "transfer", f"transfer to seat {msg.to}")
         self.transfers.append((seat, seq, msg))
+        self.given.setdefault(msg.position, set()).add(seat)
         self.received.setdefault(msg.to, set()).add(msg.position)
 
     def public_sharers(self, position: int) -> set[int]:
@@ -244,9 +304,9 @@ class Record:
                 return False
         return True
 
-    def add_remask(self, seat: int, msg: RemaskMsg) -> Remask:
+    def add_remask(self, seat: int, msg: RemaskMsg, *, trusted: bool = False) -> Remask:
         """A seat's re-mask: its inputs readable by it and not re-masked by it before,
-        fresh distinct ciphertexts; the inputs are retired for it."""
+        and a proven shuffle of their ciphertexts; the inputs are retired for it."""
         round_ = sum(1 for r in self.remasks if r.seat == seat)
         c = self.config
         first = first_position(c.deck_size, len(c.seats), c.index(seat), round_)
@@ -257,9 +317,12 @@ class Record:
                 raise blame(seat, "remask", f"re-masks position {j}, which it cannot read")
             if seat in self.retired.get(j, set()):
                 raise blame(seat, "retired", f"re-masks position {j} a second time")
-        seen = {encode_point(a) + encode_point(b) for a, b in msg.deck}
-        if len(seen) != len(msg.deck):
-            raise blame(seat, "remask", "the same ciphertext twice in a re-mask")
+        self.check_parts(seat, msg.deck, "remask", trusted=trusted)
+        if not trusted:
+            old = tuple(self.ciphertext(j) for j in msg.inputs)
+            st = self.statement(seat, b"remask", old, msg.deck,
+                                remask_statement(round_, msg.inputs))
+            self._check_proof(seat, st, msg.proof, "remask")
         outputs = tuple(range(first, first + len(msg.inputs)))
         remask = Remask(seat, round_, msg.inputs, outputs, msg)
         self.remasks.append(remask)

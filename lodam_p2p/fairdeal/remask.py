@@ -12,9 +12,11 @@ and publishes the k new ciphertexts with the commitment
 
     SHA-256("lodam/v1/remask" ‖ 0x00 ‖ context ‖ u8 k ‖ π (k bytes) ‖ r_0 … r_{k−1} ‖ salt)
 
-Every other seat then publishes its decryption shares for the new positions (one batch
-proof, as in the deal), so only the re-masker can read them, and the old positions are
-retired for it. Nobody else can tell which new position holds the card it received.
+and a proof of shuffle from the inputs' ciphertexts (``shuffleproof.py``, tag ``remask``,
+statement data ``remask_statement``). Every other seat checks the proof, then publishes
+its decryption shares for the new positions (one batch proof, as in the deal), so only
+the re-masker can read them, and the old positions are retired for it. Nobody else can
+tell which new position holds the card it received.
 
 Numbering. The new positions of seat s's n-th re-mask (n = 0, 1, … in its own message
 order) are ``K + (n·m + index(s))·MAX_REMASK + i`` for i < k, with m seats and K cards:
@@ -95,6 +97,12 @@ def prg(seed: bytes, round_: int) -> Entropy:
 def remask_secret(seed: bytes, round_: int, size: int) -> ShuffleSecret:
     """π, r and salt of re-mask ``round_`` over ``size`` positions, from the seat's seed."""
     return draw_shuffle(size, prg(seed, round_))
+
+
+def remask_statement(round_: int, inputs: tuple[int, ...]) -> bytes:
+    """What a re-mask's proof of shuffle binds besides the ciphertexts: u16 round ‖ the
+    input positions (u16 each)."""
+    return round_.to_bytes(2, "big") + b"".join(j.to_bytes(2, "big") for j in inputs)
 
 
 def remask_commitment(ctx: Context, secret: ShuffleSecret) -> bytes:

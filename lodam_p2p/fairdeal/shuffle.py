@@ -12,9 +12,10 @@ The seat publishes the new deck with the commitment
 
     SHA-256("lodam/v1/shuffle" ‖ 0x00 ‖ context ‖ π (one byte per entry) ‖ r_0 … r_{K−1} ‖ salt)
 
-and opens (π, r, salt) at the end-of-hand audit, where every seat re-derives the new
-deck from the old one. Until then nothing proves the shuffle honest: see SPEC.md,
-"Threat model", for what that does and does not protect.
+with a zero-knowledge proof of shuffle (``shuffleproof.py``) that every seat checks on
+arrival, and opens (π, r, salt) at the end-of-hand audit, where every seat re-derives
+the new deck from the old one as a second line (and the only one at a table that plays
+without proofs): see SPEC.md, "Threat model".
 """
 
 from __future__ import annotations

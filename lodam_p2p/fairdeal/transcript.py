@@ -5,7 +5,7 @@ File format (JSON, UTF-8)::
     {"format": "lodam-fairdeal-transcript", "version": 1,
      "table_id": hex (16 bytes), "hand": int, "seats": [int, …],
      "identities": [hex (32 bytes), …], "deck_size": 52 | 32,
-     "schedule": [int | null, …], "timeout": float,
+     "schedule": [int | null, …], "timeout": float, "proofs": bool (true if absent),
      "envelopes": [[seat, hex], …]}
 
 Envelopes may be in any order: the verifier orders each sender's chain itself. The
@@ -40,7 +40,7 @@ class Transcript:
             "format": FORMAT, "version": 1, "table_id": c.table_id.hex(), "hand": c.hand,
             "seats": list(c.seats), "identities": [k.hex() for k in c.identities],
             "deck_size": c.deck_size, "schedule": list(c.schedule), "timeout": c.timeout,
-            "envelopes": [[seat, raw.hex()] for seat, raw in self.envelopes],
+            "proofs": c.proofs, "envelopes": [[seat, raw.hex()] for seat, raw in self.envelopes],
         }, indent=1)
 
     @classmethod
@@ -55,12 +55,18 @@ class Transcript:
                 tuple(_int(s) for s in obj["seats"]),
                 tuple(bytes.fromhex(k) for k in obj["identities"]), _int(obj["deck_size"]),
                 tuple(None if s is None else _int(s) for s in obj["schedule"]),
-                float(obj["timeout"]),
+                float(obj["timeout"]), _bool(obj.get("proofs", True)),
             )
             envelopes = tuple((_int(s), bytes.fromhex(raw)) for s, raw in obj["envelopes"])
         except (KeyError, TypeError, AttributeError) as err:
             raise ValueError(f"malformed transcript: {err!r}") from None
         return cls(config, envelopes)
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, found {value!r}")
+    return value
 
 
 def _int(value: object) -> int:
@@ -78,6 +84,7 @@ class Verdict:
     summary: str
     deal: tuple[int, ...] | None = None
     masked: Mapping[int, int] | None = None
+    evidence: bytes | None = None  #: the blamed seat's signed envelope that failed
 
 
 def verify_transcript(transcript: Transcript, checker: AuditChecker | None = None) -> Verdict:
@@ -88,13 +95,15 @@ def verify_transcript(transcript: Transcript, checker: AuditChecker | None = Non
         for seat, raw in transcript.envelopes:
             observer.receive(seat, raw, 0.0)
     except RemoteProtocolError as err:
-        return Verdict(False, err.blame, str(err.blame))
+        return Verdict(False, err.blame, str(err.blame), evidence=err.evidence)
     passed = [e for e in observer.events() if isinstance(e, AuditPassed)]
     if observer.phase is Phase.DONE and passed:
         deal, masked = passed[-1].deal, passed[-1].masked
         remasks = len(observer.record.remasks)
         return Verdict(True, None, f"sound: {len(config.seats)} seats, {config.deck_size} cards, "
-                       f"{len(transcript.envelopes)} envelopes, {remasks} re-masks, audit passed",
+                       f"{len(transcript.envelopes)} envelopes, {remasks} re-masks, "
+                       + ("proofs of shuffle checked, " if config.proofs else "no proofs, ")
+                       + "audit passed",
                        deal, masked)
     return Verdict(False, _missing(observer), str(_missing(observer)))
 

@@ -51,7 +51,8 @@ from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 #: Failed hands in a row after which the table ends.
 MAX_VOIDS = 3
 #: Checks that only the audit opening makes (every peer sees the same opening).
-_AUDIT_CHECKS = frozenset({"audit-key", "shuffle", "shuffle-commitment"})
+_AUDIT_CHECKS = frozenset({"audit-key", "shuffle", "shuffle-commitment", "remask",
+                           "remask-commitment", "transfer"})
 
 
 class SessionPhase(Enum):

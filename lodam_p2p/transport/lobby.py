@@ -10,7 +10,8 @@ object (readable with any MQTT tool)::
              but cannot be joined.
 ``table``    the table name; must equal the ``<table>`` level of the topic.
 ``host``     the peer that announced the table.
-``seats``    how many seats the table has (3 to 10).
+``seats``    how many seats the table has (within an installed game's seat range:
+             3 to 10 for Lodam).
 ``seated``   the peers seated so far, in seat order (at most ``seats``).
 ``options``  the rules options, string to string (at most 32; 64 characters each).
 ``state``    ``open`` (seats free), ``full`` or ``playing``.
@@ -28,6 +29,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from lodam_p2p.games import any_seat_range
 from lodam_p2p.transport.base import Transport
 from lodam_p2p.transport.topics import (
     LOBBY_PATTERN,
@@ -44,7 +46,9 @@ log = logging.getLogger(__name__)
 MAX_ANNOUNCEMENT_BYTES = 4096
 #: Table states an announcement may give.
 STATES = ("open", "full", "playing")
-MIN_SEATS, MAX_SEATS = 3, 10
+#: The seats any installed game may start a table with (the games state their ranges).
+_SEATS = any_seat_range()
+MIN_SEATS, MAX_SEATS = _SEATS.low, _SEATS.high
 _MAX_OPTIONS, _MAX_OPTION_CHARS = 32, 64
 
 

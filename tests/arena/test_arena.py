@@ -6,14 +6,15 @@ from collections.abc import Sequence
 
 import pytest
 
-from lodam_p2p.arena import match as arena_match
 from lodam_p2p.arena.config import build_config
 from lodam_p2p.arena.match import MatchPlayer
 from lodam_p2p.arena.report import to_json
 from lodam_p2p.arena.runner import EarlyStop, play_group, run_arena
 from lodam_p2p.bots import BotRegistry, BotType, hookimpl
 from lodam_p2p.bots.manager import new_plugin_manager
-from lodam_p2p.rules import Card, Match, Play, PlayerView
+from lodam_p2p.games import GameMatch
+from lodam_p2p.games.lodam import LodamGame
+from lodam_p2p.rules import Card, Deal, Play, PlayerView
 from lodam_plugins import heuristic, random_bot
 
 
@@ -58,22 +59,18 @@ def test_two_worker_processes_give_the_result_of_one(registry: BotRegistry) -> N
     assert to_json(two) == to_json(one)
 
 
-def test_each_bot_meets_the_same_deals_from_every_seat(
-    registry: BotRegistry, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_each_bot_meets_the_same_deals_from_every_seat(registry: BotRegistry) -> None:
     first_deals: list[tuple[int, int, tuple[Card, ...]]] = []
 
-    class Recording(Match):
-        __slots__ = ()
+    class Recording(LodamGame):
+        def new_deal(self, match: GameMatch, deck: Sequence[Card]) -> Deal:
+            if match.deals_played == 0:
+                first_deals.append((len(first_deals) // 3, match.dealer, tuple(deck)))
+            return super().new_deal(match, deck)
 
-        def new_deal(self, deck: Sequence[Card]):  # type: ignore[no-untyped-def]
-            if self.deals_played == 0:
-                first_deals.append((len(first_deals) // 3, self.dealer, tuple(deck)))
-            return super().new_deal(deck)
-
-    monkeypatch.setattr(arena_match, "Match", Recording)
     config = build_config("heuristic,random*2", 6, 4)
     player = MatchPlayer(config, registry)
+    player.game = Recording()
     records = [*play_group(player, 0), *play_group(player, 1)]
     for group in (0, 1):
         seats = sorted(r.seat_bots.index("heuristic") for r in records if r.group == group)

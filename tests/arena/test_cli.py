@@ -34,6 +34,15 @@ def test_json_is_one_object_of_the_promised_shape(capsys: pytest.CaptureFixture[
         assert 0.0 <= low <= figures["win_share"] <= high <= 1.0
     assert report["bots"]["heuristic"]["fair_share"] == pytest.approx(1 / 3)
     assert sum(f["win_share"] for f in report["bots"].values()) == pytest.approx(1.0)
+    assert report["game"] == "lodam"
+
+
+def test_naming_the_default_game_changes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("arena", "--bots", "heuristic,random*2", "--matches", "3", "--seed", "5", "--json")
+    code, plain, _err = run(capsys, *argv)
+    code_named, named, _err = run(capsys, *argv, "--game", "lodam")
+    assert code == code_named == 0
+    assert json.loads(named) == json.loads(plain)
 
 
 def test_text_report_and_bot_options(capsys: pytest.CaptureFixture[str]) -> None:
@@ -62,7 +71,9 @@ def test_a_comparison_on_the_command_line(capsys: pytest.CaptureFixture[str]) ->
         (["--bots", "nosuch,random*2"], "unknown bot 'nosuch'"),
         (["--bots", "random*x"], "bad seat count"),
         (["--bots", "random*0,random"], "at least 1"),
-        (["--bots", "random"], "2 to 10 seats"),
+        (["--bots", "random"], "3 to 10 seats"),
+        (["--bots", "random*2"], "Losing Lodam needs 3 to 10 seats, got 2"),
+        (["--game", "skat", "--bots", "random*4"], "unknown game 'skat': no engine"),
         (["--bots", "random*11"], "at most 10 seats"),
         (["--bots", "random*3", "--matches", "0"], "--matches"),
         (["--bots", "random*3", "--matches", "many"], "invalid int value"),

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import inspect
+from dataclasses import fields
 from pathlib import Path
 
-from lodam_p2p.bots import hookspec
+from lodam_p2p.bots import BotType, hookspec
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 
@@ -39,3 +40,10 @@ def test_every_hook_is_typed_and_says_whether_it_is_firstresult() -> None:
         doc = inspect.getdoc(hook) or ""
         assert "firstresult" in doc
         assert ":return:" in doc
+
+
+def test_every_bot_type_field_is_in_the_plugin_authors_guide() -> None:
+    guide = DOCS.read_text(encoding="utf-8")
+    missing = [f.name for f in fields(BotType) if f"`{f.name}`" not in guide
+               and f.name not in {"name", "summary", "factory"}]
+    assert not missing, f"BotType fields missing from docs/bots.md: {missing}"

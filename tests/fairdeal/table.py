@@ -51,12 +51,15 @@ def raw_public(key: Ed25519PrivateKey) -> bytes:
 
 
 def make_config(seats: int, deck: int = 52, *, hand: int = 1, table: bytes = TABLE,
-                hand_size: int | None = None, timeout: float = 30.0) -> HandConfig:
-    """A config for seats 0 … seats−1 dealt round-robin."""
+                hand_size: int | None = None, timeout: float = 30.0,
+                proofs: bool = True) -> HandConfig:
+    """A config for seats 0 … seats−1 dealt round-robin (``proofs=False``: shuffles and
+    re-masks checked only at the audit, the protocol kept for comparison)."""
     order = tuple(range(seats))
     size = hand_size if hand_size is not None else min(49 // seats, (deck - 1) // seats)
     ids = tuple(raw_public(identity(s)) for s in order)
-    return HandConfig(table, hand, order, ids, deck, deal_schedule(order, size, deck), timeout)
+    return HandConfig(table, hand, order, ids, deck, deal_schedule(order, size, deck), timeout,
+                      proofs)
 
 
 @dataclass
@@ -122,8 +125,9 @@ class Table:
         return {e.check for errs in self.errors.values() for e in errs}
 
     def play_through(self) -> None:
-        """A short honest hand: a play, the talon top, an exchange both ways, a forward
-        by the receiver, then the audit."""
+        """A short honest hand: a play, the talon top, an exchange both ways with both
+        re-masks, the receiver playing the card it received (at its new position), then
+        the audit."""
         c = self.config
         self.flush()
         first = c.positions_of(c.seats[0])[0]
@@ -135,10 +139,9 @@ class Table:
         self.flush()
         a, b = c.seats[1], c.seats[2 % len(c.seats)]
         pa, pb = c.positions_of(a)[0], c.positions_of(b)[0]
-        self.hands[a].transfer(pa, b, self.now)
-        self.hands[b].transfer(pb, a, self.now)
-        self.flush()
-        self.hands[b].reveal(pa, self.now)
+        card = self.hands[a].cards[pa]
+        new = self.trade(a, b, pa, pb)
+        self.hands[b].reveal(self.position_of(b, card, new[b]), self.now)
         self.flush()
         self.finish()
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from lodam_p2p.fairdeal import Anomaly, Blame, Hand, Phase, Transcript, verify_transcript
-from lodam_p2p.fairdeal.group import Point, base_mul
+from lodam_p2p.fairdeal.group import Point, add, base_mul
 from lodam_p2p.fairdeal.messages import (
     AuditMsg,
     DealMsg,
@@ -66,21 +66,8 @@ def test_revealed_share_with_wrong_proof() -> None:
     _assert_blamed(table, "share-proof")
 
 
-def test_shuffle_duplicating_a_card_is_caught_at_audit() -> None:
-    table = _table(cheats.tampering(ShuffleMsg, cheats.duplicated_card))
-    table.flush()
-    assert not any(table.errors.values())  # commit/reveal: nothing shows before the audit
-    table.finish()
-    _assert_blamed(table, "shuffle")
-    assert _verdict(table) == table.errors[0][0].blame
-
-
-def test_shuffle_substituting_cards_shows_an_anomaly_then_blame() -> None:
-    table = _table(cheats.tampering(ShuffleMsg, cheats.substituted_noise))
-    table.flush()
-    assert any(isinstance(e, Anomaly) for e in table.events[0])
-    table.finish()
-    _assert_blamed(table, "shuffle")
+def _no_proofs(cheater: type[Hand]) -> Table:
+    return Table.build(make_config(4, 32, proofs=False), cheaters={CHEATER: cheater})
 
 
 class _NotAPermutation(Hand):
@@ -92,8 +79,80 @@ class _NotAPermutation(Hand):
         super()._shuffle_if_my_turn(now)
 
 
-def test_shuffle_that_drops_a_card() -> None:
-    table = _table(_NotAPermutation)
+def _replaced_deck(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
+    """Fresh encryptions of cards the shuffler chose (here: card 0 twice over)."""
+    from lodam_p2p.fairdeal.group import card_points, mul
+    joint = hand.record.joint
+    m = card_points(hand.config.deck_size)[0]
+    deck = tuple((base_mul(5 + k), add(m, mul(joint, 5 + k))) for k in range(len(msg.deck)))
+    return replace(msg, deck=deck)
+
+
+def _planted_key(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
+    b = msg.deck[0][1]
+    return replace(msg, deck=((hand.record.keys[0], b), *msg.deck[1:]))
+
+
+def _swapped(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
+    return replace(msg, deck=(msg.deck[1], msg.deck[0], *msg.deck[2:]))
+
+
+def _no_proof(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
+    return replace(msg, proof=None)
+
+
+def _foreign_proof(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
+    """The honest proof, made for another seat's context."""
+    from lodam_p2p.fairdeal.proofs import Context
+    from lodam_p2p.fairdeal.shuffleproof import Statement, prove_shuffle
+    rec = hand.record
+    assert hand._me is not None and hand._me.shuffle is not None and rec.joint is not None
+    other = Context(hand.config.table_id, hand.config.hand, 0)
+    st = Statement(b"shuffle", other, rec.joint, rec.final_deck, msg.deck)
+    return replace(msg, proof=prove_shuffle(st, hand._me.shuffle, hand._me.entropy))
+
+
+@pytest.mark.parametrize("cheater", [
+    cheats.tampering(ShuffleMsg, cheats.duplicated_card),
+    cheats.tampering(ShuffleMsg, cheats.substituted_noise),
+    cheats.tampering(ShuffleMsg, _replaced_deck),
+    cheats.tampering(ShuffleMsg, _planted_key),
+    cheats.tampering(ShuffleMsg, _swapped),
+    cheats.tampering(ShuffleMsg, _no_proof),
+    cheats.tampering(ShuffleMsg, _foreign_proof),
+    _NotAPermutation,
+], ids=["duplicated", "noise", "replaced-deck", "planted-key", "swapped", "no-proof",
+        "wrong-context", "dropped"])
+def test_a_false_shuffle_is_refused_at_once(cheater: type[Hand]) -> None:
+    table = _table(cheater)
+    table.flush()
+    _assert_blamed(table, "shuffle")
+    for s in table.config.seats:  # nobody dealt: no decryption share was released
+        assert not table.hands[s].record.dealt
+    assert _verdict(table) == table.errors[0][0].blame
+    evidence = table.errors[0][0].evidence  # the cheater's signed shuffle
+    assert evidence is not None and evidence == table.hands[CHEATER].sent_since(1)[0]
+
+
+def test_without_proofs_a_duplicated_card_is_caught_at_audit() -> None:
+    table = _no_proofs(cheats.tampering(ShuffleMsg, cheats.duplicated_card))
+    table.flush()
+    assert not any(table.errors.values())  # commit/reveal: nothing shows before the audit
+    table.finish()
+    _assert_blamed(table, "shuffle")
+    assert _verdict(table) == table.errors[0][0].blame
+
+
+def test_without_proofs_substituted_cards_show_an_anomaly_then_blame() -> None:
+    table = _no_proofs(cheats.tampering(ShuffleMsg, cheats.substituted_noise))
+    table.flush()
+    assert any(isinstance(e, Anomaly) for e in table.events[0])
+    table.finish()
+    _assert_blamed(table, "shuffle")
+
+
+def test_without_proofs_a_dropped_card_is_caught_at_audit() -> None:
+    table = _no_proofs(_NotAPermutation)
     table.flush()
     table.finish()
     _assert_blamed(table, "shuffle")

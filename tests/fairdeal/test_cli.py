@@ -9,7 +9,8 @@ import pytest
 
 from lodam_p2p.cli import main
 from lodam_p2p.fairdeal import Transcript
-from lodam_p2p.fairdeal.messages import AuditMsg
+from lodam_p2p.fairdeal.messages import AuditMsg, decode
+from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from tests.fairdeal import cheats
 from tests.fairdeal.table import Table, make_config
 
@@ -39,6 +40,10 @@ def test_verify_names_the_guilty_seat(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["verify", "--json", str(path)]) == 1
     verdict = json.loads(capsys.readouterr().out)
     assert (verdict["sound"], verdict["seat"], verdict["check"]) == (False, 1, "audit-key")
+    # the evidence is seat 1's signed opening itself
+    evidence = bytes.fromhex(verdict["evidence"])
+    assert evidence in table.hands[1].sent_since(0)
+    assert isinstance(decode(evidence[SIG_LEN + HEADER_LEN:]), AuditMsg)
 
 
 @pytest.mark.parametrize("text", ["", "{}", "[1, 2]", '{"format": "lodam-fairdeal-transcript"}',
@@ -62,6 +67,17 @@ def test_bench_deal_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     figures = json.loads(capsys.readouterr().out)
     assert {"seats", "cards", "cpu_ms_per_seat", "cpu_ms_by_phase", "bytes_per_hand",
             "scalar_mults", "us_per_scalar_mult"} <= set(figures)
-    assert (figures["seats"], figures["cards"]) == (3, 32)
+    assert (figures["seats"], figures["cards"], figures["proofs"]) == (3, 32, True)
+    assert figures["shuffle_proof"]["proof_bytes"] == 32 * 130 + 160
     assert set(figures["cpu_ms_by_phase"]) == {"keys", "shuffle", "deal", "play", "audit"}
     assert main(["verify", str(transcript)]) == 0
+
+
+def test_bench_deal_without_proofs_and_bench_shuffle(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "deal", "--seats", "2", "--cards", "32", "--json", "--no-proofs"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["proofs"] is False and figures["shuffle_proof"] is None
+    assert main(["bench", "shuffle", "--cards", "5", "--rounds", "1", "--json"]) == 0
+    shuffle = json.loads(capsys.readouterr().out)
+    assert shuffle["cards"] == 5 and shuffle["proof_bytes"] == 5 * 130 + 160
+    assert main(["bench", "shuffle", "--cards", "53"]) == 2

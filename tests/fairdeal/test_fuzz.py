@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 
 import msgpack
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from lodam_p2p.fairdeal import Phase, RemoteProtocolError
@@ -75,3 +75,24 @@ def test_mutated_messages_mid_hand(data: st.DataObject) -> None:
 
 def _digest(raw: bytes) -> bytes:
     return hashlib.sha256(raw).digest()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_shuffle_and_proof_blame_the_shuffler(data: st.DataObject) -> None:
+    """Flip bytes anywhere in a genuine shuffle (deck, commitment or proof) and re-sign
+    it: the shuffler is blamed, no seat deals a share, nothing crashes."""
+    table = Table.build(CONFIG, seed=b"fuzz")
+    table.flush()
+    genuine = table.hands[1].sent_since(0)
+    body = bytearray(genuine[1][SIG_LEN + HEADER_LEN :])
+    for _ in range(data.draw(st.integers(1, 3))):
+        body[data.draw(st.integers(0, len(body) - 1))] ^= data.draw(st.integers(1, 255))
+    assume(bytes(body) != genuine[1][SIG_LEN + HEADER_LEN :])  # two flips may cancel
+    fresh = Table.build(CONFIG, seed=b"fuzz")
+    for s in (1, 2):
+        fresh.hands[0].receive(s, fresh.hands[s].sent_since(0)[0], 0.0)
+    raw = forge(CONFIG, 1, bytes(body), 1, prev=_digest(genuine[0]), key=identity(1))
+    err = _feed(fresh, 1, raw)
+    assert err is not None and err.attributable and err.seat == 1
+    assert not fresh.hands[0].record.dealt

@@ -52,8 +52,9 @@ def test_reveal_talon_and_exchange_both_sides_learn() -> None:
     assert _of(table, 2, CardLearned) == [CardLearned(pa, deal[pa], 1)]
     assert _of(table, 1, CardLearned) == [CardLearned(pb, deal[pb], 2)]
     assert not _of(table, 3, CardLearned)
-    # the receiver forwarded the giver's share: everyone saw pa
-    assert any(e.position == pa and e.by == 2 for e in _of(table, 3, CardRevealed))
+    # the receiver played the card it received, from its re-masked holding
+    assert any(e.card == deal[pa] and e.by == 2 and e.position >= c.deck_size
+               for e in _of(table, 3, CardRevealed))
 
 
 def test_no_seat_learns_another_seats_cards_before_audit() -> None:
@@ -118,6 +119,6 @@ def test_message_sizes_are_those_of_the_spec() -> None:
         body = raw[SIG_LEN + HEADER_LEN :]
         sizes.setdefault(type(decode(body)).__name__, set()).add(len(body))
     assert SIG_LEN + HEADER_LEN == 125
-    assert sizes["KeyMsg"] == {103} and sizes["ShuffleMsg"] == {3471}
+    assert sizes["KeyMsg"] == {103} and sizes["ShuffleMsg"] == {10394}  # 3471 + 6920 + 3
     assert sizes["DealMsg"] == {1259} and sizes["AuditMsg"] == {1825}
     assert sizes["RevealMsg"] == {103} and sizes["TransferMsg"] == {120}

@@ -44,7 +44,6 @@ class LossyNetwork(RuleBasedStateMachine):
         steps += [(playing(s), do(s, lambda h: h.reveal(top, 0.0))) for s in c.seats]
         steps.append((playing(1), do(1, lambda h: h.transfer(p1, 2, 0.0))))
         steps.append((playing(2), do(2, lambda h: h.transfer(p2, 1, 0.0))))
-        steps.append((lambda: p1 in hands[2].cards, do(2, lambda h: h.reveal(p1, 0.0))))
         steps += self._second_exchange(playing)
         steps += [(playing(s), do(s, lambda h: h.finish(0.0))) for s in c.seats]
         return steps

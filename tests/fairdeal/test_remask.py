@@ -124,7 +124,8 @@ def test_message_sizes() -> None:
     for _, raw in table.hands[0].envelopes():
         body = raw[SIG_LEN + HEADER_LEN :]
         sizes.setdefault(type(decode(body)).__name__, set()).add(len(body))
-    assert sizes["RemaskMsg"] == {653}  # 9 × 2 + 9 × 66 + 32, and 9 bytes of msgpack
+    # 9 × 2 + 9 × 66 + 32 + a 9-ciphertext proof (9 × 130 + 160), and 12 bytes of msgpack
+    assert sizes["RemaskMsg"] == {1986}
     assert sizes["SharesMsg"] == {370}  # 9 × 33 + 64, and 9 bytes of msgpack
 
 
@@ -144,8 +145,9 @@ def test_bodies_are_strict() -> None:
 # --- cheats ----------------------------------------------------------------------------
 
 
-def _cheater_trade(tamper: cheats.Tamper) -> Table:
-    table = Table.build(make_config(4, 32), cheaters={A: cheats.tampering(RemaskMsg, tamper)})
+def _cheater_trade(tamper: cheats.Tamper, *, proofs: bool = True) -> Table:
+    table = Table.build(make_config(4, 32, proofs=proofs),
+                        cheaters={A: cheats.tampering(RemaskMsg, tamper)})
     table.flush()
     c = table.config
     table.trade(A, B, c.positions_of(A)[0], c.positions_of(B)[0])
@@ -183,11 +185,52 @@ def _bad_commitment(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
 
 @pytest.mark.parametrize(("tamper", "check"), [
     (_invented, "remask"), (_dropped, "remask"), (_bad_commitment, "remask-commitment")])
-def test_a_false_remask_is_caught_at_the_audit(tamper: cheats.Tamper, check: str) -> None:
-    table = _cheater_trade(tamper)
+def test_without_proofs_a_false_remask_is_caught_at_the_audit(tamper: cheats.Tamper,
+                                                              check: str) -> None:
+    table = _cheater_trade(tamper, proofs=False)
     assert not any(table.errors.values())  # commit/reveal: nothing shows before the audit
     table.finish()
     _assert_blamed(table, check)
+
+
+def _planted_key(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
+    """Seat 3's public key as the A part of a new ciphertext: shares for it would be
+    x_i·X_3, the secret behind seat 3's private transfers."""
+    return replace(msg, deck=((hand.record.keys[3], msg.deck[0][1]), *msg.deck[1:]))
+
+
+@pytest.mark.parametrize("tamper", [_invented, _dropped, _planted_key])
+def test_a_false_remask_is_refused_before_any_share_is_released(
+        tamper: cheats.Tamper) -> None:
+    table = _cheater_trade(tamper)
+    _assert_blamed(table, "remask")
+    for s in (0, B, 3):
+        assert not any(isinstance(decode(raw[SIG_LEN + HEADER_LEN:]), SharesMsg)
+                       and decode(raw[SIG_LEN + HEADER_LEN:]).seat == A
+                       for raw in table.hands[s].sent_since(0))
+
+
+def test_a_remask_without_its_proof_is_refused() -> None:
+    table = _cheater_trade(lambda hand, msg: replace(msg, proof=None))
+    _assert_blamed(table, "remask")
+
+
+def test_a_reveal_of_a_position_handed_over_in_a_void_exchange_is_refused() -> None:
+    """After a void exchange the receiver has every share of the giver's card, but the
+    giver still holds it (at a new position): the receiver may not reveal it."""
+    table = Table.build(make_config(4, 32))
+    table.flush()
+    c, cheat = table.config, table.hands[B]
+    pa, pb = c.positions_of(A)[0], c.positions_of(B)[0]
+    table.trade(A, B, pa, pb, void=True)
+    with pytest.raises(LocalProtocolError, match="does not hold"):
+        cheat.reveal(pa, 0.0)
+    entries = cheat._me.entries(cheat.record, pa, skip=set(cheat.record.shares.get(pa, {})))
+    seq = len(cheat._sent)
+    prev = hashlib.sha256(cheat._sent[-1]).digest()
+    table.broadcast(B, forge(c, B, RevealMsg(pa, tuple(entries)), seq, prev=prev))
+    _assert_blamed(table, "reveal", seat=B)
+    assert all(pa not in table.hands[s].record.revealed for s in (0, A, 3))
 
 
 def test_a_reveal_of_a_retired_position_is_blamed() -> None:
@@ -228,3 +271,21 @@ def test_a_remask_of_a_card_the_seat_cannot_read_gets_no_shares() -> None:
         assert not any(isinstance(decode(raw[SIG_LEN + HEADER_LEN:]), SharesMsg)
                        for raw in table.hands[s].sent_since(0))
     assert all(table.hands[s].phase is Phase.PLAY for s in (0, B, 3))
+
+
+def test_a_giver_may_not_reveal_a_position_it_handed_over() -> None:
+    """The giver still has every share of the position it transferred; once handed over
+    (the exchange done) the card is the receiver's, so the giver's reveal is refused."""
+    table = Table.build(make_config(4, 32))
+    table.flush()
+    c, giver = table.config, table.hands[A]
+    pa = c.positions_of(A)[0]
+    entry = giver._me.own_entry(giver.record, pa)
+    giver.transfer(pa, B, 0.0)
+    table.flush()
+    with pytest.raises(LocalProtocolError, match="does not hold"):
+        giver.reveal(pa, 0.0)
+    seq = len(giver._sent)
+    prev = hashlib.sha256(giver._sent[-1]).digest()
+    table.broadcast(A, forge(c, A, RevealMsg(pa, (entry,)), seq, prev=prev))
+    _assert_blamed(table, "reveal")

@@ -1,0 +1,278 @@
+"""The game interface: everything a table asks of a card game, and nothing more.
+
+What a game must state
+----------------------
+A :class:`Game` is one value per game (``lodam``, ``lorum`` …), found by name through the
+``lodam_p2p.games`` entry-point group (:mod:`lodam_p2p.games.registry`). It states, once
+and for every layer above it:
+
+- its **name**, title, a short rules text, the **seat range** a table may start with, and
+  its **options** (parsed from ``k=v`` texts or a JSON mapping, listed as help rows);
+- for the next deal of a match, the **pack** (the cards in canonical order: card number
+  ``i`` of the fair-deal protocol is ``pack[i]``) and the **deal plan**: which deck
+  position goes to which seat, which positions stay in the talon (and which of those the
+  deal may turn face up), which cards are set aside face up before the shuffle;
+- the **match**: start it, make the next deal from a deck, settle a finished deal, and
+  say who stands where (winners, ranks, a score per seat);
+- the **deal** itself, stepped by everyone the same way — ``to_act``, ``legal_actions()``,
+  ``apply(action)``, ``view(seat)``, ``is_over`` — and its **public part**, the state a
+  seat tracks from announced moves alone and checks without seeing a hidden card: it
+  starts from the match (``public_start``) and is advanced by each :class:`PublicMove`
+  (``public_apply``), the step as every seat saw it (``step`` makes one from the full
+  deal); ``hidden_cards`` says what a seat may not know, so that views can be checked;
+- the **action codec** (:class:`WireAction`): an action as a kind, plain public arguments
+  and at most one card, with how that card travels (face up to all, to one seat, face
+  down); the session sends the card as a deck position and the rest as it is;
+- the **audit replay**: the full deal replayed from the opened deck over the logged
+  actions, naming the first action the rules refuse and its seat.
+
+Hidden turn order
+-----------------
+In Lodam the public part always knows whose turn it is. In Lorum's Quartet it does not:
+the next card of the run must be played by whoever holds it, and nobody but the holder
+knows who that is. The public part then says ``Holder(card)`` — "the holder of this card
+acts" — rather than a seat (:data:`Turn`). Every seat can still check that step: the card
+that is then revealed must be that very card, and the seat that reveals it is its holder.
+A seat that holds the card and stays silent cannot be caught at once, but is caught at
+the audit, when the opened deck shows where the card was. So a public step may name a
+card instead of a seat without any seat learning more than the table does.
+
+How session and fair deal use the deal plan
+-------------------------------------------
+The fair-deal protocol knows no card game: it shuffles ``len(plan.pack)`` encrypted
+positions and deals position ``j`` to ``plan.schedule[j]`` (``None`` keeps it in the talon).
+Set-aside cards are not shuffled at all; every seat knows them. Talon positions in
+``plan.turnable`` may be revealed to all during the deal (Lodam's trump card). The
+session reads the plan from the game instead of re-deriving a round-robin of its own,
+so a game's schedule is written once, here, by the game: its hand machine builds the
+fair-deal schedule from ``plan.schedule``, its card index table from ``plan.pack``,
+the talon top it reveals from ``plan.turnable``, and the audit replays the logged moves
+through :meth:`Game.replay` against the opened deck.
+
+The interface is a small ABC and a few protocols, not a framework: the match, deal,
+view, action and options objects stay each game's own, and the plain values every
+layer shares live in :mod:`lodam_p2p.games.values`.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from lodam_p2p.games.values import (
+    ActionCodecError,
+    Card,
+    DealPlan,
+    DealSummary,
+    OptionRow,
+    PublicMove,
+    Replayed,
+    SeatRange,
+    Standings,
+    Turn,
+    WireAction,
+)
+
+
+class SeatView(Protocol):
+    """What every layer may read of a seat's view; a game's view holds much more."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def legal(self) -> Sequence[Any]: ...
+
+
+class GameDeal(Protocol):
+    """One deal with every card known, stepped the same way in every game."""
+
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def is_over(self) -> bool: ...
+    def legal_actions(self) -> list[Any]: ...
+    def apply(self, action: Any) -> None: ...
+    def view(self, seat: int) -> Any: ...
+    def default_action(self) -> Any: ...
+
+
+class GameMatch(Protocol):
+    """A match in progress, as every layer may read it."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def deals_played(self) -> int: ...
+    @property
+    def is_over(self) -> bool: ...
+
+
+class Game(abc.ABC):
+    """One game behind the interface (see the module docstring); subclass and state it.
+
+    Matches, deals, views, actions, options and cards are the game's own values; the
+    methods below are all a table, an arena, a bot host or a client shell may call.
+    """
+
+    #: Name on the command line and in entry points (``lodam``).
+    name: str
+    #: Name for people (``Losing Lodam``).
+    title: str
+    #: Seats a table may start with.
+    seats: SeatRange
+    #: The type of the game's options value (frozen, picklable, compared by value).
+    options_type: type
+    #: The exception the engine raises for a refused action (has ``seat`` and ``reason``).
+    illegal_action: type[Exception]
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name!r}: {self.title}>"
+
+    # -- options ------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def default_options(self) -> Any:
+        """The options of a table that names none."""
+
+    @abc.abstractmethod
+    def parse_options(self, assignments: Iterable[str]) -> Any:
+        """Options from ``["k=v", …]`` texts; ``ValueError`` naming the bad one."""
+
+    @abc.abstractmethod
+    def options_from_mapping(self, values: Mapping[str, object]) -> Any:
+        """Options from a JSON object; ``ValueError`` naming the bad one."""
+
+    @abc.abstractmethod
+    def options_to_mapping(self, options: Any) -> dict[str, object]:
+        """The JSON form of ``options`` (``options_from_mapping`` reads it back)."""
+
+    @abc.abstractmethod
+    def option_rows(self) -> tuple[OptionRow, ...]:
+        """Every option with its default and a line of help."""
+
+    # -- cards --------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def parse_card(self, text: str) -> Card:
+        """The card written ``text``; ``ValueError`` if it is not one of this game."""
+
+    # -- the match ----------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def start_match(self, options: Any, players: int, first_dealer: int) -> GameMatch:
+        """A new match; ``ValueError`` for a seat count outside :attr:`seats`."""
+
+    @abc.abstractmethod
+    def deal_plan(self, match: GameMatch) -> DealPlan:
+        """The pack and where its cards go, for the match's next deal."""
+
+    def pack(self, match: GameMatch) -> tuple[Card, ...]:
+        """The cards shuffled for the match's next deal, in canonical order."""
+        return self.deal_plan(match).pack
+
+    @abc.abstractmethod
+    def dealt_in(self, match: GameMatch) -> tuple[bool, ...]:
+        """Per seat, whether it receives cards in the match's next deal."""
+
+    @abc.abstractmethod
+    def new_deal(self, match: GameMatch, deck: Sequence[Card]) -> GameDeal:
+        """The match's next deal from ``deck`` (the shuffled pack, top first)."""
+
+    @abc.abstractmethod
+    def finish_deal(self, match: GameMatch, deal: GameDeal) -> DealSummary:
+        """Settle a finished deal into the match (scores, the next dealer, the end)."""
+
+    @abc.abstractmethod
+    def standings(self, match: GameMatch) -> Standings:
+        """Winners, order, ranks and scores, as they stand."""
+
+    @abc.abstractmethod
+    def payouts(self, match: GameMatch) -> tuple[int, ...]:
+        """Per seat, stakes won (+) or lost (−) once the match is over (all 0 without)."""
+
+    # -- the deal -----------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def public_part(self, deal: GameDeal) -> Any:
+        """The public state of ``deal``: what every seat tracks and checks."""
+
+    @abc.abstractmethod
+    def turn(self, public: Any) -> Turn:
+        """Whose step it is as the public state knows it (a seat or a :class:`Holder`)."""
+
+    @abc.abstractmethod
+    def public_start(self, match: GameMatch) -> Any:
+        """The public state of the match's next deal before its first step (no deck)."""
+
+    @abc.abstractmethod
+    def public_apply(self, public: Any, move: PublicMove) -> None:
+        """Advance ``public`` by ``move``, checking all that public knowledge can check
+        (turn, a card already played …); :attr:`illegal_action` when it is refused."""
+
+    @abc.abstractmethod
+    def step(self, deal: GameDeal, action: Any) -> PublicMove:
+        """Apply ``action`` to the full ``deal`` and return it as every seat saw it."""
+
+    @abc.abstractmethod
+    def hidden_cards(self, deal: GameDeal, seat: int) -> frozenset[Card]:
+        """The cards ``seat`` may not know now: never part of its view."""
+
+    # -- actions ------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def encode_action(self, action: Any) -> WireAction:
+        """``action`` as it travels (see :class:`WireAction`)."""
+
+    @abc.abstractmethod
+    def decode_action(self, seat: int, wire: WireAction) -> Any:
+        """The action of ``seat`` that ``wire`` carries; ``ActionCodecError`` if none."""
+
+    def action_from_list(self, seat: int, raw: object) -> Any:
+        """:meth:`decode_action` of the ``[kind, [args…], card]`` form, checked."""
+        if not isinstance(raw, list | tuple) or len(raw) != 3:
+            raise ActionCodecError(f"an action is [kind, [args], card], got {raw!r}")
+        kind, args, card_text = raw
+        if not isinstance(kind, str) or not isinstance(args, list | tuple):
+            raise ActionCodecError(f"an action is [kind, [args], card], got {raw!r}")
+        if not all(a is None or isinstance(a, int | str) for a in args):
+            raise ActionCodecError(f"action arguments must be plain values, got {args!r}")
+        card = None
+        if card_text is not None:
+            if not isinstance(card_text, str):
+                raise ActionCodecError(f"a card is written as text, got {card_text!r}")
+            try:
+                card = self.parse_card(card_text)
+            except ValueError as err:
+                raise ActionCodecError(str(err)) from None
+        return self.decode_action(seat, WireAction(kind, tuple(args), card))
+
+    @abc.abstractmethod
+    def public_action(self, action: Any) -> Any:
+        """What the other seats may see of ``action``; ``None`` if it hides a card."""
+
+    def refusal_reason(self, error: Exception) -> str:
+        """The reason an :attr:`illegal_action` error gives, for people."""
+        return str(getattr(error, "reason", error))
+
+    # -- the audit ----------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def replay(self, match: GameMatch, deck: Sequence[Card],
+               actions: Iterable[Any]) -> Replayed:
+        """Replay the match's next deal from the opened ``deck`` over logged ``actions``;
+        stops at the first refused action. ``match`` is left unchanged."""
+
+    # -- the client shell ---------------------------------------------------------------
+
+    @abc.abstractmethod
+    def describe(self, view: Any) -> str:
+        """One line about the current deal for a status bar (contract, trump …)."""
+
+    @abc.abstractmethod
+    def rules_text(self) -> str:
+        """A few lines of rules for a help screen, naming the full rules file."""

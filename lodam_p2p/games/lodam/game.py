@@ -1,0 +1,259 @@
+"""Losing Lodam (RULES.md) behind the game interface: a thin adapter over
+:mod:`lodam_p2p.rules`, which stays the engine. Every Lodam fact a table needs — the seat
+range, the pack of the next deal, the round-robin deal and its talon — is stated here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from lodam_p2p.games.interface import Game, GameDeal, GameMatch
+from lodam_p2p.games.lodam import codec
+from lodam_p2p.games.values import (
+    DealPlan,
+    DealSummary,
+    GameError,
+    OptionRow,
+    PublicMove,
+    Replayed,
+    ReplayError,
+    SeatRange,
+    Standings,
+    Turn,
+    WireAction,
+    shared_ranks,
+)
+from lodam_p2p.rules import (
+    FULL_PACK,
+    SHORT_PACK,
+    Action,
+    Answer,
+    Card,
+    Deal,
+    ExchangeRule,
+    IllegalAction,
+    Match,
+    Offer,
+    Options,
+    Play,
+    PlayerView,
+    PublicDeal,
+    RankOrder,
+    Revoke,
+)
+
+_OPTION_HELP = {
+    "rank_order": f"order within a suit: {', '.join(o.value for o in RankOrder)}",
+    "lives": "counters per player at the start (1 … 9); Winning Lodam: counters to win",
+    "out_at": "points that put a player out (1 … 108)",
+    "exchanges": f"when exchange windows open: {', '.join(e.value for e in ExchangeRule)}",
+    "short_deck_at": "switch to the 32-card pack at this many players (0 off, 2 … 4)",
+    "hand_size": "cards per hand (null: the table of RULES.md 4)",
+    "declare_out": "players must declare out, and may challenge",
+    "trump_memory": "the trump is shown only briefly; swallow asked after every renounce",
+    "trump_show_seconds": "how long the turned trump card is shown (> 0)",
+    "stake": "chips each player pays into the pot (≥ 0)",
+    "winning": "Winning Lodam: gain counters instead of losing them",
+}
+
+_RULES_TEXT = """\
+Losing Lodam (Willughby, c. 1670): 3 to 10 players, 3 counters each. Take as few loader
+points as you can (A 11, T 10, K 3, Q 2, J 1): you must follow suit; the first renounce
+turns the talon's top card as trump. Whoever reaches out_at points (31) loses a counter;
+the last player holding counters wins. Before each trick a player may offer a coat
+(K Q J) or a card (A T) in exchange. The full rules: RULES.md."""
+
+
+class LodamGame(Game):
+    """Losing Lodam; see the module docstring."""
+
+    name = "lodam"
+    title = "Losing Lodam"
+    #: RULES.md 3: 3 to 10 players start (a match plays on down to two).
+    seats = SeatRange(3, 10)
+    options_type = Options
+    illegal_action = IllegalAction
+
+    # -- options ------------------------------------------------------------------------
+
+    def default_options(self) -> Options:
+        return Options()
+
+    def parse_options(self, assignments: Iterable[str]) -> Options:
+        return Options.parse_assignments(assignments)
+
+    def options_from_mapping(self, values: Mapping[str, object]) -> Options:
+        return Options.from_mapping(values)
+
+    def options_to_mapping(self, options: Any) -> dict[str, object]:
+        return _options(options).to_mapping()
+
+    def option_rows(self) -> tuple[OptionRow, ...]:
+        return tuple(OptionRow(name, value, _OPTION_HELP.get(name, ""))
+                     for name, value in Options().to_mapping().items())
+
+    def parse_card(self, text: str) -> Card:
+        return Card.parse(text)
+
+    # -- the match ----------------------------------------------------------------------
+
+    def start_match(self, options: Any, players: int, first_dealer: int) -> Match:
+        self.seats.check(players, self.title)
+        return Match.start(_options(options), players, first_dealer)
+
+    def deal_plan(self, match: GameMatch) -> DealPlan:
+        """RULES.md 4: one card at a time from the eldest hand, the rest the talon, whose
+        top is turned as trump at the first renounce."""
+        m = _match(match)
+        public = PublicDeal.start(m.options, m.dealer, m.lives, m.active)
+        order, size = public.order, public.hand_size
+        dealt = len(order) * size
+        pack = self.pack(m)
+        schedule = tuple(order[j % len(order)] if j < dealt else None
+                         for j in range(len(pack)))
+        return DealPlan(pack, schedule, tuple(range(dealt, len(pack))), (dealt,))
+
+    def pack(self, match: GameMatch) -> tuple[Card, ...]:
+        """The 52-card pack, or the 32-card one from ``short_deck_at`` players down."""
+        return SHORT_PACK if _match(match).pack_size() == len(SHORT_PACK) else FULL_PACK
+
+    def dealt_in(self, match: GameMatch) -> tuple[bool, ...]:
+        return tuple(_match(match).active)
+
+    def new_deal(self, match: GameMatch, deck: Sequence[Any]) -> Deal:
+        return _match(match).new_deal(deck)
+
+    def finish_deal(self, match: GameMatch, deal: GameDeal) -> DealSummary:
+        result = _match(match).finish_deal(_deal(deal))
+        change = result.counter_change
+        return DealSummary(result.points, tuple(max(0, -c) for c in change),
+                           tuple(max(0, c) for c in change), result.reason)
+
+    def standings(self, match: GameMatch) -> Standings:
+        """Winners first, then by counters held, then by who lasted longer; ranks by
+        (deal of elimination, counters held), ties sharing their places."""
+        m = _match(match)
+
+        def lasted(seat: int) -> float:
+            out = m.eliminated_in[seat]
+            return math.inf if out is None else float(out)
+
+        order = sorted(range(m.players), key=lambda s: (
+            s not in m.winners, -m.lives[s], -lasted(s), s))
+        keys = [(lasted(s), float(m.lives[s])) for s in range(m.players)]
+        return Standings(tuple(m.winners), tuple(order), shared_ranks(keys),
+                         tuple(m.lives), "counters")
+
+    def payouts(self, match: GameMatch) -> tuple[int, ...]:
+        """RULES.md 9: each paid ``stake``; the winners share the pot."""
+        return tuple(_match(match).payouts())
+
+    # -- the deal -----------------------------------------------------------------------
+
+    def public_part(self, deal: GameDeal) -> PublicDeal:
+        return _deal(deal).public
+
+    def turn(self, public: Any) -> Turn:
+        """Lodam's turn order never depends on a hidden card: always a seat."""
+        if not isinstance(public, PublicDeal):
+            raise GameError(f"not a Lodam public deal: {public!r}")
+        return public.to_act
+
+    def public_start(self, match: GameMatch) -> PublicDeal:
+        m = _match(match)
+        return PublicDeal.start(m.options, m.dealer, m.lives, m.active)
+
+    def public_apply(self, public: Any, move: PublicMove) -> None:
+        if not isinstance(public, PublicDeal):
+            raise GameError(f"not a Lodam public deal: {public!r}")
+        codec.apply_public(public, move)
+
+    def step(self, deal: GameDeal, action: Any) -> PublicMove:
+        """The trump card is turned by the first renounce; an accepted exchange is
+        announced void or done."""
+        d = _deal(deal)
+        turned = None
+        if isinstance(action, Play) and d.public.turns_trump(action.card):
+            turned = d.talon[0]
+        d.apply(action)
+        outcome: tuple[bool, ...] = ()
+        if isinstance(action, Answer) and action.card is not None:
+            outcome = (d.public.exchanges[-1].void,)
+        return PublicMove(action.seat, codec.encode(action).seen_by_all(), turned, outcome)
+
+    def hidden_cards(self, deal: GameDeal, seat: int) -> frozenset[Card]:
+        """Other hands and the talon, less the turned trump card and the cards of the
+        exchanges ``seat`` took part in (it saw both)."""
+        d = _deal(deal)
+        hidden = {c for other in range(d.players) if other != seat for c in d.hand(other)}
+        hidden.update(d.talon)
+        hidden.discard(d.trump_card)
+        for record in d.exchanges:
+            if seat in (record.offerer, record.acceptor):
+                hidden.discard(record.offer)
+                hidden.discard(record.accept)
+        return frozenset(hidden)
+
+    # -- actions ------------------------------------------------------------------------
+
+    def encode_action(self, action: Any) -> WireAction:
+        return codec.encode(action)
+
+    def decode_action(self, seat: int, wire: WireAction) -> Action:
+        return codec.decode(seat, wire)
+
+    def public_action(self, action: Any) -> Action | None:
+        """An offer or an accepting answer hides its card from the others."""
+        if isinstance(action, Offer | Answer) and action.card is not None:
+            return None
+        return action  # type: ignore[no-any-return]
+
+    # -- the audit ----------------------------------------------------------------------
+
+    def replay(self, match: GameMatch, deck: Sequence[Any], actions: Iterable[Any]) -> Replayed:
+        deal = _match(match).new_deal(deck)
+        applied = 0
+        for index, action in enumerate(actions):
+            try:
+                deal.apply(action)
+            except IllegalAction as err:
+                offence = "revoke" if isinstance(err, Revoke) else "illegal-action"
+                return Replayed(deal, applied, ReplayError(index, err.seat, offence, str(err)))
+            applied += 1
+        return Replayed(deal, applied, None)
+
+    # -- the client shell ---------------------------------------------------------------
+
+    def describe(self, view: Any) -> str:
+        if not isinstance(view, PlayerView):
+            raise GameError(f"not a Lodam view: {view!r}")
+        trump = "not turned" if view.trump_card is None else str(view.trump_card)
+        return (f"{self.title} · dealer seat {view.dealer} · trump {trump} · "
+                f"trick {len(view.tricks) + 1}")
+
+    def rules_text(self) -> str:
+        return _RULES_TEXT
+
+
+def _options(options: object) -> Options:
+    if not isinstance(options, Options):
+        raise GameError(f"not Lodam options: {options!r}")
+    return options
+
+
+def _match(match: object) -> Match:
+    if not isinstance(match, Match):
+        raise GameError(f"not a Lodam match: {match!r}")
+    return match
+
+
+def _deal(deal: object) -> Deal:
+    if not isinstance(deal, Deal):
+        raise GameError(f"not a Lodam deal: {deal!r}")
+    return deal
+
+
+#: The game value the ``lodam_p2p.games`` entry point names.
+GAME = LodamGame()

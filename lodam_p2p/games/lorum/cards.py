@@ -1,0 +1,134 @@
+"""The German 32-card pack of Lorum (LORUM.md section 1), interned and as bit masks.
+
+A card is also a small integer, its *index* ``suit * 8 + rank`` (suits E G H S are 0–3,
+ranks 7 8 9 T U O K A are 0–7), so that a hand is a 32-bit mask and "the hearts in this
+hand" is a shift and an ``and``. The 32 :class:`Card` objects are built once;
+:meth:`Card.parse` and :func:`card_at` always hand back the same object.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+RANK_LETTERS = "789TUOKA"
+SUIT_LETTERS = "EGHS"
+#: Cards per suit, so the stride between suits in a card index.
+SUIT_SPAN = 8
+SUIT_BITS = (1 << SUIT_SPAN) - 1
+
+
+class Suit(enum.IntEnum):
+    """The four suits; ``str(Suit.H) == "H"``."""
+
+    E = 0  #: Eichel, acorns
+    G = 1  #: Grün (Laub), leaves
+    H = 2  #: Herz (Rot), hearts: the red suit
+    S = 3  #: Schellen, bells
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Rank(enum.IntEnum):
+    """Ranks, lowest first; "higher" follows this order."""
+
+    SEVEN = 0
+    EIGHT = 1
+    NINE = 2
+    TEN = 3
+    UNTER = 4
+    OBER = 5
+    KING = 6
+    ACE = 7
+
+    @property
+    def letter(self) -> str:
+        """The rank's letter: ``7 8 9 T U O K A``."""
+        return RANK_LETTERS[self]
+
+    def __str__(self) -> str:
+        return self.letter
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card; ``str`` gives LORUM.md notation, rank then suit (``"OH"``)."""
+
+    suit: Suit
+    rank: Rank
+    #: Small-integer identity used inside the engine (see the module docstring).
+    index: int = field(init=False, compare=False, repr=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", int(self.suit) * SUIT_SPAN + int(self.rank))
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """The card written ``text`` (``"OH"``, ``"oh"``); ``ValueError`` if malformed."""
+        found = _BY_TEXT.get(text.upper()) if isinstance(text, str) else None
+        if found is None:
+            raise ValueError(f"not a card: {text!r} (write rank then suit, like 'OH' or '7S')")
+        return found
+
+    def __str__(self) -> str:
+        return RANK_LETTERS[self.rank] + SUIT_LETTERS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+#: Every card by index (suits E G H S, each 7 … A).
+CARDS: tuple[Card, ...] = tuple(Card(suit, rank) for suit in Suit for rank in Rank)
+_BY_TEXT = {str(card): card for card in CARDS}
+#: The whole pack in index order.
+PACK: tuple[Card, ...] = CARDS
+PACK_MASK = (1 << 32) - 1
+#: The suit and the rank of each card index, as plain ints.
+CARD_SUIT: tuple[int, ...] = tuple(i >> 3 for i in range(32))
+CARD_RANK: tuple[int, ...] = tuple(i & 7 for i in range(32))
+#: Mask of each suit.
+SUIT_MASK: tuple[int, ...] = tuple(SUIT_BITS << (s * SUIT_SPAN) for s in range(4))
+HEARTS = SUIT_MASK[Suit.H]
+#: Mask of the four cards of each rank.
+RANK_MASK: tuple[int, ...] = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
+OBERS = RANK_MASK[Rank.OBER]
+UNTERS = RANK_MASK[Rank.UNTER]
+RED_KING = CARDS[Suit.H * 8 + Rank.KING]
+KH_BIT = 1 << RED_KING.index
+#: Set aside face up with three players (LORUM.md 2).
+SET_ASIDE: tuple[Card, ...] = (CARDS[Suit.S * 8 + Rank.SEVEN], CARDS[Suit.S * 8 + Rank.EIGHT])
+SET_ASIDE_MASK = (1 << SET_ASIDE[0].index) | (1 << SET_ASIDE[1].index)
+#: The 30 cards dealt with three players, in index order.
+SHORT_PACK: tuple[Card, ...] = tuple(c for c in CARDS if c not in SET_ASIDE)
+
+
+def card_at(index: int) -> Card:
+    """The interned card with engine index ``index``."""
+    return CARDS[index]
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The bit mask of an iterable of cards (duplicates collapse)."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, in index order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARDS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
+def parse_cards(texts: object) -> tuple[Card, ...]:
+    """Parse a list of card strings; ``ValueError`` naming the first bad one."""
+    if not isinstance(texts, list | tuple):
+        raise ValueError(f"expected a list of cards, got {texts!r}")
+    return tuple(Card.parse(t) for t in texts)

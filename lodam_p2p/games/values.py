@@ -1,0 +1,223 @@
+"""The plain values of the game interface: seat ranges, deal plans, wire actions,
+public moves, summaries and standings. Frozen, compared by value, free of any game.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
+
+if TYPE_CHECKING:
+    from lodam_p2p.games.interface import GameDeal
+
+#: One plain value of a :class:`WireAction` argument (msgpack and JSON carry it as is).
+WireValue: TypeAlias = int | bool | str | None
+#: A game's card: a hashable value whose ``str`` is its notation (``"TD"``, ``"OH"``).
+Card: TypeAlias = Hashable
+
+
+class GameError(ValueError):
+    """Base of the interface's own errors; one line for people."""
+
+
+class UnknownGameError(GameError):
+    """A game name that no installed game provides."""
+
+
+class ActionCodecError(GameError):
+    """A wire action that is not an action of this game (a peer's bad message)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRange:
+    """How many seats a table of the game may start with (both ends included)."""
+
+    low: int
+    high: int
+
+    def __contains__(self, seats: object) -> bool:
+        return isinstance(seats, int) and not isinstance(seats, bool) and (
+            self.low <= seats <= self.high)
+
+    def __str__(self) -> str:
+        return f"{self.low} to {self.high}"
+
+    def check(self, seats: int, game: str) -> None:
+        """``GameError`` when ``seats`` is outside the range."""
+        if seats not in self:
+            raise GameError(f"a table of {game} seats {self} players, got {seats}")
+
+
+@dataclass(frozen=True, slots=True)
+class OptionRow:
+    """One table option for ``show-options`` and the lobby: name, default, help."""
+
+    name: str
+    default: object  #: the JSON value of the default
+    help: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealPlan:
+    """Where the cards of one deal go (see the module docstring).
+
+    ``pack``: the cards that are shuffled, in canonical order. ``schedule[j]``: the seat
+    that deck position ``j`` (top first) is dealt to, ``None`` for the talon. ``talon``:
+    the talon positions, top first. ``turnable``: talon positions the deal may turn face
+    up for everyone. ``set_aside``: cards put aside face up before the shuffle.
+    """
+
+    pack: tuple[Card, ...]
+    schedule: tuple[int | None, ...]
+    talon: tuple[int, ...] = ()
+    turnable: tuple[int, ...] = ()
+    set_aside: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.schedule) != len(self.pack):
+            raise GameError("a deal plan needs one schedule entry per card of the pack")
+        if self.talon != tuple(j for j, seat in enumerate(self.schedule) if seat is None):
+            raise GameError("the talon must be exactly the unscheduled positions, in order")
+        if not set(self.turnable) <= set(self.talon):
+            raise GameError("only talon positions can be turned")
+        if set(self.set_aside) & set(self.pack):
+            raise GameError("a set-aside card is not shuffled")
+
+    def positions_of(self, seat: int) -> tuple[int, ...]:
+        """The deck positions dealt to ``seat``, in dealing order."""
+        return tuple(j for j, s in enumerate(self.schedule) if s == seat)
+
+    def hands(self, deck: Sequence[Card]) -> dict[int, tuple[Card, ...]]:
+        """Each seat's cards as dealt from ``deck`` (top first), by seat."""
+        out: dict[int, list[Card]] = {}
+        for position, seat in enumerate(self.schedule):
+            if seat is not None:
+                out.setdefault(seat, []).append(deck[position])
+        return {seat: tuple(cards) for seat, cards in sorted(out.items())}
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """A public turn that names a card, not a seat: whoever holds ``card`` acts."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"the holder of {self.card}"
+
+
+#: Whose step it is, as the public part knows it: a seat, the holder of a card, or
+#: ``None`` when the deal is over.
+Turn: TypeAlias = int | Holder | None
+
+
+class Passage(enum.Enum):
+    """How the card of a :class:`WireAction` travels."""
+
+    FACE_UP = "face_up"  #: shown to every seat (a card played or laid, an announcement)
+    TO_ONE = "to_one"  #: handed privately to one seat (an exchange answer)
+    FACE_DOWN = "face_down"  #: put down unseen, committed to, opened at the audit (an offer)
+
+
+@dataclass(frozen=True, slots=True)
+class WireAction:
+    """An action as it travels: ``kind`` (the game's word), public ``args`` and at most
+    one ``card`` with its :class:`Passage`. The seat is the sender's, never sent."""
+
+    kind: str
+    args: tuple[WireValue, ...] = ()
+    card: Card | None = None
+    passage: Passage | None = None
+
+    def to_list(self) -> list[object]:
+        """``[kind, [args…], card text or None]``: the JSON/msgpack form."""
+        return [self.kind, list(self.args), None if self.card is None else str(self.card)]
+
+    def seen_by_all(self) -> WireAction:
+        """This action as the other seats see it: its card only if it travels face up
+        (``passage`` still says that a card travelled)."""
+        if self.card is None or self.passage is Passage.FACE_UP:
+            return self
+        return WireAction(self.kind, self.args, None, self.passage)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicMove:
+    """One step of a deal as every seat sees it (the public part is advanced by these).
+
+    ``wire``: the action's :meth:`WireAction.seen_by_all` form. ``turned``: a talon card
+    turned face up by this step (Lodam's trump at the first renounce). ``outcome``: public
+    facts announced with it (Lodam: whether an accepted exchange was void).
+    """
+
+    seat: int
+    wire: WireAction
+    turned: Card | None = None
+    outcome: tuple[WireValue, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DealSummary:
+    """How a deal ended, in terms every layer understands.
+
+    ``penalty`` and ``gain`` are per seat and never negative: counters lost and gained in
+    Lodam; points (or beans) paid and received in Lorum. ``reason`` is one sentence.
+    """
+
+    points: tuple[int, ...]
+    penalty: tuple[int, ...]
+    gain: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """Who stands where in a match (final once the match is over).
+
+    ``order``: seats best first. ``ranks``: per seat, 1 = best, tied seats share the mean
+    of their places. ``scores``: per seat, the game's running figure (Lodam counters held,
+    Lorum penalty points), named by ``score_name``.
+    """
+
+    winners: tuple[int, ...]
+    order: tuple[int, ...]
+    ranks: tuple[float, ...]
+    scores: tuple[int, ...]
+    score_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayError:
+    """The first logged action the rules refused: its index, its seat and why.
+    ``offence`` is the game's word for it (``"revoke"``, ``"illegal-action"`` …)."""
+
+    index: int
+    seat: int
+    offence: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """An audit replay: the deal as far as it went, actions applied, the first refusal."""
+
+    deal: GameDeal
+    applied: int
+    error: ReplayError | None
+
+
+def shared_ranks(keys: Sequence[tuple[float, ...]]) -> tuple[float, ...]:
+    """Rank per seat (1 = best) from keys where bigger is better; ties share places."""
+    order = sorted(range(len(keys)), key=lambda seat: keys[seat], reverse=True)
+    ranks = [0.0] * len(keys)
+    place = 0
+    while place < len(order):
+        end = place
+        while end + 1 < len(order) and keys[order[end + 1]] == keys[order[place]]:
+            end += 1
+        for position in range(place, end + 1):
+            ranks[order[position]] = (place + end + 2) / 2
+        place = end + 1
+    return tuple(ranks)
