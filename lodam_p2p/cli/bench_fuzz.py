@@ -15,8 +15,8 @@ self-certifying key, signature, frame decoding, the per-sender stream) into the 
 
 Any exception that escapes is counted by kind and place, and its first traceback is
 printed; the table is then set up afresh. ``--frames`` in all, a new table every
-``--per-table`` frames. Reproducible for a given ``--seed``. Exit status 0 when nothing
-escaped.
+``--per-table`` frames; a progress line goes to stderr every 100,000 frames.
+Reproducible for a given ``--seed``. Exit status 0 when nothing escaped.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import json
 import random
+import sys
 import time
 import traceback
 from collections import Counter
@@ -46,6 +47,8 @@ from lodam_p2p.transport.memory import MemoryHub
 
 TABLE = "fuzz"
 #: Nobody is found silent while frozen: the fuzz is about input, not timing.
+#: Frames between progress lines on stderr.
+PROGRESS_EVERY = 100_000
 FROZEN = Timing(timeout_s=1e6, grace_s=1e6, linger_s=0.1, lobby_s=1e6, heartbeat_s=0.05,
                 retry_s=0.05)
 
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if not 3 <= args.seats <= 10:
         raise CliError("--seats must be between 3 and 10")
     report = asyncio.run(fuzz(args.frames, seed=args.seed, per_table=args.per_table,
-                              seats=args.seats))
+                              seats=args.seats, progress=True))
     for place, text in report.tracebacks.items():
         print(f"--- {place}\n{text}")
     figures = report.figures()
@@ -106,8 +109,8 @@ class FuzzReport:
                 "mutations": dict(sorted(self.by_mutation.items()))}
 
 
-async def fuzz(frames: int, *, seed: int, per_table: int = 25_000, seats: int = 4
-               ) -> FuzzReport:
+async def fuzz(frames: int, *, seed: int, per_table: int = 25_000, seats: int = 4,
+               progress: bool = False) -> FuzzReport:
     """Push ``frames`` random and mutated frames through frozen sessions' receive paths."""
     report = FuzzReport()
     rng = random.Random(seed)
@@ -120,6 +123,9 @@ async def fuzz(frames: int, *, seed: int, per_table: int = 25_000, seats: int = 
             mutation, topic, payload = forge.next()
             report.frames += 1
             report.by_mutation[mutation] += 1
+            if progress and report.frames % PROGRESS_EVERY == 0:
+                print(f"fuzz: {report.frames} frames, {time.perf_counter() - started:.0f} s, "
+                      f"{report.exceptions} escaped", file=sys.stderr, flush=True)
             try:
                 await frozen.take(topic, payload, pause=report.frames % 64 == 0)
             except Exception as err:  # anything escaping is the finding
