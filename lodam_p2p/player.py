@@ -50,6 +50,7 @@ class SeatsChanged:
 
     seats: tuple[SeatInfo, ...]
     me: int  #: the seat this player sits at
+    wanted: int = 0  #: before the start: seats the table has (0: as many as listed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,7 @@ class MatchEnded:
     standings: tuple[int, ...]  #: seats, best first
     deals: int
     payouts: tuple[int, ...] = ()  #: chips won (+) or lost (-) per seat, with stakes
+    reason: str = ""  #: why it ended before its last deal ("seat 2 did not answer …")
 
 
 class NoticeLevel(enum.Enum):

@@ -1,4 +1,10 @@
-"""Fixtures shared by every test area: real brokers on ephemeral loopback ports.
+"""Fixtures shared by every test area: a private home, and real brokers on ephemeral
+loopback ports.
+
+- ``private_home`` (autouse) — ``HOME``, ``XDG_STATE_HOME`` and ``XDG_CONFIG_HOME`` point
+  into the test's own temporary folder, for the test and every process it starts: the
+  suite never writes the player's log (``~/.local/state/lodam/lodam.log``) nor their
+  remembered name (``~/.config/lodam/name``).
 
 - ``mosquitto`` — a running private Mosquitto (``.url``, ``.port``, ``.stop()``,
   ``.start()`` again on the same port). Fails — never skips — when mosquitto is
@@ -19,6 +25,17 @@ from pathlib import Path
 import pytest
 
 from tests.support.brokers import BrokerUnavailable, Mosquitto, ThreadedAmqtt
+
+
+@pytest.fixture(autouse=True)
+def private_home(tmp_path_factory: pytest.TempPathFactory,
+                 monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home of the test's own (see the module docstring)."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    return home
 
 
 @pytest.fixture

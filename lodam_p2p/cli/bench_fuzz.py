@@ -46,10 +46,10 @@ from lodam_p2p.transport.frames import Frame, FrameKind
 from lodam_p2p.transport.memory import MemoryHub
 
 TABLE = "fuzz"
-#: Nobody is found silent while frozen: the fuzz is about input, not timing.
 #: Frames between progress lines on stderr.
 PROGRESS_EVERY = 100_000
-FROZEN = Timing(timeout_s=1e6, grace_s=1e6, linger_s=0.1, lobby_s=1e6, heartbeat_s=0.05,
+#: Nobody is found silent while frozen (an hour: the longest limit a table takes).
+FROZEN = Timing(timeout_s=3600, grace_s=3600, linger_s=0.1, lobby_s=3600, heartbeat_s=0.05,
                 retry_s=0.05)
 
 

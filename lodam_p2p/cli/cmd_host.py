@@ -20,6 +20,7 @@ import sys
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.netrun import (
     add_common,
+    add_person,
     bot_seats,
     check_broker,
     check_table,
@@ -48,6 +49,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--listen", metavar="HOST:PORT",
                         help="where the embedded broker listens (default 127.0.0.1:1883)")
     add_common(parser)
+    add_person(parser)
     parser.set_defaults(run=run)
 
 
@@ -92,5 +94,6 @@ def host_in_client(args: argparse.Namespace) -> int:
     play.host, play.table, play.seats = True, table, args.seats
     play.bots, play.chosen_options = ",".join(args.bot), parse_options(args.option)
     play.broker, play.listen = check_broker(args.broker), args.listen
-    play.seed, play.json = args.seed, args.json
+    play.seed, play.json, play.timeout = args.seed, args.json, args.timeout
+    play.name, play.bot_delay, play.ascii = args.name, args.bot_delay, args.ascii
     return cmd_play.run(play)

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 from lodam_p2p.cli.netrun import (
     add_common,
+    add_person,
     bot_seats,
     check_broker,
     check_table,
@@ -36,6 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("table", nargs="?", help="the table (default: the first open one)")
     parser.add_argument("--bot", metavar="NAME", help="seat this bot")
     add_common(parser)
+    add_person(parser)
     parser.set_defaults(run=run)
 
 
@@ -51,7 +53,8 @@ def join_in_client(args: argparse.Namespace) -> int:
     from lodam_p2p.cli import cmd_play  # noqa: PLC0415 - the client loads only when needed
 
     play = cmd_play.play_defaults()
-    play.seed, play.json = args.seed, args.json
+    play.seed, play.json, play.timeout = args.seed, args.json, args.timeout
+    play.name, play.bot_delay, play.ascii = args.name, args.bot_delay, args.ascii
     broker = check_broker(args.broker)
     if args.table is None:
         play.lobby, play.broker = True, broker

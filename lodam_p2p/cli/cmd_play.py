@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 import json
 import logging
 import os
@@ -37,6 +36,8 @@ BOT_NAMES = ("Moll", "Ned", "Bess", "Kit", "Joan", "Hal", "Nan", "Wat", "Tib", "
 DEFAULT_SEATS = 5
 DEFAULT_BOT = "heuristic"
 DEFAULT_DELAY = 0.6
+#: Seconds a bot seat may stay silent at a networked table before it is blamed.
+TIMEOUT_S = 30.0
 
 #: Runs one match: (options, seats, seed) → outcome.
 Driver = Callable[["Options", Sequence["SeatPlan"], "int | None"],
@@ -58,13 +59,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add("--broker", metavar="URL", help="play through this broker instead of an embedded one")
     add("--option", action="append", default=[], metavar="K=V",
         help="table option of RULES.md section 12, e.g. lives=1 (repeatable)")
-    add("--bot-delay", type=_seconds, default=None, metavar="SECONDS",
+    add("--bot-delay", type=seconds, default=None, metavar="SECONDS",
         help=f"pause before a bot plays a card (default {DEFAULT_DELAY}; 0 with --bots-only)")
-    add("--name", default=None, help="your name at the table (default: your login name)")
+    add("--name", default=None,
+        help="your name at the table, remembered for next time (default: the last one "
+             "given, else your login name)")
     add("--ascii", action="store_true", help="no suit symbols or box lines: plain ASCII")
     add("--offline", action="store_true",
         help="play in this process with the rules engine only (no broker, no protocol)")
-    add("--seed", type=int, default=None, help="fix decks and the first dealer (tests, replays)")
+    add("--seed", type=int, default=None,
+        help="seed the bots' choices; with --offline also the decks and the first dealer "
+        "(on the network every secret is drawn fresh)")
     add("--bots-only", action="store_true",
         help="a table of bots only, told as a plain-text log (no screen)")
     add("--json", action="store_true", help="print the one-line JSON summary of the match")
@@ -75,7 +80,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.set_defaults(run=run)
 
 
-def _seconds(text: str) -> float:
+def seconds(text: str) -> float:
+    """A ``--bot-delay`` value: 0 to 30 seconds."""
     try:
         value = float(text)
     except ValueError:
@@ -224,11 +230,14 @@ def choose_driver(args: argparse.Namespace) -> Driver:
     from lodam_p2p import session  # noqa: PLC0415 - keep `lodam --help` fast
 
     row: Any = getattr(args, "join_row", None)
+    timing = session.Timing(timeout_s=_timeout(args))
 
+    # On the network ``seed`` reaches the bots only (bot_seats): every secret of the
+    # session — identity, hand keys, shuffles, salts, the lot — is drawn from the OS.
     async def join(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
         return await session.join_table(
-            table=row.table, seat=seats[0], broker_url=row.broker, seed=seed)
+            table=row.table, seat=seats[0], broker_url=row.broker, timing=timing)
 
     async def host(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
@@ -239,8 +248,8 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 
         return await session.host_table(
             table=args.table, seats=args.seats, options=options, local=seats,
-            broker_url=args.broker, listen=getattr(args, "listen", None), seed=seed,
-            on_broker=tell)
+            broker_url=args.broker, listen=getattr(args, "listen", None),
+            timing=timing, on_broker=tell)
 
     if row is not None:
         return join
@@ -250,9 +259,15 @@ def choose_driver(args: argparse.Namespace) -> Driver:
     async def network(options: Options, seats: Sequence[SeatPlan], seed: int | None
                       ) -> MatchOutcome:
         return await session.play_table(
-            table=args.table, options=options, seats=seats, broker_url=args.broker, seed=seed)
+            table=args.table, options=options, seats=seats, broker_url=args.broker,
+            timing=timing)
 
     return network
+
+
+def _timeout(args: argparse.Namespace) -> float:
+    """Seconds a bot seat may stay silent (``lodam host``/``join`` pass ``--timeout``)."""
+    return float(getattr(args, "timeout", None) or TIMEOUT_S)
 
 
 def hosting_notice(table: str, url: str) -> Notice:
@@ -312,26 +327,36 @@ def _with_person(args: argparse.Namespace, options: Options, lineup: list[str], 
     from lodam_p2p.tableplan import SeatPlan  # noqa: PLC0415
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.client import ClientOptions, run_client  # noqa: PLC0415
-    from lodam_p2p.ui.pacing import PacedPlayer  # noqa: PLC0415
+    from lodam_p2p.ui.pacing import hold_limit, paced_by  # noqa: PLC0415
     from lodam_p2p.ui.player import TerminalPlayer  # noqa: PLC0415
 
     delay = DEFAULT_DELAY if args.bot_delay is None else args.bot_delay
-    name = args.name or _login_name()
+    limit = hold_limit(None if args.offline else _timeout(args))
+    from lodam_p2p.cli.profile import player_name  # noqa: PLC0415
+
+    name = player_name(args.name)
     matches = iter(range(1_000_000))
 
     async def start_match(person: TerminalPlayer) -> MatchOutcome:
         k = next(matches)
         seed = None if args.seed is None else args.seed + k
         bots = bot_seats(lineup, registry, first_seat=1, seed=seed,
-                         wrap=lambda p: PacedPlayer(p, delay, person.hold))
+                         wrap=paced_by(person.hold, delay, limit))
         return await driver(options, [SeatPlan(name, person), *bots], seed)
 
     table = "offline" if args.offline else args.table
     client = ClientOptions(table=table, ascii=args.ascii, no_color=no_color_wanted(),
-                           hint=_hint(registry))
+                           hint=_hint(registry), hosted=_hosted(args, lineup))
     outcomes = asyncio.run(run_client(start_match, client))
     _report(outcomes, args.json, log_path)
     return 0
+
+
+def _hosted(args: argparse.Namespace, lineup: Sequence[str]) -> tuple[str, ...]:
+    """The bot seats played here for a table others join (leaving ends them)."""
+    if not getattr(args, "host", False):
+        return ()
+    return tuple(BOT_NAMES[i % len(BOT_NAMES)] for i in range(len(lineup)))
 
 
 def _hint(registry: BotRegistry) -> Callable[[PlayerView], Action] | None:
@@ -339,15 +364,6 @@ def _hint(registry: BotRegistry) -> Callable[[PlayerView], Action] | None:
         return None
     bot_type = registry.get(DEFAULT_BOT)
     return lambda view: bot_type.make(view.seat, 0).decide(view)
-
-
-def _login_name() -> str:
-    try:
-        name = getpass.getuser()
-    except (KeyError, OSError):
-        name = ""
-    clean = "".join(ch for ch in name if ch.isalnum() or ch in "-_.")[:20]
-    return clean or "player"
 
 
 def _report(outcomes: list[MatchOutcome], as_json: bool, log_path: Path) -> None:

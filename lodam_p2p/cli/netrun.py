@@ -84,9 +84,25 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print one JSON line with the result (the log goes to stderr)")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="S",
-                        help="seconds a seat may stay silent before it is blamed (default 30)")
-    parser.add_argument("--seed", type=int, help="bots' seed (secrets stay fresh)")
+                        help="hosting: the table's time limit, the same for every seat, "
+                        "after which the others vote a silent seat out (default 30; 300 when a "
+                        "person sits at the host); a joining seat follows its host's limit")
+    parser.add_argument("--seed", type=int, metavar="N",
+                        help="seed the bots' choices only; identity, hand keys, shuffles, "
+                        "salts and the lot are always drawn fresh from the OS")
     parser.add_argument("-v", "--verbose", action="store_true", help="log ignored messages")
+
+
+def add_person(parser: argparse.ArgumentParser) -> None:
+    """``--name``, ``--bot-delay`` and ``--ascii``: for a person in the terminal client."""
+    from lodam_p2p.cli.cmd_play import DEFAULT_DELAY, seconds  # noqa: PLC0415
+
+    parser.add_argument("--name", help="your name at the table, remembered for next time "
+                                       "(default: the last one given, else your login name)")
+    parser.add_argument("--bot-delay", type=seconds, default=None, metavar="SECONDS",
+                        help=f"pause before a bot seated here plays a card (default "
+                             f"{DEFAULT_DELAY})")
+    parser.add_argument("--ascii", action="store_true", help="no suit symbols or box lines")
 
 
 def spectator_for(args: argparse.Namespace, table: str) -> SpectatorLog:

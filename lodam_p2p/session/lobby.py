@@ -2,9 +2,12 @@
 
 The host of a table publishes the retained announcement (``lodam/v1/lobby/<table>``)
 and admits peers: a peer publishes JOIN (its name and kind) on its own topic, the host
-answers with the seat list (SEATS) on its own, and once every seat is filled it
+answers with the seat list (SEATS: who sits where, and how many seats the table has) on
+its own — names made unique at the table ("Ann", "Ann (2)") — and once every seat is filled it
 publishes START: a fresh random table id for the fair-deal contexts, the rules options,
-and the roster — every seat's peer, public key, name and kind, in seat order. A seated
+the roster — every seat's peer, public key, name and kind, in seat order — and the
+table's time limit: how long any seat may take for any step or decision, the same for
+every seat whatever its kind (it is also in the announcement, as ``time_limit_s``). A seated
 peer may LEAVE (or vanish: its Last Will) before the start and its seat is free again.
 
 Seats can be *reserved* for given peers (the host's own local seats, in the order they
@@ -19,6 +22,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from lodam_p2p.player import Notice, NoticeLevel
 from lodam_p2p.rules import Options
 from lodam_p2p.session.wire import Body, Msg, peer_name
 from lodam_p2p.transport.lobby import TableAnnouncement
@@ -41,6 +45,7 @@ class Roster:
     table_id: bytes
     options: Options
     sitters: tuple[Sitter, ...]
+    limit_s: float = 30.0  #: the table's time limit per step or decision, for every seat
 
     def seat_of(self, peer: str) -> int | None:
         """The seat of ``peer``, or None if it does not sit here."""
@@ -57,7 +62,7 @@ class Roster:
     @classmethod
     def from_start(cls, body: Body) -> Roster:
         """The roster a START message announces; ``ValueError`` if it is not sound."""
-        table_id, options, rows = body.args
+        table_id, options, rows, limit = body.args
         sitters = tuple(Sitter(peer, key, name, kind) for peer, key, name, kind in rows)
         if not 2 <= len(sitters) <= 10:
             raise ValueError(f"a START with {len(sitters)} seats")
@@ -65,15 +70,24 @@ class Roster:
             raise ValueError("a START pairs a peer with a key that is not its own")
         if len({s.peer for s in sitters}) != len(sitters):
             raise ValueError("a START seats one peer twice")
-        return cls(table_id, Options.from_mapping(options), sitters)
+        return cls(table_id, Options.from_mapping(options), sitters, float(limit))
+
+
+def renamed_notice(asked: str, given: str) -> Notice | None:
+    """What a peer is told when the host seated it under another name (None: same)."""
+    if asked == given:
+        return None
+    return Notice(NoticeLevel.INFO, f"Someone at this table is already called {asked}: "
+                                    f"here you are {given}.")
 
 
 class HostDesk:
     """The host's seat list (see the module docstring)."""
 
     def __init__(self, table: str, host: str, seats: int, options: Options,
-                 reserved: tuple[str, ...] = ()) -> None:
+                 reserved: tuple[str, ...] = (), *, limit_s: float = 30.0) -> None:
         self.table, self.host, self.seats, self.options = table, host, seats, options
+        self.limit_s = limit_s
         self.reserved = reserved
         self.seated: dict[str, Sitter] = {}
         self.started = False
@@ -108,28 +122,29 @@ class HostDesk:
         return [s for p, s in self.seated.items() if p not in self.reserved]
 
     def _unique(self, name: str) -> str:
-        taken = {s.name for s in self.seated.values()}
+        taken = {s.name.casefold() for s in self.seated.values()}
         candidate, n = name, 2
-        while candidate in taken:
-            candidate, n = f"{name[:36]}-{n}", n + 1
+        while candidate.casefold() in taken:
+            candidate, n = f"{name[:36]} ({n})", n + 1
         return candidate
 
     def seats_body(self) -> Body:
         """The SEATS message for the current list."""
         rows = [[s.peer, s.name, s.kind] for s in self.order()]
-        return Body(Msg.SEATS, args=(rows,))
+        return Body(Msg.SEATS, args=(rows, self.seats))
 
     def start_body(self, table_id: bytes) -> Body:
         """The START message (call once, when full)."""
         self.started = True
         rows = [[s.peer, s.pubkey, s.name, s.kind] for s in self.order()]
-        return Body(Msg.START, args=(table_id, self.options.to_mapping(), rows))
+        return Body(Msg.START, args=(table_id, self.options.to_mapping(), rows, self.limit_s))
 
     def announcement(self, state: str | None = None) -> TableAnnouncement:
         """The retained lobby announcement for the current state."""
         if state is None:
             state = "playing" if self.started else "full" if self.full else "open"
+        shown = {**self.options.to_mapping(), "time_limit_s": self.limit_s}
         options = tuple(sorted((k, v if isinstance(v, str) else json.dumps(v))
-                               for k, v in self.options.to_mapping().items()))
+                               for k, v in shown.items()))
         return TableAnnouncement(self.table, self.host, self.seats,
                                  tuple(s.name for s in self.order()), options, state)

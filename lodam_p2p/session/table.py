@@ -18,11 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, EmbeddedBroker, ListenAddress
+from lodam_p2p.player import Notice, NoticeLevel
 from lodam_p2p.rules import Options
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.keys import entropy_for, new_identity
@@ -69,13 +70,35 @@ async def broker_for(broker_url: str | None, listen: ListenAddress | None,
 
 
 async def _run_all(sessions: Sequence[Session]) -> list[MatchOutcome]:
-    """Run sessions together; the first failure cancels the rest and is raised."""
+    """Run sessions together and return the first one's outcome first.
+
+    The first failure cancels the rest and is raised — but a seat other than the first
+    session's that fails once the match has begun (its own broker connection lost) only
+    leaves the table: the other seats of this process, bots seated beside a person, play
+    on, and the table deals with the missing seat as with any other.
+    """
+    first, *others = sessions
     try:
         async with asyncio.TaskGroup() as group:
-            tasks = [group.create_task(s.run()) for s in sessions]
+            task = group.create_task(first.run())
+            for other in others:
+                group.create_task(_seat_run(other))
     except* (SessionError, ConnectError) as failures:
         raise SessionError(str(failures.exceptions[0])) from None
-    return [task.result() for task in tasks]
+    return [task.result()]
+
+
+async def _seat_run(session: Session) -> MatchOutcome | None:
+    """Run one of the process's seats (see :func:`_run_all`); None if it left the table."""
+    try:
+        return await session.run()
+    except (SessionError, ConnectError) as err:
+        if session.roster is None:
+            raise  # before the start: the table cannot fill without it
+        log.warning("table %s: a seat played here left the table: %s", session.table, err)
+        session.tell(Notice(NoticeLevel.ERROR, f"This seat left the table ({err}); the "
+                                               "other seats played here go on."))
+        return None
 
 
 def _link(connect: Connector, table: str, identity: Ed25519PrivateKey, timing: Timing, *,
@@ -95,7 +118,11 @@ def _sessions(table: str, options: Options, seats: int, local: Sequence[SeatPlan
         entropy = entropy_for(seed, place)
         entropies.append(entropy)
         links.append(_link(connect, table, new_identity(entropy), timing))
-    desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links))
+    # One limit for every seat: a person at the host's own seats gets time to think.
+    person = any(plan.kind == "human" for plan in local)
+    limit = max(timing.timeout_s, timing.person_s) if person else timing.timeout_s
+    desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links),
+                    limit_s=limit)
     host = Session(host_link, plan=None, entropy=host_entropy, timing=timing,
                    host=host_link.peer, desk=desk, spectator=spectator)
     return [host] + [
@@ -194,8 +221,11 @@ async def find_table(connect: Connector, table: str | None) -> str:
 async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
                      seed: int | None = None, timing: Timing | None = None,
                      connector: Connector | None = None,
-                     spectator: SpectatorLog | None = None) -> MatchOutcome:
-    """Join ``table`` (None: the first open one on the broker) with one local seat."""
+                     spectator: SpectatorLog | None = None,
+                     make: Callable[..., Session] = Session) -> MatchOutcome:
+    """Join ``table`` (None: the first open one on the broker) with one local seat.
+
+    ``make`` builds the session (``Session``, or a subclass such as the adversary's)."""
     async with broker_for(broker_url, None, connector) as (connect, _url):
         name = await find_table(connect, table)
         if spectator is not None:
@@ -203,5 +233,5 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
         entropy = entropy_for(seed, 1)
         timing = timing or Timing()
         link = _link(connect, name, new_identity(entropy), timing, watch_lobby=True)
-        session = Session(link, plan=seat, entropy=entropy, timing=timing, spectator=spectator)
+        session = make(link, plan=seat, entropy=entropy, timing=timing, spectator=spectator)
         return (await _run_all([session]))[0]

@@ -60,8 +60,8 @@ class Msg(enum.IntEnum):
 
     JOIN = 1  #: a peer asks the host for a seat: name, kind
     LEAVE = 2  #: a peer gives its seat up before the start
-    SEATS = 3  #: the host's seat list: [[peer, name, kind] …]
-    START = 4  #: the host starts the match: table id, options, roster
+    SEATS = 3  #: the host's seat list: [[peer, name, kind] …], seats at the table
+    START = 4  #: the host starts the match: table id, options, roster, time limit (s)
     LOT_COMMIT = 5  #: H(nonce) for the first dealer's lot
     LOT_REVEAL = 6  #: the nonce itself
     PROTO = 7  #: fair-deal envelopes only (keys, shuffles, deal shares, talon reveal)
@@ -73,10 +73,11 @@ class Msg(enum.IntEnum):
     DECLARE = 13  #: declare out (and challenge) or not
     CHALLENGE = 14  #: a watcher's challenge or none
     NOTES = 15  #: end of hand: offer openings [[step, position, salt] …], audit opening
-    VOID = 16  #: this seat abandoned the hand: blamed seat, reason
-    RESULT = 17  #: the match result as this seat sees it: winners, deals, audits, lives
+    VOID = 16  #: a claim against a seat: blamed seat, reason; its evidence travels along
+    RESULT = 17  #: the match result as this seat sees it: winners, deals, audits, lives, blames
     BYE = 18  #: this peer leaves the table
     REMASK = 19  #: after an exchange, a trader's holding under fresh positions (envelope along)
+    TIMEOUT = 24  #: a vote: this seat has waited past the table's limit for seat, at step
 
 
 #: The message kinds that are decisions of a seat at a given step of a hand.
@@ -178,6 +179,14 @@ def _row(*checks: Check) -> Check:
                       and all(c(x) for c, x in zip(checks, v, strict=True)))
 
 
+def _limit(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and 0 < v <= 3600
+
+
+def _blame_text(v: Any) -> bool:
+    return isinstance(v, str) and len(v) <= _MAX_STR
+
+
 def _options(v: Any) -> bool:
     return isinstance(v, dict) and all(isinstance(k, str) for k in v)
 
@@ -186,8 +195,9 @@ _ENTRY = _row(_text, _text, _text)
 _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.JOIN: (_text, _text),
     Msg.LEAVE: (),
-    Msg.SEATS: (_list_of(_ENTRY),),
-    Msg.START: (_bin(16), _options, _list_of(_row(_text, _bin(PUBKEY_LEN), _text, _text))),
+    Msg.SEATS: (_list_of(_ENTRY), _small),
+    Msg.START: (_bin(16), _options, _list_of(_row(_text, _bin(PUBKEY_LEN), _text, _text)),
+                _limit),
     Msg.LOT_COMMIT: (_bin(32),),
     Msg.LOT_REVEAL: (_bin(32),),
     Msg.PROTO: (),
@@ -200,9 +210,10 @@ _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.CHALLENGE: (_opt(_small),),
     Msg.NOTES: (_list_of(_row(_u32, _position, _bin(16)), 64),),
     Msg.VOID: (_small, lambda v: isinstance(v, str) and len(v) <= 200),
-    Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_small)),
+    Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_small), _list_of(_blame_text)),
     Msg.BYE: (),
     Msg.REMASK: (),
+    Msg.TIMEOUT: (_small,),
 }
 
 

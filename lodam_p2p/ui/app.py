@@ -124,7 +124,7 @@ class TableApp:
         kb = KeyBindings()
         for key, name in NAMED_KEYS.items():
             kb.add(key)(self._sender(name))
-        kb.add(Keys.ControlC)(lambda event: self.controller.leave())
+        kb.add(Keys.ControlC)(lambda event: self.controller.interrupt())
         kb.add(Keys.Any)(self._typed)
         return kb
 

@@ -44,6 +44,7 @@ class ClientOptions:
     ascii: bool = False
     no_color: bool = False
     hint: Callable[[PlayerView], Action] | None = None
+    hosted: tuple[str, ...] = ()  #: bot seats played from here for a table with others
     input: Input | None = None  #: for tests: a pipe input
     output: Output | None = None  #: for tests: a dummy output
     clock: Callable[[], float] = field(default=time.monotonic)
@@ -55,7 +56,8 @@ class Client:
     def __init__(self, start_match: StartMatch, options: ClientOptions) -> None:
         self.start_match = start_match
         self.options = options
-        self.model = TableModel(glyphs=Glyphs(ascii=options.ascii), table=options.table)
+        self.model = TableModel(glyphs=Glyphs(ascii=options.ascii), table=options.table,
+                                hosted=options.hosted)
         self.player = TerminalPlayer(self.model, options.clock)
         self.controller = Controller(
             self.model, answer=self.player.answer, leave=self.leave,

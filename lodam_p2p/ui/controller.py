@@ -65,6 +65,13 @@ class Controller:
         elif name in ("enter", " ", "escape", "?", "l"):
             self.close()
 
+    def interrupt(self) -> None:
+        """Ctrl-C: leave at once — or, with bot seats played from here, ask first."""
+        if self.model.hosted and self.model.panel is not Panel.QUIT:
+            self._open(Panel.QUIT)
+        else:
+            self.leave()
+
     def _quit_key(self, name: str) -> None:
         model = self.model
         if name == "y":

@@ -52,6 +52,7 @@ class TableModel:
     table: str = "local"
     seats: tuple[SeatInfo, ...] = ()
     me: int = 0
+    wanted: int = 0  #: before the start: seats the table has
     view: PlayerView | None = None
     progress: Progress | None = None
     log: list[LogLine] = field(default_factory=list)
@@ -69,6 +70,8 @@ class TableModel:
     previous_panel: Panel = Panel.NONE  #: the panel under the "leave the table?" question
     status: str = ""  #: the one-line message under the prompt (refusals, hints)
     between_deals: bool = True
+    #: bot seats this process plays at a table with others (leaving ends them)
+    hosted: tuple[str, ...] = ()
 
     # -- names --------------------------------------------------------------------------
 
@@ -99,12 +102,23 @@ class TableModel:
         self.answered()
         self.add_log("class:log.deal", "A new match begins.")
 
+    @property
+    def out(self) -> bool:
+        """Whether this seat is out of the match (it only watches now)."""
+        view, end = self.view, self.deal_end
+        if view is None or self.me >= view.players:
+            return False
+        if end is not None and not view.options.winning and end.lives[self.me] <= 0:
+            return True
+        return not view.active[self.me] and not self.between_deals
+
     # -- events -------------------------------------------------------------------------
 
     def apply(self, event: TableEvent, now: float) -> None:
         """Take in one event from the table driver."""
         if isinstance(event, SeatsChanged):
             self.seats, self.me = event.seats, event.me
+            self.wanted = event.wanted or len(event.seats)
         elif isinstance(event, ViewChanged):
             self._view_changed(event, now)
         elif isinstance(event, Progress):
@@ -114,12 +128,26 @@ class TableModel:
         elif isinstance(event, MatchEnded):
             self.match_end = event
             self.open_panel(Panel.MATCH_END)
+            if event.reason:
+                self.add_log("class:log.error", self.verdict(event) + ".")
             winners = " and ".join(self.name(s) for s in event.winners)
             self.add_log("class:log.deal", f"The match is over after {event.deals} deals: "
                                            f"{winners} {'win' if 'you' in winners else 'wins'}.")
         elif isinstance(event, Notice):
             self.notice = event
             self.add_log(f"class:log.{event.level.value}", event.text)
+
+    def verdict(self, end: MatchEnded) -> str:
+        """Why the match ended early, with the seats named ("Moll did not answer three
+        times: the match ends; you win"); empty when it ended by play."""
+        if not end.reason:
+            return ""
+        text = name_seats(end.reason, self.name)
+        if end.winners:
+            winners = " and ".join(self.name(s) for s in end.winners)
+            verb = "win" if winners == "you" or len(end.winners) > 1 else "wins"
+            text += f"; {winners} {verb}"
+        return text[0].upper() + text[1:]
 
     def _view_changed(self, event: ViewChanged, now: float) -> None:
         new, old = event.view, self.view
@@ -135,11 +163,14 @@ class TableModel:
         self._trim()
 
     def _deal_ended(self, event: DealEnded) -> None:
+        watching = self.out  # out before this deal: its end goes to the log, no panel
         self.deal_end, self.between_deals = event, True
         self.ended_deal = self.deal_number
         self.prompt = None
-        self.open_panel(Panel.DEAL_END)
-        self.add_log("class:log.deal", name_seats(event.reason, self.name) + ".")
+        if not watching:
+            self.open_panel(Panel.DEAL_END)
+        reason = name_seats(event.reason, self.name)
+        self.add_log("class:log.deal", reason[:1].upper() + reason[1:] + ".")
         for seat, change in enumerate(event.counter_change):
             if change:
                 word = "gains" if change > 0 else "loses"

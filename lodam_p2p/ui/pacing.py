@@ -4,12 +4,16 @@ Bots answer at once; a person could not follow a trick played in a millisecond. 
 wrapper waits ``delay`` seconds before each card played and a quarter of it before the
 quick decisions (offers, answers, declarations), which at a table of five come several
 times per trick. With a ``hold`` event it also waits while the person reads the end of
-a deal (see :class:`~lodam_p2p.ui.player.TerminalPlayer`).
+a deal (see :class:`~lodam_p2p.ui.player.TerminalPlayer`) — at a networked table no
+longer than ``hold_limit`` seconds: there the bot's silence is timed like anyone's, and a
+person idle at the panel (or gone for a drink) must not make the bot's seat silent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Callable
 
 from lodam_p2p.player import Player, TableEvent
 from lodam_p2p.rules import Action, Decision, PlayerView
@@ -18,16 +22,19 @@ from lodam_p2p.rules import Action, Decision, PlayerView
 DEFAULT_DELAY = 0.6
 #: Part of the delay spent on the other decisions.
 QUICK = 0.25
+#: Longest wait for the person at a networked table, in seconds (see :func:`hold_limit`).
+HOLD_S = 10.0
 
 
 class PacedPlayer:
     """Wraps a player (a bot) so that it decides no faster than a person can follow."""
 
     def __init__(self, inner: Player, delay: float = DEFAULT_DELAY,
-                 hold: asyncio.Event | None = None) -> None:
+                 hold: asyncio.Event | None = None, hold_limit: float | None = None) -> None:
         self.inner = inner
         self.delay = delay
         self.hold = hold
+        self.hold_limit = hold_limit
 
     def notify(self, event: TableEvent) -> None:
         """Pass ``event`` on."""
@@ -35,9 +42,24 @@ class PacedPlayer:
 
     async def decide(self, view: PlayerView) -> Action:
         """Wait (for the person, then the delay), then ask the wrapped player."""
-        if self.hold is not None:
-            await self.hold.wait()
+        if self.hold is not None and not self.hold.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.hold.wait(), self.hold_limit)
         pause = self.delay if view.awaiting is Decision.PLAY else self.delay * QUICK
         if pause > 0:
             await asyncio.sleep(pause)
         return await self.inner.decide(view)
+
+
+def hold_limit(timeout_s: float | None) -> float | None:
+    """How long bots wait for the person: ``None`` (as long as it takes) at an offline
+    table, where nothing is timed; else well within the seats' timeout."""
+    if timeout_s is None:
+        return None
+    return min(HOLD_S, timeout_s / 3)
+
+
+def paced_by(hold: asyncio.Event, delay: float, limit: float | None
+             ) -> Callable[[Player], Player]:
+    """The wrapper for the bots seated beside a person (``hold``: the person's)."""
+    return lambda player: PacedPlayer(player, delay, hold, limit)

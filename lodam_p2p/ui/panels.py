@@ -55,13 +55,24 @@ def panel_lines(model: TableModel) -> list[Frags]:
     if panel is Panel.LAST_TRICK:
         return _last_trick(model)
     if panel is Panel.QUIT:
-        return [[("class:panel.title", "Leave the table?")], [],
-                [("", "y: leave    n or Esc: stay")]]
+        return _quit(model)
     if panel is Panel.DEAL_END and model.deal_end is not None:
         return _deal_end(model, model.deal_end)
     if panel is Panel.MATCH_END and model.match_end is not None:
         return _match_end(model, model.match_end)
     return []
+
+
+def _quit(model: TableModel) -> list[Frags]:
+    lines: list[Frags] = [[("class:panel.title", "Leave the table?")], []]
+    if model.hosted:
+        bots = " and ".join(model.hosted)
+        one = len(model.hosted) == 1
+        warn = "class:notice.warning"
+        lines += [[(warn, f"{bots} {'plays' if one else 'play'} from here: leaving ends")],
+                  [(warn, f"{'that seat' if one else 'those seats'}, and the match for the "
+                          "others.")], []]
+    return [*lines, [("", "y: leave    n or Esc: stay")]]
 
 
 def _help() -> list[Frags]:
@@ -96,8 +107,9 @@ def _last_trick(model: TableModel) -> list[Frags]:
 def _deal_end(model: TableModel, end: DealEnded) -> list[Frags]:
     glyphs, view = model.glyphs, model.view
     total = view.options.lives if view else max(end.lives)
+    reason = name_seats(end.reason, model.name)
     lines: list[Frags] = [[("class:panel.title", f"Deal {model.ended_deal} is over")],
-                          [("class:prompt", name_seats(end.reason, model.name) + ".")], []]
+                          [("class:prompt", reason[:1].upper() + reason[1:] + ".")], []]
     if end.void:
         lines.append([("class:notice.error", "The deal is void: no counter changes.")])
     lines.append([("class:dim", f"{'':<16}{'points':>6}   counters")])
@@ -114,9 +126,11 @@ def _deal_end(model: TableModel, end: DealEnded) -> list[Frags]:
     audit = name_seats(end.audit, model.name)
     audit_style = "class:dim" if end.audit == "passed" or audit.startswith("not needed") \
         else "class:notice.error"
-    lines += [[], [(audit_style, f"Audit: {audit}")], [],
-              [("class:panel.key", "Enter: continue")]]
-    return lines
+    lines += [[], [(audit_style, f"Audit: {audit}")], []]
+    if model.out and model.match_end is None:
+        lines += [[("class:prompt", "You are out of the match: watch the rest, or q to "
+                                    "leave.")], []]
+    return [*lines, [("class:panel.key", "Enter: continue")]]
 
 
 def _match_end(model: TableModel, end: MatchEnded) -> list[Frags]:
@@ -125,6 +139,8 @@ def _match_end(model: TableModel, end: MatchEnded) -> list[Frags]:
     lines: list[Frags] = [
         [("class:panel.title", f"The match is over: {winners} {verb}!")],
         [("class:dim", f"after {end.deals} deal{'s' if end.deals != 1 else ''}")], []]
+    if end.reason:
+        lines[2:2] = [[("class:notice.error", model.verdict(end) + ".")]]
     view: PlayerView | None = model.view
     total = view.options.lives if view else 3
     for place, seat in enumerate(end.standings, start=1):

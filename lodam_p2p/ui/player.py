@@ -11,7 +11,8 @@ see :mod:`lodam_p2p.ui.choices`.
 
 :attr:`TerminalPlayer.hold` is cleared while the end-of-deal panel is open; the pacing
 wrapper of the bots at the same table waits on it, so the next deal starts when the
-person has read how the last one ended.
+person has read how the last one ended. Once the person's seat is out of the match it
+is no longer cleared: the person watches, and the bots play on at their own pace.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ class TerminalPlayer:
         log.info("event %s", _describe(event))
         had_trump = self.model.trump_seen_at is not None
         self.model.apply(event, self.clock())
-        if isinstance(event, DealEnded | MatchEnded):
-            self.hold.clear()
+        if isinstance(event, MatchEnded) or (isinstance(event, DealEnded)
+                                             and not self.model.out):
+            self.hold.clear()  # a person who is out only watches: nobody waits for them
         if isinstance(event, ViewChanged) and not had_trump and self.model.trump_seen_at:
             self._redraw_after(event.view.options.trump_show_seconds)
         self.changed()

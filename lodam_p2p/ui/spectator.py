@@ -49,6 +49,9 @@ class SpectatorLog:
         elif isinstance(event, DealEnded):
             self._deal_ended(event)
         elif isinstance(event, MatchEnded):
+            if event.reason:
+                text = name_seats(event.reason, self._name)
+                self._say(text[:1].upper() + text[1:] + ".")
             winners = " and ".join(self._name(s) for s in event.winners)
             self._say(f"Match over after {event.deals} deals: {winners} "
                       f"win{'s' if len(event.winners) == 1 else ''}.")

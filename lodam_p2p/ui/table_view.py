@@ -39,7 +39,12 @@ def _draw(model: TableModel, width: int, height: int, now: float) -> Canvas:
     table_w = width - _log_width(width) - 1 if width >= WIDE else width
     _header(canvas, model, table_w)
     if view is None:
-        canvas.center(height // 2, [("class:dim", model.waiting_line())], 0, table_w)
+        lines = waiting_room(model, table_w - 4)
+        top = max(2, (height - len(lines)) // 2)
+        for i, line in enumerate(lines):
+            canvas.center(top + i, line, 0, table_w)
+        if model.panel is not Panel.NONE:
+            draw_panel(canvas, model, table_w, height - 1)
         return canvas
     bottom = _table(canvas, model, view, table_w, now)
     if width >= WIDE:
@@ -49,6 +54,33 @@ def _draw(model: TableModel, width: int, height: int, now: float) -> Canvas:
     if model.panel is not Panel.NONE:
         draw_panel(canvas, model, table_w, bottom)
     return canvas
+
+
+def waiting_room(model: TableModel, width: int = 80) -> list[Frags]:
+    """Before the first deal: what the table is doing, and its seats — who has taken
+    each, who is a bot, how many are still missing."""
+    lines: list[Frags] = [[("class:dim", model.waiting_line())]]
+    notice = model.notice
+    if notice is not None:  # where to join, a name already taken …
+        style = f"class:notice.{notice.level.value}"
+        lines += [[], *([(style, piece.strip())] for piece in _wrap(notice.text, width))]
+    if not model.seats:
+        return lines
+    wanted = max(model.wanted, len(model.seats))
+    missing = wanted - len(model.seats)
+    count = f"{len(model.seats)} of {wanted} seats taken"
+    count += f" · {missing} still missing" if missing else " · the table is full"
+    lines += [[], [("class:trick.title", count)], []]
+    for info in model.seats:
+        who = "you" if info.seat == model.me else info.name
+        kind = "bot " + info.kind[4:] if info.kind.startswith("bot:") else "person"
+        if info.seat == model.me:
+            kind = f"{info.name}, {kind}"
+        lines.append([("class:seat.name", f"{info.seat + 1:>2}. {who:<18}"),
+                      ("class:dim", f"{kind:<24}")])
+    for seat in range(len(model.seats), wanted):
+        lines.append([("class:dim", f"{seat + 1:>2}. {'…':<18}{'waiting for a player':<24}")])
+    return lines
 
 
 def _log_width(width: int) -> int:
@@ -193,6 +225,11 @@ def _own(canvas: Canvas, model: TableModel, view: PlayerView, row: int, width: i
     if prompt is not None:
         canvas.center(row + 2, [("class:prompt", prompt.question)], 0, width)
         canvas.center(row + 3, _buttons(model, prompt, width), 0, width)
+    elif model.out and model.match_end is None:
+        canvas.center(row + 2, [("class:prompt", "You are out of the match: watching the "
+                                                  "others play it out.")], 0, width)
+        canvas.center(row + 3, [("class:dim", "Stay as long as you like · q leaves the "
+                                               "table")], 0, width)
     canvas.center(row + 4, _status(model), 0, width)
 
 

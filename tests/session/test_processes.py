@@ -1,7 +1,7 @@
 """Whole matches with every seat in its own OS process, through a real Mosquitto.
 
 Nothing here waits a fixed time: the bots start once the host's announcement is on the
-broker, and the victim is killed once the host's log shows the first deal under way. The
+broker, and the victim is killed once the host's log shows a trick taken. The
 process timeouts are only safety nets.
 """
 
@@ -56,13 +56,12 @@ def _announced(broker: Mosquitto, table: str) -> None:
     run(wait(), PATIENCE_S + 10)
 
 
-def _logged(log: Path, text: str, host: subprocess.Popen[bytes]) -> None:
-    """Return once ``text`` is in ``log`` (the host's stderr); fail if the host ends first."""
-    deadline = time.monotonic() + PATIENCE_S  # a safety net only
-    while text not in log.read_text(errors="replace"):
-        assert host.poll() is None, f"host ended before {text!r}:\n{log.read_text()}"
-        assert time.monotonic() < deadline, f"no {text!r} in {PATIENCE_S:g} s"
-        time.sleep(0.05)
+def _log_shows(path: Path, text: str, limit: float = 120.0) -> None:
+    """Wait until ``path`` holds ``text`` (a generous safety limit, never a race)."""
+    deadline = time.monotonic() + limit
+    while text not in path.read_text():
+        assert time.monotonic() < deadline, f"never logged {text!r}:\n{path.read_text()}"
+        time.sleep(0.1)
 
 
 def _bots(broker: Mosquitto, table: str, tmp_path: Path, *extra: str
@@ -97,9 +96,9 @@ def test_five_seats_in_five_processes_over_mosquitto(
 def test_a_killed_bot_process_is_blamed_and_the_table_ends_with_a_result(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
     broker = make_mosquitto(NODELAY)
-    host = _host(broker, "elm", tmp_path, "--timeout", STEP_TIMEOUT)
+    host = _host(broker, "elm", tmp_path, "--timeout", STEP_TIMEOUT, "--option", "lives=1")
     bots = _bots(broker, "elm", tmp_path, "--timeout", STEP_TIMEOUT)
-    _logged(tmp_path / "host.log", "deal 1 (hand 1)", host)  # mid-hand from here on
+    _log_shows(tmp_path / "host.log", "takes trick")  # well into the first hand
     bots[2].send_signal(signal.SIGKILL)
     out, _ = host.communicate(timeout=MATCH_PATIENCE)
     codes = [bot.communicate(timeout=30) and bot.returncode

@@ -1,0 +1,60 @@
+"""Why a match ended before its last deal, in words every screen can show.
+
+A match that cannot go on — a seat silent hand after hand, a seat gone past its grace
+period, a broken draw for the first dealer — still ends with a verdict, and nobody
+should have to guess it from a list of blames. :func:`early_reason` says it in one
+sentence, naming seats as "seat N" (the screens put names in); :func:`verdict_standings`
+orders the seats so that the list agrees with the verdict: its winners first, the seat
+that ended the match last among those still in. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+#: Spelled counts of failed hands, for the sentence.
+_TIMES = {1: "once", 2: "twice", 3: "three times"}
+_BLAME = re.compile(r"seat (\d+): ([\w-]+):")
+
+
+def early_reason(*, seated: bool, started: bool, grace_over: bool, voids: int,
+                 blamed: int | None, blames: Sequence[str]) -> str:
+    """The sentence for a match ended early ("seat 2 did not answer three times: …");
+    ``seated``: the roster is known, ``started``: the first dealer was drawn."""
+    if not seated:
+        return "the table did not fill: the match never began"
+    if not started:
+        found = _BLAME.match(blames[-1]) if blames and blamed is None else None
+        who = f"seat {found.group(1) if found else blamed}" if found or blamed is not None \
+            else "a seat"
+        return f"{who} spoiled the draw for the first dealer: the match never began"
+    if blamed is None:
+        return "the match ends early"
+    if grace_over:
+        return f"seat {blamed} left and did not come back: the match ends"
+    recent = [_BLAME.match(line) for line in blames[-voids:]] if voids else []
+    same = [m for m in recent if m is not None and int(m.group(1)) == blamed]
+    times = _TIMES.get(voids, f"{voids} times")
+    if recent and len(same) == len(recent):
+        if all(m.group(2) == "timeout" for m in same):
+            return f"seat {blamed} did not answer {times}: the match ends"
+        return f"seat {blamed} failed the protocol {times}: the match ends"
+    return f"{voids} hands in a row were void, the last one by seat {blamed}: the match ends"
+
+
+def verdict_standings(standings: Sequence[int], winners: Sequence[int],
+                      remaining: Sequence[int], blamed: int | None) -> tuple[int, ...]:
+    """``standings`` (best first) reordered to agree with a verdict: ``winners`` first,
+    then the other seats still in, ``blamed`` last of those, then the seats out."""
+
+    def key(seat: int) -> tuple[int, int]:
+        if seat in winners:
+            group = 0
+        elif seat in remaining:
+            group = 2 if seat == blamed else 1
+        else:
+            group = 3
+        return group, standings.index(seat)
+
+    return tuple(sorted(standings, key=key))

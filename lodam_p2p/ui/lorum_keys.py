@@ -1,0 +1,125 @@
+"""What each key does to the Lorum screen's model: pure logic, no terminal.
+
+Keys arrive as names (``"left"``, ``"enter"``, ``"escape"`` …) or single characters, as
+the Lodam :class:`~lodam_p2p.ui.controller.Controller` takes them. Typing a card is its
+rank then its suit letter (``o`` ``h``; the ten is ``t`` or ``10``). The German pack has
+no Queen, so ``q`` only ever leaves; ``h`` and ``s`` are the hint and the score sheet
+unless a rank was just typed (then they are Herz and Schellen); ``a`` is the Ace while
+cards are on offer, and "announce" when the only choices are the Red King's buttons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lodam_p2p.games.lorum import Action, PlayerView
+from lodam_p2p.ui.lorum_choices import typed_choice
+from lodam_p2p.ui.lorum_model import LorumPanel, LorumTable
+
+RANKS = "789tuoka"
+SUITS = "eghs"
+#: Panels opened (and closed again) by a key on the table.
+PANEL_KEYS = {"?": LorumPanel.HELP, "r": LorumPanel.RULES, "s": LorumPanel.SHEET}
+
+
+class LorumKeys:
+    """Turns key presses into changes of a :class:`LorumTable` and answers to the table."""
+
+    def __init__(self, model: LorumTable, *, answer: Callable[[Action], None],
+                 leave: Callable[[], None], play_again: Callable[[], None] = lambda: None,
+                 hint: Callable[[PlayerView], Action] | None = None) -> None:
+        self.model = model
+        self.answer = answer
+        self.leave = leave
+        self.play_again = play_again
+        self.hint = hint
+        self._under_quit = LorumPanel.NONE
+
+    def key(self, name: str) -> None:
+        """Handle one key."""
+        name = name.lower() if len(name) == 1 else name
+        if self.model.panel is LorumPanel.NONE:
+            self._table_key(name)
+        else:
+            self._panel_key(name)
+
+    # -- panels -------------------------------------------------------------------------
+
+    def _panel_key(self, name: str) -> None:
+        model = self.model
+        panel = model.panel
+        if panel is LorumPanel.QUIT:
+            if name == "y":
+                self.leave()
+            else:
+                model.panel = self._under_quit
+        elif name == "q":
+            self._under_quit, model.panel = panel, LorumPanel.QUIT
+        elif panel is LorumPanel.MATCH_END and name in ("enter", " "):
+            self.play_again()
+        elif panel is LorumPanel.RULES and name in ("up", "down"):
+            model.rules_scroll = max(0, model.rules_scroll + (1 if name == "down" else -1))
+        elif name in PANEL_KEYS and panel is not LorumPanel.MATCH_END:
+            model.toggle(PANEL_KEYS[name])
+        elif name in ("enter", " ", "escape") and panel is not LorumPanel.MATCH_END:
+            model.panel = LorumPanel.NONE
+
+    # -- the table ----------------------------------------------------------------------
+
+    def _table_key(self, name: str) -> None:
+        model = self.model
+        prompt = model.prompt
+        if model.typed and prompt is not None:
+            self._typing(name)
+        elif name in ("left", "right") and prompt is not None and prompt.items:
+            model.cursor = (model.cursor + (1 if name == "right" else -1)) % len(prompt.items)
+            model.status = ""
+        elif name in ("enter", " ") and prompt is not None and prompt.items:
+            self._choose(model.cursor)
+        elif prompt is not None and prompt.cards and (name in RANKS or name == "1"):
+            model.typed, model.status = name, ""
+        elif prompt is not None and any(b.key == name for b in prompt.buttons):
+            self._choose(next(i for i, item in enumerate(prompt.items) if item.key == name))
+        elif name == "h":
+            self._hint()
+        elif name == "q":
+            self._under_quit, model.panel = LorumPanel.NONE, LorumPanel.QUIT
+        elif name in PANEL_KEYS:
+            model.toggle(PANEL_KEYS[name])
+
+    def _typing(self, name: str) -> None:
+        model = self.model
+        prompt = model.prompt
+        assert prompt is not None
+        if model.typed == "1" and name == "0":
+            model.typed = "10"
+            return
+        typed, model.typed = model.typed, ""
+        if name == "escape":
+            return
+        index = typed_choice(prompt, typed + name) if name in SUITS else None
+        if index is None:
+            model.status = f"you hold no {(typed + name).upper()} (rank then suit: oh, 10e)"
+            return
+        model.cursor, model.status = index, ""
+
+    def _choose(self, index: int) -> None:
+        model = self.model
+        prompt = model.prompt
+        assert prompt is not None
+        choice = prompt.items[index]
+        model.cursor = index
+        if choice.action is None:
+            model.status = choice.refusal or "not now"
+            return
+        model.answered()
+        self.answer(choice.action)
+
+    def _hint(self) -> None:
+        model = self.model
+        if self.hint is None or model.prompt is None or model.view is None:
+            return
+        index = model.prompt.index_of(self.hint(model.view))
+        if index is not None:
+            model.hint = model.cursor = index
+            model.status = "hint: Enter plays it"
