@@ -48,11 +48,11 @@ from lodam_p2p.bots import BotOption, BotType, hookimpl
 from lodam_p2p.rules import Action, Decision, PlayerView, PublicDeal
 from lodam_p2p.rules.cards import mask_of
 from lodam_p2p.rules.codes import action_of, code_of
-from plugins.ismcts_policy import boundary_choice, play_choice
-from plugins.ismcts_replay import ReplayError, WindowLog, replay
-from plugins.ismcts_rewards import deal_values
-from plugins.ismcts_sample import Constraints
-from plugins.ismcts_search import Budget, Outcome, Search
+from .ismcts_policy import boundary_choice, play_choice
+from .ismcts_replay import ReplayError, WindowLog, replay
+from .ismcts_rewards import deal_values
+from .ismcts_sample import Constraints
+from .ismcts_search import Budget, Outcome, Search
 
 #: Part of the budget kept back for building the search and answering.
 SAFETY = 0.9

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from lodam_p2p.rules import PlayerView
 from lodam_p2p.rules.cards import FULL_MASK, SHORT_MASK, mask_of
 from lodam_p2p.rules.codes import SUIT_MASK, SUIT_OF, bits, kind_mask
-from plugins.ismcts_replay import Window
+from .ismcts_replay import Window
 
 #: Draws of a world before the offers' kinds are given up on for this world.
 KIND_TRIES = 6

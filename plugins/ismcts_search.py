@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lodam_p2p.rules import Decision, PublicDeal
-from plugins.ismcts_policy import exchange_choice, rollout
-from plugins.ismcts_sample import Constraints, sample
+from .ismcts_policy import exchange_choice, rollout
+from .ismcts_sample import Constraints, sample
 
 Clock = Callable[[], float]
 Values = Callable[[PublicDeal], list[float]]
