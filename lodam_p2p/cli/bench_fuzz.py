@@ -179,7 +179,8 @@ class Frozen:
 
     def next_seq(self, peer: str) -> int:
         """The sequence number the frozen session expects next from ``peer``."""
-        return self.session.link.endpoint._inbox(peer).next_seq
+        inbox = self.session.link.endpoint._inboxes.get(peer)
+        return inbox.next_seq if inbox is not None else 1  # a first stream starts at 1
 
     async def close(self) -> None:
         """Stop the bot's pending answer, if any."""

@@ -95,10 +95,10 @@ class Rejoining(Course):
     # --- journaling ----------------------------------------------------------------
 
     def journal_start(self, body: Body, host: str | None) -> None:
-        """Keep the START (roster, options, table id) and the host."""
-        table_id, options, rows = body.args
+        """Keep the START (roster, options, table id, time limit) and the host."""
+        table_id, options, rows, limit = body.args
         self.journal.keep(start=[table_id.hex(), options,
-                                 [[p, k.hex(), n, kind] for p, k, n, kind in rows]],
+                                 [[p, k.hex(), n, kind] for p, k, n, kind in rows], limit],
                           host=host, match=None)
 
     def new_hand(self) -> None:
@@ -119,9 +119,9 @@ class Rejoining(Course):
     def rejoin_begin(self) -> Roster:
         """Sit down again from the journal: roster and seat back, REJOIN sent."""
         try:
-            table_id, options, rows = self.journal.entry["start"]
+            table_id, options, rows, limit = self.journal.entry["start"]
             body = Body(Msg.START, args=(bytes.fromhex(table_id), options, [
-                [p, bytes.fromhex(k), n, kind] for p, k, n, kind in rows]))
+                [p, bytes.fromhex(k), n, kind] for p, k, n, kind in rows], limit))
             roster = Roster.from_start(body)
         except (KeyError, TypeError, ValueError) as err:
             self.journal.keep(start=None)
