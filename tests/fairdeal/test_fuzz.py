@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from lodam_p2p.fairdeal import Phase, RemoteProtocolError
+from lodam_p2p.fairdeal.messages import decode as decode_message
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from tests.fairdeal.table import Table, forge, identity, make_config
 
@@ -80,14 +81,20 @@ def _digest(raw: bytes) -> bytes:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_shuffle_and_proof_blame_the_shuffler(data: st.DataObject) -> None:
-    """Flip bytes anywhere in a genuine shuffle (deck, commitment or proof) and re-sign
-    it: the shuffler is blamed, no seat deals a share, nothing crashes."""
+    """Flip bytes anywhere in a genuine shuffle's deck or proof and re-sign it: the
+    shuffler is blamed, no seat deals a share, nothing crashes. (The commitment is the
+    audit's second line, not part of the proof's statement: a flipped commitment is
+    caught when the audit opens it, see test_cheats.)"""
     table = Table.build(CONFIG, seed=b"fuzz")
     table.flush()
     genuine = table.hands[1].sent_since(0)
     body = bytearray(genuine[1][SIG_LEN + HEADER_LEN :])
+    commitment = decode_message(bytes(body)).commitment  # type: ignore[union-attr]
+    start = bytes(body).find(commitment)
+    spared = range(start, start + len(commitment))
     for _ in range(data.draw(st.integers(1, 3))):
-        body[data.draw(st.integers(0, len(body) - 1))] ^= data.draw(st.integers(1, 255))
+        at = data.draw(st.integers(0, len(body) - 1).filter(lambda i: i not in spared))
+        body[at] ^= data.draw(st.integers(1, 255))
     assume(bytes(body) != genuine[1][SIG_LEN + HEADER_LEN :])  # two flips may cancel
     fresh = Table.build(CONFIG, seed=b"fuzz")
     for s in (1, 2):

@@ -39,7 +39,8 @@ def test_a_run_writes_its_log_and_name_in_the_private_home_not_the_real_one(
         [sys.executable, "-m", "lodam_p2p", "play", "--name", "Ann", "--seats", "3"],
         capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60, check=False)
     assert done.returncode != 0 and "needs a terminal" in done.stderr  # no tty here
-    assert (private_home / ".local/state/lodam/lodam.log").is_file()
+    state = Path(os.environ["XDG_STATE_HOME"])  # a private folder (see tests/conftest.py)
+    assert (state / "lodam" / "lodam.log").is_file()
     assert _snapshot(real) == before
 
 
