@@ -140,7 +140,7 @@ class Session(Rejoining):
         player) is logged and the session goes on (what caused it is gone)."""
         try:
             work(*args)
-        except SessionError:
+        except (SessionError, TableGone):  # the session's own ends, not failures
             raise
         except Exception:  # no peer input may stop the table
             self.unexpected += 1
@@ -255,7 +255,7 @@ class Session(Rejoining):
         """Take ``body``; whatever a handler did not foresee drops the message, logged."""
         try:
             self._take(peer, body)
-        except SessionError:
+        except (SessionError, TableGone):  # the session's own ends, not failures
             raise
         except Exception as err:  # a peer never crashes a session
             self.unexpected += 1
