@@ -107,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", default="heuristic,random,random,random")
     parser.add_argument("--matches", type=int, default=100, help="deck sets (× rotations)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--every", type=int, default=10, help="report every N deck sets")
     parser.add_argument("--option", action="append", default=[], help="Lorum option k=v")
     parser.add_argument("--bot-option", action="append", default=[], help="k=v for bot 0")
     args = parser.parse_args(argv)
@@ -126,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         for b in range(len(names)):
             shares[b] += s[b]
             points[b] += p[b]
-        if (m + 1) % 10 == 0 or m + 1 == args.matches:
+        if (m + 1) % args.every == 0 or m + 1 == args.matches:
             share0 = shares[0] / games
             half = 1.96 * (share0 * (1 - share0) / games) ** 0.5
             print(f"{games} matches: {names[0]} win share {share0:.3f} ± {half:.3f}, "
