@@ -103,7 +103,7 @@ class LorumIsmctsBot:
                     break
             elif self.clock() - started >= self.seconds:
                 break
-            deal = Deal.from_public(worlds.public, worlds.sample(self.rng))
+            deal = worlds.deal(self.rng)
             self._iterate(root, deal)
             done += 1
         self.last_iterations = done

@@ -11,13 +11,27 @@ proportion to the room left in its hand; a dead end starts the draw again. The t
 always satisfies the constraints, so a draw succeeds; should many fail in a row (it
 takes an adversarial record), the constraints are dropped for that world and the miss is
 counted in :attr:`Worlds.relaxed`.
+
+The short First-and-last (two cards each) leaves most of the pack undealt, in the stack:
+there a world is only the few hidden cards in hands, and its deal is rebuilt from the
+dealt hands (cards played plus cards held) by replaying the tricks, since a public deal
+counts every card not out of play as held.
 """
 
 from __future__ import annotations
 
 import random
 
-from lodam_p2p.games.lorum import Card, Contract, PlayerView, PublicDeal, public_of
+from lodam_p2p.games.lorum import (
+    Card,
+    Contract,
+    Deal,
+    Options,
+    PlayerView,
+    PublicDeal,
+    public_of,
+)
+from lodam_p2p.games.lorum.actions import PLAYS
 from lodam_p2p.games.lorum.cards import CARDS, PACK_MASK, mask_of
 from plugins.lorum_spot import exclusions
 
@@ -48,6 +62,24 @@ class Worlds:
         }
         self._cards = cards
         self.relaxed = 0  #: worlds dealt without the constraints (should stay 0)
+        held = sum(self.sizes[s] for s in self.hidden_seats)
+        self.short = held < len(cards)
+        self._options: Options = view.options
+        self._contract, self._dealer = view.contract, view.dealer
+        self._events = [(s, c) for t in view.tricks for s, c in t.cards]
+        self._events += list(view.current_trick)
+
+    def deal(self, rng: random.Random) -> Deal:
+        """A full deal at the view's point in one sampled world."""
+        hands = self.sample(rng)
+        if not self.short:
+            return Deal.from_public(self.public, hands)
+        dealt = [[c for s, c in self._events if s == seat] + hands[seat]
+                 for seat in range(self.players)]
+        deal = Deal.from_hands(self._options, self._contract, self._dealer, dealt)
+        for seat, card in self._events:
+            deal.apply(PLAYS[seat][card.index])
+        return deal
 
     def sample(self, rng: random.Random) -> list[list[Card]]:
         """One world: every seat's current hand."""
@@ -66,7 +98,8 @@ class Worlds:
     ) -> list[list[Card]] | None:
         cards = self._cards[:]
         rng.shuffle(cards)
-        cards.sort(key=lambda i: len(allowed[i]))
+        if not self.short:
+            cards.sort(key=lambda i: len(allowed[i]))
         room = list(self.sizes)
         if self.own:
             room[self.seat] = 0
@@ -74,6 +107,8 @@ class Worlds:
         for index in cards:
             seats = [s for s in allowed[index] if room[s]]
             if not seats:
+                if self.short:
+                    continue  # stays in the undealt stack
                 return None
             total = sum(room[s] for s in seats)
             pick = rng.randrange(total)
@@ -83,6 +118,8 @@ class Worlds:
                     break
             hands[seat].append(CARDS[index])
             room[seat] -= 1
+        if any(room):
+            return None
         if self.own:
             hands[self.seat] = list(self.own)
         return hands

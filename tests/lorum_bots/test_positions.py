@@ -75,7 +75,7 @@ def test_red_king_thrown_on_another_seats_trick(decide: Decide) -> None:
 
 
 def _announce_position(last_tricks: str, hands: dict[int, str]) -> PlayerView:
-    deal, view = position(Contract.RED_KING, last_tricks, hands)
+    _, view = position(Contract.RED_KING, last_tricks, hands)
     assert view.legal and isinstance(view.legal[0], Announce), view.awaiting
     return view
 
