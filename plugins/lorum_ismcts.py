@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping
 
 from lodam_p2p.bots import BotOption
-from lodam_p2p.games.lorum import Action, Contract, Deal, PlayerView, RulesError
+from lodam_p2p.games.lorum import Action, Contract, Deal, Lay, Play, PlayerView, RulesError
 from lodam_p2p.games.lorum.cards import mask_of
 from plugins.lorum_policy import choose
 from plugins.lorum_sample import Worlds
@@ -83,7 +83,7 @@ class LorumIsmctsBot:
             return view.legal[0]
         try:
             root = self.search(view, started)
-        except RulesError:
+        except (RulesError, ValueError, IndexError, AssertionError):
             self.fallbacks += 1
             return choose(spot_of_view(view))
         visited = [(root.children[a].visits, -i, a) for i, a in enumerate(view.legal)
@@ -149,16 +149,28 @@ class LorumIsmctsBot:
 
     def _rollout(self, deal: Deal) -> None:
         rng, epsilon = self.rng, self.epsilon
+        if self.random_rollouts:
+            while not deal.is_over:
+                legal = deal.legal_actions()
+                deal.apply(legal[rng.randrange(len(legal))])
+            return
+        # hands kept as masks; Quartet run cards are played by the deal itself, so
+        # there the hand is read afresh (its decisions are only the leads)
+        hands = [mask_of(deal.hand(s)) for s in range(deal.players)]
+        quartet = deal.contract is Contract.QUARTET
         while not deal.is_over:
             legal = deal.legal_actions()
             if len(legal) == 1:
-                deal.apply(legal[0])
-            elif self.random_rollouts or rng.random() < epsilon:
-                deal.apply(legal[rng.randrange(len(legal))])
+                action = legal[0]
+            elif rng.random() < epsilon:
+                action = legal[rng.randrange(len(legal))]
             else:
-                seat = deal.to_act
-                assert seat is not None
-                deal.apply(choose(spot_of_deal(deal, mask_of(deal.hand(seat)))))
+                seat = legal[0].seat
+                hand = mask_of(deal.hand(seat)) if quartet else hands[seat]
+                action = choose(spot_of_deal(deal, hand))
+            if isinstance(action, Play | Lay):
+                hands[action.seat] &= ~(1 << action.card.index)
+            deal.apply(action)
 
 
 def deal_values(deal: Deal) -> list[float]:

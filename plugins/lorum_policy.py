@@ -68,11 +68,13 @@ def trick_card(spot: Spot) -> Action:
     for _, c in trick:
         mask |= 1 << c
     later = [(spot.seat + k) % spot.players for k in range(1, spot.players - len(trick))]
+    outs = spot.outstanding
     best, best_cost = -1, 0.0
     for index in sorted(cards):
-        chance = _take_chance(spot, index, led, high, later)
-        cost = chance * _cost_if_taken(spot, index, mask, later) - SHED_WEIGHT * _shed(
-            spot, index)
+        chance = _take_chance(spot, outs, index, led, high, later=later)
+        cost = -SHED_WEIGHT * _shed(spot, outs, index)
+        if chance:
+            cost += chance * _cost_if_taken(spot, outs, index, mask, later)
         if not trick:
             cost += _lead_bias(spot, index)
         if best < 0 or cost < best_cost:
@@ -80,17 +82,20 @@ def trick_card(spot: Spot) -> Action:
     return cards[best]
 
 
-def _take_chance(spot: Spot, index: int, led: int, high: int, later: list[int]) -> float:
-    """Rough chance that playing card ``index`` takes the trick."""
+def _take_chance(
+    spot: Spot, outs: int, index: int, led: int, high: int, *, later: list[int]
+) -> float:
+    """Rough chance that playing card ``index`` takes the trick (``outs``: the cards
+    still out in other hands)."""
     suit, rank = index >> 3, index & 7
     if led >= 0:
         if suit != led or rank <= high:
             return 0.0
-        above = _above(spot.outstanding, suit, rank)
+        above = _above(outs, suit, rank)
         if not any(above & ~spot.excluded[s] for s in later):
             return 1.0
         return 0.75 if above.bit_count() == 1 else 0.55
-    outs = spot.outstanding & SUIT_MASK[suit]
+    outs &= SUIT_MASK[suit]
     others = [s for s in range(spot.players) if s != spot.seat]
     if not any(outs & ~spot.excluded[s] for s in others):
         return 1.0
@@ -106,11 +111,10 @@ def _above(mask: int, suit: int, rank: int) -> int:
     return mask & SUIT_MASK[suit] & ~((1 << (suit * 8 + rank + 1)) - 1)
 
 
-def _cost_if_taken(spot: Spot, index: int, mask: int, later: list[int]) -> float:
+def _cost_if_taken(spot: Spot, outs: int, index: int, mask: int, later: list[int]) -> float:
     """What taking this trick (with ``index`` added) would cost in this contract."""
     code, number, last = spot.code, spot.tricks_played, spot.hand_size - 1
     mask |= 1 << index
-    outs = spot.outstanding
     if code == REDS:
         return (mask & HEARTS).bit_count() + (0.3 * len(later) if outs & HEARTS else 0.0)
     if code == OBERS_:
@@ -133,7 +137,7 @@ def _cost_if_taken(spot: Spot, index: int, mask: int, later: list[int]) -> float
     return 0.0
 
 
-def _shed(spot: Spot, index: int) -> float:
+def _shed(spot: Spot, outs: int, index: int) -> float:
     """The value of being rid of card ``index`` now."""
     code, bit, rank = spot.code, 1 << index, index & 7
     in_suit = (spot.hand & SUIT_MASK[index >> 3]).bit_count()
@@ -144,9 +148,9 @@ def _shed(spot: Spot, index: int) -> float:
     elif code == OBERS_:
         if bit & OBERS:
             value += 2.5
-        elif spot.outstanding & OBERS & SUIT_MASK[index >> 3] and rank > 5:
+        elif outs & OBERS & SUIT_MASK[index >> 3] and rank > 5:
             value += 0.4
-    elif code == RED_KING and spot.outstanding & KH_BIT and bit & _AH_BIT:
+    elif code == RED_KING and outs & KH_BIT and bit & _AH_BIT:
         value += 1.5
     elif code == RED_KING and bit & KH_BIT:
         value += 6.0
@@ -252,7 +256,8 @@ def lorum_lay(spot: Spot) -> Action:
         mine = (opened & hand).bit_count()
         others = (opened & ~hand).bit_count()
         ahead = (hand & SUIT_MASK[index >> 3]).bit_count() - 1
-        score = 3.0 * mine - 2.0 * others + 0.5 * ahead
+        still = ((spot.fit & ~(1 << index) | opened) & hand).bit_count()
+        score = 3.0 * mine - 2.0 * others + 0.5 * ahead + (1.5 if still else 0.0)
         if best < 0 or score > best_score:
             best, best_score = index, score
     return cards[best]

@@ -49,6 +49,6 @@ def position(
             full.append(rest[:size])
             rest = rest[size:]
     deal = Deal.from_public(public, full)
-    seat = deal.to_act
-    assert seat is not None
-    return deal, deal.view(seat)
+    to_act = deal.to_act
+    assert to_act is not None
+    return deal, deal.view(to_act)

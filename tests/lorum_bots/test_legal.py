@@ -13,7 +13,7 @@ from plugins.lorum_ismcts import LorumIsmctsBot
 from plugins.random_bot import RandomBot
 from tests.lorum_bots.runner import decks_for, run_match
 
-OPTION_SETS = {
+OPTION_SETS: dict[str, dict[str, object]] = {
     "default": {},
     "five_points": {"first_last_points": 5},
     "short": {"first_last_short": True, "contracts": ["first_last"]},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -38,8 +39,8 @@ def decision_points(options: Options, players: int, seed: int) -> Iterator[
 
     dealer, decks = decks_for(seed, options, players)
     match = Match.start(options, players, dealer)
-    bots = [LorumHeuristicBot(seat=s, seed=seed, options={}) if s % 2 else
-            RandomBot(seat=s, seed=seed + s, options={}) for s in range(players)]
+    bots: list[Any] = [LorumHeuristicBot(seat=s, seed=seed, options={}) if s % 2 else
+                       RandomBot(seat=s, seed=seed + s, options={}) for s in range(players)]
     turn = 0
     while not match.is_over:
         plan = match.plan()
