@@ -36,12 +36,10 @@ from plugins.lorum_spot import spot_of_deal, spot_of_view
 
 #: Part of the time budget kept back for building the search and answering.
 SAFETY = 0.9
-#: A deal's points in each contract's usual range, to scale values to about ±1.
-SCALE = {
-    Contract.REDS: 8.0, Contract.OBERS: 8.0, Contract.TRICKS: 8.0,
-    Contract.FIRST_LAST: 8.0, Contract.FIFTH: 8.0, Contract.RED_KING: 32.0,
-    Contract.QUARTET: 16.0, Contract.LORUM: 16.0,
-}
+#: The points difference that makes a value of ±0.76 (``tanh(1)``): the penalty most
+#: deals turn on — all of a contract's points in 1–5, the King's usual 8, a bad Quartet
+#: or Lorum deal. Larger differences still count, less and less (the Red King's 64).
+SCALE = 8.0
 
 
 class Node:
@@ -175,15 +173,14 @@ class LorumIsmctsBot:
 
 def deal_values(deal: Deal) -> list[float]:
     """Each seat's value of a finished deal: the others' mean points less its own, scaled
-    to the contract's range and clipped to ±1."""
+    and squashed into ±1 (see :data:`SCALE`)."""
     points = deal.points
     n = len(points)
     total = sum(points)
-    scale = SCALE[deal.contract]
+    scale = SCALE
     out = []
     for own in points:
-        value = ((total - own) / (n - 1) - own) / scale
-        out.append(max(-1.0, min(1.0, value)))
+        out.append(math.tanh(((total - own) / (n - 1) - own) / scale))
     return out
 
 

@@ -39,6 +39,11 @@ from plugins.lorum_spot import (
 #: How much being rid of a card weighs against the chance of taking points with it.
 SHED_WEIGHT = 0.6
 _AH_BIT = HEARTS & ~(HEARTS >> 1)  # the heart Ace (highest heart)
+#: Lorum lays: weights of own cards opened, others' cards opened, own cards further along
+#: the row.
+LORUM_MINE, LORUM_OTHERS, LORUM_AHEAD = 3.0, 2.0, 0.5
+#: Quartet leads: weights of the lead coming back, own cards shed, others' cards shed.
+QUARTET_BACK, QUARTET_MINE, QUARTET_OTHERS = 10.0, 2.0, 0.5
 
 
 def choose(spot: Spot) -> Action:
@@ -215,7 +220,8 @@ def quartet_lead(spot: Spot) -> Action:
             others += not last_mine
         if mine == hand.bit_count() and last_mine:
             return cards[index]  # the run empties the hand: out
-        score = 10.0 * last_mine + 2.0 * mine - 1.5 * others - 0.05 * (index & 7)
+        score = (QUARTET_BACK * last_mine + QUARTET_MINE * mine - QUARTET_OTHERS * others
+                 - 0.05 * (index & 7))
         if best < 0 or score > best_score:
             best, best_score = index, score
     return cards[best]
@@ -256,8 +262,7 @@ def lorum_lay(spot: Spot) -> Action:
         mine = (opened & hand).bit_count()
         others = (opened & ~hand).bit_count()
         ahead = (hand & SUIT_MASK[index >> 3]).bit_count() - 1
-        still = ((spot.fit & ~(1 << index) | opened) & hand).bit_count()
-        score = 3.0 * mine - 2.0 * others + 0.5 * ahead + (1.5 if still else 0.0)
+        score = LORUM_MINE * mine - LORUM_OTHERS * others + LORUM_AHEAD * ahead
         if best < 0 or score > best_score:
             best, best_score = index, score
     return cards[best]

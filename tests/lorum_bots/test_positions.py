@@ -45,8 +45,9 @@ def test_reds_throws_a_heart_on_another_seats_trick(decide: Decide) -> None:
 
 
 @pytest.mark.parametrize("decide", BOTS)
-def test_obers_drops_the_ober_under_an_ace(decide: Decide) -> None:
-    _, view = position(Contract.OBERS, TRICK_1 + " 3:AE", {0: "OE UE 7G 8G 9S TS 7H"})
+def test_obers_drops_the_ober_under_the_king_rather_than_take(decide: Decide) -> None:
+    # Seat 0 holds the Ace itself: nobody can beat the King but seat 0.
+    _, view = position(Contract.OBERS, TRICK_1 + " 3:KE", {0: "OE AE 7G 8G 9S TS 7H"})
     assert played(decide(view)) == "OE"
 
 
