@@ -36,10 +36,15 @@ from plugins.lorum_spot import spot_of_deal, spot_of_view
 
 #: Part of the time budget kept back for building the search and answering.
 SAFETY = 0.9
-#: The points difference that makes a value of ±0.76 (``tanh(1)``): the penalty most
-#: deals turn on — all of a contract's points in 1–5, the King's usual 8, a bad Quartet
-#: or Lorum deal. Larger differences still count, less and less (the Red King's 64).
-SCALE = 8.0
+#: Per contract, the points difference that makes a value of ±0.76 (``tanh(1)``): about
+#: the points a deal hands out (the Red King: its last-trick 32; a bad Quartet or Lorum
+#: deal). Values stay nearly linear in points below it; larger differences still
+#: count, less and less, so that one 64 does not drown every other outcome.
+SCALE = {
+    Contract.REDS: 8.0, Contract.OBERS: 8.0, Contract.TRICKS: 8.0,
+    Contract.FIRST_LAST: 8.0, Contract.FIFTH: 8.0, Contract.RED_KING: 32.0,
+    Contract.QUARTET: 16.0, Contract.LORUM: 16.0,
+}
 
 
 class Node:
@@ -177,7 +182,7 @@ def deal_values(deal: Deal) -> list[float]:
     points = deal.points
     n = len(points)
     total = sum(points)
-    scale = SCALE
+    scale = SCALE[deal.contract]
     out = []
     for own in points:
         out.append(math.tanh(((total - own) / (n - 1) - own) / scale))
