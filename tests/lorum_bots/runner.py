@@ -37,9 +37,11 @@ def decks_for(seed: int, options: Options, players: int) -> tuple[int, list[list
 
 def run_match(
     bots: Sequence[object], options: Options, first_dealer: int, decks: list[list[Card]],
+    by_contract: dict[str, list[int]] | None = None,
 ) -> list[int]:
     """Play one match; the totals per seat. Each bot's answer is checked against the
-    legal list before it is applied."""
+    legal list before it is applied. ``by_contract``, when given, sums each seat's
+    points per contract."""
     match = Match.start(options, len(bots), first_dealer)
     turn = 0
     while not match.is_over:
@@ -54,7 +56,11 @@ def run_match(
             if action not in view.legal:
                 raise AssertionError(f"seat {seat} answered {action} not in {view.legal}")
             deal.apply(action)
-        match.finish_deal(deal)
+        result = match.finish_deal(deal)
+        if by_contract is not None:
+            row = by_contract.setdefault(result.contract.value, [0] * len(bots))
+            for seat, gained in enumerate(result.points):
+                row[seat] += gained
     return list(match.totals)
 
 
@@ -68,9 +74,10 @@ def win_shares(totals: Sequence[int]) -> list[float]:
 def rotated(
     factories: Sequence[Factory], options: Options, seed: int,
     bot_options: Mapping[int, Mapping[str, object]] | None = None,
+    by_contract: dict[str, list[int]] | None = None,
 ) -> tuple[list[float], list[int]]:
     """Play the same decks once per rotation of the seats; per *bot* (factory position):
-    summed win shares and summed points."""
+    summed win shares and summed points (and, in ``by_contract``, points per contract)."""
     n = len(factories)
     dealer, decks = decks_for(seed, options, n)
     shares, points = [0.0] * n, [0] * n
@@ -80,7 +87,13 @@ def rotated(
         for b, factory in enumerate(factories):
             opts = (bot_options or {}).get(b, {})
             bots[seat_of[b]] = factory(seat=seat_of[b], seed=seed * 31 + b, options=opts)
-        totals = run_match(bots, options, dealer, decks)
+        seats: dict[str, list[int]] = {}
+        totals = run_match(bots, options, dealer, decks, seats)
+        if by_contract is not None:
+            for name, row in seats.items():
+                mine = by_contract.setdefault(name, [0] * n)
+                for b in range(n):
+                    mine[b] += row[seat_of[b]]
         share = win_shares(totals)
         for b in range(n):
             shares[b] += share[seat_of[b]]
@@ -121,8 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     shares, points = [0.0] * len(names), [0] * len(names)
     started = time.perf_counter()
     games = 0
+    contracts: dict[str, list[int]] = {}
     for m in range(args.matches):
-        s, p = rotated(factories, options, args.seed * 100003 + m, {0: bot0})
+        s, p = rotated(factories, options, args.seed * 100003 + m, {0: bot0}, contracts)
         games += len(names)
         for b in range(len(names)):
             shares[b] += s[b]
@@ -133,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{games} matches: {names[0]} win share {share0:.3f} ± {half:.3f}, "
                   f"mean points {[round(x / games, 2) for x in points]}, "
                   f"{time.perf_counter() - started:.0f}s", flush=True)
+            per = {name: [round(x / games, 2) for x in row] for name, row in contracts.items()}
+            print(f"  points per match by contract: {per}", flush=True)
     return 0
 
 
