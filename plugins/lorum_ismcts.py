@@ -37,13 +37,14 @@ from plugins.lorum_spot import spot_of_deal, spot_of_view
 #: Part of the time budget kept back for building the search and answering.
 SAFETY = 0.9
 #: Per contract, the points difference that makes a value of ±0.76 (``tanh(1)``): about
-#: the points a deal hands out (the Red King: its last-trick 32; a bad Quartet or Lorum
-#: deal). Values stay nearly linear in points below it; larger differences still
-#: count, less and less, so that one 64 does not drown every other outcome.
+#: how far one seat's points in a deal stray from the others' (the Red King: its usual
+#: 8 to 32). Values stay nearly linear in points below it, so that UCB tells moves apart
+#: by a point or two; larger differences still count, less and less, so that one 64
+#: does not drown every other outcome.
 SCALE = {
-    Contract.REDS: 8.0, Contract.OBERS: 8.0, Contract.TRICKS: 8.0,
-    Contract.FIRST_LAST: 8.0, Contract.FIFTH: 8.0, Contract.RED_KING: 32.0,
-    Contract.QUARTET: 16.0, Contract.LORUM: 16.0,
+    Contract.REDS: 6.0, Contract.OBERS: 6.0, Contract.TRICKS: 4.0,
+    Contract.FIRST_LAST: 8.0, Contract.FIFTH: 8.0, Contract.RED_KING: 16.0,
+    Contract.QUARTET: 6.0, Contract.LORUM: 6.0,
 }
 
 
