@@ -1,0 +1,62 @@
+"""``lodam play --game lorum``: what is refused, in one line, before any screen opens."""
+
+from __future__ import annotations
+
+import pytest
+
+from lodam_p2p.cli import cmd_play, main, play_lorum
+
+
+def _refused(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["play", "--game", "lorum", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    return err
+
+
+def test_a_networked_lorum_table_is_not_there_yet(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _refused([], capsys)
+    assert "Lorum at a networked table is not yet available; use --offline" in err
+
+
+def test_lorum_seats_three_or_four(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "3 or 4 seats" in _refused(["--offline", "--seats", "5"], capsys)
+
+
+def test_a_bad_lorum_option_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _refused(["--offline", "--option", "contracts=poker"], capsys)
+    assert "bad --option" in err and "poker" in err
+
+
+def test_a_bot_that_plays_only_lodam_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "does not play Lorum" in _refused(["--offline", "--bots", "heuristic"], capsys)
+
+
+def test_without_a_terminal_lorum_says_it_needs_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert "needs a terminal" in _refused(["--offline", "--seats", "3"], capsys)
+
+
+def test_every_lorum_option_reaches_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+    monkeypatch.setattr(play_lorum, "_run", lambda args, options, lineup, registry:
+                        seen.append((options, lineup)) or [])
+    monkeypatch.setattr(play_lorum.sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(play_lorum.sys.stdout, "isatty", lambda: True, raising=False)
+    options = ["rounds=2", "scoring=beans", "first_last_points=5", "first_last_short=true",
+               "fifth_trick=6", "red_king_blind=true", "lorum_start=unter",
+               "lorum_play_on=true", "breach_points=9", "contracts=lorum,reds"]
+    args = ["play", "--game", "lorum", "--offline", "--seats", "3", "--log-file", "/dev/null"]
+    for item in options:
+        args += ["--option", item]
+    assert main(args) == 0
+    ((chosen, lineup),) = seen
+    assert lineup == ["random", "random"]
+    assert chosen.to_mapping()["breach_points"] == 9 and chosen.rounds == 2
+    assert [c.value for c in chosen.contracts] == ["reds", "lorum"]
+
+
+def test_the_lodam_defaults_are_untouched() -> None:
+    args = cmd_play.play_defaults()
+    assert (args.game, args.seats, args.bots) == ("lodam", 5, "heuristic")
