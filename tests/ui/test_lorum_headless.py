@@ -34,20 +34,23 @@ async def _until(check, what: str) -> None:
     raise AssertionError(f"the client never got to: {what}")
 
 
-def _settings(pipe) -> LorumSettings:
+SHORT = Options(contracts=(Contract.QUARTET, Contract.LORUM))
+FOUR = ("ann", "Moll", "Ned", "Bess")
+
+
+def _settings(pipe, options: Options, names: tuple[str, ...], seed: int) -> LorumSettings:
     random_bot = BotRegistry.load().get("random")
-    options = Options(contracts=(Contract.QUARTET, Contract.LORUM))
     return LorumSettings(
-        options=options, names=("ann", "Moll", "Ned", "Bess"),
-        bots=bot_makers([random_bot] * 3), seed=11,
-        hint=lambda view: view.legal[-1], input=pipe, output=DummyOutput())
+        options=options, names=names, bots=bot_makers([random_bot] * (len(names) - 1)),
+        seed=seed, hint=lambda view: view.legal[-1], input=pipe, output=DummyOutput())
 
 
-async def _session() -> tuple[LorumClient, list[str], int]:
+async def _session(options: Options = SHORT, names: tuple[str, ...] = FOUR, seed: int = 11,
+                   ) -> tuple[LorumClient, list[str], int]:
     screens: list[str] = []
     decisions = 0
     with create_pipe_input() as pipe:
-        client = LorumClient(_settings(pipe))
+        client = LorumClient(_settings(pipe, options, names, seed))
         running = asyncio.create_task(client.run())
 
         def waiting() -> bool:
@@ -98,3 +101,22 @@ def test_a_short_lorum_match_by_keys_to_play_again() -> None:
     assert any("Enter: continue" in s for s in screens)
     assert "Enter: play again" in screens[-1]
     assert sum(match.totals) > 0
+
+
+def test_every_contract_with_three_seats_beans_blind_and_short_by_keys() -> None:
+    options = Options.parse_assignments([
+        "scoring=beans", "red_king_blind=true", "first_last_short=true",
+        "lorum_start=unter", "lorum_play_on=true", "fifth_trick=6"])
+    client, screens, decisions = asyncio.run(_session(options, ("ann", "Moll", "Ned"), 3))
+    (match,) = client.matches
+    assert match.is_over and match.deals_played == 24 and decisions > 0
+    assert any("Roter König" in s for s in screens)
+    assert any("Fünfter Stich" in s for s in screens)
+    assert "Enter: play again" in screens[-1]
+
+
+def test_every_contract_with_four_seats_by_keys() -> None:
+    client, screens, decisions = asyncio.run(_session(Options(), FOUR, 2))
+    (match,) = client.matches
+    assert match.is_over and match.deals_played == 32 and decisions > 0
+    assert "Enter: play again" in screens[-1]
