@@ -14,7 +14,7 @@ HELP = (
     ("Enter, Space", "confirm the choice"),
     ("type a card", "ou, 10h, ae … selects it (Enter confirms)"),
     ("a  n  p", "announce the Red King, keep quiet, pass"),
-    ("h", "hint: select what the heuristic bot would do"),
+    ("h", "hint: select what a bot would play here"),
     ("s", "the score sheet"),
     ("r", "the rules: the game and this contract"),
     ("?", "these keys"),

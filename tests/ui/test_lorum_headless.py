@@ -9,6 +9,7 @@ again"; then Enter plays again, and ``q`` ``y`` leaves.
 from __future__ import annotations
 
 import asyncio
+import re
 
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -36,6 +37,8 @@ async def _until(check, what: str) -> None:
 
 SHORT = Options(contracts=(Contract.QUARTET, Contract.LORUM))
 FOUR = ("ann", "Moll", "Ned", "Bess")
+#: The last screen of the last session, drawn wide enough that no panel hides a seat.
+wide: list[str] = []
 
 
 def _settings(pipe, options: Options, names: tuple[str, ...], seed: int) -> LorumSettings:
@@ -48,6 +51,7 @@ def _settings(pipe, options: Options, names: tuple[str, ...], seed: int) -> Loru
 async def _session(options: Options = SHORT, names: tuple[str, ...] = FOUR, seed: int = 11,
                    ) -> tuple[LorumClient, list[str], int]:
     screens: list[str] = []
+    wide.clear()
     decisions = 0
     with create_pipe_input() as pipe:
         client = LorumClient(_settings(pipe, options, names, seed))
@@ -78,6 +82,7 @@ async def _session(options: Options = SHORT, names: tuple[str, ...] = FOUR, seed
                          "the answer taken")
             decisions += 1
         screens.append(render_lorum(client.model, 80, 24, 0.0).text())
+        wide.append(render_lorum(client.model, 130, 30, 0.0).text())
         await _until(lambda: len(client.matches) == 1, "the match recorded")
         first = client.model
         pipe.send_text("\r")  # play again
@@ -101,7 +106,9 @@ def test_a_short_lorum_match_by_keys_to_play_again() -> None:
     assert any("Enter: continue" in s for s in screens)
     assert "Enter: play again" in screens[-1]
     assert sum(match.totals) > 0
-
+    # the seats' totals beside the standings are the match's (the last deal not twice)
+    shown = sorted(int(t) for t in re.findall(r"total (\d+)", wide[-1]))
+    assert shown == sorted(match.totals[1:])  # the bots; the panel covers the person
 
 def test_every_contract_with_three_seats_beans_blind_and_short_by_keys() -> None:
     options = Options.parse_assignments([
