@@ -55,8 +55,10 @@ def panel_lines(model: LorumTable, width: int) -> list[Frags]:
     if panel is LorumPanel.QUIT:
         return [[("class:panel.title", "Leave the table?")], [],
                 [("", "y: leave    n or Esc: stay")]]
-    if panel is LorumPanel.SHEET and model.sheet is not None:
-        return [*sheet_lines(model, model.sheet), [], [("class:dim", "Esc or s closes this")]]
+    # between deals the sheet of the deal just scored, else the sheet before this deal
+    sheet = model.deal_end.sheet if model.between_deals and model.deal_end else model.sheet
+    if panel is LorumPanel.SHEET and sheet is not None:
+        return [*sheet_lines(model, sheet), [], [("class:dim", "Esc or s closes this")]]
     if panel is LorumPanel.RULES:
         return _rules(model, width)
     if panel is LorumPanel.DEAL_END and model.deal_end is not None:

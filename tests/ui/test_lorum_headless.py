@@ -39,6 +39,8 @@ SHORT = Options(contracts=(Contract.QUARTET, Contract.LORUM))
 FOUR = ("ann", "Moll", "Ned", "Bess")
 #: The last screen of the last session, drawn wide enough that no panel hides a seat.
 wide: list[str] = []
+#: The score sheet opened at the end of the first deal.
+sheets: list[str] = []
 
 
 def _settings(pipe, options: Options, names: tuple[str, ...], seed: int) -> LorumSettings:
@@ -52,6 +54,7 @@ async def _session(options: Options = SHORT, names: tuple[str, ...] = FOUR, seed
                    ) -> tuple[LorumClient, list[str], int]:
     screens: list[str] = []
     wide.clear()
+    sheets.clear()
     decisions = 0
     with create_pipe_input() as pipe:
         client = LorumClient(_settings(pipe, options, names, seed))
@@ -70,6 +73,12 @@ async def _session(options: Options = SHORT, names: tuple[str, ...] = FOUR, seed
             screens.append(render_lorum(model, 80, 24, 0.0).text())
             if model.panel is LorumPanel.DEAL_END:
                 number = model.deal_number
+                if number == 1:  # the sheet from the end of a deal counts that deal
+                    pipe.send_text("s")
+                    await _until(lambda: client.model.panel is LorumPanel.SHEET, "the sheet")
+                    sheets.append(render_lorum(client.model, 80, 24, 0.0).text())
+                    pipe.send_text("s")
+                    await _until(lambda: client.model.panel is LorumPanel.DEAL_END, "back")
                 pipe.send_text("\r")
                 await _until(lambda n=number: client.model.panel is not LorumPanel.DEAL_END
                              or client.model.deal_number != n, "the deal panel closed")
@@ -106,6 +115,7 @@ def test_a_short_lorum_match_by_keys_to_play_again() -> None:
     assert any("Enter: continue" in s for s in screens)
     assert "Enter: play again" in screens[-1]
     assert sum(match.totals) > 0
+    assert "Quart" in sheets[0] and "1/4" in sheets[0]
     # the seats' totals beside the standings are the match's (the last deal not twice)
     shown = sorted(int(t) for t in re.findall(r"total (\d+)", wide[-1]))
     assert shown == sorted(match.totals[1:])  # the bots; the panel covers the person
