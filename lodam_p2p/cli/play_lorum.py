@@ -105,8 +105,11 @@ def hint_bot(registry: BotRegistry) -> Callable[[Any], Any] | None:
 
 
 def summary(match: Match) -> dict[str, object]:
-    """One line for ``--json``: the game, winners, deals and standings."""
-    standings = match.standings()
-    return {"table": "offline", "game": GAME, "winners": match.winners,
+    """The one-line ``--json`` summary, in the shape of Lodam's (offline: no audit to
+    fail), plus the game; ``standings``: the seats, best first."""
+    from lodam_p2p.ui.lorum_model import ScoreSheet  # noqa: PLC0415
+    from lodam_p2p.ui.lorum_panels import standings  # noqa: PLC0415
+
+    return {"table": "local", "game": GAME, "winners": list(match.winners),
             "deals": match.deals_played, "audits_passed": match.deals_played,
-            "blames": [], "standings": list(standings.points)}
+            "blames": [], "standings": standings(ScoreSheet.from_match(match))}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from lodam_p2p.cli import cmd_play, main, play_lorum
@@ -60,3 +62,26 @@ def test_every_lorum_option_reaches_the_table(monkeypatch: pytest.MonkeyPatch) -
 def test_the_lodam_defaults_are_untouched() -> None:
     args = cmd_play.play_defaults()
     assert (args.game, args.seats, args.bots) == ("lodam", 5, "heuristic")
+
+
+def test_the_json_summary_names_the_game_and_ranks_the_seats() -> None:
+    from lodam_p2p.games.lorum import Match, Options
+
+    match = Match.start(Options.parse_assignments(["contracts=lorum"]), 3, first_dealer=1)
+    rng = random.Random(4)
+    while not match.is_over:
+        plan = match.plan()
+        deck = list(plan.pack)
+        rng.shuffle(deck)
+        deal = match.new_deal(deck)
+        while not deal.is_over:
+            seat = deal.to_act
+            assert seat is not None
+            deal.apply(rng.choice(deal.view(seat).legal))
+        match.finish_deal(deal)
+    line = play_lorum.summary(match)
+    assert (line["game"], line["deals"], line["blames"]) == ("lorum", 3, [])
+    ranked = line["standings"]
+    assert sorted(ranked) == [0, 1, 2]
+    assert [match.totals[s] for s in ranked] == sorted(match.totals)
+    assert ranked[0] in line["winners"]
