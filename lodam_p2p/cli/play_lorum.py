@@ -94,13 +94,23 @@ def _run(args: argparse.Namespace, options: Options, lineup: list[str],
 
 
 def hint_bot(registry: BotRegistry) -> Callable[[Any], Any] | None:
-    """What ``h`` suggests: a bot made for Lorum when one is installed, else ``random``."""
+    """What ``h`` suggests: the Lorum heuristic when it is installed, else a bot made
+    for Lorum, else ``random``."""
+    seeds = itertools.count()
+    try:
+        from plugins.lorum_heuristic import (  # type: ignore[import-not-found,unused-ignore]  # noqa: PLC0415
+            LorumHeuristicBot,
+        )
+    except ImportError:
+        pass
+    else:
+        return lambda view: LorumHeuristicBot(seat=view.seat, seed=next(seeds),
+                                              options={}).decide(view)
     made_for = [r.type for r in registry if GAME in r.type.games]
     bot_type = made_for[0] if made_for else (
         registry.get(DEFAULT_BOT) if DEFAULT_BOT in registry else None)
     if bot_type is None:
         return None
-    seeds = itertools.count()
     return lambda view: bot_type.make(view.seat, next(seeds)).decide(view)
 
 

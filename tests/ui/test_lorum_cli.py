@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import sys
+import types
 
 import pytest
 
@@ -85,3 +87,49 @@ def test_the_json_summary_names_the_game_and_ranks_the_seats() -> None:
     assert sorted(ranked) == [0, 1, 2]
     assert [match.totals[s] for s in ranked] == sorted(match.totals)
     assert ranked[0] in line["winners"]
+
+
+def _first_view():
+    from lodam_p2p.games.lorum import Match, Options
+
+    match = Match.start(Options.parse_assignments(["contracts=lorum"]), 4, first_dealer=0)
+    deck = list(match.plan().pack)
+    random.Random(2).shuffle(deck)
+    deal = match.new_deal(deck)
+    seat = deal.to_act
+    assert seat is not None
+    return deal.view(seat)
+
+
+def test_the_hint_is_a_legal_action_without_the_lorum_heuristic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lodam_p2p.bots import BotRegistry
+
+    monkeypatch.setitem(sys.modules, "plugins.lorum_heuristic", None)  # not installed
+    view = _first_view()
+    hint = play_lorum.hint_bot(BotRegistry.load())
+    assert hint is not None and hint(view) in view.legal
+
+
+def test_the_hint_asks_the_lorum_heuristic_when_it_is_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lodam_p2p.bots import BotRegistry
+
+    asked = []
+
+    class LorumHeuristicBot:
+        def __init__(self, *, seat: int, seed: int, options: object) -> None:
+            self.seat = seat
+
+        def decide(self, view):
+            asked.append(self.seat)
+            return view.legal[-1]
+
+    fake = types.ModuleType("plugins.lorum_heuristic")
+    fake.LorumHeuristicBot = LorumHeuristicBot  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "plugins.lorum_heuristic", fake)
+    view = _first_view()
+    hint = play_lorum.hint_bot(BotRegistry.load())
+    assert hint is not None and hint(view) == view.legal[-1] and asked == [view.seat]
