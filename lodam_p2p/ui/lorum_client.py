@@ -191,7 +191,7 @@ class LorumClient:
             else:
                 if self.settings.delay:
                     await asyncio.sleep(self.settings.delay)
-                action = bots[seat].decide(view)
+                action = _bot_action(bots[seat], view, rng)
             deal.apply(action)
             self._show(deal.view(ME))
         result = match.finish_deal(deal)
@@ -217,6 +217,21 @@ class LorumClient:
     def _answer(self, action: Action) -> None:
         if self._pending is not None and not self._pending.done():
             self._pending.set_result(action)
+
+
+def _bot_action(bot: LorumBot, view: PlayerView, rng: random.Random) -> Action:
+    """The bot's answer; a failing bot or an answer the rules forbid is logged, and a
+    random legal action is played in its place (the table goes on)."""
+    try:
+        action = bot.decide(view)
+    except Exception:
+        log.exception("the bot of seat %d failed; a random legal action instead", view.seat)
+        return rng.choice(view.legal)
+    if action not in view.legal:
+        log.error("the bot of seat %d answered %r, not a legal action; a random one instead",
+                  view.seat, action)
+        return rng.choice(view.legal)
+    return action  # type: ignore[no-any-return]
 
 
 def bot_makers(types: Sequence[Any]) -> tuple[BotMaker, ...]:

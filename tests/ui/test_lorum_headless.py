@@ -43,21 +43,38 @@ wide: list[str] = []
 sheets: list[str] = []
 
 
-def _settings(pipe, options: Options, names: tuple[str, ...], seed: int) -> LorumSettings:
+class _Failing:
+    """A bot that breaks: it raises, or (``nonsense``) answers what is not an action."""
+
+    def __init__(self, nonsense: bool) -> None:
+        self.nonsense = nonsense
+
+    def decide(self, view):
+        if self.nonsense:
+            return "a card from the sleeve"
+        raise RuntimeError("the bot broke")
+
+
+def _settings(pipe, options: Options, names: tuple[str, ...], seed: int,
+              broken: bool = False) -> LorumSettings:
     random_bot = BotRegistry.load().get("random")
+    bots = bot_makers([random_bot] * (len(names) - 1))
+    if broken:
+        bots = (lambda seat, seed: _Failing(False), lambda seat, seed: _Failing(True),
+                *bots[2:])
     return LorumSettings(
-        options=options, names=names, bots=bot_makers([random_bot] * (len(names) - 1)),
+        options=options, names=names, bots=bots,
         seed=seed, hint=lambda view: view.legal[-1], input=pipe, output=DummyOutput())
 
 
 async def _session(options: Options = SHORT, names: tuple[str, ...] = FOUR, seed: int = 11,
-                   ) -> tuple[LorumClient, list[str], int]:
+                   broken: bool = False) -> tuple[LorumClient, list[str], int]:
     screens: list[str] = []
     wide.clear()
     sheets.clear()
     decisions = 0
     with create_pipe_input() as pipe:
-        client = LorumClient(_settings(pipe, options, names, seed))
+        client = LorumClient(_settings(pipe, options, names, seed, broken))
         running = asyncio.create_task(client.run())
 
         def waiting() -> bool:
@@ -137,3 +154,10 @@ def test_every_contract_with_four_seats_by_keys() -> None:
     (match,) = client.matches
     assert match.is_over and match.deals_played == 32 and decisions > 0
     assert "Enter: play again" in screens[-1]
+
+
+def test_a_broken_bot_is_replaced_by_a_random_legal_action_and_the_table_goes_on() -> None:
+    client, screens, _ = asyncio.run(_session(SHORT, FOUR, 6, broken=True))
+    (match,) = client.matches
+    assert match.is_over and "Enter: play again" in screens[-1]
+    assert not any("The table stopped" in s for s in screens)
