@@ -1,17 +1,30 @@
-# The whole set-up on a fresh machine is `make play` or `make test`: each makes
-# .venv when it is missing or older than pyproject.toml, then runs.
+# The whole set-up on a fresh machine is `make play` or `make test`: each brings .venv
+# to exactly the versions pinned in requirements-dev.lock (with their hashes) when it is
+# missing or older than the lock or pyproject.toml, then runs. See README, "Set-up".
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LOCK := requirements-dev.lock
+# uv installs the lock; it lives beside the environment, not in it, so that a sync to
+# the lock (which removes whatever the lock does not name) cannot remove uv itself.
+UV_VERSION := 0.13.9
+UV_HOME := $(VENV)/.uv
+UV := $(UV_HOME)/bin/uv
 
-.PHONY: play test lint typecheck unit clean
+.PHONY: play test lint typecheck unit lock clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	test -x $(UV_HOME)/bin/uv || $(BIN)/python -m pip install --quiet --target $(UV_HOME) uv==$(UV_VERSION)
+	$(UV) pip sync --quiet --python $(BIN)/python --require-hashes $(LOCK)
+	$(UV) pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $(STAMP)
+
+# Re-resolve the pins to the newest releases pyproject.toml allows (needs the index).
+lock: $(STAMP)
+	$(UV) pip compile --quiet pyproject.toml --extra dev --universal --python-version 3.11 \
+		--generate-hashes --upgrade -o $(LOCK)
 
 play: $(STAMP)
 	$(BIN)/lodam play

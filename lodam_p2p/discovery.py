@@ -10,14 +10,16 @@ TXT record carries three keys (DESIGN section 2)::
 
 ``broker`` lets a host advertise a broker on another machine; without it the finder
 falls back to the SRV address and port. Browsing waits ``timeout`` seconds for answers,
-then resolves each instance found. A manual ``--broker`` always works without any of
-this: multicast is often blocked on guest Wi-Fi.
+then resolves each instance found; one looking for a given table stops when it is found.
+A manual ``--broker`` always works without any of this: multicast is often blocked on
+guest Wi-Fi.
 """
 
 from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -133,29 +135,62 @@ class Advertiser:
         await self.stop()
 
 
-async def browse(timeout: float = 2.0, interfaces: Interfaces = InterfaceChoice.All
-                 ) -> list[TableAdvert]:
+async def browse(timeout: float = 2.0, interfaces: Interfaces = InterfaceChoice.All, *,
+                 until: Callable[[TableAdvert], bool] | None = None) -> list[TableAdvert]:
     """The tables advertised on the LAN, found within ``timeout`` seconds, by name.
 
-    Records that do not describe a table are skipped.
+    Without ``until``, browsing lasts ``timeout`` seconds: nothing else tells when every
+    table on a LAN has answered. With ``until``, it stops as soon as a table it accepts
+    has been found and resolved (then ``timeout`` is only an upper bound), returning what
+    was found so far. Records that do not describe a table are skipped.
     """
+    loop = asyncio.get_running_loop()
     names: set[str] = set()
+    news = asyncio.Event()
 
     def on_change(zeroconf: Zeroconf, service_type: str, name: str,
                   state_change: ServiceStateChange) -> None:
         if state_change is not ServiceStateChange.Removed:
             names.add(name)
+            loop.call_soon_threadsafe(news.set)
+
+    adverts: dict[str, TableAdvert] = {}
+    resolved: set[str] = set()
+
+    async def resolve_new() -> bool:
+        """Resolve the names not resolved yet; whether one of them satisfies ``until``."""
+        fresh = sorted(names - resolved)
+        resolved.update(fresh)
+        found = [a for a in await asyncio.gather(*(_resolve(zc, n) for n in fresh)) if a]
+        adverts.update((advert.table, advert) for advert in found)
+        return until is not None and any(until(advert) for advert in found)
 
     zc = AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
     try:
         browser = AsyncServiceBrowser(zc.zeroconf, [SERVICE_TYPE], handlers=[on_change])
-        await asyncio.sleep(timeout)
+        deadline = loop.time() + timeout
+        if until is None:
+            await asyncio.sleep(timeout)
+        else:
+            while await _news_before(news, deadline) and not await resolve_new():
+                pass
         await browser.async_cancel()
-        found = await asyncio.gather(*(_resolve(zc, name) for name in sorted(names)))
+        if until is None:
+            await resolve_new()
     finally:
         await zc.async_close()
-    adverts = {advert.table: advert for advert in found if advert is not None}
     return [adverts[table] for table in sorted(adverts)]
+
+
+async def _news_before(news: asyncio.Event, deadline: float) -> bool:
+    """Wait for ``news`` until the loop time ``deadline``; clear it and say if it came."""
+    try:
+        async with asyncio.timeout_at(deadline):
+            await news.wait()
+    except TimeoutError:
+        return False
+    news.clear()
+    return True
 
 
 async def _resolve(zc: AsyncZeroconf, name: str) -> TableAdvert | None:

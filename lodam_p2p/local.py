@@ -62,6 +62,8 @@ class LocalTable:
         self.rng = random.Random(seed)
         self.match: GameMatch = self.game.start_match(
             options, len(seats), self.rng.randrange(len(seats)))
+        #: the last deck shuffled; a deal that does not reshuffle deals on from it
+        self.deck: list[Any] | None = None
 
     # -- telling ----------------------------------------------------------------------
 
@@ -103,11 +105,12 @@ class LocalTable:
 
     async def play_deal(self) -> None:
         """One deal: shuffle, deal, ask for every decision, settle."""
-        self.tell(Progress(Phase.SHUFFLING, detail="shuffling in this process"))
-        deck = list(self.game.pack(self.match))
-        self.rng.shuffle(deck)
+        if self.deck is None or self.game.reshuffles(self.match):
+            self.tell(Progress(Phase.SHUFFLING, detail="shuffling in this process"))
+            self.deck = list(self.game.pack(self.match))
+            self.rng.shuffle(self.deck)
         self.tell(Progress(Phase.DEALING, detail="dealing in this process"))
-        deal = self.game.new_deal(self.match, deck)
+        deal = self.game.new_deal(self.match, self.deck)
         self.tell(Progress(Phase.PLAYING))
         self.tell_views(deal, None)
         while not deal.is_over:

@@ -36,7 +36,7 @@ from lodam_p2p.games.lodam import (
     PlayerView,
     Swallow,
 )
-from plugins.heuristic_cards import Reading
+from .heuristic_cards import Reading
 
 #: Least expected gain that makes an exchange worth offering / accepting.
 OFFER_MARGIN = 1.0

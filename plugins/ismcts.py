@@ -20,8 +20,8 @@ seats' exchanges. A seat's decision therefore has to be good across every deal i
    (plays, swallows, declarations) are tree edges; other seats' offers and answers are
    hidden moves, so they are not branched on but played by the policy. The rest of the
    deal is played by a light card-play policy (:mod:`plugins.ismcts_policy`) on the
-   rules engine's fast path, :class:`lodam_p2p.rules.fastsim.SimDeal`, which a test
-   keeps in agreement with the engine.
+   unchecked path of the rules engine's own deal machine
+   (:class:`lodam_p2p.rules.machine.DealMachine`), the one the checked engine runs.
 4. **Per-seat values.** A finished deal is worth, to each seat, an estimate of its
    match chances from the counters left (:mod:`plugins.ismcts_rewards`); each seat in
    the tree maximises its own value, which is how a table of independent opponents
@@ -45,14 +45,14 @@ import time
 from collections.abc import Callable, Mapping
 
 from lodam_p2p.bots import BotOption, BotType, hookimpl
-from lodam_p2p.rules import Action, Decision, PlayerView
+from lodam_p2p.rules import Action, Decision, PlayerView, PublicDeal
 from lodam_p2p.rules.cards import mask_of
-from lodam_p2p.rules.fastsim import DECISION_CODE, PLAY, SimDeal, action_of, code_of
-from plugins.ismcts_policy import boundary_choice, play_choice
-from plugins.ismcts_replay import ReplayError, WindowLog, replay
-from plugins.ismcts_rewards import deal_values
-from plugins.ismcts_sample import Constraints
-from plugins.ismcts_search import Budget, Outcome, Search
+from lodam_p2p.rules.codes import action_of, code_of
+from .ismcts_policy import boundary_choice, play_choice
+from .ismcts_replay import ReplayError, WindowLog, replay
+from .ismcts_rewards import deal_values
+from .ismcts_sample import Constraints
+from .ismcts_search import Budget, Outcome, Search
 
 #: Part of the budget kept back for building the search and answering.
 SAFETY = 0.9
@@ -102,7 +102,7 @@ class IsmctsBot:
         if outcome.code < 0:  # no time for a single iteration
             return self._by_policy(view)
         assert view.awaiting is not None
-        action = action_of(view.seat, DECISION_CODE[view.awaiting], outcome.code)
+        action = action_of(view.seat, view.awaiting, outcome.code)
         return action if action in view.legal else view.legal[0]
 
     def prepare(self, view: PlayerView, windows: tuple[tuple[int, int], ...]) -> Search:
@@ -113,12 +113,12 @@ class IsmctsBot:
             public = replay(view)
         hands = [0] * view.players
         hands[view.seat] = mask_of(view.hand)
-        template = SimDeal.from_public(public, hands, -1)
+        template = public.with_hidden(hands, -1)
         constraints = Constraints.of(view, windows)
         lives, active = view.lives, view.active
         winning, target = view.options.winning, view.options.lives
 
-        def values(sim: SimDeal) -> list[float]:
+        def values(sim: PublicDeal) -> list[float]:
             return deal_values(
                 lives, active, sim.counter_change, sim.points, winning=winning, target=target
             )
@@ -131,8 +131,8 @@ class IsmctsBot:
             public = replay(view)
             hands = [0] * view.players
             hands[view.seat] = mask_of(view.hand)
-            sim = SimDeal.from_public(public, hands, -1)
-            if sim.awaiting == PLAY:
+            sim = public.with_hidden(hands, -1)
+            if sim.awaiting is Decision.PLAY:
                 code = play_choice(sim, self.rng)
             elif view.awaiting in (Decision.DECLARE, Decision.CHALLENGE):
                 code = boundary_choice(sim)

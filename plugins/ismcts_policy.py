@@ -1,10 +1,11 @@
 """Cheap play for simulations: the rollout policy and the other seats' exchanges.
 
 A rollout plays a sampled world to the end of the deal thousands of times a decision,
-so each choice here is a few integer operations on a :class:`SimDeal`. The play policy
-is a light version of what every Lodam player does — duck under the card winning the
-trick, shed the heaviest loader when renouncing, lead low — with a share of uniformly
-random plays so that the simulations do not all follow one line.
+so each choice here is a few integer operations on the deal machine (a public deal
+with its hidden part filled in, stepped unchecked). The play policy is a light version
+of what every Lodam player does — duck under the card winning the trick, shed the
+heaviest loader when renouncing, lead low — with a share of uniformly random plays so
+that the simulations do not all follow one line.
 
 Offers are hidden moves (only their kind is shown), so the search does not branch on
 other seats' exchange decisions; they follow this policy instead. No seat offers in a
@@ -16,36 +17,32 @@ from __future__ import annotations
 
 import random
 
+from lodam_p2p.rules import Decision, PublicDeal
 from lodam_p2p.rules.cards import CARD_POINTS
-from lodam_p2p.rules.fastsim import (
-    ANSWER,
+from lodam_p2p.rules.codes import (
     ANSWER_BASE,
-    CHALLENGE,
     CHALLENGE_BASE,
-    DECLARE,
     DECLARE_BASE,
     DECLARE_PASS_CODE,
     DECLINE,
-    KIND_CODE_MASK,
     LEAVE,
     NO_CHALLENGE,
     NO_OFFER,
-    OFFER,
-    OVER,
-    PLAY,
     SUIT_MASK,
     SUIT_OF,
-    SimDeal,
     bits,
 )
+
+OFFER, ANSWER, PLAY = Decision.OFFER, Decision.ANSWER, Decision.PLAY
+DECLARE, CHALLENGE = Decision.DECLARE, Decision.CHALLENGE
 
 #: Share of uniformly random plays in rollouts.
 EPSILON = 0.15
 
 
-def play_choice(sim: SimDeal, rng: random.Random) -> int:
+def play_choice(sim: PublicDeal, rng: random.Random) -> int:
     """The card index the rollout policy plays for ``sim.to_act``."""
-    hand = sim.hands[sim.to_act]
+    hand = sim.hands[sim.to_act]  # type: ignore[index]
     led = sim.led
     follow = hand & SUIT_MASK[led] if led >= 0 else 0
     cards = bits(follow or hand)
@@ -58,35 +55,36 @@ def play_choice(sim: SimDeal, rng: random.Random) -> int:
         return min(cards, key=lambda c: (strength[c], CARD_POINTS[c]))
     if not follow:  # renounce: shed the heaviest loader, else the highest card
         return max(cards, key=lambda c: (CARD_POINTS[c], strength[c]))
-    if sim.hi_trump_seat >= 0 and sim.trump != led:  # trumped: nothing of ours wins
+    if sim.hi_trump_seat >= 0 and sim.trump_suit != led:  # trumped: nothing of ours wins
         return max(cards, key=lambda c: (CARD_POINTS[c], strength[c]))
     below = [c for c in cards if strength[c] < sim.hi_led_str]
     if below:  # duck as high as is safe
         return max(below, key=lambda c: strength[c])
-    if sim.count == sim.m - 1:  # last to play and must win: the lightest, highest card
+    if len(sim.trick) == sim.m - 1:  # last to play and must win: the lightest, highest card
         return max(cards, key=lambda c: (-CARD_POINTS[c], strength[c]))
     return min(cards, key=lambda c: strength[c])
 
 
-def exchange_choice(sim: SimDeal) -> int:
+def exchange_choice(sim: PublicDeal) -> int:
     """Another seat's offer (none) or answer (a lone card of the kind, else decline)."""
-    if sim.awaiting == OFFER:
+    if sim.awaiting is OFFER:
         return NO_OFFER
-    hand = sim.hands[sim.to_act]
+    hand = sim.hands[sim.to_act]  # type: ignore[index]
     best, best_len = -1, 3
-    for card in bits(hand & KIND_CODE_MASK[sim.offer_kind]):
+    for card in bits(hand & sim.offer_mask):
         length = (hand & SUIT_MASK[SUIT_OF[card]]).bit_count()
         if length < best_len:
             best, best_len = card, length
     return DECLINE if best < 0 else ANSWER_BASE + best
 
 
-def boundary_choice(sim: SimDeal) -> int:
+def boundary_choice(sim: PublicDeal) -> int:
     """Declare out (or, as a watcher, challenge) only against a seat that holds
     ``out_at``: that seat then loses the counter."""
     seat, out_at = sim.to_act, sim.out_at
+    assert seat is not None
     marked = [t for t in sim.order if t != seat and sim.points[t] >= out_at]
-    if sim.awaiting == DECLARE:
+    if sim.awaiting is DECLARE:
         if marked and sim.points[seat] >= out_at:
             return DECLARE_BASE + max(marked, key=lambda t: sim.points[t])
         return DECLARE_PASS_CODE
@@ -95,17 +93,19 @@ def boundary_choice(sim: SimDeal) -> int:
     return NO_CHALLENGE
 
 
-def rollout(sim: SimDeal, rng: random.Random) -> None:
+def rollout(sim: PublicDeal, rng: random.Random) -> None:
     """Play ``sim`` to the end of the deal with the policy."""
     while True:
         d = sim.awaiting
-        if d == PLAY:
-            sim.play(play_choice(sim, rng))
-        elif d == OVER:
+        if d is PLAY:
+            sim.play_card(sim.to_act, play_choice(sim, rng))  # type: ignore[arg-type]
+        elif d is None:
             return
-        elif d in (OFFER, ANSWER):
+        elif d is OFFER:
+            sim.step(NO_OFFER)
+        elif d is ANSWER:
             sim.step(exchange_choice(sim))
-        elif d in (DECLARE, CHALLENGE):
+        elif d is DECLARE or d is CHALLENGE:
             sim.step(boundary_choice(sim))
         else:
             sim.step(LEAVE)

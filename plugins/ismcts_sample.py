@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 from lodam_p2p.rules import PlayerView
 from lodam_p2p.rules.cards import FULL_MASK, SHORT_MASK, mask_of
-from lodam_p2p.rules.fastsim import KIND_CODE_MASK, SUIT_MASK, SUIT_OF, bits
-from plugins.ismcts_replay import Window
+from lodam_p2p.rules.codes import SUIT_MASK, SUIT_OF, bits, kind_mask
+from .ismcts_replay import Window
 
 #: Draws of a world before the offers' kinds are given up on for this world.
 KIND_TRIES = 6
@@ -104,8 +104,7 @@ class Constraints:
         sizes = tuple(0 if s == me else view.hand_sizes[s] for s in range(n))
         offer = None
         if view.pending_offer is not None:
-            kind = 1 if view.pending_offer.kind.value == "coat" else 2
-            offer = (view.pending_offer.offerer, KIND_CODE_MASK[kind])
+            offer = (view.pending_offer.offerer, kind_mask(view.pending_offer.kind))
         return cls(
             seat=me,
             own=own,
@@ -195,7 +194,7 @@ def _kind_checks(
     for i, (e, (low, _high)) in enumerate(zip(exchanges, windows, strict=True)):
         if view.seat in (e.offerer, e.acceptor):
             continue  # we saw the cards: pinned instead
-        kind_mask = KIND_CODE_MASK[1 if e.kind.value == "coat" else 2]
+        of_kind = kind_mask(e.kind)
         parties = [s for s in (e.offerer, e.acceptor) if s is not None]
         fresh = [
             s for s in parties
@@ -207,10 +206,10 @@ def _kind_checks(
         ]
         since = [_played_since(played_at, s, low) for s in fresh]
         if e.void and len(fresh) == 2:
-            checks.append(KindCheck(tuple(fresh), kind_mask, tuple(since), same_suit=True))
+            checks.append(KindCheck(tuple(fresh), of_kind, tuple(since), same_suit=True))
         else:
             pairs = zip(fresh, since, strict=True)
-            checks.extend(KindCheck((s,), kind_mask, (p,)) for s, p in pairs)
+            checks.extend(KindCheck((s,), of_kind, (p,)) for s, p in pairs)
     return tuple(checks)
 
 
@@ -244,9 +243,9 @@ def _draw(c: Constraints, rng: random.Random) -> World:
         free &= ~mask
     offer_card = -1
     if c.offer is not None:
-        offerer, kind_mask = c.offer
+        offerer, of_kind = c.offer
         room = c.sizes[offerer] > hands[offerer].bit_count()
-        choices = bits(kind_mask & (hands[offerer] | (c.allowed(offerer) & free if room else 0)))
+        choices = bits(of_kind & (hands[offerer] | (c.allowed(offerer) & free if room else 0)))
         offer_card = rng.choice(choices)
         hands[offerer] |= 1 << offer_card
         free &= ~(1 << offer_card)
@@ -267,9 +266,9 @@ def _likely_offer(c: Constraints, world: World, rng: random.Random) -> World:
     suit; ties at random), the usual reason to offer."""
     if c.offer is None:
         return world
-    offerer, kind_mask = c.offer
+    offerer, of_kind = c.offer
     hand = world.hands[offerer]
-    cards = bits(hand & kind_mask)
+    cards = bits(hand & of_kind)
     rng.shuffle(cards)
     card = min(cards, key=lambda i: (hand & SUIT_MASK[SUIT_OF[i]]).bit_count())
     return World(world.hands, world.talon_top, card)

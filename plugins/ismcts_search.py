@@ -1,4 +1,4 @@
-"""The search: single-observer information-set Monte Carlo tree search on :class:`SimDeal`.
+"""The search: single-observer information-set Monte Carlo tree search on the deal machine.
 
 Each iteration draws one world (:func:`plugins.ismcts_sample.sample`), walks the one tree
 from the root choosing by UCB among the moves legal *in that world*, adds one node,
@@ -20,12 +20,13 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lodam_p2p.rules.fastsim import ANSWER, OFFER, OVER, SimDeal
-from plugins.ismcts_policy import exchange_choice, rollout
-from plugins.ismcts_sample import Constraints, sample
+from lodam_p2p.rules import Decision, PublicDeal
+from .ismcts_policy import exchange_choice, rollout
+from .ismcts_sample import Constraints, sample
 
 Clock = Callable[[], float]
-Values = Callable[[SimDeal], list[float]]
+Values = Callable[[PublicDeal], list[float]]
+OFFER, ANSWER = Decision.OFFER, Decision.ANSWER
 #: Iterations between checks of the early stop.
 STOP_CHECK = 16
 
@@ -66,7 +67,7 @@ class Outcome:
 class Search:
     """One decision's search (see the module docstring)."""
 
-    template: SimDeal  #: the deal at the decision, hidden part to be filled in
+    template: PublicDeal  #: the deal at the decision, hidden part to be filled in
     constraints: Constraints
     values: Values
     rng: random.Random
@@ -112,16 +113,16 @@ class Search:
     def iterate(self) -> None:
         """One iteration: draw a world, descend, expand one node, roll out, back up."""
         world = sample(self.constraints, self.rng)
-        sim = self.template.copy()
-        sim.hands, sim.talon_top, sim.offer_card = world.hands, world.talon_top, world.offer_card
+        sim = self.template.with_hidden(world.hands, world.talon_top, world.offer_card)
         me = self.constraints.seat
         node, path, expanded = self.root, [], False
-        while not expanded and sim.awaiting != OVER:
+        while not expanded and sim.awaiting is not None:
             seat, decision = sim.to_act, sim.awaiting
-            if (decision in (OFFER, ANSWER)) and seat != me:
+            assert seat is not None
+            if (decision is OFFER or decision is ANSWER) and seat != me:
                 sim.step(exchange_choice(sim))  # hidden moves: not in the tree
                 continue
-            legal = sim.legal()
+            legal = sim.legal
             code = self._select(node, legal)
             child = node.children.get(code)
             if child is None:
@@ -136,7 +137,7 @@ class Search:
             child.visits += 1
             child.total += values[seat]
 
-    def _select(self, node: Node, legal: list[int]) -> int:
+    def _select(self, node: Node, legal: tuple[int, ...]) -> int:
         """An untried move at random, else the best by UCB with availability."""
         if len(legal) == 1:
             return legal[0]

@@ -75,3 +75,11 @@ def amqtt_broker() -> Iterator[ThreadedAmqtt]:
     broker.start()
     yield broker
     broker.stop()
+
+
+@pytest.fixture(autouse=True)
+def private_state_home(tmp_path_factory: pytest.TempPathFactory,
+                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat journals (``--state-dir`` by default) go to a temporary directory, never to
+    the user's own state directory; child processes inherit it."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))

@@ -74,9 +74,11 @@ class MatchPlayer:
         match = game.start_match(config.table_options, n, first_dealer(config.seed, group, n))
         tally = _Tally(n)
         deals = 0
+        deck: list[Any] = []
         while not match.is_over and deals < config.max_deals:
-            pack = game.pack(match)
-            deal = game.new_deal(match, shuffled(pack, config.seed, group, deals))
+            if not deck or game.reshuffles(match):  # else the stack carries over (Lorum)
+                deck = shuffled(game.pack(match), config.seed, group, deals)
+            deal = game.new_deal(match, deck)
             self._play_deal(deal, seats, group, rotation, tally)
             self._score(match, deal, tally)
             deals += 1

@@ -4,7 +4,7 @@ With ``--game lorum``: random-bot 4-seat Lorum deals, each contract in turn.
 
 Whole deals with the default options (exchange windows before every trick, swallowing,
 going out at 31) between five random bots: each bot picks uniformly among
-``Deal.legal_actions()`` with a seeded generator, and the engine checks every choice as
+``Deal.legal`` with a seeded generator, and the engine checks every choice as
 it would any other. The decks are shuffled before the clock starts.
 """
 
@@ -82,9 +82,8 @@ def play_deals(
     decisions = 0
     for number, deck in enumerate(decks):
         deal = Deal.start(options, number % SEATS, lives, deck)
-        legal_actions, apply, public = deal.legal_actions, deal.apply, deal.public
-        while not public.is_over:
-            legal = legal_actions()
+        apply = deal.apply
+        while legal := deal.legal:  # empty once the deal is over
             apply(legal[int(uniform() * len(legal))])
             decisions += 1
     return decisions

@@ -24,6 +24,7 @@ _EPILOG = """\
 examples:
   lodam arena --bots heuristic,random*3 --matches 1000 --seed 7
   lodam arena --game lodam --bots heuristic,random*3 --option lives=2
+  lodam arena --game lorum --bots random*4 --matches 200 --option rounds=2 --json
   lodam arena --bots heuristic*5 --option declare_out=true --json
   lodam arena --compare ismcts,heuristic --bots heuristic*3 --matches 400 --jobs 2
   lodam arena --bots ismcts,heuristic*3 --bot-option ismcts.time_ms=50
@@ -36,7 +37,11 @@ so one bot can meet (or be compared with) itself under other options.
 --compare A,B adds one seat to the line-up of --bots and plays every match twice on
 the same deals, with A and then B in that seat; it reports win(A) - win(B) with a 95%
 interval. --matches then counts pairs. Matches are played in whole rotation groups
-(one match per seat), so the count is rounded up to a multiple of the seats."""
+(one match per seat), so the count is rounded up to a multiple of the seats.
+
+A match is the game's match: in Lodam until one player is left holding counters, in
+Lorum one round (--option rounds=N for more). Its winners are the game's (Lorum: the
+lowest total, or the most beans); tied winners share the win."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,7 +63,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add("--seed", type=int, default=1, help="seed of every deck, first dealer and bot (default 1)")
     add("--option", action="append", default=[], metavar="K=V",
         help="table option of the game (Lodam: RULES.md section 12, e.g. declare_out=true; "
-             "lodam rules show-options lists them) (repeatable)")
+             "Lorum: LORUM.md section 9, e.g. rounds=2; lodam rules show-options --game NAME "
+             "lists them) (repeatable)")
     add("--bot-option", action="append", default=[], metavar="NAME.KEY=VALUE",
         help="option for every seat running bot NAME, e.g. ismcts.time_ms=50 (repeatable)")
     add("--compare", metavar="A,B", help="paired comparison of bots A and B in one extra seat")

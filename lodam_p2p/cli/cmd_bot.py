@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from lodam_p2p.cli.cmd_join import join_as
-from lodam_p2p.cli.netrun import add_common
+from lodam_p2p.cli.netrun import add_common, add_session_options
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,6 +19,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("name", help="the bot (see 'lodam bots')")
     parser.add_argument("--table", help="the table (default: the first open one)")
     add_common(parser)
+    add_session_options(parser)
     parser.set_defaults(run=run)
 
 

@@ -7,7 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from lodam_p2p.bots import BotError, BotRegistry, RegisteredBot
+from lodam_p2p.bots import ANY_GAME, BotError, BotRegistry, RegisteredBot
 from lodam_p2p.bots.manager import ENTRY_POINT_GROUP, PLUGIN_PATH_ENV, user_plugin_dir
 from lodam_p2p.cli import CliError
 from lodam_p2p.games import GameError, games
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             _print_bot(bot, width)
     known = {name for name, _title, _seats in installed}
     for bot in registry:
-        missing = [game for game in bot.type.games if game not in known]
+        missing = [game for game in bot.type.games if game not in known and game != ANY_GAME]
         if missing:
             print(f"{bot.name} plays games that are not installed: {', '.join(missing)}")
     return 0

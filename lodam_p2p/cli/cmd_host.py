@@ -24,6 +24,7 @@ from lodam_p2p.cli.netrun import (
     bot_seats,
     check_broker,
     check_table,
+    journal_for,
     parse_options,
     run_match,
     spectator_for,
@@ -68,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     broker = check_broker(args.broker)
     seats = bot_seats(args.bot, args.seed)
     timing = timing_for(args)
+    journal = journal_for(args, table)
 
     def tell(url: str) -> None:
         print(f"lodam: hosting table {table} on {url}; join with: lodam bot NAME --table "
@@ -76,9 +78,13 @@ def run(args: argparse.Namespace) -> int:
     async def match() -> MatchOutcome:
         return await host_table(table=table, seats=args.seats, options=options, local=seats,
                                 broker_url=broker, listen=args.listen, timing=timing,
-                                spectator=spectator_for(args, table), on_broker=tell)
+                                spectator=spectator_for(args, table), on_broker=tell,
+                                journal=journal)
 
-    return run_match(args, match)
+    try:
+        return run_match(args, match)
+    finally:
+        journal.close()
 
 
 def host_in_client(args: argparse.Namespace) -> int:
@@ -96,4 +102,5 @@ def host_in_client(args: argparse.Namespace) -> int:
     play.broker, play.listen = check_broker(args.broker), args.listen
     play.seed, play.json, play.timeout = args.seed, args.json, args.timeout
     play.name, play.bot_delay, play.ascii = args.name, args.bot_delay, args.ascii
+    play.state_dir, play.option = args.state_dir, args.option
     return cmd_play.run(play)

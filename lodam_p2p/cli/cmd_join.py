@@ -15,9 +15,11 @@ from types import SimpleNamespace
 from lodam_p2p.cli.netrun import (
     add_common,
     add_person,
+    add_session_options,
     bot_seats,
     check_broker,
     check_table,
+    journal_for,
     run_match,
     spectator_for,
     timing_for,
@@ -38,6 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--bot", metavar="NAME", help="seat this bot")
     add_common(parser)
     add_person(parser)
+    add_session_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -55,6 +58,7 @@ def join_in_client(args: argparse.Namespace) -> int:
     play = cmd_play.play_defaults()
     play.seed, play.json, play.timeout = args.seed, args.json, args.timeout
     play.name, play.bot_delay, play.ascii = args.name, args.bot_delay, args.ascii
+    play.state_dir, play.option = args.state_dir, args.option
     broker = check_broker(args.broker)
     if args.table is None:
         play.lobby, play.broker = True, broker
@@ -70,9 +74,13 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
     broker = check_broker(args.broker) or DEFAULT_BROKER
     seat = bot_seats([bot], args.seed)[0]
     timing = timing_for(args)
+    journal = journal_for(args, name)
 
     async def match() -> MatchOutcome:
         return await join_table(table=name, seat=seat, broker_url=broker, timing=timing,
-                                spectator=spectator_for(args, name or "?"))
+                                spectator=spectator_for(args, name or "?"), journal=journal)
 
-    return run_match(args, match)
+    try:
+        return run_match(args, match)
+    finally:
+        journal.close()

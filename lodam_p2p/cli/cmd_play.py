@@ -75,7 +75,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add("--ascii", action="store_true", help="no suit symbols or box lines: plain ASCII")
     add("--offline", action="store_true",
         help="play in this process with the rules engine only (no broker, no protocol)")
-    add("--seed", type=int, default=None, help="fix decks and the first dealer (tests, replays)")
+    add("--seed", type=int, default=None,
+        help="seed the bots' choices; with --offline also the decks and the first dealer "
+        "(on the network every secret is drawn fresh)")
     add("--bots-only", action="store_true",
         help="a table of bots only, told as a plain-text log (no screen)")
     add("--json", action="store_true", help="print the one-line JSON summary of the match")
@@ -83,6 +85,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="open the lobby first: the tables on the LAN and the broker, or a new one")
     add("--log-file", type=Path, default=None, metavar="PATH",
         help="where to write the log (default ~/.local/state/lodam/lodam.log)")
+    add("--state-dir", type=Path, default=None, metavar="DIR",
+        help="your seat's journal, to come back after a crash with the same command "
+             "(default: a slot under $XDG_STATE_HOME/lodam)")
     parser.set_defaults(run=run)
 
 
@@ -174,10 +179,11 @@ def _lobby_row(row: Any) -> Any:
 
 
 def _options(items: Sequence[str]) -> Options:
+    from lodam_p2p.cli.netrun import session_options  # noqa: PLC0415
     from lodam_p2p.rules import Options, RulesError  # noqa: PLC0415 - keep `lodam` start fast
 
     try:
-        return Options.parse_assignments(items)
+        return Options.parse_assignments(session_options(items)[0])
     except (RulesError, ValueError) as err:
         raise CliError(f"bad --option: {err}") from None
 
@@ -251,12 +257,14 @@ def choose_driver(args: argparse.Namespace) -> Driver:
     from lodam_p2p import session  # noqa: PLC0415 - keep `lodam --help` fast
 
     row: Any = getattr(args, "join_row", None)
-    timing = session.Timing(timeout_s=_timeout(args))
 
+    # On the network ``seed`` reaches the bots only (bot_seats): every secret of the
+    # session — identity, hand keys, shuffles, salts, the lot — is drawn from the OS.
     async def join(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
         return await session.join_table(
-            table=row.table, seat=seats[0], broker_url=row.broker, seed=seed, timing=timing)
+            table=row.table, seat=seats[0], broker_url=row.broker,
+            timing=_timing(args), journal=_journal(args, row.table))
 
     async def host(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
@@ -267,8 +275,8 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 
         return await session.host_table(
             table=args.table, seats=args.seats, options=options, local=seats,
-            broker_url=args.broker, listen=getattr(args, "listen", None), seed=seed,
-            timing=timing, on_broker=tell)
+            broker_url=args.broker, listen=getattr(args, "listen", None),
+            on_broker=tell, timing=_timing(args), journal=_journal(args, args.table))
 
     if row is not None:
         return join
@@ -278,8 +286,8 @@ def choose_driver(args: argparse.Namespace) -> Driver:
     async def network(options: Options, seats: Sequence[SeatPlan], seed: int | None
                       ) -> MatchOutcome:
         return await session.play_table(
-            table=args.table, options=options, seats=seats, broker_url=args.broker, seed=seed,
-            timing=timing)
+            table=args.table, options=options, seats=seats, broker_url=args.broker,
+            timing=_timing(args))
 
     return network
 
@@ -287,6 +295,22 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 def _timeout(args: argparse.Namespace) -> float:
     """Seconds a bot seat may stay silent (``lodam host``/``join`` pass ``--timeout``)."""
     return float(getattr(args, "timeout", None) or TIMEOUT_S)
+
+
+def _journal(args: argparse.Namespace, table: str | None) -> Any:
+    """The seat's journal (``--state-dir``, else a default slot); held until exit."""
+    from lodam_p2p.cli.netrun import journal_for  # noqa: PLC0415
+
+    return journal_for(args, table)
+
+
+def _timing(args: argparse.Namespace) -> Any:
+    """Session timing: the ``--timeout`` limit and the ``rejoin_grace`` of ``--option``."""
+    from lodam_p2p.cli.netrun import session_options  # noqa: PLC0415
+    from lodam_p2p.session import Timing  # noqa: PLC0415
+
+    return Timing(timeout_s=_timeout(args),
+                  grace_s=session_options(getattr(args, "option", []) or [])[1])
 
 
 def hosting_notice(table: str, url: str) -> Notice:

@@ -1,8 +1,10 @@
 """``lodam rules …``: the rules engine from the command line.
 
-``lodam rules replay FILE...`` replays scripted deals (the replay format of
-``lodam_p2p.rules.replay``) and prints one JSON line per scenario, in input order.
-``lodam rules show-options`` lists the table options with their defaults.
+``lodam rules replay FILE...`` replays scripted deals of any installed game, chosen by
+each scenario's ``"game"`` (its game's replay format: ``lodam_p2p.rules.replay`` for
+Lodam, ``lodam_p2p.games.lorum.replay`` for Lorum), and prints one JSON line per
+scenario, in input order. ``lodam rules show-options [--game NAME]`` lists a game's
+table options with their defaults and help, as the game states them.
 """
 
 from __future__ import annotations
@@ -15,38 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from lodam_p2p.cli import CliError
-from lodam_p2p.games import lorum
-from lodam_p2p.games.lorum.replay import replay_scenario as replay_lorum
-from lodam_p2p.rules import Options
-from lodam_p2p.rules.options import ExchangeRule, RankOrder
-from lodam_p2p.rules.replay import replay_scenario
-
-_OPTION_HELP = {
-    "rank_order": f"order within a suit: {', '.join(o.value for o in RankOrder)}",
-    "lives": "counters per player at the start (1 … 9); Winning Lodam: counters to win",
-    "out_at": "points that put a player out (1 … 108)",
-    "exchanges": f"when exchange windows open: {', '.join(e.value for e in ExchangeRule)}",
-    "short_deck_at": "switch to the 32-card pack at this many players (0 off, 2 … 4)",
-    "hand_size": "cards per hand (null: the table of RULES.md 4)",
-    "declare_out": "players must declare out, and may challenge",
-    "trump_memory": "the trump is shown only briefly; swallow asked after every renounce",
-    "trump_show_seconds": "how long the turned trump card is shown (> 0)",
-    "stake": "chips each player pays into the pot (≥ 0)",
-    "winning": "Winning Lodam: gain counters instead of losing them",
-}
-
-_LORUM_HELP = {
-    "rounds": "rounds in a match (≥ 1); a round plays every contract once per dealer",
-    "contracts": "contracts to play, kept in round order (k=v: a comma list)",
-    "scoring": "points (lowest total wins) or beans (pot and pfennigs)",
-    "first_last_points": "points of the first and of the last trick (4 or 5)",
-    "first_last_short": "first_last with two cards each; the stack passes on unshuffled",
-    "fifth_trick": "the scoring trick of fifth: 5 (8 points) or 6 (5 points)",
-    "red_king_blind": "red_king played blind: each plays their next card unseen",
-    "lorum_start": "rows start with any rank (wrapping A to 7) or with an Unter",
-    "lorum_play_on": "the Lorum deal goes on after the first player is out",
-    "breach_points": "penalty for a proven breach (≥ 0)",
-}
+from lodam_p2p.games import DEFAULT_GAME, GameError, game_names, get_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -69,8 +40,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     replay.set_defaults(run=run_replay)
     show = actions.add_parser("show-options", help="list the table options and defaults")
     show.add_argument("--json", action="store_true", help="print the defaults as JSON")
-    show.add_argument("--game", choices=("lodam", "lorum"), default="lodam",
-                      help="whose options (default lodam)")
+    show.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
+                      help=f"whose options (default {DEFAULT_GAME})")
     show.set_defaults(run=run_show_options)
 
     def show_help(_args: argparse.Namespace) -> int:
@@ -95,10 +66,16 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def _replay(scenario: Any) -> dict[str, Any]:
-    """One scenario of either game, by its ``"game"`` field."""
-    if isinstance(scenario, dict) and scenario.get("game") == "lorum":
-        return replay_lorum(scenario)
-    return replay_scenario(scenario)
+    """One scenario, replayed by the game its ``"game"`` names."""
+    name = scenario.get("game") if isinstance(scenario, dict) else None
+    if isinstance(name, str) and name in game_names():
+        game = get_game(name)
+    elif name is None:
+        game = get_game(DEFAULT_GAME)  # whose format reports what is missing
+    else:
+        installed = ", ".join(game_names())
+        raise GameError(f'"game" names no installed game: {name!r} (installed: {installed})')
+    return game.replay_scenario(scenario)
 
 
 def _scenarios(name: str) -> Iterator[tuple[str, Any]]:
@@ -132,15 +109,17 @@ def _read(name: str) -> str:
 
 
 def run_show_options(args: argparse.Namespace) -> int:
-    """Print the options of RULES.md section 12 (LORUM.md 9) with their defaults."""
-    lorum_game = getattr(args, "game", "lodam") == "lorum"
-    defaults = lorum.Options().to_mapping() if lorum_game else Options().to_mapping()
-    helps = _LORUM_HELP if lorum_game else _OPTION_HELP
+    """Print a game's options (Lodam: RULES.md section 12; Lorum: LORUM.md 9) with their
+    defaults and a line of help each."""
+    try:
+        rows = get_game(getattr(args, "game", DEFAULT_GAME)).option_rows()
+    except GameError as err:
+        raise CliError(str(err)) from None
     if args.json:
-        print(json.dumps(defaults))
+        print(json.dumps({row.name: row.default for row in rows}))
         return 0
-    width = max(len(name) for name in defaults)
-    for name, value in defaults.items():
-        shown = json.dumps(value)
-        print(f"{name:<{width}}  {shown:<13}  {helps.get(name, '')}")
+    width = max(len(row.name) for row in rows)
+    for row in rows:
+        shown = json.dumps(row.default)
+        print(f"{row.name:<{width}}  {shown:<13}  {row.help}")
     return 0

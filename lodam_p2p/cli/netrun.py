@@ -13,12 +13,14 @@ import json
 import logging
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 
 from lodam_p2p.bots import BotError, BotRegistry, PluginLoadError
 from lodam_p2p.bots.adapter import BotPlayer
 from lodam_p2p.cli import CliError
 from lodam_p2p.rules import OptionError, Options
 from lodam_p2p.session.course import Timing
+from lodam_p2p.session.journal import Journal, JournalError, default_state_root
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.seat import SessionError
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
@@ -26,6 +28,10 @@ from lodam_p2p.transport import BadBrokerUrl, BrokerUrl, ConnectError, topics
 
 #: Exit status when the match could not be played (broker unreachable, table gone …).
 EXIT_FAILED = 1
+#: Session options among ``--option`` values (the rest are rules options).
+SESSION_OPTIONS = ("rejoin_grace",)
+#: Seconds the table waits for a seat that is gone (``--option rejoin_grace``).
+DEFAULT_REJOIN_GRACE = 60.0
 
 
 def bot_seats(names: Sequence[str], seed: int | None) -> list[SeatPlan]:
@@ -50,10 +56,28 @@ def bot_seats(names: Sequence[str], seed: int | None) -> list[SeatPlan]:
     return seats
 
 
+def session_options(items: Sequence[str]) -> tuple[list[str], float]:
+    """Split ``--option`` values into the rules' and the rejoin grace (seconds)."""
+    rules, grace = [], DEFAULT_REJOIN_GRACE
+    for item in items:
+        key, _, value = item.partition("=")
+        if key.strip() not in SESSION_OPTIONS:
+            rules.append(item)
+            continue
+        try:
+            grace = float(value)
+        except ValueError:
+            raise CliError(f"bad --option: {key.strip()} must be a number of seconds, "
+                           f"not {value!r}") from None
+        if not 0 < grace <= 86400:
+            raise CliError("bad --option: rejoin_grace must be between 0 and 86400 seconds")
+    return rules, grace
+
+
 def parse_options(items: Sequence[str]) -> Options:
     """``--option k=v`` values, or a one-line error naming the bad option."""
     try:
-        return Options.parse_assignments(items)
+        return Options.parse_assignments(session_options(items)[0])
     except (OptionError, ValueError) as err:
         raise CliError(f"bad --option: {err}") from None
 
@@ -84,9 +108,34 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print one JSON line with the result (the log goes to stderr)")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="S",
-                        help="seconds a seat may stay silent before it is blamed (default 30)")
-    parser.add_argument("--seed", type=int, help="bots' seed (secrets stay fresh)")
+                        help="hosting: the table's time limit, the same for every seat, "
+                        "after which the others vote a silent seat out (default 30; 300 when a "
+                        "person sits at the host); a joining seat follows its host's limit")
+    parser.add_argument("--seed", type=int, metavar="N",
+                        help="seed the bots' choices only; identity, hand keys, shuffles, "
+                        "salts and the lot are always drawn fresh from the OS")
     parser.add_argument("-v", "--verbose", action="store_true", help="log ignored messages")
+    parser.add_argument("--state-dir", metavar="DIR", type=Path,
+                        help="this seat's journal, to come back after a crash with the same "
+                             "command (default: a slot under $XDG_STATE_HOME/lodam)")
+
+
+def add_session_options(parser: argparse.ArgumentParser) -> None:
+    """``--option rejoin_grace=S`` for commands without rules options."""
+    parser.add_argument("--option", action="append", default=[], metavar="K=V",
+                        help="rejoin_grace=SECONDS: how long the table waits for a seat "
+                             "that is gone (default 60)")
+
+
+def journal_for(args: argparse.Namespace, table: str | None) -> Journal:
+    """The journal: ``--state-dir``, else a free slot under the user's state directory."""
+    try:
+        state_dir = getattr(args, "state_dir", None)
+        if state_dir is not None:
+            return Journal.open(state_dir)
+        return Journal.pick(default_state_root(), table)
+    except (JournalError, OSError) as err:
+        raise CliError(str(err)) from None
 
 
 def add_person(parser: argparse.ArgumentParser) -> None:
@@ -110,7 +159,8 @@ def timing_for(args: argparse.Namespace) -> Timing:
     """Timeouts from the command line."""
     if not 0 < args.timeout <= 3600:
         raise CliError("--timeout must be between 0 and 3600 seconds")
-    return Timing(timeout_s=args.timeout, grace_s=max(10.0, 2 * args.timeout))
+    _rules, grace = session_options(getattr(args, "option", []) or [])
+    return Timing(timeout_s=args.timeout, grace_s=grace)
 
 
 def run_match(args: argparse.Namespace,

@@ -41,7 +41,13 @@ How session and fair deal use the deal plan
 -------------------------------------------
 The fair-deal protocol knows no card game: it shuffles ``len(plan.pack)`` encrypted
 positions and deals position ``j`` to ``plan.schedule[j]`` (``None`` keeps it in the talon).
-Set-aside cards are not shuffled at all; every seat knows them. Talon positions in
+Set-aside cards are not shuffled at all; every seat knows them. A plan that is not
+``fresh`` shuffles nothing: the previous deal's encrypted deck carries over and the deal
+deals on from it (Lorum's short First-and-last), ``spent`` naming the positions earlier
+deals took. Whether the next deal reshuffles is :meth:`Game.reshuffles`, asked after
+a deal is settled; a table whose deck carries over must keep that deck's secrets (the
+stack's cards) closed at the deal's audit until the deck's last deal, or re-mask the
+stack first. Talon positions in
 ``plan.turnable`` may be revealed to all during the deal (Lodam's trump card). The
 session reads the plan from the game instead of re-deriving a round-robin of its own,
 so a game's schedule is written once, here, by the game: its hand machine builds the
@@ -65,6 +71,7 @@ from lodam_p2p.games.values import (
     Card,
     DealPlan,
     DealSummary,
+    GameError,
     OptionRow,
     PublicMove,
     Replayed,
@@ -175,13 +182,19 @@ class Game(abc.ABC):
         """The cards shuffled for the match's next deal, in canonical order."""
         return self.deal_plan(match).pack
 
+    def reshuffles(self, match: GameMatch) -> bool:
+        """Whether the match's next deal starts from a new shuffle (``plan.fresh``); when
+        not, the table hands :meth:`new_deal` the deck of the deal it carries over."""
+        return self.deal_plan(match).fresh
+
     @abc.abstractmethod
     def dealt_in(self, match: GameMatch) -> tuple[bool, ...]:
         """Per seat, whether it receives cards in the match's next deal."""
 
     @abc.abstractmethod
     def new_deal(self, match: GameMatch, deck: Sequence[Card]) -> GameDeal:
-        """The match's next deal from ``deck`` (the shuffled pack, top first)."""
+        """The match's next deal from ``deck`` (the shuffled pack, top first; when the
+        deal does not :meth:`reshuffle <reshuffles>`, the deck it carries over)."""
 
     @abc.abstractmethod
     def finish_deal(self, match: GameMatch, deal: GameDeal) -> DealSummary:
@@ -266,6 +279,12 @@ class Game(abc.ABC):
                actions: Iterable[Any]) -> Replayed:
         """Replay the match's next deal from the opened ``deck`` over logged ``actions``;
         stops at the first refused action. ``match`` is left unchanged."""
+
+    def replay_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        """One scripted deal of ``lodam rules replay`` (the game's replay format): its
+        JSON result object; ``ValueError`` for malformed input. A game without a
+        scripted format need not have one."""
+        raise GameError(f"{self.title} has no scripted replay format")
 
     # -- the client shell ---------------------------------------------------------------
 

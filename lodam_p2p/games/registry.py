@@ -25,7 +25,10 @@ ENTRY_POINT_GROUP = "lodam_p2p.games"
 #: The game a table plays when none is named.
 DEFAULT_GAME = "lodam"
 #: The bundled games and their entry-point targets (also declared in pyproject.toml).
-BUNDLED: dict[str, str] = {"lodam": "lodam_p2p.games.lodam:GAME"}
+BUNDLED: dict[str, str] = {
+    "lodam": "lodam_p2p.games.lodam:GAME",
+    "lorum": "lodam_p2p.games.lorum.game:GAME",
+}
 
 
 @functools.cache

@@ -64,9 +64,16 @@ class DealPlan:
     """Where the cards of one deal go (see the module docstring).
 
     ``pack``: the cards that are shuffled, in canonical order. ``schedule[j]``: the seat
-    that deck position ``j`` (top first) is dealt to, ``None`` for the talon. ``talon``:
-    the talon positions, top first. ``turnable``: talon positions the deal may turn face
-    up for everyone. ``set_aside``: cards put aside face up before the shuffle.
+    that deck position ``j`` (top first) is dealt to, ``None`` when it is not dealt.
+    ``talon``: the positions not dealt that stay face down, top first (Lodam's talon; the
+    stack a carried deck passes on). ``turnable``: talon positions the deal may turn
+    face up for everyone. ``set_aside``: cards put aside face up before the shuffle.
+
+    ``fresh``: whether the deal starts from a new shuffle of the pack. When it is not
+    (Lorum's short First-and-last), the deck of the previous deal carries over as it
+    lies — still encrypted at a table, not shuffled again — and this deal deals on from
+    it: ``spent`` are the positions earlier deals of that deck already dealt (neither
+    dealt now nor talon), and ``new_deal`` takes that same deck again.
     """
 
     pack: tuple[Card, ...]
@@ -74,12 +81,21 @@ class DealPlan:
     talon: tuple[int, ...] = ()
     turnable: tuple[int, ...] = ()
     set_aside: tuple[Card, ...] = ()
+    fresh: bool = True
+    spent: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.schedule) != len(self.pack):
             raise GameError("a deal plan needs one schedule entry per card of the pack")
-        if self.talon != tuple(j for j, seat in enumerate(self.schedule) if seat is None):
-            raise GameError("the talon must be exactly the unscheduled positions, in order")
+        if self.spent and self.fresh:
+            raise GameError("only a carried deck has positions dealt by earlier deals")
+        if not all(0 <= j < len(self.pack) and self.schedule[j] is None for j in self.spent):
+            raise GameError("a spent position is a position of the deck not dealt again")
+        undealt = tuple(j for j, seat in enumerate(self.schedule)
+                        if seat is None and j not in self.spent)
+        if self.talon != undealt:
+            raise GameError("the talon must be exactly the unscheduled positions not spent, "
+                            "in order")
         if not set(self.turnable) <= set(self.talon):
             raise GameError("only talon positions can be turned")
         if set(self.set_aside) & set(self.pack):

@@ -6,7 +6,7 @@ accepts an action simply when it is among the legal ones.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from lodam_p2p.rules.actions import (
     Action,
@@ -20,15 +20,18 @@ from lodam_p2p.rules.actions import (
     Swallow,
 )
 from lodam_p2p.rules.cards import CARD_KINDS, CARD_SUIT, SUIT_BITS, SUIT_SPAN, Card, Kind, Suit
-from lodam_p2p.rules.public import PublicDeal
+
+if TYPE_CHECKING:
+    from lodam_p2p.rules.machine import DealMachine
 
 _KIND_WORDS = {Kind.COAT: "a coat (K Q J)", Kind.CARD: "a card (A T)"}
 _ACTION_TYPES = (Play, Offer, Answer, Swallow, Declare, Challenge)
 _FOLLOW = "must follow suit"
 
 
-def why_illegal(public: PublicDeal, hands: Sequence[int], action: object) -> IllegalAction:
-    """The error for an action that is not among the legal ones."""
+def why_illegal(public: DealMachine[Any], action: object) -> IllegalAction:
+    """The error for an action that is not among the legal ones (``public``: the deal
+    machine with its hidden part filled in)."""
     if not isinstance(action, _ACTION_TYPES):
         return IllegalAction(-1, None, f"{action!r} is not an action")
     seat = action.seat
@@ -36,21 +39,20 @@ def why_illegal(public: PublicDeal, hands: Sequence[int], action: object) -> Ill
         return IllegalAction(seat, action, "the deal is over")
     if public.to_act != seat or public.awaiting is not action.decision:
         return IllegalAction(seat, action, public.turn_reason(seat))
-    reason = _reason(public, hands, action)
+    reason = _reason(public, action)
     if reason.startswith(_FOLLOW):
         return Revoke(seat, action, reason)
     return IllegalAction(seat, action, reason)
 
 
-def _reason(public: PublicDeal, hands: Sequence[int], action: Action) -> str:
-    hand = hands[action.seat]
+def _reason(public: DealMachine[Any], action: Action) -> str:
+    hand = public.hands[action.seat]
     if isinstance(action, Play):
         return _play_reason(public, hand, action.card)
     if isinstance(action, Offer):
         return _offer_reason(hand, action.card)
     if isinstance(action, Answer):
-        offer = public.pending_offer
-        return _answer_reason(hand, action.card, offer.kind if offer else None)
+        return _answer_reason(hand, action.card, public.offer_kind)
     if isinstance(action, Declare):
         held, out_at = public.points[action.seat], public.options.out_at
         if held < out_at:
@@ -61,14 +63,14 @@ def _reason(public: PublicDeal, hands: Sequence[int], action: Action) -> str:
     return f"{action.take!r} is not an answer to the swallow question"
 
 
-def _play_reason(public: PublicDeal, hand: int, card: object) -> str:
+def _play_reason(public: DealMachine[Any], hand: int, card: object) -> str:
     if not isinstance(card, Card):
         return f"{card!r} is not a card"
     if not hand >> card.index & 1:
         return f"does not hold {card}"
-    led = public.led_suit
-    if led is not None and CARD_SUIT[card.index] != led and _holds_suit(hand, led):
-        return f"{_FOLLOW} {led}"
+    led = public.led
+    if led >= 0 and CARD_SUIT[card.index] != led and _holds_suit(hand, led):
+        return f"{_FOLLOW} {Suit(led)}"
     return "not a legal play now"
 
 
@@ -92,5 +94,5 @@ def _answer_reason(hand: int, card: object, kind: Kind | None) -> str:
     return "not a legal answer now"
 
 
-def _holds_suit(hand: int, suit: Suit) -> bool:
-    return bool((hand >> (int(suit) * SUIT_SPAN)) & SUIT_BITS)
+def _holds_suit(hand: int, suit: int) -> bool:
+    return bool((hand >> (suit * SUIT_SPAN)) & SUIT_BITS)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from lodam_p2p.rules import legal
 from lodam_p2p.rules.actions import Action, Decision
 from lodam_p2p.rules.cards import CARD_SUIT, Card, Suit, mask_of
 from lodam_p2p.rules.options import Options
-from lodam_p2p.rules.public import PublicDeal
+from lodam_p2p.rules.public import DealRecord
 from lodam_p2p.rules.records import ExchangeRecord, PublicExchange, PublicOffer, TrickRecord
 
 
@@ -45,13 +46,14 @@ class PlayerView:
 
 
 def build_view(
-    public: PublicDeal,
+    public: DealRecord[Any],
     seat: int,
     hand: tuple[Card, ...],
     records: Sequence[ExchangeRecord],
     legal_now: tuple[Action, ...],
 ) -> PlayerView:
-    """The view of ``seat``: ``public`` plus its own ``hand`` and its own exchanges.
+    """The view of ``seat``: the public record of ``public`` (a public deal, or a full
+    deal whose hidden part is left out) plus its own ``hand`` and its own exchanges.
 
     ``records`` are the true exchange records known for the *last* ``len(records)``
     public exchanges (all of them for a deal followed from its start)."""
@@ -70,7 +72,7 @@ def build_view(
         leader=public.leader,
         current_trick=tuple(public.current_trick),
         tricks=tuple(public.tricks),
-        exchanges=_own_exchanges(public.exchanges, records, seat),
+        exchanges=_own_exchanges(public.public_exchanges(), records, seat),
         pending_offer=public.pending_offer,
         points=tuple(public.points),
         to_act=public.to_act,

@@ -11,8 +11,9 @@ The table drivers (:mod:`.table`) have the shape every client uses:
 Module map: :mod:`.wire` (signed frames and message bodies), :mod:`.link` (one peer's
 connection), :mod:`.lobby` (seating), :mod:`.lot` (the first dealer), :mod:`.handplay`
 (one hand: rules + fair deal), :mod:`.audit` (the rules replay at the end of a hand),
-:mod:`.course` (hands, voids, the end), :mod:`.seat` (the session), :mod:`.log` (the
-spectator log).
+:mod:`.course` (hands, voids, the end), :mod:`.rejoin` (seats away and coming back),
+:mod:`.journal` (a seat's crash-safe journal), :mod:`.seat` (the session), :mod:`.log`
+(the spectator log).
 """
 
 from lodam_p2p.session.course import Timing

@@ -3,19 +3,26 @@
 :class:`Course` is the part of a :class:`~lodam_p2p.session.seat.Session` that knows the
 match: it starts each hand (:class:`~lodam_p2p.session.handplay.HandPlay` with fresh
 keys), settles it when the audit passes (``Match.finish_deal`` on the replayed deal),
-and handles the three ways a hand can fail:
+and handles the ways a hand can fail (protocol/SPEC.md, "Evidence and blame"):
 
-- an **offence proven by the audit** — a revoke (RULES.md 8), a false exchange, an
-  audit opening that does not check: every honest peer reaches the same verdict, so
-  the offender is put out of the match (``Match.revoke``) and the same dealer deals
-  again;
-- a **local blame** — a seat silent past its timeout, a proof that fails as it arrives,
-  a card played without its reveal: the hand is void, the blame is published (VOID) so
-  every peer voids it too, and the same dealer deals again once the blamed seat is
-  connected; if it does not come back within the grace period, or hands keep failing,
-  the table ends with a result signed by every remaining peer (RESULT);
+- an **offence proven by a signed message** — a proof that fails as it arrives, two
+  signed messages for one step, a card played without its reveal, an audit opening
+  sent early, a revoke or false exchange found by the audit: every honest peer checks
+  the same signed messages and reaches the same verdict, so the offender is put out
+  of the match (``Match.revoke``), the hand is void and the same dealer deals again.
+  The peer publishes its claim with the evidence (VOID); a claim is never a verdict by
+  itself — a peer acts only on evidence it checked;
+- **silence**, decided by the table: a seat that waits past the table's time limit
+  (one for every seat, from START) for another seat signs a TIMEOUT vote naming that
+  seat and the step; once every other active seat has voted alike, the silent seat is
+  out the same way. One seat's timeout alone blames nobody;
 - the **lot** failing: the match never starts, and the result says who broke it.
+
+Every blame line reads ``seat N: check: detail (hand H)`` with the guilty seat first,
+built only from what every honest peer saw alike, so the lines agree at every peer;
+they travel in the signed RESULT.
 """
+
 
 from __future__ import annotations
 
@@ -27,6 +34,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal import Blame, RemoteProtocolError
+from lodam_p2p.fairdeal import Phase as FairPhase
 from lodam_p2p.local import standings_of
 from lodam_p2p.player import (
     DealEnded,
@@ -45,8 +53,8 @@ from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.lot import Lot
-from lodam_p2p.session.verdict import early_reason, verdict_standings
-from lodam_p2p.session.wire import Body, Msg
+from lodam_p2p.session.verdict import early_reason, expelled_reason, verdict_standings
+from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
 #: Failed hands in a row after which the table ends.
@@ -63,6 +71,7 @@ class SessionPhase(Enum):
     LOT = "lot"  #: drawing the first dealer
     MATCH = "match"  #: playing hands
     GRACE = "grace"  #: a blamed seat is away; waiting for it to come back
+    REJOIN = "rejoin"  #: this seat is back after a restart; waiting for RESUME (.rejoin)
     LINGER = "linger"  #: result sent; answering resends until everyone has sent theirs
     DONE = "done"
 
@@ -71,8 +80,8 @@ class SessionPhase(Enum):
 class Timing:
     """How long a session waits for what."""
 
-    timeout_s: float = 30.0  #: a protocol step, or a bot seat's decision
-    human_s: float = 300.0  #: a decision of a seat announced as human
+    timeout_s: float = 30.0  #: a protocol step or a decision (a host puts it in START)
+    person_s: float = 300.0  #: the table's limit instead, when its host seats a person
     grace_s: float = 60.0  #: a blamed, disconnected seat's time to come back
     linger_s: float = 5.0  #: after the result, time to answer resends
     lobby_s: float | None = None  #: time for the table to fill (None: no limit)
@@ -105,6 +114,11 @@ class Course(ABC):
         self.lobby_since = self.lot_since = self.grace_until = self.linger_until = 0.0
         self._awaited: tuple[object, ...] = ()
         self._awaited_since = 0.0
+        #: TIMEOUT votes taken: (hand, step, silent seat) → the seats that voted
+        self.votes: dict[tuple[int, int, int], set[int]] = {}
+        self._voted: set[tuple[int, int, int]] = set()
+        #: when every other seat had sent its result (None: not yet)
+        self.others_done_at: float | None = None
         self._told_dealt = False
         #: figures for benchmarks: seconds from each hand's start until it was dealt,
         #: and the clock at the match's start and end
@@ -180,7 +194,7 @@ class Course(ABC):
         identities = tuple(s.pubkey for s in r.sitters)
         self.hand = HandPlay(setup, identities, self.seat, identity=self.identity,
                              entropy=self.entropy, now=self.now(),
-                             timeout=self.timing.timeout_s)
+                             timeout=self._limit())
         self.phase, self._told_dealt = SessionPhase.MATCH, False
         self.hand_started_at = self.now()
         if self.spectator is not None:
@@ -211,34 +225,75 @@ class Course(ABC):
             self.new_hand()
 
     def protocol_failure(self, err: RemoteProtocolError) -> None:
-        """A protocol error from the hand: an audit verdict, or a local blame."""
+        """A signed message failed a check (as it arrived, or at the audit): an offence.
+
+        Every check the fair-deal hand makes on an attributable message is public: any
+        peer holding the same signed envelopes reaches the same verdict."""
         hand = self.hand
         assert hand is not None
-        verdict = hand.verdict is not None and err.blame == hand.verdict
-        if verdict or err.check in _AUDIT_CHECKS or err.check in RULES_OFFENCES:
-            self.offence(err.blame)
-        else:
-            self.void(err.blame, announce=True)
+        at_audit = ((hand.verdict is not None and err.blame == hand.verdict)
+                    or err.check in _AUDIT_CHECKS or err.check in RULES_OFFENCES)
+        evidence = () if at_audit else hand.last_fed.get(err.blame.seat, ())
+        self.offence(err.blame, evidence)
 
-    def offence(self, blame: Blame) -> None:
-        """Proven by the audit: the offender is out, the same dealer deals again."""
+    def offence(self, blame: Blame, evidence: tuple[bytes, ...] = (), *,
+                announce: bool = True) -> None:
+        """Proven: the offender is out, the hand is void, the same dealer deals again.
+
+        ``evidence``: the offender's signed envelopes that prove it, published with the
+        claim (VOID) so that a peer that has not seen them yet can check them too. There
+        is no claim without evidence: verdicts of the audit, or on a message every peer
+        takes alike, are reached by every peer on its own."""
         assert self.match is not None
-        self.blames.append(f"seat {blame.seat}: {blame.check}: {blame.detail} "
-                           f"(hand {self.hand_no})")
+        if not 0 <= blame.seat < len(self.match.active):
+            return
+        if announce and evidence and self.seat is not None and self.hand is not None:
+            self.send(Body(Msg.VOID, self.hand_no, 0, (blame.seat, str(blame)[:200]),
+                           evidence[-MAX_ENVELOPES:]))
+        self.blames.append(blame_line(blame, self.hand_no))
+        self.last_blamed = blame.seat
         if self.match.active[blame.seat]:
             self.match.revoke(blame.seat)
         reason = f"seat {blame.seat} is out of the match: {blame.check} ({blame.detail})"
         self._deal_void(reason, f"failed: {blame}", blame.seat)
         self._next_hand()
 
+    # --- silence: the table's decision ----------------------------------------------------
+
+    def vote_timeout(self, silent: int) -> None:
+        """Sign this seat's TIMEOUT vote against ``silent`` at the current step (once)."""
+        hand = self.hand
+        if hand is None or hand.me is None or silent == self.seat:
+            return
+        key = (self.hand_no, hand.step, silent)
+        if key in self._voted:
+            return
+        self._voted.add(key)
+        self.send(Body(Msg.TIMEOUT, self.hand_no, hand.step, (silent,)))
+
+    def timeout_vote(self, voter: int, body: Body) -> None:
+        """Count ``voter``'s TIMEOUT vote; when every other active seat agrees, expel."""
+        assert self.match is not None
+        silent, active = body.args[0], self.match.active
+        if not (0 <= silent < len(active) and active[silent] and active[voter]
+                and voter != silent):
+            return
+        voters = self.votes.setdefault((body.hand, body.step, silent), set())
+        voters.add(voter)
+        quorum = {s for s in range(len(active)) if active[s] and s != silent}
+        if voters >= quorum:
+            seats = ", ".join(str(s) for s in sorted(quorum))
+            detail = (f"silent at step {body.step} past the table's limit of "
+                      f"{self._limit():g} s (votes of seats {seats})")
+            self.offence(Blame(silent, "timeout", detail), announce=False)
+
     def void(self, blame: Blame, *, announce: bool) -> None:
-        """A local blame: the hand is void (and everyone is told so)."""
+        """The hand is void without an offender put out (kept for a failing table)."""
         if self.hand is None:
             return
         if announce:
             self.send(Body(Msg.VOID, self.hand_no, 0, (blame.seat, str(blame)[:200])))
-        self.blames.append(f"seat {blame.seat}: {blame.check}: {blame.detail} "
-                           f"(hand {self.hand_no})")
+        self.blames.append(blame_line(blame, self.hand_no))
         self.voids_in_row += 1
         self.last_blamed = blame.seat
         self._deal_void(f"the hand is void: {blame}", f"not reached: {blame}", blame.seat)
@@ -282,7 +337,7 @@ class Course(ABC):
                                     lives, payouts)
         self.hand = None
         self.match_ended_at = self.now()
-        reason = self._early_reason() if early else ""
+        reason = self._early_reason() if early else expelled_reason(self.blames)
         if self.spectator is not None and reason:
             self.spectator.line(reason)
         if self.match is not None:
@@ -294,7 +349,8 @@ class Course(ABC):
             self.spectator.match_ended(self.outcome)
         if self.seat is not None:
             self.send(Body(Msg.RESULT, args=(list(winners), min(deals, 255),
-                                             min(self.audits, 255), list(lives))))
+                                             min(self.audits, 255), list(lives),
+                                             [b[:256] for b in self.blames[-16:]])))
         self.phase, self.linger_until = SessionPhase.LINGER, self.now() + self.timing.linger_s
 
     def _early_reason(self) -> str:
@@ -313,8 +369,24 @@ class Course(ABC):
         best = max(lives[s] for s in left)
         return tuple(s for s in left if lives[s] == best), (), lives
 
+    def others_done(self, now: float) -> None:
+        """Note when every other seat has published its result."""
+        if self.roster is None or self.others_done_at is not None:
+            return
+        others = {s.peer for i, s in enumerate(self.roster.sitters) if i != self.seat}
+        if others <= set(self.results):
+            self.others_done_at = now
+
     def check_timers(self, now: float) -> None:
-        """Blame whoever is late; end the waits that have run out."""
+        """Blame whoever is late; end the waits that have run out.
+
+        A seat the others have left behind (every other seat sent its result and a
+        time limit has passed since) ends too, with the result as it saw it: a seat
+        the table put out has nobody left to play with."""
+        if (self.others_done_at is not None and now >= self.others_done_at + self._limit()
+                and self.phase in (SessionPhase.LOT, SessionPhase.MATCH, SessionPhase.GRACE)):
+            self.finish(early=True)
+            return
         if self.phase is SessionPhase.LOBBY:
             limit = self.timing.lobby_s
             if limit is not None and now >= self.lobby_since + limit:
@@ -333,33 +405,55 @@ class Course(ABC):
 
     def _lot_timer(self, now: float) -> None:
         assert self.lot is not None
-        missing = self.lot.missing()
-        if missing and now >= self.lot_since + self.timing.timeout_s:
-            self.blames.append(f"seat {missing[0]}: lot: silent for {self.timing.timeout_s:g} s")
-            self.last_blamed = missing[0]
+        missing = [s for s in self.lot.missing() if s != self.seat]
+        if missing and now >= self.lot_since + self._limit() and self.seat is not None:
+            key = (0, 0, missing[0])
+            if key not in self._voted:
+                self._voted.add(key)
+                self.send(Body(Msg.TIMEOUT, 0, 0, (missing[0],)))
+
+    def lot_vote(self, voter: int, body: Body) -> None:
+        """A TIMEOUT vote in the lot: once every other seat agrees, the match never starts."""
+        assert self.roster is not None
+        silent, seats = body.args[0], len(self.roster.sitters)
+        if not 0 <= silent < seats or voter == silent:
+            return
+        voters = self.votes.setdefault((0, 0, silent), set())
+        voters.add(voter)
+        quorum = set(range(seats)) - {silent}
+        if voters >= quorum:
+            self.blames.append(f"seat {silent}: lot: silent past the table's limit of "
+                               f"{self._limit():g} s (votes of seats "
+                               f"{', '.join(str(s) for s in sorted(quorum))})")
+            self.last_blamed = silent
             self.finish(early=True)
 
     def _hand_timers(self, now: float) -> None:
         hand = self.hand
         assert hand is not None
-        due = hand.fair.timer()
-        if due is not None and now >= due:
-            try:
-                hand.fair.handle_timer(now)
-            except RemoteProtocolError as err:
-                self.void(err.blame, announce=True)
-                return
-        awaited = hand.awaited()
-        key = (self.hand_no, hand.step, awaited)
+        silent = self._silent()
+        key = (self.hand_no, hand.step, silent)
         if key != self._awaited:
             self._awaited, self._awaited_since = key, now
             return
-        if awaited is not None and now >= self._awaited_since + self._limit(awaited[0]):
-            seat, kind = awaited
-            detail = f"no {kind.name.lower()} within {self._limit(seat):g} s"
-            self.void(Blame(seat, "timeout", detail), announce=True)
+        if silent is not None and now >= self._awaited_since + self._limit():
+            self.vote_timeout(silent)
 
-    def _limit(self, seat: int) -> float:
-        assert self.roster is not None
-        human = self.roster.sitters[seat].kind == "human"
-        return self.timing.human_s if human else self.timing.timeout_s
+    def _silent(self) -> int | None:
+        """The other seat this hand waits for: a decision, or a fair-deal step."""
+        hand = self.hand
+        assert hand is not None
+        awaited = hand.awaited()
+        if awaited is not None:
+            return awaited[0] if awaited[0] != self.seat else None
+        waiting = hand.fair.awaited() if hand.fair.phase is not FairPhase.ABORTED else None
+        return waiting[0][0] if waiting else None
+
+    def _limit(self) -> float:
+        """The table's time limit, the same for every seat (START; never a seat's claim)."""
+        return self.roster.limit_s if self.roster is not None else self.timing.timeout_s
+
+
+def blame_line(blame: Blame, hand: int) -> str:
+    """The result's line for ``blame``: ``seat N: check: detail (hand H)``."""
+    return f"seat {blame.seat}: {blame.check}: {blame.detail} (hand {hand})"

@@ -30,10 +30,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, RemoteProtocolError, deal_schedule
 from lodam_p2p.fairdeal.group import Entropy
+from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
+from lodam_p2p.fairdeal.messages import decode as decode_message
+from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope
 from lodam_p2p.rules import (
     FULL_PACK,
     SHORT_PACK,
@@ -100,6 +103,8 @@ class HandPlay(Trading, OwnMoves):
         self._tricks_told = 0
         self._finished = False
         self._mine: Action | None = None
+        #: each seat's envelopes last fed: the evidence a VOID carries against it
+        self.last_fed: dict[int, tuple[bytes, ...]] = {}
         self._flush()
 
     # --- what the hand waits for ------------------------------------------------------
@@ -235,14 +240,75 @@ class HandPlay(Trading, OwnMoves):
         while len(self.trades) < len(self.public.exchanges):
             self.trades.append(self._my_trade(len(self.trades)))
 
-    def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float) -> None:
-        """Fair-deal envelopes from ``seat``; unattributable junk is skipped."""
+    def screen(self, seat: int, body: Body) -> None:
+        """Refuse an audit opening anywhere but in the seat's NOTES at the deal's end.
+
+        An opening reveals the seat's hand key and shuffle; sent early (inside a PROTO,
+        a play …) it would move every hand to the audit mid-deal. The signed envelope
+        is proof against its signer, whatever the state of the hand that reads it."""
+        if body.kind is Msg.NOTES:
+            return
+        for data in body.envelopes:
+            message = self._signed_message(seat, data)
+            if isinstance(message, AuditMsg):
+                raise Blamed(Blame(seat, "early-audit", "sent its audit opening before the "
+                                   "end of the deal"), (data,))
+            if isinstance(message, RevealMsg) and not self._reveal_due(body, message.position):
+                raise Blamed(Blame(seat, "false-reveal", f"revealed position "
+                                   f"{message.position} outside its play and the talon's "
+                                   "turn"), (data,))
+
+    def _reveal_due(self, body: Body, position: int) -> bool:
+        """A seat reveals only the position it plays, and its share of the talon's top."""
+        if body.kind is Msg.PLAY:
+            return bool(body.args) and body.args[0] == position
+        return position == self.top
+
+    def _signed_message(self, seat: int, data: bytes) -> object:
+        body = self.signed_by(seat, data)
+        try:
+            return None if body is None else decode_message(body)
+        except (ValueError, KeyError):
+            return None
+
+    def signed_by(self, seat: int, data: bytes) -> bytes | None:
+        """The body of ``data`` if it is an envelope ``seat`` signed for this hand."""
+        if seat not in self.config.seats:
+            return None
+        key = Ed25519PublicKey.from_public_bytes(
+            self.config.identities[self.config.seats.index(seat)])
+        try:
+            return open_envelope(data, seat, key, self.config.table_id, self.config.hand).body
+        except RemoteProtocolError:
+            return None
+
+    def taken_from(self, seat: int, data: bytes) -> bool:
+        """Whether the envelope ``data`` has a sequence number already taken from ``seat``."""
+        seq = int.from_bytes(data[SIG_LEN + 25:SIG_LEN + 29], "big")
+        return len(data) >= SIG_LEN + HEADER_LEN and seq < self.fair.wanted().get(seat, 0)
+
+    def is_opening(self, seat: int, data: bytes) -> bool:
+        """Whether ``data`` is an audit opening that ``seat`` signed for this hand."""
+        return isinstance(self._signed_message(seat, data), AuditMsg)
+
+    def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float, *,
+             own: bool = True) -> None:
+        """Fair-deal envelopes from ``seat``; unattributable junk is skipped.
+
+        ``own``: they came in a body ``seat`` signed for this hand. Then an envelope it
+        signed for another table or hand is its own doing (a replay), not junk: the
+        signature checked, so nobody else can have made the body carry it."""
+        if envelopes:
+            self.last_fed[seat] = envelopes
         for data in envelopes:
             try:
                 self.fair.receive(seat, data, now)
             except RemoteProtocolError as err:
                 if err.attributable:
                     raise
+                if own and err.check == "context":
+                    raise Blamed(Blame(seat, "replay", "sent an envelope it signed for "
+                                       "another table or hand"), (data,)) from None
         self.poll(now)
 
     # --- moving on --------------------------------------------------------------------

@@ -22,11 +22,15 @@ class Refused(ValueError):
 
 
 class Blamed(Exception):
-    """A seat broke the hand (detected locally): the hand is void."""
+    """A seat broke the hand, proven by a message it signed: it is out, the hand is void.
 
-    def __init__(self, blame: Blame) -> None:
+    ``evidence`` holds the seat's signed fair-deal envelopes that prove it, when the
+    proof is one (an audit opening sent early); others re-check them (VOID)."""
+
+    def __init__(self, blame: Blame, evidence: tuple[bytes, ...] = ()) -> None:
         super().__init__(str(blame))
         self.blame = blame
+        self.evidence = evidence
 
 
 @dataclass(frozen=True, slots=True)

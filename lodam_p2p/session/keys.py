@@ -4,6 +4,10 @@ Each session draws everything secret (its identity key, its lot nonce, every han
 shuffle and offer salt) from its *own* entropy source; sessions in one process never
 share one. A seeded source (:func:`seeded`) is SHA-256 in counter mode over the seed
 and the seat's place, so a seeded match is reproducible yet the seats' secrets differ.
+
+A seeded source is guessable by anyone who knows the seed is small: it is for
+in-process tests only. No command passes a seed here; ``--seed`` on the command line
+seeds the bots' choices and nothing secret.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from lodam_p2p.session.wire import BadMessage, Body, open_frame, peer_name, raw_
 from lodam_p2p.transport import PresenceSpec, Transport, TransportError, topics
 from lodam_p2p.transport.frames import FrameError
 from lodam_p2p.transport.lobby import BadAnnouncement, TableAnnouncement
-from lodam_p2p.transport.presence import BadPresence, Presence, PresenceTracker
+from lodam_p2p.transport.presence import BadPresence, Presence, PresenceTracker, check_signed
 from lodam_p2p.transport.stream import StreamEndpoint
 
 log = logging.getLogger("lodam_p2p.session")
@@ -57,6 +57,12 @@ class PresenceSeen:
 
 
 @dataclass(frozen=True, slots=True)
+class OwnWillSeen:
+    """The broker published this peer's Last Will (an older connection of this process
+    died): the others believe it gone."""
+
+
+@dataclass(frozen=True, slots=True)
 class LobbySeen:
     """The table's retained announcement (None: withdrawn)."""
 
@@ -74,14 +80,19 @@ class Link:
     """See the module docstring. ``open`` it, ``send`` bodies, ``close`` it."""
 
     def __init__(self, connector: Connector, table: str, identity: Ed25519PrivateKey, *,
-                 watch_lobby: bool = False, heartbeat: float = 1.0, retry: float = 0.5) -> None:
+                 watch_lobby: bool = False, heartbeat: float = 1.0, retry: float = 0.5,
+                 epoch: int = 0) -> None:
         self.table = topics.check_name(table, "table")
         self.identity = identity
         self.pubkey = raw_public(identity)
         self.peer = peer_name(self.pubkey)
-        self.transport = connector(PresenceSpec(table, self.peer))
+        self.transport = connector(PresenceSpec(table, self.peer, signer=identity.sign,
+                                                pubkey=self.pubkey))
+        # a restarted peer (epoch > 0) opens a new epoch of its stream and follows the
+        # others from where they are now (see transport.stream)
         self.endpoint = StreamEndpoint(self.peer, retry_interval=retry,
-                                       heartbeat_interval=heartbeat)
+                                       heartbeat_interval=heartbeat, epoch=epoch,
+                                       late_join=epoch > 0)
         self.presence = PresenceTracker()
         self.ignored = 0
         self.bytes_sent = 0
@@ -151,8 +162,8 @@ class Link:
             return
         if parsed.kind is topics.TopicKind.PEER and parsed.peer is not None:
             await self._take_frame(parsed.peer, payload)
-        elif parsed.kind is topics.TopicKind.PRESENCE:
-            self._take_presence(payload)
+        elif parsed.kind is topics.TopicKind.PRESENCE and parsed.peer is not None:
+            self._take_presence(parsed.peer, payload)
         elif parsed.kind is topics.TopicKind.LOBBY:
             self._take_lobby(payload)
 
@@ -173,11 +184,16 @@ class Link:
             self._put(Delivered(delivery.sender, pubkey, delivery.body))
         await self._flush_control()
 
-    def _take_presence(self, payload: bytes) -> None:
+    def _take_presence(self, peer: str, payload: bytes) -> None:
         try:
             presence = Presence.decode(payload)
+            check_signed(presence, self.table, peer, peer_name)
         except BadPresence as err:
             self._ignore("presence", str(err))
+            return
+        if presence.peer == self.peer:
+            if not presence.online and presence.nonce != self.transport.nonce:
+                self._put(OwnWillSeen())
             return
         change = self.presence.observe(presence)
         if change is not None and change.peer != self.peer:

@@ -5,7 +5,9 @@ and admits peers: a peer publishes JOIN (its name and kind) on its own topic, th
 answers with the seat list (SEATS: who sits where, and how many seats the table has) on
 its own — names made unique at the table ("Ann", "Ann (2)") — and once every seat is filled it
 publishes START: a fresh random table id for the fair-deal contexts, the rules options,
-and the roster — every seat's peer, public key, name and kind, in seat order. A seated
+the roster — every seat's peer, public key, name and kind, in seat order — and the
+table's time limit: how long any seat may take for any step or decision, the same for
+every seat whatever its kind (it is also in the announcement, as ``time_limit_s``). A seated
 peer may LEAVE (or vanish: its Last Will) before the start and its seat is free again.
 
 Seats can be *reserved* for given peers (the host's own local seats, in the order they
@@ -43,6 +45,7 @@ class Roster:
     table_id: bytes
     options: Options
     sitters: tuple[Sitter, ...]
+    limit_s: float = 30.0  #: the table's time limit per step or decision, for every seat
 
     def seat_of(self, peer: str) -> int | None:
         """The seat of ``peer``, or None if it does not sit here."""
@@ -59,7 +62,7 @@ class Roster:
     @classmethod
     def from_start(cls, body: Body) -> Roster:
         """The roster a START message announces; ``ValueError`` if it is not sound."""
-        table_id, options, rows = body.args
+        table_id, options, rows, limit = body.args
         sitters = tuple(Sitter(peer, key, name, kind) for peer, key, name, kind in rows)
         if not 2 <= len(sitters) <= 10:
             raise ValueError(f"a START with {len(sitters)} seats")
@@ -67,7 +70,7 @@ class Roster:
             raise ValueError("a START pairs a peer with a key that is not its own")
         if len({s.peer for s in sitters}) != len(sitters):
             raise ValueError("a START seats one peer twice")
-        return cls(table_id, Options.from_mapping(options), sitters)
+        return cls(table_id, Options.from_mapping(options), sitters, float(limit))
 
 
 def renamed_notice(asked: str, given: str) -> Notice | None:
@@ -82,8 +85,9 @@ class HostDesk:
     """The host's seat list (see the module docstring)."""
 
     def __init__(self, table: str, host: str, seats: int, options: Options,
-                 reserved: tuple[str, ...] = ()) -> None:
+                 reserved: tuple[str, ...] = (), *, limit_s: float = 30.0) -> None:
         self.table, self.host, self.seats, self.options = table, host, seats, options
+        self.limit_s = limit_s
         self.reserved = reserved
         self.seated: dict[str, Sitter] = {}
         self.started = False
@@ -133,13 +137,14 @@ class HostDesk:
         """The START message (call once, when full)."""
         self.started = True
         rows = [[s.peer, s.pubkey, s.name, s.kind] for s in self.order()]
-        return Body(Msg.START, args=(table_id, self.options.to_mapping(), rows))
+        return Body(Msg.START, args=(table_id, self.options.to_mapping(), rows, self.limit_s))
 
     def announcement(self, state: str | None = None) -> TableAnnouncement:
         """The retained lobby announcement for the current state."""
         if state is None:
             state = "playing" if self.started else "full" if self.full else "open"
+        shown = {**self.options.to_mapping(), "time_limit_s": self.limit_s}
         options = tuple(sorted((k, v if isinstance(v, str) else json.dumps(v))
-                               for k, v in self.options.to_mapping().items()))
+                               for k, v in shown.items()))
         return TableAnnouncement(self.table, self.host, self.seats,
                                  tuple(s.name for s in self.order()), options, state)

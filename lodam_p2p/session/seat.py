@@ -12,9 +12,15 @@ order.
 
 Once something moves, :meth:`Session._after` does what follows from it: reveal the lot,
 start the match, send what the hand produced, tell the player, ask it when the seat is
-to act, settle an audited deal. Every wait has a deadline (:mod:`.course`): a seat
-silent past its timeout is blamed and the hand is void; a vanished seat gets a grace
-period to come back; after the result the session lingers briefly to answer resends.
+to act, settle an audited deal. Every wait has a deadline (:mod:`.course`): past the
+table's time limit a seat votes against the silent seat, and the table expels it once
+every other active seat has voted; after the result the session lingers briefly to
+answer resends.
+
+Nothing a peer sends can stop a session: every message is handled inside a guard
+(:meth:`Session._handle`) that logs and drops whatever a handler did not expect, and
+``run()`` survives anything raised while it works through peer input. Only the loss of
+the broker, or a START without this seat, ends a session early.
 """
 
 from __future__ import annotations
@@ -23,21 +29,31 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from lodam_p2p.fairdeal import Blame, RemoteProtocolError
+from lodam_p2p.fairdeal import Blame, LocalProtocolError, RemoteProtocolError
 from lodam_p2p.player import Notice, Phase, Progress, SeatInfo, SeatsChanged
 from lodam_p2p.rules import Action
-from lodam_p2p.session.course import Course, SessionPhase, Timing
+from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.handplay import Blamed, Refused, Route
+from lodam_p2p.session.journal import SeatJournal
 from lodam_p2p.session.keys import Entropy
-from lodam_p2p.session.link import Delivered, Link, LinkDown, LobbySeen, PresenceSeen
+from lodam_p2p.session.link import (
+    Delivered,
+    Link,
+    LinkDown,
+    LobbySeen,
+    OwnWillSeen,
+    PresenceSeen,
+)
 from lodam_p2p.session.lobby import HostDesk, Roster, renamed_notice
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.lot import Lot, LotError
+from lodam_p2p.session.rejoin import Rejoining, TableGone
 from lodam_p2p.session.wire import BadMessage, Body, Msg
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
-from lodam_p2p.transport import TransportError
+from lodam_p2p.transport import TransportError, topics
 
 log = logging.getLogger("lodam_p2p.session")
 
@@ -58,12 +74,13 @@ class Decided:
     action: Action | None
 
 
-class Session(Course):
+class Session(Rejoining):
     """One peer at a table; ``await run()`` plays the match and returns its outcome."""
 
     def __init__(self, link: Link, *, plan: SeatPlan | None, entropy: Entropy,
                  timing: Timing | None = None, host: str | None = None,
-                 desk: HostDesk | None = None, spectator: SpectatorLog | None = None) -> None:
+                 desk: HostDesk | None = None, spectator: SpectatorLog | None = None,
+                 journal: SeatJournal | None = None) -> None:
         super().__init__(link.table, plan, link.identity, entropy=entropy,
                          timing=timing or Timing(), spectator=spectator)
         self.link = link
@@ -78,6 +95,9 @@ class Session(Course):
         self._refusals = 0
         self._asked: tuple[int, int] | None = None
         self._renamed: Notice | None = None
+        #: messages whose handler failed in a way it did not foresee (logged, dropped)
+        self.unexpected = 0
+        self.setup_rejoin(journal)
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -89,23 +109,42 @@ class Session(Course):
             while self.phase is not SessionPhase.DONE:
                 await self._flush()
                 with contextlib.suppress(TimeoutError):
-                    self._intake(await asyncio.wait_for(self.inbox.get(), 0.2))
+                    self._guard(self._intake, await asyncio.wait_for(self.inbox.get(), 0.2))
                 while not self.inbox.empty():
-                    self._intake(self.inbox.get_nowait())
-                self._advance()
-                self.check_timers(self.now())
+                    self._guard(self._intake, self.inbox.get_nowait())
+                self._guard(self._step)
             await self._flush()
             if self.desk is not None:
                 self._publish.append((self.desk.announcement().topic, b""))
                 await self._flush()
         except TransportError as err:
             raise SessionError(f"lost the broker: {err}") from None
+        except TableGone as err:
+            with contextlib.suppress(TransportError):
+                await self._flush()
+            raise SessionError(str(err)) from None
         finally:
             if self._task is not None:
                 self._task.cancel()
             await self.link.close()
         assert self.outcome is not None
         return self.outcome
+
+    def _step(self) -> None:
+        """Take what can be taken and check the clocks."""
+        self._advance()
+        self.check_timers(self.now())
+
+    def _guard(self, work: Callable[..., None], *args: object) -> None:
+        """Run one piece of the loop; a bug reached through peer input (or the local
+        player) is logged and the session goes on (what caused it is gone)."""
+        try:
+            work(*args)
+        except SessionError:
+            raise
+        except Exception:  # no peer input may stop the table
+            self.unexpected += 1
+            log.exception("table %s: unexpected failure, going on", self.table)
 
     def now(self) -> float:
         """The event loop's clock."""
@@ -125,6 +164,11 @@ class Session(Course):
 
     def _begin(self) -> None:
         self.lobby_since = self.now()
+        if self.journal.rejoining:
+            self.host = self.host or self.journal.entry.get("host")
+            roster = self.rejoin_begin()
+            self.link.restrict(roster.peers | {self.host or self.me})
+            return
         if self.desk is not None:
             self._announce()
         if self.plan is not None:
@@ -146,6 +190,9 @@ class Session(Course):
                 self.ignore(item.sender, str(err))
                 return
             self.pubkeys[item.sender] = item.pubkey
+            if body.kind is Msg.RESULT:  # at once: it may sit behind bodies that never fit
+                self._handle(item.sender, body)
+                return
             self.queues.setdefault(item.sender, deque()).append(body)
         elif isinstance(item, PresenceSeen):
             self._presence(item)
@@ -154,6 +201,8 @@ class Session(Course):
                 self.host = item.announcement.host
         elif isinstance(item, Decided):
             self._decided(item)
+        elif isinstance(item, OwnWillSeen):
+            self.own_will_seen()
         elif isinstance(item, LinkDown):
             raise SessionError(f"lost the broker: {item.reason}")
 
@@ -165,10 +214,18 @@ class Session(Course):
     def _presence(self, seen: PresenceSeen) -> None:
         if self.desk is not None and not seen.online and self.desk.leave(seen.peer):
             self._desk_changed()
-        if self.roster is not None and self.roster.seat_of(seen.peer) is not None:
+        if (self.phase is SessionPhase.LOBBY and self.desk is None and not seen.online
+                and seen.peer == self.host):
+            self._publish.append((topics.lobby_topic(self.table), b""))
+            raise TableGone(f"the host of table {self.table} left before the start")
+        seat = self.roster.seat_of(seen.peer) if self.roster is not None else None
+        if seat is not None:
             self.tell_seats()
             if seen.online:
+                self.seat_back(seat)
                 self.came_back(seen.peer)
+            else:
+                self.seat_gone(seat)
 
     def online(self, peer: str) -> bool:
         """Whether ``peer``'s presence says it is connected."""
@@ -188,13 +245,32 @@ class Session(Course):
                     body = queue.popleft()
                     moved = True
                     if route is Route.TAKE:
-                        self._take(peer, body)
+                        self._handle(peer, body)
                     elif peer != self.me:  # our own, after the hand moved on: nothing lost
                         self.ignore(peer, f"{body.kind.name} (hand {body.hand}, step "
                                     f"{body.step}) out of place at hand {self.hand_no}")
             moved = self._after() or moved
 
+    def _handle(self, peer: str, body: Body) -> None:
+        """Take ``body``; whatever a handler did not foresee drops the message, logged."""
+        try:
+            self._take(peer, body)
+        except SessionError:
+            raise
+        except Exception as err:  # a peer never crashes a session
+            self.unexpected += 1
+            log.warning("table %s: %s from %s failed: %r", self.table, body.kind.name, peer,
+                        err, exc_info=log.isEnabledFor(logging.DEBUG))
+            self.ignore(peer, f"{body.kind.name} could not be taken: {err!r}")
+
     def _route(self, peer: str, body: Body) -> Route:
+        try:
+            return self._route_of(peer, body)
+        except Exception as err:  # a peer never crashes a session
+            self.ignore(peer, f"{body.kind.name} could not be routed: {err!r}")
+            return Route.DROP
+
+    def _route_of(self, peer: str, body: Body) -> Route:
         kind = body.kind
         if kind in (Msg.JOIN, Msg.LEAVE):
             return Route.TAKE  # for the host's desk; others just pass them by
@@ -210,13 +286,24 @@ class Session(Course):
         seat = self.roster.seat_of(peer)
         if seat is None:
             return Route.DROP
-        if kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL):
+        if kind is Msg.REJOIN:
+            return Route.TAKE
+        if kind is Msg.RESUME:
+            if seat != self.coordinator(body.args[0]):
+                return Route.DROP
+            return Route.TAKE if self.route_resume(body) else Route.WAIT
+        if self.phase is SessionPhase.REJOIN:
+            # the coordinator's RESUME comes after all it said of the old hand; others'
+            # messages may already belong to the next hand: they wait for RESUME
+            assert self.seat is not None
+            return Route.DROP if seat == self.coordinator(self.seat) else Route.WAIT
+        if kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL) or (kind is Msg.TIMEOUT and body.hand == 0):
             return Route.TAKE if self.phase is SessionPhase.LOT else Route.DROP
         if self.phase is SessionPhase.LOT or body.hand > self.hand_no:
             return Route.WAIT
         if body.hand < self.hand_no or self.hand is None:
             return Route.DROP if body.hand < self.hand_no else Route.WAIT
-        if kind is Msg.VOID:
+        if kind in (Msg.VOID, Msg.TIMEOUT):
             return Route.TAKE
         return self.hand.route(seat, body)
 
@@ -233,16 +320,25 @@ class Session(Course):
             self._start(body)
         elif kind is Msg.RESULT:
             self.results[peer] = body.args
+            self.others_done(self.now())
         elif kind is Msg.BYE:
             pass
         elif seat is None:
             return
+        elif kind is Msg.REJOIN:
+            if peer != self.me:
+                self.take_rejoin(seat)
+        elif kind is Msg.RESUME:
+            self.take_resume(body)
         elif kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL):
             self._lot_message(seat, body)
+        elif kind is Msg.TIMEOUT and body.hand == 0:
+            self.lot_vote(seat, body)
         elif kind is Msg.VOID:
             if peer != self.me:
-                self.void(Blame(body.args[0], "void", f"reported by seat {seat}: {body.args[1]}"),
-                          announce=False)
+                self._claim(peer, body)
+        elif kind is Msg.TIMEOUT:
+            self.timeout_vote(seat, body)
         else:
             self._hand_message(seat, body)
 
@@ -283,6 +379,7 @@ class Session(Course):
         if self.plan is not None and seat is None:
             raise SessionError(f"table {self.table} started without this seat")
         self.roster, self.seat = roster, seat
+        self.journal_start(body, self.host)
         self.link.restrict(roster.peers | {self.host or self.me})
         self.lot = Lot(roster.table_id, len(roster.sitters), seat, self.entropy)
         self.phase, self.lot_since = SessionPhase.LOT, self.now()
@@ -316,15 +413,55 @@ class Session(Course):
     # --- hands --------------------------------------------------------------------------
 
     def _hand_message(self, seat: int, body: Body) -> None:
-        assert self.hand is not None
+        hand = self.hand
+        assert hand is not None
+
+        def take() -> None:
+            hand.screen(seat, body)
+            hand.take(seat, body, self.now())
+
+        self._checked(f"seat {seat}", take)
+
+    def _checked(self, peer: str, work: Callable[[], object]) -> bool:
+        """Run ``work`` on the hand; True if it convicted a seat (now out)."""
         try:
-            self.hand.take(seat, body, self.now())
+            work()
         except Refused as err:
-            self.ignore(f"seat {seat}", str(err))
+            self.ignore(peer, str(err))
         except Blamed as err:
-            self.void(err.blame, announce=True)
+            self.offence(err.blame, err.evidence)
+            return True
         except RemoteProtocolError as err:
             self.protocol_failure(err)
+            return True
+        except LocalProtocolError as err:
+            self.ignore(peer, f"out of place for the hand: {err}")
+        return False
+
+    def _claim(self, peer: str, body: Body) -> None:
+        """A VOID from seat ``peer``: check its evidence here (SPEC.md, "Evidence").
+
+        A claim naming no other seat of the hand, or carrying no evidence at all, is
+        false on its face (an honest seat claims only with evidence): its own signer is
+        put out. Evidence that does not convict here (yet) is logged and ignored."""
+        blamed, reason = body.args
+        hand, match = self.hand, self.match
+        seat = self.roster.seat_of(peer) if self.roster is not None else None
+        if hand is None or match is None or seat is None or not match.active[seat]:
+            return
+        signed = [e for e in body.envelopes if hand.signed_by(blamed, e) is not None]
+        if blamed == seat or blamed not in hand.public.order or not body.envelopes:
+            self.offence(Blame(seat, "false-claim", f"claimed seat {blamed} cheated, "
+                               "without evidence"), announce=False)
+            return
+        # Only envelopes at steps this seat already took from the named seat are fed:
+        # they can show a second version of one (equivocation, which a seat may show to
+        # one peer alone) but never move the hand ahead of the named seat's own bodies.
+        # The rest this seat judges when they come from their signer.
+        evidence = tuple(e for e in signed if hand.taken_from(blamed, e))
+        if not self._checked(peer, lambda: hand.feed(blamed, evidence, self.now(), own=False)):
+            self.ignore(peer, f"VOID naming seat {blamed} with evidence that does not "
+                        f"convict here: {reason}")
 
     def _after(self) -> bool:
         """Act on what just moved; True if this session queued messages of its own."""
@@ -376,6 +513,9 @@ class Session(Course):
             return
         view = hand.view()
         action = decided.action
+        if not view.legal:  # the seat's cards are still arriving: ask again once they are
+            self._asked = None
+            return
         if action is None or action not in view.legal:
             self._refusals += 1
             if self._refusals < MAX_REFUSALS:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -26,6 +26,7 @@ from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, EmbeddedBrok
 from lodam_p2p.player import Notice, NoticeLevel
 from lodam_p2p.rules import Options
 from lodam_p2p.session.course import Timing
+from lodam_p2p.session.journal import Journal, SeatJournal
 from lodam_p2p.session.keys import entropy_for, new_identity
 from lodam_p2p.session.link import Connector, Link
 from lodam_p2p.session.lobby import HostDesk
@@ -102,15 +103,20 @@ async def _seat_run(session: Session) -> MatchOutcome | None:
 
 
 def _link(connect: Connector, table: str, identity: Ed25519PrivateKey, timing: Timing, *,
-          watch_lobby: bool = False) -> Link:
+          watch_lobby: bool = False, epoch: int = 0) -> Link:
     return Link(connect, table, identity, watch_lobby=watch_lobby,
-                heartbeat=timing.heartbeat_s, retry=timing.retry_s)
+                heartbeat=timing.heartbeat_s, retry=timing.retry_s, epoch=epoch)
 
 
 def _sessions(table: str, options: Options, seats: int, local: Sequence[SeatPlan], *,
               connect: Connector, seed: int | None, timing: Timing,
-              spectator: SpectatorLog | None) -> list[Session]:
-    """The host (a watcher keeping the lobby) and one session per local seat."""
+              spectator: SpectatorLog | None, journal: Journal | None = None) -> list[Session]:
+    """The host (a watcher keeping the lobby) and one session per local seat.
+
+    With a ``journal``, each session keeps its identity, the match and the result there
+    (a restarted host starts a new table: only joined seats rejoin, see .rejoin)."""
+    kept = [_fresh(journal, role, table) for role in ["host"] + [f"seat-{i}" for i in
+                                                                  range(1, len(local) + 1)]]
     host_entropy = entropy_for(seed, 0)
     host_link = _link(connect, table, new_identity(host_entropy), timing)
     links, entropies = [], []
@@ -118,13 +124,28 @@ def _sessions(table: str, options: Options, seats: int, local: Sequence[SeatPlan
         entropy = entropy_for(seed, place)
         entropies.append(entropy)
         links.append(_link(connect, table, new_identity(entropy), timing))
-    desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links))
+    for kept_entry, link in zip(kept, [host_link, *links], strict=True):
+        kept_entry.keep(identity=link.identity.private_bytes_raw().hex(), epoch=0)
+    # One limit for every seat: a person at the host's own seats gets time to think.
+    person = any(plan.kind == "human" for plan in local)
+    limit = max(timing.timeout_s, timing.person_s) if person else timing.timeout_s
+    desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links),
+                    limit_s=limit)
     host = Session(host_link, plan=None, entropy=host_entropy, timing=timing,
-                   host=host_link.peer, desk=desk, spectator=spectator)
+                   host=host_link.peer, desk=desk, spectator=spectator, journal=kept[0])
     return [host] + [
-        Session(link, plan=plan, entropy=entropy, timing=timing, host=host_link.peer)
-        for link, plan, entropy in zip(links, local, entropies, strict=True)
+        Session(link, plan=plan, entropy=entropy, timing=timing, host=host_link.peer,
+                journal=journal)
+        for link, plan, entropy, journal in zip(links, local, entropies, kept[1:], strict=True)
     ]
+
+
+def _fresh(journal: Journal | None, role: str, table: str) -> SeatJournal:
+    """A journal entry for a new table (whatever the journal held before)."""
+    kept = SeatJournal(journal, role, table)
+    kept.entry.clear()
+    kept.entry["table"] = table
+    return kept
 
 
 async def play_table(*, table: str, options: Options, seats: Sequence[SeatPlan],
@@ -151,7 +172,7 @@ async def host_table(*, table: str, seats: int, options: Options, local: Sequenc
                      seed: int | None = None, timing: Timing | None = None,
                      connector: Connector | None = None,
                      spectator: SpectatorLog | None = None,
-                     on_broker: object = None) -> MatchOutcome:
+                     on_broker: object = None, journal: Journal | None = None) -> MatchOutcome:
     """Host ``table`` with ``seats`` seats, ``local`` of them played here.
 
     ``on_broker`` (a callable taking the broker URL) is told where others should join.
@@ -165,7 +186,7 @@ async def host_table(*, table: str, seats: int, options: Options, local: Sequenc
         if callable(on_broker):
             on_broker(url)
         sessions = _sessions(table, options, seats, local, connect=connect, seed=seed,
-                             timing=timing or Timing(), spectator=spectator)
+                             timing=timing or Timing(), spectator=spectator, journal=journal)
         async with _advertised(table, url, listen):
             outcomes = await _run_all(sessions)
     return outcomes[0]
@@ -217,14 +238,26 @@ async def find_table(connect: Connector, table: str | None) -> str:
 async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
                      seed: int | None = None, timing: Timing | None = None,
                      connector: Connector | None = None,
-                     spectator: SpectatorLog | None = None) -> MatchOutcome:
-    """Join ``table`` (None: the first open one on the broker) with one local seat."""
+                     spectator: SpectatorLog | None = None,
+                     make: Callable[..., Session] = Session,
+                     journal: Journal | None = None) -> MatchOutcome:
+    """Join ``table`` (None: the first open one on the broker) with one local seat.
+
+    ``make`` builds the session (``Session``, or a subclass such as the adversary's).
+    With a ``journal`` holding an unfinished match (at ``table``, if named), the seat
+    comes back to it (:mod:`.rejoin`); otherwise the journal keeps the new match."""
     async with broker_for(broker_url, None, connector) as (connect, _url):
-        name = await find_table(connect, table)
+        kept = SeatJournal(journal, "seat", table)
+        name = kept.entry["table"] if kept.rejoining else await find_table(connect, table)
+        kept = kept if kept.rejoining else SeatJournal(journal, "seat", name)
         if spectator is not None:
             spectator.table = name
-        entropy = entropy_for(seed, 1)
+        epoch = kept.entry.get("epoch", -1) + 1 if journal is not None else 0
+        entropy = entropy_for(seed, 1 + 1000 * epoch)
+        identity = kept.identity(entropy) if journal is not None else new_identity(entropy)
+        kept.next_epoch()
         timing = timing or Timing()
-        link = _link(connect, name, new_identity(entropy), timing, watch_lobby=True)
-        session = Session(link, plan=seat, entropy=entropy, timing=timing, spectator=spectator)
+        link = _link(connect, name, identity, timing, watch_lobby=True, epoch=epoch)
+        session = make(link, plan=seat, entropy=entropy, timing=timing, spectator=spectator,
+                       journal=kept)
         return (await _run_all([session]))[0]

@@ -43,6 +43,24 @@ def early_reason(*, seated: bool, started: bool, grace_over: bool, voids: int,
     return f"{voids} hands in a row were void, the last one by seat {blamed}: the match ends"
 
 
+def expelled_reason(blames: Sequence[str]) -> str:
+    """The sentence for a match played to its end after seats were put out on evidence
+    ("seat 2 did not answer in time and was put out of the match"), or "" when none was.
+    Silence is the usual case and is said as such; any other offence is named by its
+    check."""
+    parts: list[str] = []
+    for line in blames:
+        found = _BLAME.match(line)
+        if found is None:
+            continue
+        seat, check = found.group(1), found.group(2)
+        what = "did not answer in time" if check == "timeout" else f"failed the {check} check"
+        sentence = f"seat {seat} {what} and was put out of the match"
+        if sentence not in parts:
+            parts.append(sentence)
+    return "; ".join(parts)
+
+
 def verdict_standings(standings: Sequence[int], winners: Sequence[int],
                       remaining: Sequence[int], blamed: int | None) -> tuple[int, ...]:
     """``standings`` (best first) reordered to agree with a verdict: ``winners`` first,

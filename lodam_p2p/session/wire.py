@@ -61,7 +61,7 @@ class Msg(enum.IntEnum):
     JOIN = 1  #: a peer asks the host for a seat: name, kind
     LEAVE = 2  #: a peer gives its seat up before the start
     SEATS = 3  #: the host's seat list: [[peer, name, kind] …], seats at the table
-    START = 4  #: the host starts the match: table id, options, roster
+    START = 4  #: the host starts the match: table id, options, roster, time limit (s)
     LOT_COMMIT = 5  #: H(nonce) for the first dealer's lot
     LOT_REVEAL = 6  #: the nonce itself
     PROTO = 7  #: fair-deal envelopes only (keys, shuffles, deal shares, talon reveal)
@@ -73,10 +73,13 @@ class Msg(enum.IntEnum):
     DECLARE = 13  #: declare out (and challenge) or not
     CHALLENGE = 14  #: a watcher's challenge or none
     NOTES = 15  #: end of hand: offer openings [[step, position, salt] …], audit opening
-    VOID = 16  #: this seat abandoned the hand: blamed seat, reason
-    RESULT = 17  #: the match result as this seat sees it: winners, deals, audits, lives
+    VOID = 16  #: a claim against a seat: blamed seat, reason; its evidence travels along
+    RESULT = 17  #: the match result as this seat sees it: winners, deals, audits, lives, blames
     BYE = 18  #: this peer leaves the table
     REMASK = 19  #: after an exchange, a trader's holding under fresh positions (envelope along)
+    REJOIN = 20  #: a restarted seat is back: the hand number its journal reached
+    RESUME = 21  #: the coordinator's answer: seat back, next hand, match state (JSON)
+    TIMEOUT = 24  #: a vote: this seat has waited past the table's limit for seat, at step
 
 
 #: The message kinds that are decisions of a seat at a given step of a hand.
@@ -178,6 +181,14 @@ def _row(*checks: Check) -> Check:
                       and all(c(x) for c, x in zip(checks, v, strict=True)))
 
 
+def _limit(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and 0 < v <= 3600
+
+
+def _blame_text(v: Any) -> bool:
+    return isinstance(v, str) and len(v) <= _MAX_STR
+
+
 def _options(v: Any) -> bool:
     return isinstance(v, dict) and all(isinstance(k, str) for k in v)
 
@@ -187,7 +198,8 @@ _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.JOIN: (_text, _text),
     Msg.LEAVE: (),
     Msg.SEATS: (_list_of(_ENTRY), _small),
-    Msg.START: (_bin(16), _options, _list_of(_row(_text, _bin(PUBKEY_LEN), _text, _text))),
+    Msg.START: (_bin(16), _options, _list_of(_row(_text, _bin(PUBKEY_LEN), _text, _text)),
+                _limit),
     Msg.LOT_COMMIT: (_bin(32),),
     Msg.LOT_REVEAL: (_bin(32),),
     Msg.PROTO: (),
@@ -200,9 +212,12 @@ _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.CHALLENGE: (_opt(_small),),
     Msg.NOTES: (_list_of(_row(_u32, _position, _bin(16)), 64),),
     Msg.VOID: (_small, lambda v: isinstance(v, str) and len(v) <= 200),
-    Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_small)),
+    Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_small), _list_of(_blame_text)),
     Msg.BYE: (),
     Msg.REMASK: (),
+    Msg.REJOIN: (_u32,),
+    Msg.RESUME: (_small, _u32, lambda v: isinstance(v, bytes) and 0 < len(v) <= 8192),
+    Msg.TIMEOUT: (_small,),
 }
 
 

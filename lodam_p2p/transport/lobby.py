@@ -31,14 +31,20 @@ from typing import Any
 
 from lodam_p2p.games import any_seat_range
 from lodam_p2p.transport.base import Transport
+from lodam_p2p.transport.presence import BadPresence, Presence
 from lodam_p2p.transport.topics import (
     LOBBY_PATTERN,
     PROTOCOL_VERSION,
+    ROOT,
+    TopicKind,
     check_name,
     is_valid_name,
     lobby_topic,
     parse_topic,
 )
+
+#: Every presence at every table: a table whose host is gone is not listed.
+PRESENCE_PATTERN = f"{ROOT}/t/+/presence/+"
 
 log = logging.getLogger(__name__)
 
@@ -171,10 +177,14 @@ async def read_lobby(transport: Transport, limit: float, quiet: float = 0.3
     Subscribes to the lobby and collects the retained announcements, which brokers
     send right after the subscription: it stops once ``quiet`` seconds pass without
     one, or after ``limit`` seconds in all. Malformed announcements are logged and
-    skipped. ``transport`` must be connected.
+    skipped. A table whose host's presence says it is gone (its Last Will: the host
+    died before it could withdraw the announcement) is left out. ``transport`` must be
+    connected.
     """
     found: dict[str, TableAnnouncement] = {}
+    gone: set[tuple[str, str]] = set()
     await transport.subscribe(LOBBY_PATTERN)
+    await transport.subscribe(PRESENCE_PATTERN)
     messages = transport.messages()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limit
@@ -183,17 +193,35 @@ async def read_lobby(transport: Transport, limit: float, quiet: float = 0.3
             message = await asyncio.wait_for(anext(messages), min(quiet, left))
         except (TimeoutError, StopAsyncIteration):
             break
-        _take(found, message.topic, message.payload)
-    return [found[name] for name in sorted(found)]
+        _take(found, gone, message.topic, message.payload)
+    return [found[name] for name in sorted(found) if (name, found[name].host) not in gone]
 
 
-def _take(found: dict[str, TableAnnouncement], topic: str, payload: bytes) -> None:
-    """File one lobby message under its table (an empty payload withdraws it)."""
+def _take(found: dict[str, TableAnnouncement], gone: set[tuple[str, str]], topic: str,
+          payload: bytes) -> None:
+    """File one lobby message under its table (an empty payload withdraws it), or note a
+    peer's presence."""
     try:
         parsed = parse_topic(topic)
+        if parsed.kind is TopicKind.PRESENCE:
+            _presence(gone, parsed.table, parsed.peer, payload)
+            return
         if not payload:
             found.pop(parsed.table, None)
             return
         found[parsed.table] = TableAnnouncement.decode(payload, topic_table=parsed.table)
     except ValueError as err:  # BadName, BadAnnouncement
         log.info("ignoring lobby message on %r: %s", topic, err)
+
+
+def _presence(gone: set[tuple[str, str]], table: str, peer: str | None, payload: bytes) -> None:
+    try:
+        presence = Presence.decode(payload)
+    except BadPresence:
+        return
+    if peer is None or presence.peer != peer:
+        return
+    if presence.online:
+        gone.discard((table, peer))
+    else:
+        gone.add((table, peer))

@@ -33,7 +33,7 @@ from lodam_p2p.transport.base import (
     TransportClosed,
     topic_matches,
 )
-from lodam_p2p.transport.presence import Presence, PresenceSpec, is_stale_will, new_nonce
+from lodam_p2p.transport.presence import PresenceSpec, is_stale_will, new_nonce
 
 _Link = tuple[int, int]
 
@@ -204,6 +204,8 @@ class MemoryTransport:
         self._hub._attach(self, self._presence_message(False))
         self._connected = True
         self._epoch += 1
+        for pattern in self._patterns:  # as MQTT: subscriptions renewed, retained re-sent
+            self._hub._send_retained(self, pattern)
         await self._announce(True)
 
     async def publish(
@@ -264,7 +266,7 @@ class MemoryTransport:
     def _presence_message(self, online: bool) -> tuple[str, bytes] | None:
         if self._presence is None or self._nonce is None:
             return None
-        return self._presence.topic, Presence(self._presence.peer, self._nonce, online).encode()
+        return self._presence.topic, self._presence.payload(self._nonce, online)
 
     async def _announce(self, online: bool) -> None:
         message = self._presence_message(online)

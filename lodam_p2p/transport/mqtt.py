@@ -37,7 +37,7 @@ from lodam_p2p.transport.base import (
     TransportClosed,
     TransportError,
 )
-from lodam_p2p.transport.presence import Presence, PresenceSpec, is_stale_will, new_nonce
+from lodam_p2p.transport.presence import PresenceSpec, is_stale_will, new_nonce
 from lodam_p2p.transport.url import BrokerUrl
 
 log = logging.getLogger(__name__)
@@ -270,7 +270,7 @@ class MqttTransport:
         url = self.url
         will = None
         if self._presence is not None and nonce is not None:
-            gone = Presence(self._presence.peer, nonce, online=False).encode()
+            gone = self._presence.payload(nonce, online=False)
             will = aiomqtt.Will(self._presence.topic, gone, qos=QOS_AT_LEAST_ONCE, retain=True)
         return aiomqtt.Client(
             url.host, url.port, username=url.username, password=url.password,
@@ -293,7 +293,7 @@ class MqttTransport:
 
     async def _announce(self, client: aiomqtt.Client, online: bool) -> None:
         if self._presence is not None and self._nonce is not None:
-            body = Presence(self._presence.peer, self._nonce, online).encode()
+            body = self._presence.payload(self._nonce, online)
             await client.publish(self._presence.topic, body, qos=QOS_AT_LEAST_ONCE,
                                  retain=True, timeout=self._timeout)
 
@@ -353,10 +353,16 @@ def _ignore_result(task: asyncio.Task[None]) -> None:
         log.info("re-announcing presence failed: %s", task.exception())
 
 
+#: Longest wait for the broker to see a DISCONNECT through (aiomqtt waits forever).
+DISCONNECT_WAIT_S = 5.0
+
+
 async def _quietly_disconnect(client: aiomqtt.Client) -> None:
-    """Leave the broker cleanly if we still can; never raise."""
+    """Leave the broker cleanly if we still can; never raise, never hang: aiomqtt waits
+    without a limit for the disconnection to complete, and a process that has finished
+    its match must still exit (the socket closes with it)."""
     with contextlib.suppress(aiomqtt.MqttError, OSError, RuntimeError, TimeoutError):
-        await client.__aexit__(None, None, None)
+        await asyncio.wait_for(client.__aexit__(None, None, None), DISCONNECT_WAIT_S)
 
 
 if TYPE_CHECKING:  # mypy checks that the adapter honours the contract

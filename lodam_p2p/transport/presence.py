@@ -13,18 +13,38 @@ its own stale will re-announces itself (:func:`is_stale_will`).
 
 The payload is a small JSON object so that ``mosquitto_sub -v -t 'lodam/#'`` stays
 readable at a LAN party.
+
+Signed presence. Anybody on the broker can publish on any topic, so an unsigned "gone"
+could make a table hold (or give up on) a seat that is still there. A transport given a
+``signer`` (the peer's identity key) adds ``key`` (its raw Ed25519 public key, hex) and
+``sig`` (hex) over :meth:`Presence.signing_input`: a domain tag, the table, the peer,
+the nonce and the state. The will is signed when the connection is made (its nonce is
+known then). The session checks the signature and that the key is the peer's
+(:func:`check_signed`, the peer name being derived from the key) and ignores anything
+else. Limit: a replayed *old* "online" of the same peer (same table, older nonce) still
+verifies; it can at worst make a later will look stale until the peer speaks again.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from lodam_p2p.transport.topics import check_name, is_valid_name, presence_topic
 
 #: Largest presence payload accepted.
-MAX_PRESENCE_BYTES = 256
+MAX_PRESENCE_BYTES = 512
+#: Domain separation of presence signatures.
+PRESENCE_DOMAIN = b"lodam/presence/v1\x00"
+_KEY_LEN, _SIG_LEN = 32, 64
+
+#: Signs presence bytes with the peer's identity key (Ed25519: 64-byte signatures).
+Signer = Callable[[bytes], bytes]
 
 
 class BadPresence(ValueError):
@@ -42,6 +62,8 @@ class PresenceSpec:
 
     table: str
     peer: str
+    signer: Signer | None = field(default=None, compare=False, repr=False)
+    pubkey: bytes = field(default=b"", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         check_name(self.table, "table")
@@ -52,6 +74,14 @@ class PresenceSpec:
         """The presence topic, also the Last Will topic."""
         return presence_topic(self.table, self.peer)
 
+    def payload(self, nonce: str, online: bool) -> bytes:
+        """The presence payload for one connection (signed when there is a signer)."""
+        presence = Presence(self.peer, nonce, online)
+        if self.signer is not None:
+            sig = self.signer(presence.signing_input(self.table))
+            presence = Presence(self.peer, nonce, online, self.pubkey, sig)
+        return presence.encode()
+
 
 @dataclass(frozen=True, slots=True)
 class Presence:
@@ -60,10 +90,20 @@ class Presence:
     peer: str
     nonce: str
     online: bool
+    key: bytes = b""  #: the peer's raw Ed25519 public key (signed presence only)
+    sig: bytes = b""  #: its signature over :meth:`signing_input`
+
+    def signing_input(self, table: str) -> bytes:
+        """What the signature covers."""
+        state = b"1" if self.online else b"0"
+        return b"\x00".join([PRESENCE_DOMAIN + table.encode(), self.peer.encode(),
+                             self.nonce.encode(), state])
 
     def encode(self) -> bytes:
         """The JSON bytes sent on the wire."""
-        body = {"peer": self.peer, "nonce": self.nonce, "online": self.online}
+        body: dict[str, object] = {"peer": self.peer, "nonce": self.nonce, "online": self.online}
+        if self.sig:
+            body |= {"key": self.key.hex(), "sig": self.sig.hex()}
         return json.dumps(body, separators=(",", ":")).encode()
 
     @classmethod
@@ -84,7 +124,36 @@ class Presence:
             raise BadPresence("presence nonce missing or too long")
         if not isinstance(online, bool):
             raise BadPresence("presence 'online' is not a boolean")
-        return cls(peer, nonce, online)
+        key, sig = _hex(body.get("key"), _KEY_LEN), _hex(body.get("sig"), _SIG_LEN)
+        return cls(peer, nonce, online, key, sig)
+
+
+def _hex(value: object, size: int) -> bytes:
+    if value is None:
+        return b""
+    if not isinstance(value, str) or len(value) != 2 * size:
+        raise BadPresence("presence key or signature of the wrong size")
+    try:
+        return bytes.fromhex(value)
+    except ValueError:
+        raise BadPresence("presence key or signature is not hex") from None
+
+
+def check_signed(presence: Presence, table: str, topic_peer: str,
+                 name_of: Callable[[bytes], str]) -> None:
+    """Raise :class:`BadPresence` unless ``presence`` is signed by the key of the peer
+    whose topic it came on (``name_of`` derives a peer name from a public key)."""
+    if presence.peer != topic_peer:
+        raise BadPresence("presence names another peer than its topic")
+    if not presence.sig:
+        raise BadPresence("presence is not signed")
+    if name_of(presence.key) != presence.peer:
+        raise BadPresence("presence key is not the peer's (forged?)")
+    try:
+        Ed25519PublicKey.from_public_bytes(presence.key).verify(
+            presence.sig, presence.signing_input(table))
+    except (InvalidSignature, ValueError):
+        raise BadPresence("presence signature does not verify (forged?)") from None
 
 
 def is_stale_will(spec: PresenceSpec, current_nonce: str, topic: str, payload: bytes) -> bool:

@@ -23,6 +23,17 @@ requests for frames it has forgotten go unanswered, and the session's own timeou
 decide what that means. Everybody subscribes to every peer's topic, so everybody sees
 the resent frames; they are duplicates for those who had them.
 
+Epochs. A peer that comes back after a crash has lost its outbox and the number it had
+reached. It opens a new *epoch* of its stream instead: epoch ``e`` numbers its frames
+from ``e · 2**40 + 1`` on (:data:`EPOCH_SPAN`). A receiver that sees a frame of a later
+epoch from a sender forgets that sender's old stream (its gap will never be filled) and
+follows the new one; frames of an earlier epoch are dropped. Frames are signed with the
+sender's identity key before they reach this layer, and the sender's name is derived from
+that key, so only the same identity can open a new epoch of its own stream. A restarted
+peer also starts *late*: it follows each other sender from the first frame it sees of
+it rather than from frame 1 (``late_join``), since what was said before its crash
+is history it cannot use.
+
 The endpoint is sans-IO in the aioquic manner: it never reads a clock (``now`` is passed
 in), never touches the network, and hands back frames to publish
 (:meth:`StreamEndpoint.frames_to_send`), messages to deliver
@@ -45,6 +56,16 @@ from lodam_p2p.transport.frames import (
 )
 from lodam_p2p.transport.topics import check_name
 
+#: Frame numbers per stream epoch: epoch ``e`` numbers from ``e * EPOCH_SPAN + 1``.
+EPOCH_SPAN = 2**40
+#: Highest epoch a stream may open (numbers stay below 2**63).
+MAX_EPOCH = 2**22 - 1
+
+
+def epoch_of(seq: int) -> int:
+    """The stream epoch a frame number (or high-water mark) belongs to."""
+    return seq // EPOCH_SPAN
+
 
 @dataclass(frozen=True, slots=True)
 class Delivery:
@@ -58,9 +79,9 @@ class Delivery:
 class Outbox:
     """The frames we sent: numbers them and remembers the last ``history`` of them."""
 
-    def __init__(self, me: str, history: int) -> None:
+    def __init__(self, me: str, history: int, epoch: int = 0) -> None:
         self.me = me
-        self.high_water = 0
+        self.high_water = epoch * EPOCH_SPAN
         self._kept: deque[tuple[int, bytes]] = deque(maxlen=history)
 
     def append(self, body: bytes) -> bytes:
@@ -86,9 +107,24 @@ class Inbox:
     early: dict[int, bytes] = field(default_factory=dict)
     asked_at: float | None = None
     asked_upto: int = 0
+    epoch: int = 0
+
+    def follow(self, seq: int) -> bool:
+        """Whether a frame numbered ``seq`` belongs to the stream followed (a later epoch
+        replaces it; an earlier one is dead and its frames are dropped)."""
+        epoch = epoch_of(seq)
+        if epoch < self.epoch:
+            return False
+        if epoch > self.epoch:
+            self.epoch, self.next_seq = epoch, epoch * EPOCH_SPAN + 1
+            self.high_water, self.early = epoch * EPOCH_SPAN, {}
+            self.asked_at, self.asked_upto = None, 0
+        return True
 
     def accept(self, seq: int, body: bytes, max_ahead: int) -> list[Delivery]:
         """Take DATA frame ``seq``; return what it lets us deliver, in order."""
+        if not self.follow(seq):
+            return []
         self.note_high_water(seq)
         if seq < self.next_seq or seq in self.early or seq >= self.next_seq + max_ahead:
             return []
@@ -142,9 +178,15 @@ class StreamEndpoint:
         max_resend: int = 256,
         retry_interval: float = 0.5,
         heartbeat_interval: float | None = 1.0,
+        epoch: int = 0,
+        late_join: bool = False,
     ) -> None:
+        if not 0 <= epoch <= MAX_EPOCH:
+            raise ValueError(f"stream epoch {epoch} out of range")
         self.me = check_name(me, "peer")
-        self._outbox = Outbox(me, history)
+        self.epoch = epoch
+        self._late_join = late_join
+        self._outbox = Outbox(me, history, epoch)
         self._inboxes: dict[str, Inbox] = {}
         self._max_ahead = max_ahead
         self._max_resend = max_resend
@@ -180,10 +222,10 @@ class StreamEndpoint:
         if sender == self.me:
             return  # our own publications come back to us: nothing to learn
         request = ResendRequest.decode(frame.body) if frame.kind == FrameKind.RESEND else None
-        inbox = self._inbox(sender)
+        inbox = self._inbox(sender, frame)
         if frame.kind == FrameKind.DATA:
             self._delivered.extend(inbox.accept(frame.seq, frame.body, self._max_ahead))
-        else:
+        elif inbox.follow(frame.seq):
             inbox.note_high_water(frame.seq)
         if request is not None and request.target == self.me:
             self._to_send.extend(self._outbox.resend(request.ranges, self._max_resend))
@@ -224,11 +266,15 @@ class StreamEndpoint:
         """Heartbeats go out once we have a stream to speak of."""
         return self._heartbeat is not None and self.high_water > 0
 
-    def _inbox(self, sender: str) -> Inbox:
-        """The inbox of ``sender``, created on first sight."""
+    def _inbox(self, sender: str, first: Frame) -> Inbox:
+        """The inbox of ``sender``, created on first sight (late: at ``first``)."""
         inbox = self._inboxes.get(sender)
         if inbox is None:
-            inbox = self._inboxes[sender] = Inbox(sender)
+            inbox = self._inboxes[sender] = Inbox(sender, epoch=epoch_of(first.seq))
+            inbox.next_seq = max(inbox.next_seq, inbox.epoch * EPOCH_SPAN + 1)
+            if self._late_join:
+                start = first.seq if first.kind == FrameKind.DATA else first.seq + 1
+                inbox.next_seq, inbox.high_water = start, start - 1
         return inbox
 
     def _ask_if_due(self, inbox: Inbox, now: float) -> None:

@@ -15,7 +15,7 @@ from lodam_p2p.bots.manager import new_plugin_manager
 from lodam_p2p.games import GameMatch
 from lodam_p2p.games.lodam import LodamGame
 from lodam_p2p.rules import Card, Deal, Play, PlayerView
-from plugins import heuristic, random_bot
+from lodam_plugins import heuristic, random_bot
 
 
 class Stubborn:

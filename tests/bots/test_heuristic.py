@@ -9,8 +9,8 @@ from lodam_p2p.arena.runner import run_arena
 from lodam_p2p.bots import BotRegistry
 from lodam_p2p.bots.knowledge import Knowledge
 from lodam_p2p.rules import Answer, Card, Deal, Decision, ExchangeRule, Offer, Play, Suit
-from plugins.heuristic import HeuristicBot
-from plugins.random_bot import RandomBot
+from lodam_plugins.heuristic import HeuristicBot
+from lodam_plugins.random_bot import RandomBot
 from tests.bots.conftest import small_deal
 
 

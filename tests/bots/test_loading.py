@@ -121,7 +121,7 @@ def test_a_broken_entry_point_is_one_clear_error(monkeypatch: pytest.MonkeyPatch
     import pluggy
 
     def explode(self: pluggy.PluginManager, group: str, name: str | None = None) -> int:
-        raise ModuleNotFoundError("No module named 'plugins.nosuch'")
+        raise ModuleNotFoundError("No module named 'lodam_plugins.nosuch'")
 
     monkeypatch.setattr(pluggy.PluginManager, "load_setuptools_entrypoints", explode)
     with pytest.raises(PluginLoadError, match=r"entry point of group lodam_p2p\.bots failed"):

@@ -21,7 +21,7 @@ from lodam_p2p.rules import (
     Play,
     Swallow,
 )
-from plugins.ismcts import IsmctsBot
+from lodam_plugins.ismcts import IsmctsBot
 from tests.ismcts.helpers import OPTION_SETS, option_id
 
 

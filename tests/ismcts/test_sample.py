@@ -8,9 +8,9 @@ import pytest
 
 from lodam_p2p.rules import Deal, Options, PlayerView
 from lodam_p2p.rules.cards import CARDS, FULL_MASK, SHORT_MASK, mask_of
-from lodam_p2p.rules.fastsim import SUIT_MASK, bits
-from plugins.ismcts_replay import WindowLog, replay
-from plugins.ismcts_sample import Constraints, World, sample
+from lodam_p2p.rules.codes import SUIT_MASK, bits
+from lodam_plugins.ismcts_replay import WindowLog, replay
+from lodam_plugins.ismcts_sample import Constraints, World, sample
 from tests.ismcts.helpers import OPTION_SETS, Moment, moments, new_deal, option_id
 
 

@@ -163,7 +163,7 @@ class Run:
     def determinize(self) -> Deal:
         deal = self.deal
         offer = deal.public.pending_offer
-        card = deal._offer_card if offer is not None else None
+        card = deal.offered_card if offer is not None else None
         hands = [deal.hand(s) for s in range(deal.players)]
         return Deal.from_public(self.tracker, hands, deal.talon, card)
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from lodam_p2p.cli import main
+from lodam_p2p.session.journal import Journal
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -37,3 +39,24 @@ def test_host_with_every_seat_a_local_bot_prints_one_json_line(
     assert result["table"] == "solo" and result["winners"] and result["blames"] == []
     assert result["audits_passed"] == result["deals"]
     assert "[solo] match over" in captured.err
+
+
+@pytest.mark.parametrize("option", ["rejoin_grace=soon", "rejoin_grace=0"])
+def test_a_bad_rejoin_grace_is_one_line(option: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bot", "random", "--table", "oak", "--option", option]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "rejoin_grace" in err and len(err.splitlines()) == 1
+
+
+def test_a_state_dir_in_use_is_one_line(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    held = Journal.open(tmp_path / "seat")
+    try:
+        argv = ["bot", "random", "--table", "oak", "--broker", "mqtt://127.0.0.1:1",
+                "--state-dir", str(tmp_path / "seat")]
+        assert main(argv) != 0
+    finally:
+        held.close()
+    err = capsys.readouterr().err.strip()
+    assert "in use by another process" in err and len(err.splitlines()) == 1

@@ -10,7 +10,7 @@ from lodam_p2p.session import SpectatorLog, play_table
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import PATIENT, bots, lossy, run_all, table
-from tests.support.aio import run
+from tests.support.aio import MATCH_PATIENCE, run
 
 
 def _check(outcomes: list[MatchOutcome], seats: int) -> MatchOutcome:
@@ -26,14 +26,14 @@ def _check(outcomes: list[MatchOutcome], seats: int) -> MatchOutcome:
 
 def test_a_whole_match_over_the_memory_hub() -> None:
     sessions = table(MemoryHub(), bots(["random", "heuristic", "random"]), Options(lives=2))
-    outcome = _check(run(run_all(sessions), 120), 3)
+    outcome = _check(run(run_all(sessions), MATCH_PATIENCE), 3)
     assert sum(1 for life in outcome.lives if life > 0) == 1
 
 
 def test_a_match_survives_drops_duplicates_and_reorders() -> None:
     hub = MemoryHub(lossy())
     sessions = table(hub, bots(["random"] * 4), Options(lives=1))
-    _check(run(run_all(sessions), 150), 4)
+    _check(run(run_all(sessions), MATCH_PATIENCE), 4)
     assert sum(s.link.ignored for s in sessions) == 0
 
 
@@ -42,7 +42,7 @@ def test_declarations_and_challenges_over_the_wire() -> None:
                                     "exchanges": "first_trick", "trump_memory": True,
                                     "stake": 10})
     sessions = table(MemoryHub(), bots(["heuristic", "random", "heuristic"]), options)
-    outcome = _check(run(run_all(sessions), 120), 3)
+    outcome = _check(run(run_all(sessions), MATCH_PATIENCE), 3)
     assert sum(outcome.payouts) == 0 and max(outcome.payouts) > 0
 
 
@@ -66,7 +66,7 @@ def test_play_table_over_embedded_amqtt_tells_the_player_everything() -> None:
     story = io.StringIO()
     outcome = run(play_table(table="amqtt-oak", options=Options(lives=1), seats=seats,
                              seed=5, timing=PATIENT, spectator=SpectatorLog("amqtt-oak", story)),
-                  120)
+                  MATCH_PATIENCE)
     assert outcome.audits_passed == outcome.deals >= 1 and outcome.winners
     ends = [e for e in recorder.events if isinstance(e, DealEnded)]
     assert len(ends) == outcome.deals and all(e.audit == "passed" for e in ends)

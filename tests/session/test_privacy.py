@@ -17,7 +17,7 @@ from lodam_p2p.session import Session
 from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import bots, lossy, run_all, table
-from tests.support.aio import run
+from tests.support.aio import MATCH_PATIENCE, run
 
 
 @dataclass
@@ -59,7 +59,7 @@ def test_an_observer_cannot_link_a_traded_card_to_its_play() -> None:
     hub = MemoryHub(lossy(11))
     sessions = table(hub, bots(["random"] * 4), Options(lives=2), seed=3)
     seen = _watch(sessions[0])
-    outcomes = run(run_all(sessions), 240)
+    outcomes = run(run_all(sessions), MATCH_PATIENCE)
     assert all(o.blames == () and o.audits_passed == o.deals for o in outcomes)
     by_hand: dict[int, list[Seen]] = defaultdict(list)
     for m in seen:

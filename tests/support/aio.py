@@ -10,6 +10,12 @@ from lodam_p2p.transport.base import Message, Transport
 
 T = TypeVar("T")
 
+#: Safety net for a whole match in one test, in seconds: generous, since CI shares two
+#: cores with other work and a loaded run is many times slower (whole-match tests ran out
+#: of 120 s and 240 s beside a dozen busy processes); below pytest's per-test timeout
+#: (pyproject.toml), so that the failure names the match rather than the runner.
+MATCH_PATIENCE = 600.0
+
 
 def run(scenario: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
     """Run ``scenario`` in a fresh event loop, failing it after ``timeout`` seconds."""
@@ -29,7 +35,7 @@ class Inbox:
             self.received.append(message)
             self._changed.set()
 
-    async def wait_for(self, accept: Callable[[Message], bool], timeout: float = 10.0
+    async def wait_for(self, accept: Callable[[Message], bool], timeout: float = 30.0
                        ) -> Message:
         """The first message (already received or to come) that ``accept`` takes."""
         async def look() -> Message:
@@ -41,7 +47,7 @@ class Inbox:
                 await self._changed.wait()
         return await asyncio.wait_for(look(), timeout)
 
-    async def topic(self, topic: str, timeout: float = 10.0) -> Message:
+    async def topic(self, topic: str, timeout: float = 30.0) -> Message:
         """The first message on ``topic``."""
         return await self.wait_for(lambda m: m.topic == topic, timeout)
 

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 import uuid
 
 import pytest
+
+#: Upper bound, in seconds, on waiting for one screen (generous: CI shares two cores).
+PATIENCE = 60.0
 
 
 class Tmux:
@@ -45,6 +49,15 @@ class Tmux:
     def joined(self, target: str | None = None) -> str:
         """The pane's whole history, wrapped lines joined."""
         return self.run("capture-pane", "-p", "-J", "-S", "-", "-t", target or self.target)
+
+    def wait_for(self, text: str, target: str | None = None) -> str:
+        """The first screen showing ``text``; fail after :data:`PATIENCE` seconds."""
+        deadline = time.monotonic() + PATIENCE  # a safety net: it takes a moment
+        while text not in (screen := self.screen(target)):
+            if time.monotonic() > deadline:
+                pytest.fail(f"no {text!r} on the screen in {PATIENCE:g} s:\n{screen}")
+            time.sleep(0.05)
+        return screen
 
     def close(self) -> None:
         self.run("kill-server")

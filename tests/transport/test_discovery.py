@@ -60,9 +60,11 @@ def test_advertise_and_browse_on_loopback() -> None:
     async def scenario() -> list[TableAdvert]:
         advert = TableAdvert(table, "mqtt://127.0.0.1:18830")
         async with Advertiser(advert, interfaces=LOOPBACK):
-            return await browse(timeout=1.5, interfaces=LOOPBACK)
+            # Stops once this table is found; the timeout is only a safety net.
+            return await browse(timeout=30, interfaces=LOOPBACK,
+                                until=lambda found: found.table == table)
 
-    found = run(scenario())
+    found = run(scenario(), 60)
     assert TableAdvert(table, "mqtt://127.0.0.1:18830") in found
 
 
@@ -76,7 +78,9 @@ def test_tables_lists_lan_finds_and_broker_announcements(amqtt_broker: ThreadedA
             await host.publish("lodam/v1/lobby/junk", b"\x00not json", retain=True)
         advert = TableAdvert(lan_table, "mqtt://127.0.0.1:1")  # nobody there
         async with Advertiser(advert, interfaces=LOOPBACK):
-            rows = await gather_tables(BrokerUrl.parse(amqtt_broker.url), 1.5,
+            # A whole-LAN listing browses for its full time: generous, for a loaded
+            # machine (the advert is registered before browsing starts).
+            rows = await gather_tables(BrokerUrl.parse(amqtt_broker.url), 5.0,
                                        interfaces=LOOPBACK)
         return [(r.table, sorted(r.found), r.announcement and r.announcement.seats)
                 for r in rows]

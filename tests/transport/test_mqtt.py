@@ -128,7 +128,7 @@ def test_reconnects_after_the_broker_restarts(mosquitto: Mosquitto) -> None:
             pending = asyncio.create_task(ann.publish("lodam/v1/lobby/oak", b"kept", retain=True))
             mosquitto.start()
             await wait_until(lambda: ann.epoch == 2)
-            await asyncio.wait_for(pending, 10)
+            await asyncio.wait_for(pending, 30)  # a safety net
             async with MqttTransport(mosquitto.url) as bob:
                 await bob.subscribe("lodam/v1/lobby/+")
                 await bob.subscribe(table_presence_pattern("oak"))

@@ -69,7 +69,7 @@ async def _session() -> tuple[Client, list[str]]:
         pipe.send_text("q")
         await _until(lambda: client.model.panel is Panel.QUIT, "leave the table?")
         pipe.send_text("y")
-        await asyncio.wait_for(running, 10)
+        await asyncio.wait_for(running, PATIENCE)
     return client, screens
 
 

@@ -51,16 +51,9 @@ def test_a_whole_match_through_a_real_terminal(tmp_path: Path) -> None:
         assert "▶ You" in seen_table and "Moll" in seen_table and "Ned" in seen_table
         assert "Audit:" in seen_deal_end and "counter" in seen_deal_end
         tmux.keys("q")
-        for _ in range(100):
-            if "Leave the table?" in tmux.screen():
-                break
-            time.sleep(0.05)
+        tmux.wait_for("Leave the table?")
         tmux.keys("y")
-        for _ in range(100):
-            if "EXIT=" in tmux.screen():
-                break
-            time.sleep(0.05)
-        after = tmux.screen()
+        after = tmux.wait_for("EXIT=")
         assert "EXIT=0" in after and "1 match finished" in after
         assert "Traceback" not in after and "Traceback" not in log.read_text()
     finally:

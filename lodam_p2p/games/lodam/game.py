@@ -43,8 +43,10 @@ from lodam_p2p.rules import (
     RankOrder,
     Revoke,
 )
+from lodam_p2p.rules.replay import replay_scenario
 
-_OPTION_HELP = {
+#: One line of help per option of RULES.md section 12 (``lodam rules show-options``).
+OPTION_HELP = {
     "rank_order": f"order within a suit: {', '.join(o.value for o in RankOrder)}",
     "lives": "counters per player at the start (1 … 9); Winning Lodam: counters to win",
     "out_at": "points that put a player out (1 … 108)",
@@ -91,7 +93,7 @@ class LodamGame(Game):
         return _options(options).to_mapping()
 
     def option_rows(self) -> tuple[OptionRow, ...]:
-        return tuple(OptionRow(name, value, _OPTION_HELP.get(name, ""))
+        return tuple(OptionRow(name, value, OPTION_HELP.get(name, ""))
                      for name, value in Options().to_mapping().items())
 
     def parse_card(self, text: str) -> Card:
@@ -118,6 +120,10 @@ class LodamGame(Game):
     def pack(self, match: GameMatch) -> tuple[Card, ...]:
         """The 52-card pack, or the 32-card one from ``short_deck_at`` players down."""
         return SHORT_PACK if _match(match).pack_size() == len(SHORT_PACK) else FULL_PACK
+
+    def reshuffles(self, match: GameMatch) -> bool:
+        """Every Lodam deal is shuffled anew."""
+        return True
 
     def dealt_in(self, match: GameMatch) -> tuple[bool, ...]:
         return tuple(_match(match).active)
@@ -223,6 +229,10 @@ class LodamGame(Game):
                 return Replayed(deal, applied, ReplayError(index, err.seat, offence, str(err)))
             applied += 1
         return Replayed(deal, applied, None)
+
+    def replay_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``"game": "lodam"`` scripted deal of ``lodam rules replay``."""
+        return replay_scenario(scenario)
 
     # -- the client shell ---------------------------------------------------------------
 

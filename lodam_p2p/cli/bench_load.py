@@ -1,0 +1,260 @@
+"""``lodam bench load``: many tables of bots at once on one broker — do they all finish?
+
+``--tables N`` tables of ``--seats`` bots each start together on one broker (``--broker
+URL``, else a private mosquitto when the binary is installed, else the embedded amqtt
+broker in this process). Every table is a whole match played by real peers over MQTT —
+a host watcher and one session per seat, each with its own connection, keys and proofs
+— shared out over ``--workers`` processes (default: one per core) so that the machine's
+cores all work. Printed (``--json``: one JSON object):
+
+- ``finished`` — tables whose match ended with a result;
+- ``blames`` — blames in those results, all tables together (an honest bot is never
+  blamed, so anything above 0 means a seat was found silent: too slow under load);
+- ``decision_latency_ms_p95`` — within a deal, the time from one decision at a table to
+  the next: the action's trip through the broker, its checks by every peer, and the
+  next bot's choice (95th percentile over every table);
+- ``cpu_s`` — processor time of this command and its workers (and of the private broker;
+  an outside broker's is not counted); ``wall_s`` — the whole run.
+
+The exit status is 0 when every table finished with no blame, else 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import resource
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
+from lodam_p2p.cli import CliError
+from lodam_p2p.cli.netrun import bot_seats, check_broker, parse_options
+from lodam_p2p.player import DealEnded, Player, TableEvent
+from lodam_p2p.rules import Action, PlayerView
+from lodam_p2p.session import Timing
+from lodam_p2p.session.table import play_table
+from lodam_p2p.tableplan import SeatPlan
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``lodam bench load``."""
+    parser = sub.add_parser("load", help="many tables of bots at once on one broker",
+                            description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=20, help="tables at once (default 20)")
+    parser.add_argument("--seats", type=int, default=5, help="seats a table (3-10, default 5)")
+    parser.add_argument("--bot", default="random", help="the bot at every seat (random)")
+    parser.add_argument("--broker", metavar="URL", help="an MQTT broker to use "
+                        "(default: a private mosquitto, else the embedded broker)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="processes the tables are shared over (default: one a core)")
+    parser.add_argument("--timeout", type=float, default=Timing().timeout_s, metavar="S",
+                        help="a protocol step or decision (default: as lodam host)")
+    parser.add_argument("--option", action="append", default=[], metavar="K=V",
+                        help="a rules option (repeatable)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play every table at once and print the figures."""
+    if not 1 <= args.tables <= 200:
+        raise CliError("--tables must be between 1 and 200")
+    if not 3 <= args.seats <= 10:
+        raise CliError("--seats must be between 3 and 10")
+    if args.workers < 1:
+        raise CliError("--workers must be at least 1")
+    if not 0 < args.timeout <= 3600:
+        raise CliError("--timeout must be above 0 and at most 3600 seconds")
+    check_broker(args.broker)
+    parse_options(args.option)  # a clean error for a bad option, before any process
+    bot_seats([args.bot], None)  # likewise for an unknown bot
+    figures = measure(args)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(f"{figures['finished']} of {figures['tables']} tables finished, "
+              f"{figures['blames']} blames; decision latency p95 "
+              f"{figures['decision_latency_ms_p95']} ms; cpu {figures['cpu_s']} s, "
+              f"wall {figures['wall_s']} s")
+    return 0 if figures["finished"] == args.tables and figures["blames"] == 0 else 1
+
+
+def measure(args: argparse.Namespace) -> dict[str, object]:
+    """Run the tables and gather the figures."""
+    started = time.monotonic()
+    with _broker(args.broker) as url:
+        reports = _run_workers(url, args)
+    wall = time.monotonic() - started
+    cpu = sum(_cpu(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    for report in reports:
+        if report.error:
+            print(f"lodam: table {report.table}: {report.error}", file=sys.stderr)
+    gaps = sorted(gap for report in reports for gap in report.gaps)
+    return {
+        "tables": args.tables,
+        "finished": sum(report.finished for report in reports),
+        "blames": sum(len(report.blames) for report in reports),
+        "decision_latency_ms_p95": round(_percentile(gaps, 0.95) * 1000, 1),
+        "cpu_s": round(cpu, 1),
+        "wall_s": round(wall, 1),
+    }
+
+
+@contextlib.contextmanager
+def _broker(choice: str | None) -> Iterator[str]:
+    """The URL of the broker every table uses."""
+    if choice is not None:
+        yield choice
+        return
+    with private_mosquitto() as url:
+        if url is not None:
+            yield url
+            return
+    with _embedded() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def _embedded() -> Iterator[str]:
+    """The embedded broker, in a thread of this process, while the workers run."""
+    import threading  # noqa: PLC0415 - only when no mosquitto is installed
+
+    ready: list[str] = []
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+
+    async def serve() -> None:
+        async with EmbeddedBroker(ListenAddress(LOOPBACK, 0)) as broker:
+            ready.append(broker.url)
+            await stop.wait()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    while not ready and thread.is_alive():
+        time.sleep(0.01)
+    if not ready:
+        raise CliError("the embedded broker did not start", 1)
+    try:
+        yield ready[0]
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(10)
+        if not thread.is_alive():
+            loop.close()
+
+
+@dataclass(frozen=True)
+class LoadPlan:
+    """What every table plays (sent to each worker process)."""
+
+    url: str
+    seats: int
+    bot: str
+    option_items: tuple[str, ...]
+    timing: Timing
+
+
+@dataclass
+class TableReport:
+    """What one table came to (sent back from a worker process)."""
+
+    table: str
+    finished: bool = False
+    blames: list[str] = field(default_factory=list)
+    gaps: list[float] = field(default_factory=list)
+    error: str = ""
+
+
+def _run_workers(url: str, args: argparse.Namespace) -> list[TableReport]:
+    """Share the tables out over the worker processes and wait for all of them."""
+    tables = [f"load-{os.getpid()}-{i + 1}" for i in range(args.tables)]
+    workers = min(args.workers, len(tables))
+    shares = [tables[i::workers] for i in range(workers)]
+    plan = LoadPlan(url, args.seats, args.bot, tuple(args.option),
+                    Timing(timeout_s=args.timeout, linger_s=2.0, lobby_s=120.0))
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        futures = [pool.submit(play_tables, plan, share) for share in shares]
+        return [report for future in futures for report in future.result()]
+
+
+def play_tables(plan: LoadPlan, tables: list[str]) -> list[TableReport]:
+    """A worker: play ``tables`` at once as ``plan`` says; one report per table."""
+    async def all_tables() -> list[TableReport]:
+        return list(await asyncio.gather(*(_play_one(plan, table) for table in tables)))
+
+    return asyncio.run(all_tables())
+
+
+async def _play_one(plan: LoadPlan, table: str) -> TableReport:
+    report = TableReport(table)
+    clock = TableClock(report.gaps)
+    seats = [SeatPlan(seat.name, Timed(seat.player, clock), seat.kind)
+             for seat in bot_seats([plan.bot] * plan.seats, None)]
+    try:
+        outcome = await play_table(table=table, options=parse_options(plan.option_items),
+                                   seats=seats, broker_url=plan.url, timing=plan.timing)
+    except Exception as err:  # a table that fails is counted, not fatal to the others
+        report.error = f"{type(err).__name__}: {err}"
+        return report
+    report.finished, report.blames = True, list(outcome.blames)
+    return report
+
+
+class TableClock:
+    """The gaps between one decision at a table and the next, within a deal."""
+
+    def __init__(self, gaps: list[float]) -> None:
+        self.gaps = gaps
+        self.last: float | None = None  #: when the last decision was made (None: new deal)
+
+    def decided(self) -> None:
+        """A decision was made now."""
+        now = time.perf_counter()
+        if self.last is not None:
+            self.gaps.append(now - self.last)
+        self.last = now
+
+    def deal_over(self) -> None:
+        """The next decision starts a new deal (after a shuffle): not a gap."""
+        self.last = None
+
+
+class Timed:
+    """A player that tells the table's clock when it decides."""
+
+    def __init__(self, player: Player, clock: TableClock) -> None:
+        self.player, self.clock = player, clock
+
+    def notify(self, event: TableEvent) -> None:
+        """Pass the event on; a deal's end resets the clock."""
+        if isinstance(event, DealEnded):
+            self.clock.deal_over()
+        self.player.notify(event)
+
+    async def decide(self, view: PlayerView) -> Action:
+        """The player's decision, timed."""
+        action = await self.player.decide(view)
+        self.clock.decided()
+        return action
+
+
+def _percentile(values: list[float], share: float) -> float:
+    """The ``share`` quantile of sorted ``values`` (nearest rank), 0 when there are none."""
+    if not values:
+        return 0.0
+    return values[min(len(values) - 1, max(0, round(share * len(values)) - 1))]
+
+
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime

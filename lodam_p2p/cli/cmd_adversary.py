@@ -1,0 +1,93 @@
+"""``lodam adversary KIND``: seat a malicious peer that mounts one attack, for testing.
+
+It takes a seat like ``lodam bot`` (``--table``, or the first open one), plays like the
+random bot and mounts attack ``KIND`` at its first chance. ``--list`` prints the kinds,
+one a line (with ``-v``, each with what it does). At the end it prints one JSON line
+(with ``--json`` only that line is on stdout)::
+
+    {"kind": K, "seat": s, "attempted": bool, "learned": [...], "result": {...} or null}
+
+``learned`` lists only what the attack actually recovered beyond its own view;
+``result`` is the table's result as this seat saw it. A table working as
+protocol/SPEC.md says refuses every attack or puts the attacker out on the evidence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from functools import partial
+
+from lodam_p2p.cli import CliError
+from lodam_p2p.cli.cmd_join import DEFAULT_BROKER
+from lodam_p2p.cli.netrun import (
+    EXIT_FAILED,
+    add_common,
+    bot_seats,
+    check_broker,
+    check_table,
+    spectator_for,
+    timing_for,
+)
+from lodam_p2p.session import SessionError, join_table
+from lodam_p2p.session.adversary import Adversary, attack_named
+from lodam_p2p.session.attacks import ATTACKS, PROOF_ATTACKS
+from lodam_p2p.tableplan import SeatPlan
+from lodam_p2p.transport import ConnectError
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``lodam adversary``."""
+    parser = sub.add_parser("adversary", help="seat a malicious peer that mounts an attack",
+                            description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("kind", nargs="?", help="the attack (see --list)")
+    parser.add_argument("--list", action="store_true", help="list the attacks and exit")
+    parser.add_argument("--table", help="the table (default: the first open one)")
+    add_common(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Mount the attack over one match, then print the report."""
+    if args.list:
+        for kind, kind_type in ATTACKS.items():
+            print(f"{kind}\t{kind_type.summary}" if args.verbose else kind)
+        for kind in PROOF_ATTACKS:
+            print(f"{kind}\t(not mounted by this version)" if args.verbose else kind)
+        return 0
+    if args.kind is None:
+        raise CliError("name an attack (see 'lodam adversary --list')")
+    if args.kind not in ATTACKS:
+        if args.kind in PROOF_ATTACKS:
+            raise CliError(f"the {args.kind} attack is not mounted by this version")
+        raise CliError(f"no attack {args.kind!r} (see 'lodam adversary --list')")
+    table = check_table(args.table) if args.table is not None else None
+    broker = check_broker(args.broker) or DEFAULT_BROKER
+    timing = timing_for(args)
+    attack = attack_named(args.kind)
+    bot = bot_seats(["random"], args.seed)[0]
+    seat = SeatPlan(f"{args.kind}", bot.player, attack.seat_kind)
+    made: list[Adversary] = []
+
+    def make(*a: object, **kw: object) -> Adversary:
+        made.append(Adversary(*a, attack=attack, **kw))
+        return made[0]
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="lodam: %(message)s", stream=sys.stderr)
+    try:
+        asyncio.run(join_table(table=table, seat=seat, broker_url=broker, timing=timing,
+                               spectator=spectator_for(args, table or "?"),
+                               make=partial(make)))
+    except (SessionError, ConnectError) as err:
+        if not made:
+            raise CliError(str(err), EXIT_FAILED) from None
+        print(f"lodam: {err}", file=sys.stderr)
+    report = made[0].report() if made else {"kind": args.kind, "seat": None,
+                                             "attempted": False, "learned": [], "result": None}
+    print(json.dumps(report), flush=True)
+    return 0

@@ -1,0 +1,90 @@
+"""A small table with one ``lodam adversary`` seat, every seat its own process.
+
+:func:`play_against` starts a private mosquitto's table: ``lodam host`` (a watcher and
+one random bot), one ``lodam bot random`` and ``lodam adversary KIND``, three seats, one
+life each so the match stays short, and a short table time limit so that silence is
+voted out quickly. It returns the honest results (the host's and the joining bot's JSON
+lines) and the adversary's report.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.support.brokers import Mosquitto
+
+#: The table's time limit: silence is voted out after this many seconds.
+LIMIT = "5"
+
+
+@dataclass
+class Played:
+    """What each process printed."""
+
+    honest: list[dict[str, Any]]
+    adversary: dict[str, Any]
+    logs: str
+    host_log: str = ""
+
+
+def _lodam(*args: str, log: Path) -> subprocess.Popen[bytes]:
+    with log.open("wb") as err:
+        return subprocess.Popen([sys.executable, "-m", "lodam_p2p", *args],
+                                stdout=subprocess.PIPE, stderr=err)
+
+
+def play_against(kind: str, broker: Mosquitto, tmp_path: Path, *, seed: str = "7",
+                 lives: int = 1) -> Played:
+    """Play one match with the adversary ``kind`` at the third seat."""
+    table = kind.replace("-", "")[:20]
+    host = _lodam("host", "--table", table, "--seats", "3", "--bot", "random", "--broker",
+                  broker.url, "--json", "--timeout", LIMIT, "--option", f"lives={lives}",
+                  "--seed", seed, log=tmp_path / "host.log")
+    time.sleep(1.0)  # the announcement is on the broker first
+    bot = _lodam("bot", "random", "--table", table, "--broker", broker.url, "--json",
+                 "--timeout", LIMIT, "--seed", seed, log=tmp_path / "bot.log")
+    time.sleep(0.5)  # the honest bot takes the second seat, the adversary the third
+    adversary = _lodam("adversary", kind, "--table", table, "--broker", broker.url, "--json",
+                       "--timeout", LIMIT, log=tmp_path / "adversary.log")
+    try:
+        outs = [p.communicate(timeout=150)[0].decode() for p in (host, bot, adversary)]
+    finally:
+        for process in (host, bot, adversary):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    logs = "\n".join(f"--- {name}\n{(tmp_path / f'{name}.log').read_text()}"
+                     for name in ("host", "bot", "adversary"))
+    assert [p.returncode for p in (host, bot, adversary)] == [0, 0, 0], logs
+    results = [json.loads(out.splitlines()[-1]) for out in outs]
+    return Played(results[:2], results[2], logs, (tmp_path / "host.log").read_text())
+
+
+def assert_convicted(played: Played) -> None:
+    """Every honest seat names the adversary alone, with the same evidence, and the
+    honest seats finished the match; the adversary learned nothing."""
+    report, logs = played.adversary, played.logs
+    assert report["attempted"], logs
+    assert report["learned"] == [], logs
+    seat = report["seat"]
+    assert seat is not None, logs
+    blames = [result["blames"] for result in played.honest]
+    assert blames[0] == blames[1], logs
+    assert blames[0], logs
+    assert {line.split(":")[0] for line in blames[0]} == {f"seat {seat}"}, logs
+    for result in played.honest:
+        assert result["winners"] and seat not in result["winners"], logs
+
+
+def assert_out_before_a_card(played: Played) -> None:
+    """The host's log puts the attacker out before the first card of the match is played."""
+    lines = played.host_log.splitlines()
+    out = next(i for i, line in enumerate(lines) if "is out of the match" in line)
+    plays = [i for i, line in enumerate(lines) if " plays " in line]
+    assert not plays or out < plays[0], played.logs

@@ -1,0 +1,49 @@
+"""The adversary's pieces in process: its list, its errors, and that its attacks bite."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from types import SimpleNamespace
+from typing import Any, cast
+
+from lodam_p2p.session.attacks import ATTACKS, PROOF_ATTACKS, PredictableSeed
+from lodam_p2p.session.keys import new_identity, seeded
+from lodam_p2p.session.wire import raw_public
+
+ISSUE_KINDS = {"remask-steal", "deck-replace", "void-anyone", "early-audit-open",
+               "reveal-held-card", "slow-human", "predictable-seed", "bad-key-proof",
+               "bad-share-proof", "shuffle-drop", "shuffle-duplicate",
+               "shuffle-commitment-mismatch", "replay-other-hand", "replay-other-table",
+               "equivocation", "false-exchange-claim", "withheld-audit-opening", "stall",
+               "revoke"}
+
+
+def _lodam(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "lodam_p2p", *args], capture_output=True,
+                          text=True, timeout=60, check=False)
+
+
+def test_the_list_names_one_kind_a_line_and_every_kind_of_the_issue() -> None:
+    done = _lodam("adversary", "--list")
+    assert done.returncode == 0
+    kinds = done.stdout.split()
+    assert len(kinds) == len(set(kinds)) == len(done.stdout.splitlines())
+    assert set(kinds) >= ISSUE_KINDS
+    assert set(kinds) == set(ATTACKS) | set(PROOF_ATTACKS)
+
+
+def test_an_unknown_attack_is_a_one_line_error() -> None:
+    done = _lodam("adversary", "no-such-attack", "--table", "oak")
+    assert done.returncode != 0
+    assert done.stderr.strip().count("\n") == 0 and "no-such-attack" in done.stderr
+
+
+def test_seeded_secrets_are_found_by_the_predictable_seed_attack() -> None:
+    """The attack is real: a seat whose identity came from a small seed is found."""
+    mine, theirs = new_identity(seeded(5, 0)), new_identity(seeded(3, 1))
+    roster = SimpleNamespace(sitters=[SimpleNamespace(pubkey=raw_public(mine)),
+                                      SimpleNamespace(pubkey=raw_public(theirs))])
+    attack = PredictableSeed()
+    attack.seated(cast(Any, SimpleNamespace(roster=roster, seat=0)))
+    assert attack.attempted and attack.learned == ["seat 1's secrets (seed 3, place 1)"]

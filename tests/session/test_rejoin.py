@@ -1,0 +1,116 @@
+"""A seat comes back after its process died: in process, over the in-memory hub."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from lodam_p2p.rules import Options
+from lodam_p2p.session import Session
+from lodam_p2p.session.course import SessionPhase, Timing
+from lodam_p2p.session.journal import Journal, SeatJournal
+from lodam_p2p.session.keys import seeded
+from lodam_p2p.session.link import Link
+from lodam_p2p.session.table import _sessions
+from lodam_p2p.transport.memory import MemoryHub
+from tests.session.helpers import bots
+
+#: Patient protocol timeouts and a long rejoin grace: nobody may be blamed here.
+TIMING = Timing(timeout_s=60.0, grace_s=60.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
+                lobby_s=30.0)
+#: Safety net for each wait (seconds).
+PATIENCE = 120.0
+
+
+async def _until(what: str, check: object) -> None:
+    assert callable(check)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE
+    while not check():
+        if loop.time() > deadline:
+            pytest.fail(f"never happened: {what}")
+        await asyncio.sleep(0.01)
+
+
+async def _rejoin_match(tmp_path: Path) -> None:
+    hub = MemoryHub()
+    journal = Journal.open(tmp_path / "state")
+    seats = bots(["random", "heuristic", "random", "heuristic"])
+    sessions = _sessions("oak", Options(lives=1), 4, seats, connect=hub.transport, seed=3,
+                         timing=TIMING, spectator=None, journal=journal)
+    tasks = {s: asyncio.create_task(s.run()) for s in sessions}
+    victim = sessions[3]  # seat-3: a joiner's seat, not the coordinator
+    await _until("a hand dealt at the victim",
+                 lambda: victim.hand_no >= 2 and victim.hand is not None and victim.hand.dealt)
+    victim.link.transport.abort()  # as kill -9: the broker fires the Last Will
+    tasks.pop(victim).cancel()
+    others = [s for s in sessions if s is not victim and s.seat is not None]
+    await _until("every seat sees the victim away", lambda: all(s.away for s in others))
+    kept = SeatJournal(journal, "seat-3", "oak")
+    assert kept.rejoining
+    epoch = kept.next_epoch()
+    identity = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(kept.entry["identity"]))
+    link = Link(hub.transport, "oak", identity, heartbeat=0.1, retry=0.1, epoch=epoch)
+    assert link.peer == victim.me
+    back = Session(link, plan=bots(["random"] * 4)[3], entropy=seeded(3, 99), timing=TIMING,
+                   journal=kept)
+    outcomes = await asyncio.gather(*tasks.values(), back.run())
+    assert len({o.to_json().__repr__() for o in outcomes}) == 1
+    assert outcomes[0].blames == () and outcomes[0].winners
+    assert kept.entry["outcome"]["winners"] == list(outcomes[0].winners)
+    assert epoch == 1 and back.phase is SessionPhase.DONE
+    with contextlib.suppress(Exception):
+        journal.close()
+
+
+def test_a_dead_seat_rejoins_from_its_journal_and_every_peer_ends_with_one_result(
+        tmp_path: Path) -> None:
+    asyncio.run(asyncio.wait_for(_rejoin_match(tmp_path), PATIENCE * 2))
+
+
+async def _leaves(tmp_path: Path) -> None:
+    hub = MemoryHub()
+    timing = Timing(timeout_s=60.0, grace_s=0.5, linger_s=0.5, heartbeat_s=0.1, retry_s=0.1,
+                    lobby_s=30.0)
+    sessions = _sessions("oak", Options(lives=1), 3, bots(["random"] * 3),
+                         connect=hub.transport, seed=5, timing=timing, spectator=None)
+    tasks = {s: asyncio.create_task(s.run()) for s in sessions}
+    victim = sessions[2]
+    await _until("a hand dealt", lambda: victim.hand is not None and victim.hand.dealt)
+    victim.link.transport.abort()
+    tasks.pop(victim).cancel()
+    outcomes = await asyncio.gather(*tasks.values())
+    assert len({repr(o.to_json()) for o in outcomes}) == 1
+    blames = outcomes[0].blames
+    assert len(blames) == 1 and blames[0].startswith("seat 1: left: away for 0.5 s")
+    assert 1 not in outcomes[0].winners
+
+
+def test_a_seat_away_past_the_grace_has_left_and_the_rest_end_with_one_result(
+        tmp_path: Path) -> None:
+    asyncio.run(asyncio.wait_for(_leaves(tmp_path), PATIENCE))
+
+
+async def _bounce(tmp_path: Path) -> None:
+    hub = MemoryHub()
+    sessions = _sessions("oak", Options(lives=1), 4, bots(["random", "heuristic"] * 2),
+                         connect=hub.transport, seed=4, timing=TIMING, spectator=None)
+    tasks = [asyncio.create_task(s.run()) for s in sessions]
+    sleeper = sessions[2]
+    await _until("a hand dealt", lambda: sleeper.hand is not None and sleeper.hand.dealt)
+    hand = sleeper.hand_no
+    await sleeper.link.transport.bounce()  # the will fires; the same process reconnects
+    await _until("the hand dealt again", lambda: sleeper.hand_no > hand)
+    outcomes = await asyncio.gather(*tasks)
+    assert len({repr(o.to_json()) for o in outcomes}) == 1
+    assert outcomes[0].blames == () and outcomes[0].winners
+    begun = sessions[1].hand_no - 1
+    assert begun > outcomes[0].deals  # the hand under way was voided and dealt again
+
+
+def test_a_seat_whose_will_fired_asks_back_from_the_same_process(tmp_path: Path) -> None:
+    asyncio.run(asyncio.wait_for(_bounce(tmp_path), PATIENCE * 2))
