@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import itertools
 import json
 import sys
@@ -97,21 +98,30 @@ def hint_bot(registry: BotRegistry) -> Callable[[Any], Any] | None:
     """What ``h`` suggests: the Lorum heuristic when it is installed, else a bot made
     for Lorum, else ``random``."""
     seeds = itertools.count()
-    try:
-        from plugins.lorum_heuristic import (  # type: ignore[import-not-found,unused-ignore]  # noqa: PLC0415
-            LorumHeuristicBot,
-        )
-    except ImportError:
-        pass
-    else:
-        return lambda view: LorumHeuristicBot(seat=view.seat, seed=next(seeds),
-                                              options={}).decide(view)
+    heuristic = _lorum_heuristic()
+    if heuristic is not None:
+        return lambda view: heuristic(seat=view.seat, seed=next(seeds),
+                                      options={}).decide(view)
     made_for = [r.type for r in registry if GAME in r.type.games]
     bot_type = made_for[0] if made_for else (
         registry.get(DEFAULT_BOT) if DEFAULT_BOT in registry else None)
     if bot_type is None:
         return None
     return lambda view: bot_type.make(view.seat, next(seeds)).decide(view)
+
+
+def _lorum_heuristic() -> Any:
+    """The Lorum heuristic's class, if it is installed (as ``lodam_plugins``, or the
+    folder ``plugins`` of a source checkout), else ``None``."""
+    for package in ("lodam_plugins", "plugins"):
+        try:
+            module = importlib.import_module(f"{package}.lorum_heuristic")
+        except ImportError:
+            continue
+        found = getattr(module, "LorumHeuristicBot", None)
+        if found is not None:
+            return found
+    return None
 
 
 def summary(match: Match) -> dict[str, object]:

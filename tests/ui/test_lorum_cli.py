@@ -106,7 +106,8 @@ def test_the_hint_is_a_legal_action_without_the_lorum_heuristic(
 ) -> None:
     from lodam_p2p.bots import BotRegistry
 
-    monkeypatch.setitem(sys.modules, "plugins.lorum_heuristic", None)  # not installed
+    for package in ("lodam_plugins", "plugins"):  # not installed
+        monkeypatch.setitem(sys.modules, f"{package}.lorum_heuristic", None)
     view = _first_view()
     hint = play_lorum.hint_bot(BotRegistry.load())
     assert hint is not None and hint(view) in view.legal
@@ -127,9 +128,9 @@ def test_the_hint_asks_the_lorum_heuristic_when_it_is_there(
             asked.append(self.seat)
             return view.legal[-1]
 
-    fake = types.ModuleType("plugins.lorum_heuristic")
+    fake = types.ModuleType("lodam_plugins.lorum_heuristic")
     fake.LorumHeuristicBot = LorumHeuristicBot  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "plugins.lorum_heuristic", fake)
+    monkeypatch.setitem(sys.modules, "lodam_plugins.lorum_heuristic", fake)
     view = _first_view()
     hint = play_lorum.hint_bot(BotRegistry.load())
     assert hint is not None and hint(view) == view.legal[-1] and asked == [view.seat]
