@@ -6,6 +6,11 @@ broker on loopback, dealt by the fair-deal protocol, straight into the table vie
 broker, no protocol). ``--bots-only`` seats bots only and writes the table's story as
 plain text (``--json``: just the one-line summary at the end).
 
+``--game lorum --offline`` sits you at a Lorum table (LORUM.md) with two or three bots
+(``--seats 3`` or ``4``, default 4; ``--bots random`` by default; ``--option`` takes
+LORUM.md section 9, e.g. ``contracts=quartet,lorum``). A networked Lorum table is not
+there yet.
+
 Bots are paced (``--bot-delay``, default 0.6 s a card) so that a person can follow them.
 The log goes to a file (``--log-file``, default ``~/.local/state/lodam/lodam.log``),
 never over the screen.
@@ -50,15 +55,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             description=__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add = parser.add_argument
-    add("--seats", type=int, default=DEFAULT_SEATS, metavar="N",
-        help=f"seats at the table, 3-10 (default {DEFAULT_SEATS})")
-    add("--bots", default=DEFAULT_BOT, metavar="NAME,...",
+    add("--game", choices=("lodam", "lorum"), default="lodam",
+        help="the game: lodam (Losing Lodam, default) or lorum (LORUM.md; with --offline)")
+    add("--seats", type=int, default=DEFAULT_SEATS, metavar="N", action=Given,
+        help=f"seats at the table, 3-10 (default {DEFAULT_SEATS}; Lorum: 3 or 4, default 4)")
+    add("--bots", default=DEFAULT_BOT, metavar="NAME,...", action=Given,
         help="bots for the other seats, comma separated, NAME*K for K seats; the last "
              f"one fills the rest (default {DEFAULT_BOT})")
     add("--table", default="kitchen", metavar="NAME", help="table name (default kitchen)")
     add("--broker", metavar="URL", help="play through this broker instead of an embedded one")
     add("--option", action="append", default=[], metavar="K=V",
-        help="table option of RULES.md section 12, e.g. lives=1 (repeatable)")
+        help="table option of RULES.md section 12, e.g. lives=1; Lorum: LORUM.md section "
+             "9, e.g. contracts=quartet,lorum (repeatable)")
     add("--bot-delay", type=seconds, default=None, metavar="SECONDS",
         help=f"pause before a bot plays a card (default {DEFAULT_DELAY}; 0 with --bots-only)")
     add("--name", default=None,
@@ -83,6 +91,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.set_defaults(run=run)
 
 
+class Given(argparse.Action):
+    """Stores the value and notes that it was given (``args.given``), so that a game
+    with other defaults (Lorum) can tell a default from a choice."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        given = getattr(namespace, "given", None) or set()
+        namespace.given = given | {self.dest}
+
+
 def seconds(text: str) -> float:
     """A ``--bot-delay`` value: 0 to 30 seconds."""
     try:
@@ -96,6 +115,10 @@ def seconds(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """Play; exit status 0 when the person left or the match ended."""
+    if getattr(args, "game", "lodam") == "lorum":
+        from lodam_p2p.cli.play_lorum import play_lorum  # noqa: PLC0415
+
+        return play_lorum(args)
     if args.lobby:
         _from_lobby(args)
     options = getattr(args, "chosen_options", None) or _options(args.option)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from typing import cast
+from typing import Protocol, cast
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -24,7 +24,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
-from lodam_p2p.ui.canvas import Frags
+from lodam_p2p.ui.canvas import Canvas, Frags
 from lodam_p2p.ui.controller import Controller
 from lodam_p2p.ui.model import TableModel
 from lodam_p2p.ui.table_view import render
@@ -85,29 +85,48 @@ def no_color_wanted() -> bool:
     return bool(os.environ.get("NO_COLOR"))
 
 
-def build_style(no_color: bool) -> Style:
-    """The style for the renderer's classes, with or without colour."""
+def build_style(no_color: bool, extra: list[tuple[str, str]] | None = None) -> Style:
+    """The style for the renderer's classes, with or without colour (``extra``: a
+    game's own classes, added after the common ones)."""
+    rules = STYLE_RULES + (extra or [])
     if not no_color:
-        return Style(STYLE_RULES)
+        return Style(rules)
     plain = [(name, " ".join(w for w in rule.split() if w in PLAIN_WORDS))
-             for name, rule in STYLE_RULES]
+             for name, rule in rules]
     return Style(plain)
+
+
+class KeyTaker(Protocol):
+    """What the application hands keys to (the Lodam :class:`Controller`, or a game's)."""
+
+    def key(self, name: str) -> None:
+        """One key, by name or as its character."""
+
+    def interrupt(self) -> None:
+        """Ctrl-C."""
+
+
+#: Draws the whole screen: (width, height, now) → canvas.
+Draw = Callable[[int, int, float], Canvas]
 
 
 class TableApp:
     """The table screen as a prompt_toolkit application."""
 
-    def __init__(self, model: TableModel, controller: Controller, *, no_color: bool = False,
-                 input: Input | None = None, output: Output | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, model: TableModel | None, controller: Controller | KeyTaker, *,
+                 no_color: bool = False, input: Input | None = None,
+                 output: Output | None = None, clock: Callable[[], float] = time.monotonic,
+                 draw: Draw | None = None,
+                 style_rules: list[tuple[str, str]] | None = None) -> None:
         self.model = model
         self.controller = controller
         self.clock = clock
+        self.draw = draw
         control = FormattedTextControl(self.fragments, focusable=True, show_cursor=False)
         self.app: Application[None] = Application(
             layout=Layout(Window(control, wrap_lines=False, always_hide_cursor=True)),
             key_bindings=self._bindings(),
-            style=build_style(no_color),
+            style=build_style(no_color, style_rules),
             color_depth=ColorDepth.DEPTH_1_BIT if no_color else None,
             full_screen=True,
             input=input,
@@ -117,7 +136,12 @@ class TableApp:
     def fragments(self) -> StyleAndTextTuples:
         """The screen at the output's current size."""
         size = self.app.output.get_size()
-        frags: Frags = render(self.model, size.columns, size.rows, self.clock()).fragments()
+        if self.draw is not None:
+            canvas = self.draw(size.columns, size.rows, self.clock())
+        else:
+            assert self.model is not None
+            canvas = render(self.model, size.columns, size.rows, self.clock())
+        frags: Frags = canvas.fragments()
         return cast("StyleAndTextTuples", frags)
 
     def _bindings(self) -> KeyBindings:

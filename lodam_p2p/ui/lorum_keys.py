@@ -34,6 +34,7 @@ class LorumKeys:
         self.play_again = play_again
         self.hint = hint
         self._under_quit = LorumPanel.NONE
+        self._under_panel = LorumPanel.NONE
 
     def key(self, name: str) -> None:
         """Handle one key."""
@@ -60,9 +61,21 @@ class LorumKeys:
         elif panel is LorumPanel.RULES and name in ("up", "down"):
             model.rules_scroll = max(0, model.rules_scroll + (1 if name == "down" else -1))
         elif name in PANEL_KEYS and panel is not LorumPanel.MATCH_END:
+            if panel is LorumPanel.DEAL_END:
+                self._under_panel = panel  # closing what opens here goes back to it
             model.toggle(PANEL_KEYS[name])
+            if model.panel is LorumPanel.NONE:
+                self._back_under()
         elif name in ("enter", " ", "escape") and panel is not LorumPanel.MATCH_END:
             model.panel = LorumPanel.NONE
+            if panel is not LorumPanel.DEAL_END:
+                self._back_under()
+
+    def _back_under(self) -> None:
+        """A panel opened over the end of a deal closes back onto it."""
+        if self.model.between_deals:  # (not when the next deal has begun meanwhile)
+            self.model.panel = self._under_panel
+        self._under_panel = LorumPanel.NONE
 
     # -- the table ----------------------------------------------------------------------
 

@@ -131,6 +131,7 @@ class LorumTable:
     deal_end: DealSummary | None = None
     winners: tuple[int, ...] = ()  #: set when the match is over (MATCH_END)
     between_deals: bool = True  #: the next view opens a new deal
+    final: bool = False  #: the sheet already counts the deal on view (the match is over)
 
     def name(self, seat: int) -> str:
         """``you`` for this seat, else the seat's name."""
@@ -198,6 +199,7 @@ class LorumTable:
     def match_over(self, winners: tuple[int, ...], sheet: ScoreSheet) -> None:
         """The round is over: standings and "play again"."""
         self.winners, self.sheet, self.panel = winners, sheet, LorumPanel.MATCH_END
+        self.final = True
 
     def toggle(self, panel: LorumPanel) -> None:
         """Open ``panel``, or close it when it is open (``s``, ``r``, ``?``)."""

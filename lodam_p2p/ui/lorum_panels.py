@@ -14,7 +14,7 @@ HELP = (
     ("Enter, Space", "confirm the choice"),
     ("type a card", "ou, 10h, ae … selects it (Enter confirms)"),
     ("a  n  p", "announce the Red King, keep quiet, pass"),
-    ("h", "hint: select what the heuristic bot would do"),
+    ("h", "hint: select what a bot would play here"),
     ("s", "the score sheet"),
     ("r", "the rules: the game and this contract"),
     ("?", "these keys"),
@@ -55,8 +55,10 @@ def panel_lines(model: LorumTable, width: int) -> list[Frags]:
     if panel is LorumPanel.QUIT:
         return [[("class:panel.title", "Leave the table?")], [],
                 [("", "y: leave    n or Esc: stay")]]
-    if panel is LorumPanel.SHEET and model.sheet is not None:
-        return [*sheet_lines(model, model.sheet), [], [("class:dim", "Esc or s closes this")]]
+    # between deals the sheet of the deal just scored, else the sheet before this deal
+    sheet = model.deal_end.sheet if model.between_deals and model.deal_end else model.sheet
+    if panel is LorumPanel.SHEET and sheet is not None:
+        return [*sheet_lines(model, sheet), [], [("class:dim", "Esc or s closes this")]]
     if panel is LorumPanel.RULES:
         return _rules(model, width)
     if panel is LorumPanel.DEAL_END and model.deal_end is not None:

@@ -157,7 +157,8 @@ def _points(model: LorumTable, view: PlayerView, seat: int) -> Frags:
         return line
     if sheet.scoring is Scoring.BEANS and sheet.beans:
         return [*line, ("class:dim", f" · {sheet.beans[seat]} beans")]
-    return [*line, ("class:dim", f" · total {sheet.totals[seat] + now}")]
+    total = sheet.totals[seat] + (0 if model.final else now)
+    return [*line, ("class:dim", f" · total {total}")]
 
 
 def _felt(canvas: Canvas, model: LorumTable, view: PlayerView, *, top: int, height: int,

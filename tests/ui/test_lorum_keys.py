@@ -109,3 +109,24 @@ def test_panels_open_close_and_leave_asks_first() -> None:
     assert model.panel is LorumPanel.MATCH_END
     keys.key("enter")
     assert again
+
+
+def test_a_panel_opened_at_the_end_of_a_deal_closes_back_onto_it() -> None:
+    match, deal = start(4, Contract.LORUM)
+    model = table(match, deal)
+    keys = LorumKeys(model, answer=lambda a: None, leave=lambda: None)
+    model.panel, model.between_deals = LorumPanel.DEAL_END, True
+    for opener, closer in (("s", "s"), ("r", "escape"), ("?", "enter")):
+        keys.key(opener)
+        assert model.panel is not LorumPanel.DEAL_END
+        keys.key(closer)
+        assert model.panel is LorumPanel.DEAL_END
+    keys.key("s")
+    keys.key("r")  # one panel to the next, then closed: still back at the deal's end
+    keys.key("escape")
+    assert model.panel is LorumPanel.DEAL_END
+    keys.key("enter")
+    assert model.panel is LorumPanel.NONE
+    keys.key("s")
+    keys.key("s")  # during a deal, the sheet closes onto the table
+    assert model.panel is LorumPanel.NONE

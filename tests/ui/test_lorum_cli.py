@@ -1,0 +1,136 @@
+"""``lodam play --game lorum``: what is refused, in one line, before any screen opens."""
+
+from __future__ import annotations
+
+import random
+import sys
+import types
+
+import pytest
+
+from lodam_p2p.cli import cmd_play, main, play_lorum
+
+
+def _refused(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["play", "--game", "lorum", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    return err
+
+
+def test_a_networked_lorum_table_is_not_there_yet(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _refused([], capsys)
+    assert "Lorum at a networked table is not yet available; use --offline" in err
+
+
+def test_lorum_seats_three_or_four(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "3 or 4 seats" in _refused(["--offline", "--seats", "5"], capsys)
+
+
+def test_a_bad_lorum_option_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _refused(["--offline", "--option", "contracts=poker"], capsys)
+    assert "bad --option" in err and "poker" in err
+
+
+def test_a_bot_that_plays_only_lodam_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "does not play Lorum" in _refused(["--offline", "--bots", "heuristic"], capsys)
+
+
+def test_without_a_terminal_lorum_says_it_needs_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert "needs a terminal" in _refused(["--offline", "--seats", "3"], capsys)
+
+
+def test_every_lorum_option_reaches_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+    monkeypatch.setattr(play_lorum, "_run", lambda args, options, lineup, registry:
+                        seen.append((options, lineup)) or [])
+    monkeypatch.setattr(play_lorum.sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(play_lorum.sys.stdout, "isatty", lambda: True, raising=False)
+    options = ["rounds=2", "scoring=beans", "first_last_points=5", "first_last_short=true",
+               "fifth_trick=6", "red_king_blind=true", "lorum_start=unter",
+               "lorum_play_on=true", "breach_points=9", "contracts=lorum,reds"]
+    args = ["play", "--game", "lorum", "--offline", "--seats", "3", "--log-file", "/dev/null"]
+    for item in options:
+        args += ["--option", item]
+    assert main(args) == 0
+    ((chosen, lineup),) = seen
+    assert lineup == ["random", "random"]
+    assert chosen.to_mapping()["breach_points"] == 9 and chosen.rounds == 2
+    assert [c.value for c in chosen.contracts] == ["reds", "lorum"]
+
+
+def test_the_lodam_defaults_are_untouched() -> None:
+    args = cmd_play.play_defaults()
+    assert (args.game, args.seats, args.bots) == ("lodam", 5, "heuristic")
+
+
+def test_the_json_summary_names_the_game_and_ranks_the_seats() -> None:
+    from lodam_p2p.games.lorum import Match, Options
+
+    match = Match.start(Options.parse_assignments(["contracts=lorum"]), 3, first_dealer=1)
+    rng = random.Random(4)
+    while not match.is_over:
+        plan = match.plan()
+        deck = list(plan.pack)
+        rng.shuffle(deck)
+        deal = match.new_deal(deck)
+        while not deal.is_over:
+            seat = deal.to_act
+            assert seat is not None
+            deal.apply(rng.choice(deal.view(seat).legal))
+        match.finish_deal(deal)
+    line = play_lorum.summary(match)
+    assert (line["game"], line["deals"], line["blames"]) == ("lorum", 3, [])
+    ranked = line["standings"]
+    assert sorted(ranked) == [0, 1, 2]
+    assert [match.totals[s] for s in ranked] == sorted(match.totals)
+    assert ranked[0] in line["winners"]
+
+
+def _first_view():
+    from lodam_p2p.games.lorum import Match, Options
+
+    match = Match.start(Options.parse_assignments(["contracts=lorum"]), 4, first_dealer=0)
+    deck = list(match.plan().pack)
+    random.Random(2).shuffle(deck)
+    deal = match.new_deal(deck)
+    seat = deal.to_act
+    assert seat is not None
+    return deal.view(seat)
+
+
+def test_the_hint_is_a_legal_action_without_the_lorum_heuristic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lodam_p2p.bots import BotRegistry
+
+    for package in ("lodam_plugins", "plugins"):  # not installed
+        monkeypatch.setitem(sys.modules, f"{package}.lorum_heuristic", None)
+    view = _first_view()
+    hint = play_lorum.hint_bot(BotRegistry.load())
+    assert hint is not None and hint(view) in view.legal
+
+
+def test_the_hint_asks_the_lorum_heuristic_when_it_is_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lodam_p2p.bots import BotRegistry
+
+    asked = []
+
+    class LorumHeuristicBot:
+        def __init__(self, *, seat: int, seed: int, options: object) -> None:
+            self.seat = seat
+
+        def decide(self, view):
+            asked.append(self.seat)
+            return view.legal[-1]
+
+    fake = types.ModuleType("lodam_plugins.lorum_heuristic")
+    fake.LorumHeuristicBot = LorumHeuristicBot  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "lodam_plugins.lorum_heuristic", fake)
+    view = _first_view()
+    hint = play_lorum.hint_bot(BotRegistry.load())
+    assert hint is not None and hint(view) == view.legal[-1] and asked == [view.seat]
