@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from lodam_p2p.games.lorum import Action, PlayerView
-from plugins.lorum_policy import choose
-from plugins.lorum_spot import spot_of_view
+from .lorum_policy import choose
+from .lorum_spot import spot_of_view
 
 
 class LorumHeuristicBot:

@@ -30,9 +30,9 @@ from collections.abc import Callable, Mapping
 from lodam_p2p.bots import BotOption
 from lodam_p2p.games.lorum import Action, Contract, Deal, Lay, Play, PlayerView, RulesError
 from lodam_p2p.games.lorum.cards import mask_of
-from plugins.lorum_policy import choose
-from plugins.lorum_sample import Worlds
-from plugins.lorum_spot import spot_of_deal, spot_of_view
+from .lorum_policy import choose
+from .lorum_sample import Worlds
+from .lorum_spot import spot_of_deal, spot_of_view
 
 #: Part of the time budget kept back for building the search and answering.
 SAFETY = 0.9

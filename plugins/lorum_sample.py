@@ -33,7 +33,7 @@ from lodam_p2p.games.lorum import (
 )
 from lodam_p2p.games.lorum.actions import PLAYS
 from lodam_p2p.games.lorum.cards import CARDS, PACK_MASK, mask_of
-from plugins.lorum_spot import exclusions
+from .lorum_spot import exclusions
 
 #: Draws tried before a world is dealt without the constraints.
 ATTEMPTS = 40

@@ -103,13 +103,13 @@ def rotated(
 
 def _factory(name: str) -> Factory:
     if name == "random":
-        from plugins.random_bot import RandomBot
+        from lodam_plugins.random_bot import RandomBot
         return RandomBot
     if name == "heuristic":
-        from plugins.lorum_heuristic import LorumHeuristicBot
+        from lodam_plugins.lorum_heuristic import LorumHeuristicBot
         return LorumHeuristicBot
     if name == "ismcts":
-        from plugins.lorum_ismcts import LorumIsmctsBot
+        from lodam_plugins.lorum_ismcts import LorumIsmctsBot
         return LorumIsmctsBot
     raise SystemExit(f"unknown bot {name!r} (random, heuristic, ismcts)")
 

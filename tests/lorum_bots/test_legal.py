@@ -8,9 +8,9 @@ from collections.abc import Mapping
 import pytest
 
 from lodam_p2p.games.lorum import Action, Options, PlayerView
-from plugins.lorum_heuristic import LorumHeuristicBot
-from plugins.lorum_ismcts import LorumIsmctsBot
-from plugins.random_bot import RandomBot
+from lodam_plugins.lorum_heuristic import LorumHeuristicBot
+from lodam_plugins.lorum_ismcts import LorumIsmctsBot
+from lodam_plugins.random_bot import RandomBot
 from tests.lorum_bots.runner import decks_for, run_match
 
 OPTION_SETS: dict[str, dict[str, object]] = {

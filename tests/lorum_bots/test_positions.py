@@ -7,8 +7,8 @@ from collections.abc import Callable
 import pytest
 
 from lodam_p2p.games.lorum import Action, Announce, Contract, Lay, Play, PlayerView
-from plugins.lorum_heuristic import LorumHeuristicBot
-from plugins.lorum_ismcts import LorumIsmctsBot
+from lodam_plugins.lorum_heuristic import LorumHeuristicBot
+from lodam_plugins.lorum_ismcts import LorumIsmctsBot
 from tests.lorum_bots.positions import position
 
 TRICK_1 = "0:7E 1:8E 2:9E 3:TE"  # seat 3 takes the first trick and leads the second

@@ -15,11 +15,11 @@ from lodam_p2p.games.lorum import (
     PlayerView,
 )
 from lodam_p2p.games.lorum.cards import PACK_MASK, mask_of
-from plugins.lorum_heuristic import LorumHeuristicBot
-from plugins.lorum_ismcts import LorumIsmctsBot, deal_values
-from plugins.lorum_sample import Worlds
-from plugins.lorum_spot import exclusions
-from plugins.random_bot import RandomBot
+from lodam_plugins.lorum_heuristic import LorumHeuristicBot
+from lodam_plugins.lorum_ismcts import LorumIsmctsBot, deal_values
+from lodam_plugins.lorum_sample import Worlds
+from lodam_plugins.lorum_spot import exclusions
+from lodam_plugins.random_bot import RandomBot
 from tests.lorum_bots.positions import position
 from tests.lorum_bots.runner import decks_for
 
