@@ -17,8 +17,9 @@ from lodam_p2p.transport.memory import Faults, MemoryHub
 QUICK = Timing(timeout_s=2.0, grace_s=1.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
                lobby_s=20.0)
 #: Patient protocol timeouts, for tests that require nobody be blamed: on a loaded
-#: two-core CI machine a lossy hub can hold a step up for more than two seconds.
-PATIENT = Timing(timeout_s=30.0, grace_s=1.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
+#: two-core CI machine a lossy hub can hold a step up for more than two seconds, and a
+#: seat whose presence the lossy hub delays or reorders must have time to be seen again.
+PATIENT = Timing(timeout_s=30.0, grace_s=30.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
                  lobby_s=30.0)
 _REGISTRY: BotRegistry | None = None
 
