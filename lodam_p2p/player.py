@@ -80,6 +80,9 @@ class DealEnded:
     reason: str  #: a sentence for people: "seat 3 went out with 33 points"
     audit: str  #: "passed", or what failed and whom it blames
     void: bool = False  #: the deal did not count (a blame or a proven revoke)
+    #: The game's own record of the deal, for a client that draws more than the
+    #: counters (Lorum: its ``DealResult`` with the contract, penalties and beans).
+    detail: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,8 @@ class MatchEnded:
     deals: int
     payouts: tuple[int, ...] = ()  #: chips won (+) or lost (-) per seat, with stakes
     reason: str = ""  #: why it ended before its last deal ("seat 2 did not answer …")
+    #: The game's own standings (:class:`~lodam_p2p.games.values.Standings`), if any.
+    detail: Any = None
 
 
 class NoticeLevel(enum.Enum):
