@@ -5,12 +5,17 @@ the suits each seat has shown void (and, in the first tricks of ``reds`` and ``o
 what the first-trick restrictions prove), the cards a Lorum pass proved a seat did not
 hold. The plan itself is :mod:`plugins.lorum_policy`. Deterministic: the seed is kept
 only for the factory signature every bot shares.
+
+Registered as ``heuristic`` for ``lorum``: the registry joins it with the Lodam
+``heuristic`` (:mod:`plugins.heuristic`), so ``--bots heuristic`` plays whichever game
+the table plays.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from lodam_p2p.bots import BotType, hookimpl
 from lodam_p2p.games.lorum import Action, PlayerView
 from .lorum_policy import choose
 from .lorum_spot import spot_of_view
@@ -28,3 +33,10 @@ class LorumHeuristicBot:
         if len(view.legal) == 1:
             return view.legal[0]
         return choose(spot_of_view(view))
+
+
+@hookimpl
+def lodam_bot_types() -> list[BotType]:
+    """Provide ``heuristic`` for Lorum."""
+    return [BotType("heuristic", "a plan per contract: duck, make voids, count cards, "
+                    "block runs and rows", LorumHeuristicBot, games=("lorum",))]

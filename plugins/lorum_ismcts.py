@@ -18,6 +18,10 @@ Budget: ``time_ms`` (default 200) per decision, read on the injected clock once 
 iteration; or ``iterations=N`` for a fixed amount of work (the clock is then not read,
 and a seeded bot repeats exactly). A decision with one legal answer costs nothing; a
 search that fails (a view the engine will not rebuild) answers with the heuristic plan.
+
+Registered as ``ismcts`` for ``lorum`` with its own :data:`OPTIONS` (its ``c`` is 0.7,
+Lodam's 0.35): the registry joins it with the Lodam ``ismcts`` (:mod:`plugins.ismcts`),
+and ``ismcts.c=…`` at a table sets the constant of the game played there.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import random
 import time
 from collections.abc import Callable, Mapping
 
-from lodam_p2p.bots import BotOption
+from lodam_p2p.bots import BotOption, BotType, hookimpl
 from lodam_p2p.games.lorum import Action, Contract, Deal, Lay, Play, PlayerView, RulesError
 from lodam_p2p.games.lorum.cards import mask_of
 from .lorum_policy import choose
@@ -218,3 +222,10 @@ OPTIONS: tuple[BotOption, ...] = (
     BotOption("epsilon", 0.1, "share of random moves in heuristic rollouts",
               parse=_at_least(0.0, float)),
 )
+
+
+@hookimpl
+def lodam_bot_types() -> list[BotType]:
+    """Provide ``ismcts`` for Lorum."""
+    return [BotType("ismcts", "information-set Monte Carlo tree search over sampled deals, "
+                    "heuristic rollouts", LorumIsmctsBot, options=OPTIONS, games=("lorum",))]

@@ -203,7 +203,7 @@ def check_against(config: ArenaConfig, registry: BotRegistry) -> None:
         for name in playing:
             bot_type = registry.get(bot_type_name(name))
             bot_type.check_game(config.game)
-            bot_type.parse_options(config.options_of(name))
+            bot_type.parse_options(config.options_of(name), config.game)
     except BotError as err:
         raise ArenaError(str(err)) from None
     for name, _pairs in config.bot_options:

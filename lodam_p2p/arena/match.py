@@ -102,7 +102,8 @@ class MatchPlayer:
     def _make(self, name: str, group: int, rotation: int, seat: int) -> SeatBot:
         bot_type = self.registry.get(bot_type_name(name))
         seed = bot_seed(self.config.seed, group, rotation, seat)
-        return SeatBot(name, bot_type.make(seat, seed, self.config.options_of(name)))
+        options = self.config.options_of(name)
+        return SeatBot(name, bot_type.make(seat, seed, options, game=self.game.name))
 
     def _score(self, match: GameMatch, deal: GameDeal, tally: _Tally) -> None:
         """Apply the deal to the match and count what each seat lost and gained."""
@@ -141,7 +142,8 @@ class MatchPlayer:
         if fallback is not None and not fallback.plays(self.game.name):
             fallback = None
         seed = bot_seed(self.config.seed, group, rotation, seat, "fallback")
-        player.bot = FirstLegal() if fallback is None else fallback.make(seat, seed)
+        player.bot = (FirstLegal() if fallback is None
+                      else fallback.make(seat, seed, game=self.game.name))
         player.failed = True
 
     @staticmethod

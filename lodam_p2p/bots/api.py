@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
+
+from lodam_p2p.bots.dispatch import ByGame
+from lodam_p2p.games import DEFAULT_GAME
 
 #: In :attr:`BotType.games`: the bot plays every game (it needs only ``view.legal``).
 ANY_GAME = "*"
@@ -96,7 +99,13 @@ class BotOption:
 
 @dataclass(frozen=True, slots=True)
 class BotType:
-    """A kind of bot a plugin provides: the answer of the ``lodam_bot_types`` hook."""
+    """A kind of bot a plugin provides: the answer of the ``lodam_bot_types`` hook.
+
+    One type may play several games with one factory (``games=("lodam", "lorum")``), or
+    be *joined* from one type per game that share a name (each its own plugin, factory
+    and options; :meth:`joined`, done by the registry). The options of the parts stay
+    apart: ``ismcts.c`` is Lodam's constant at a Lodam table and Lorum's at a Lorum one.
+    """
 
     #: Unique name used on the command line (``--bots heuristic,random*3``).
     name: str
@@ -109,6 +118,9 @@ class BotType:
     #: The games it plays, by name (:func:`lodam_p2p.games.get_game`), or
     #: ``(ANY_GAME,)``. A bot written before there was a second game plays Lodam.
     games: tuple[str, ...] = ("lodam",)
+    #: The same bot for other games, each with its own factory and options (see
+    #: :meth:`joined`); empty for a type of one plugin.
+    others: tuple[BotType, ...] = field(default=())
 
     def __post_init__(self) -> None:
         if not BOT_NAME.match(self.name):
@@ -119,42 +131,112 @@ class BotType:
                 isinstance(game, str) and game for game in self.games):
             raise BotError(f"bot {self.name!r}: games must be a non-empty tuple of game names")
 
+    @property
+    def parts(self) -> tuple[BotType, ...]:
+        """This type's own part, then one per other game it was joined with."""
+        own = self if not self.others else replace(self, others=())
+        return (own, *self.others)
+
+    @property
+    def all_games(self) -> tuple[str, ...]:
+        """Every game some part plays, in part order."""
+        return tuple(game for part in self.parts for game in part.games)
+
+    def joined(self, other: BotType) -> BotType:
+        """This type and ``other`` (same name, other games) as one type: the part that
+        plays ``DEFAULT_GAME`` first, then the others by their first game's name.
+        :class:`BotError` when the names differ or both play one game."""
+        if other.name != self.name:
+            raise BotError(f"cannot join bot {self.name!r} with bot {other.name!r}")
+        shared = set(self.all_games) & set(other.all_games)
+        if shared or ANY_GAME in (*self.all_games, *other.all_games):
+            both = ", ".join(sorted(shared)) or ANY_GAME
+            raise BotError(f"two bots named {self.name!r} play the same game ({both})")
+        parts = sorted((*self.parts, *other.parts),
+                       key=lambda part: (DEFAULT_GAME not in part.games, part.games[0]))
+        return replace(parts[0], others=tuple(parts[1:]))
+
     def plays(self, game: str) -> bool:
         """Whether this type plays ``game``."""
-        return game in self.games or ANY_GAME in self.games
+        return any(game in part.games or ANY_GAME in part.games for part in self.parts)
 
     def check_game(self, game: str) -> None:
         """:class:`BotError` naming the bot and its games when it does not play ``game``."""
         if not self.plays(game):
             raise BotError(f"bot {self.name!r} does not play {game} "
-                           f"(it plays: {', '.join(self.games)})")
+                           f"(it plays: {', '.join(self.all_games)})")
 
-    def parse_options(self, raw: Mapping[str, str]) -> dict[str, object]:
+    def for_game(self, game: str) -> BotType:
+        """The part that plays ``game`` (one made for it before one for any game);
+        :class:`BotError` when none does."""
+        self.check_game(game)
+        for part in self.parts:
+            if game in part.games:
+                return part
+        return next(part for part in self.parts if ANY_GAME in part.games)
+
+    def parse_options(self, raw: Mapping[str, str], game: str | None = None) -> dict[str, object]:
         """Every declared option, parsed from ``raw`` (text values) or at its default.
+
+        With ``game``, the options of the part that plays it. Without, a joined type
+        checks each key against every part that declares it (a key no part declares is
+        refused) and answers with its own part's options.
 
         Raises :class:`BotOptionError` naming the bot and key for an unknown key or a
         value the option cannot take.
         """
-        known = {option.key: option for option in self.options}
+        if game is not None:
+            return _parse(self.for_game(game), raw)
+        if not self.others:
+            return _parse(self, raw)
+        known = {option.key for part in self.parts for option in part.options}
         for key in raw:
             if key not in known:
-                choices = ", ".join(sorted(known)) or "none"
-                raise BotOptionError(
-                    f"bot {self.name!r} has no option {key!r} (its options: {choices})"
-                )
-        values: dict[str, object] = {}
-        for key, option in known.items():
-            if key not in raw:
-                values[key] = option.default
-                continue
-            try:
-                values[key] = option.parse_text(raw[key])
-            except ValueError as err:
-                raise BotOptionError(
-                    f"bot option {self.name}.{key}={raw[key]}: {err}"
-                ) from None
-        return values
+                raise BotOptionError(f"bot {self.name!r} has no option {key!r} "
+                                     f"(its options: {', '.join(sorted(known))})")
+        answers = [_parse(part, part.own_options(raw)) for part in self.parts]
+        return answers[0]
 
-    def make(self, seat: int, seed: int, raw_options: Mapping[str, str] | None = None) -> Bot:
-        """A bot for ``seat``, with options parsed from text (see :meth:`parse_options`)."""
-        return self.factory(seat=seat, seed=seed, options=self.parse_options(raw_options or {}))
+    def own_options(self, raw: Mapping[str, str]) -> dict[str, str]:
+        """The items of ``raw`` whose keys this type (not its other parts) declares."""
+        keys = {option.key for option in self.options}
+        return {key: value for key, value in raw.items() if key in keys}
+
+    def make(self, seat: int, seed: int, raw_options: Mapping[str, str] | None = None,
+             game: str | None = None) -> Bot:
+        """A bot for ``seat``, with options parsed from text (see :meth:`parse_options`).
+
+        With ``game``, the bot of the part that plays it. Without, a joined type makes a
+        bot that picks its part by the first view it is asked about
+        (:class:`~lodam_p2p.bots.dispatch.ByGame`)."""
+        raw = raw_options or {}
+        if game is not None:
+            part = self.for_game(game)
+            return part.factory(seat=seat, seed=seed, options=_parse(part, raw))
+        if not self.others:
+            return self.factory(seat=seat, seed=seed, options=_parse(self, raw))
+        self.parse_options(raw)  # refuse bad options now, not at the first decision
+        return ByGame(self, seat, seed, raw)
+
+
+def _parse(bot_type: BotType, raw: Mapping[str, str]) -> dict[str, object]:
+    """``raw`` parsed against the options ``bot_type`` itself declares."""
+    known = {option.key: option for option in bot_type.options}
+    for key in raw:
+        if key not in known:
+            choices = ", ".join(sorted(known)) or "none"
+            raise BotOptionError(
+                f"bot {bot_type.name!r} has no option {key!r} (its options: {choices})"
+            )
+    values: dict[str, object] = {}
+    for key, option in known.items():
+        if key not in raw:
+            values[key] = option.default
+            continue
+        try:
+            values[key] = option.parse_text(raw[key])
+        except ValueError as err:
+            raise BotOptionError(
+                f"bot option {bot_type.name}.{key}={raw[key]}: {err}"
+            ) from None
+    return values

@@ -1,4 +1,9 @@
-"""The bot registry: every bot type the loaded plugins provide, by name."""
+"""The bot registry: every bot type the loaded plugins provide, by name.
+
+Two plugins may provide a type of the same name for different games (the bundled
+``heuristic`` is one plugin for Lodam and one for Lorum): the registry joins them into
+one type that plays both, each game with its own factory and options. Two types of one
+name that play a common game are an error naming both sources."""
 
 from __future__ import annotations
 
@@ -18,15 +23,33 @@ class UnknownBotError(BotError):
 
 @dataclass(frozen=True, slots=True)
 class RegisteredBot:
-    """A bot type and where it came from (for ``lodam bots``)."""
+    """A bot type and where it came from (for ``lodam bots``); a type joined from one
+    plugin per game keeps where each part came from (:meth:`source_of`)."""
 
     type: BotType
     source: str
+    #: ``(first game of a part, its source)`` for each part of a joined type.
+    part_sources: tuple[tuple[str, str], ...] = ()
 
     @property
     def name(self) -> str:
         """The bot's name."""
         return self.type.name
+
+    def source_of(self, part: BotType) -> str:
+        """Where ``part`` (one of ``type.parts``) came from."""
+        return dict(self.part_sources).get(part.games[0], self.source)
+
+    def joined(self, other: RegisteredBot) -> RegisteredBot:
+        """Both as one bot: the joined type (:meth:`BotType.joined`), every source."""
+        joined = self.type.joined(other.type)
+        known = {**self._sources(), **other._sources()}
+        part_sources = tuple((part.games[0], known[part.games[0]]) for part in joined.parts)
+        source = ", ".join(dict.fromkeys(src for _game, src in part_sources))
+        return RegisteredBot(joined, source, part_sources)
+
+    def _sources(self) -> dict[str, str]:
+        return {part.games[0]: self.source_of(part) for part in self.type.parts}
 
 
 class BotRegistry:
@@ -53,12 +76,18 @@ class BotRegistry:
         return cls(load_plugins(plugin_dirs, entry_points=entry_points, default_dirs=default_dirs))
 
     def _add(self, bot: RegisteredBot) -> None:
+        """Add ``bot``; one of the same name joins it when their games differ."""
         clash = self._bots.get(bot.name)
-        if clash is not None:
+        if clash is None:
+            self._bots[bot.name] = bot
+            return
+        try:
+            self._bots[bot.name] = clash.joined(bot)
+        except BotError as err:
             raise PluginLoadError(
-                f"two plugins provide a bot named {bot.name!r}: {clash.source} and {bot.source}"
-            )
-        self._bots[bot.name] = bot
+                f"two plugins provide a bot named {bot.name!r}: {clash.source} and "
+                f"{bot.source} ({err})"
+            ) from None
 
     def __iter__(self) -> Iterator[RegisteredBot]:
         return iter(sorted(self._bots.values(), key=lambda bot: bot.name))
@@ -74,7 +103,8 @@ class BotRegistry:
         return sorted(self._bots)
 
     def get(self, name: str) -> BotType:
-        """The bot type called ``name``; :class:`UnknownBotError` listing the known ones."""
+        """The bot type called ``name`` (joined over the games its plugins play);
+        :class:`UnknownBotError` listing the known ones."""
         try:
             return self._bots[name].type
         except KeyError:

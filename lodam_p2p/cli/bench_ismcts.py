@@ -68,7 +68,7 @@ def measure(seats: int, time_ms: int, decisions: int, seed: int) -> dict[str, ob
         raise CliError(str(err)) from None
     rng = random.Random(seed)
     raw = {"time_ms": str(time_ms)}
-    bots = [bot_type.make(s, rng.randrange(1 << 30), raw) for s in range(seats)]
+    bots = [bot_type.make(s, rng.randrange(1 << 30), raw, game="lodam") for s in range(seats)]
     times: list[float] = []
     iterations = 0
     dealer = 0

@@ -7,7 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from lodam_p2p.bots import ANY_GAME, BotError, BotRegistry, RegisteredBot
+from lodam_p2p.bots import ANY_GAME, BotError, BotRegistry, BotType, RegisteredBot
 from lodam_p2p.bots.manager import ENTRY_POINT_GROUP, PLUGIN_PATH_ENV, user_plugin_dir
 from lodam_p2p.cli import CliError
 from lodam_p2p.games import GameError, games
@@ -78,27 +78,39 @@ def run(args: argparse.Namespace) -> int:
         if not playing:
             print("  no bot plays it yet")
         for bot in playing:
-            _print_bot(bot, width)
+            _print_bot(bot, bot.type.for_game(name), width)
     known = {name for name, _title, _seats in installed}
     for bot in registry:
-        missing = [game for game in bot.type.games if game not in known and game != ANY_GAME]
+        missing = [game for game in bot.type.all_games if game not in known and game != ANY_GAME]
         if missing:
             print(f"{bot.name} plays games that are not installed: {', '.join(missing)}")
     return 0
 
 
 def _bot_json(bot: RegisteredBot) -> dict[str, object]:
+    """A bot's listing: its own part's summary and options at the top (as before there
+    were parts), and under ``"by_game"`` each game's summary, source and options."""
     return {
         "source": bot.source,
         "summary": bot.type.summary,
-        "games": list(bot.type.games),
-        "options": {o.key: {"default": o.default, "help": o.help} for o in bot.type.options},
+        "games": list(bot.type.all_games),
+        "options": _options_json(bot.type),
+        "by_game": {
+            game: {"summary": part.summary, "source": bot.source_of(part),
+                   "options": _options_json(part)}
+            for part in bot.type.parts for game in part.games
+        },
     }
 
 
-def _print_bot(bot: RegisteredBot, width: int) -> None:
+def _options_json(part: BotType) -> dict[str, object]:
+    return {o.key: {"default": o.default, "help": o.help} for o in part.options}
+
+
+def _print_bot(bot: RegisteredBot, part: BotType, width: int) -> None:
+    """One bot as it plays one game: that game's part, source and options."""
     pad = " " * (width + 2)
-    print(f"  {bot.name:<{width}}  {bot.type.summary}")
-    print(f"  {pad}from {bot.source}")
-    for option in bot.type.options:
+    print(f"  {bot.name:<{width}}  {part.summary}")
+    print(f"  {pad}from {bot.source_of(part)}")
+    for option in part.options:
         print(f"  {pad}option {bot.name}.{option.key}={option.default}: {option.help}")

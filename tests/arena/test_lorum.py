@@ -88,7 +88,12 @@ def test_the_command_line_plays_lorum(capsys: pytest.CaptureFixture[str]) -> Non
     report = json.loads(out)
     assert report["game"] == "lorum" and report["matches"] == 8 and report["deals"] == 256
     assert {"win_share", "ci95", "counters_lost_per_deal"} <= set(report["bots"]["random"])
-    assert main(["arena", "--game", "lorum", "--bots", "heuristic,random*3"]) == 2
+    assert main(["arena", "--game", "lorum", "--bots", "heuristic,random*3", "--matches",
+                 "4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["bots"]["heuristic"]["errors"] == 0, "the Lorum heuristic takes the seat"
+    assert main(["arena", "--game", "lorum", "--bots", "heuristic,random*3",
+                 "--bot-option", "heuristic.risk=2"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.count("\n") == 1 and "does not play lorum" in err
+    assert err.count("\n") == 1 and "has no option 'risk'" in err

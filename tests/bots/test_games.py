@@ -60,6 +60,7 @@ def test_the_bundled_bots_declare_their_games() -> None:
     registry = BotRegistry(manager)
     assert registry.get("random").games == (ANY_GAME,)
     assert registry.get("heuristic").games == ("lodam",)
+    assert not registry.get("heuristic").plays("lorum")
 
 
 def test_lodam_bots_lists_the_bots_per_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -68,11 +69,19 @@ def test_lodam_bots_lists_the_bots_per_game(capsys: pytest.CaptureFixture[str]) 
     lodam = listing["games"]["lodam"]
     assert lodam["title"] == "Losing Lodam" and lodam["seats"] == "3 to 10"
     assert {"random", "heuristic"} <= set(lodam["bots"])
-    assert listing["bots"]["heuristic"]["games"] == ["lodam"]
+    assert {"random", "heuristic", "ismcts"} <= set(listing["games"]["lorum"]["bots"])
+    assert listing["bots"]["heuristic"]["games"] == ["lodam", "lorum"]
+    by_game = listing["bots"]["ismcts"]["by_game"]
+    assert by_game["lodam"]["options"]["c"]["default"] == 0.35
+    assert by_game["lorum"]["options"]["c"]["default"] == 0.7
+    assert "lorum_ismcts" in by_game["lorum"]["source"]
     assert main(["bots"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("lodam: Losing Lodam (3 to 10 seats)")
     assert "\n  random" in text
+    lorum = text[text.index("\nlorum: Lorum"):]
+    assert "option ismcts.c=0.7" in lorum and "option ismcts.c=0.35" not in lorum
+    assert "option heuristic.risk" not in lorum, "the Lodam heuristic's options stay Lodam's"
 
 
 def test_a_fallback_that_does_not_play_the_game_is_passed_over() -> None:

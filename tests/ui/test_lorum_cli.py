@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
+from lodam_p2p.bots import PLUGIN_PATH_ENV
 from lodam_p2p.cli import cmd_play, main, play_lorum
 
 
@@ -32,8 +34,19 @@ def test_a_bad_lorum_option_is_named(capsys: pytest.CaptureFixture[str]) -> None
     assert "bad --option" in err and "poker" in err
 
 
-def test_a_bot_that_plays_only_lodam_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    assert "does not play Lorum" in _refused(["--offline", "--bots", "heuristic"], capsys)
+def test_a_bot_that_plays_only_lodam_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    (tmp_path / "lodam_only.py").write_text(
+        "from lodam_p2p.bots import BotType, hookimpl\n"
+        "class First:\n"
+        "    def __init__(self, *, seat, seed, options): pass\n"
+        "    def decide(self, view): return view.legal[0]\n"
+        "@hookimpl\n"
+        "def lodam_bot_types(): return [BotType('lodamonly', 'first legal', First)]\n",
+        encoding="utf-8")
+    monkeypatch.setenv(PLUGIN_PATH_ENV, str(tmp_path))
+    assert "does not play Lorum" in _refused(["--offline", "--bots", "lodamonly"], capsys)
 
 
 def test_without_a_terminal_lorum_says_it_needs_one(
@@ -106,10 +119,11 @@ def test_the_hint_is_a_legal_action_without_the_lorum_heuristic(
 ) -> None:
     from lodam_p2p.bots import BotRegistry
 
+    registry = BotRegistry.load()
     for package in ("lodam_plugins", "plugins"):  # not installed
         monkeypatch.setitem(sys.modules, f"{package}.lorum_heuristic", None)
     view = _first_view()
-    hint = play_lorum.hint_bot(BotRegistry.load())
+    hint = play_lorum.hint_bot(registry)
     assert hint is not None and hint(view) in view.legal
 
 
