@@ -35,6 +35,8 @@ def test_the_bundled_bots_are_entry_points_under_lodam_plugins() -> None:
         "random": "lodam_plugins.random_bot",
         "heuristic": "lodam_plugins.heuristic",
         "ismcts": "lodam_plugins.ismcts",
+        "lorum_heuristic": "lodam_plugins.lorum_heuristic",
+        "lorum_ismcts": "lodam_plugins.lorum_ismcts",
     }
     for ep in group:
         if ep.name in ours:
