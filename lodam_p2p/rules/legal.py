@@ -54,7 +54,7 @@ from lodam_p2p.rules.codes import (
 SUIT_SHIFT = tuple(suit * SUIT_SPAN for suit in range(4))
 #: bit of the ten within a suit; T J Q K A are the five bits from here up
 _TEN = 8
-_TOP_FIVE = 0b11111
+TOP_FIVE = 0b11111
 
 M = TypeVar("M")
 
@@ -128,22 +128,22 @@ def _by_top_five(row: Sequence[M]) -> tuple[tuple[tuple[M, ...], ...], ...]:
         base = suit * SUIT_SPAN + _TEN
         suits.append(tuple(lead + tuple(row[base + i] for i in found) for found in _FIVE))
     return tuple(
-        tuple(low[p & _TOP_FIVE] + high[p >> 5] for p in range(1 << 10))
+        tuple(low[p & TOP_FIVE] + high[p >> 5] for p in range(1 << 10))
         for low, high in (suits[:2], suits[2:])
     )
 
 
 #: The T J Q K A of two suits as a 10-bit pattern: ``(x & 31) | (x >> 8)`` of
-#: ``x = (mask >> shift) & _PAIR_BITS`` (the second suit's five bits lie 13 higher).
-_PAIR_BITS = _TOP_FIVE | (_TOP_FIVE << SUIT_SPAN)
-_FIRST_PAIR, _SECOND_PAIR = _TEN, _TEN + 2 * SUIT_SPAN
+#: ``x = (mask >> shift) & PAIR_BITS`` (the second suit's five bits lie 13 higher).
+PAIR_BITS = TOP_FIVE | (TOP_FIVE << SUIT_SPAN)
+FIRST_PAIR, SECOND_PAIR = _TEN, _TEN + 2 * SUIT_SPAN
 
 
 class Moves(Generic[M]):
     """One seat's moves in one alphabet (actions or codes), spelled from masks."""
 
-    __slots__ = ("_answers", "_challenges", "_declare_out", "_offers", "_plays", "declare_pass",
-                 "decline", "no_offer", "play_row", "swallows")
+    __slots__ = ("_challenges", "_declare_out", "_plays", "answer_tables", "declare_pass",
+                 "decline", "no_offer", "offer_tables", "play_row", "swallows")
 
     def __init__(
         self,
@@ -157,8 +157,9 @@ class Moves(Generic[M]):
         challenges: Sequence[M],
     ) -> None:
         self._plays = self.play_row = tuple(plays)  #: the play of each card index
-        self._offers = _by_top_five(offers)
-        self._answers = _by_top_five(answers)
+        #: offers and answers per 10-bit pattern of two suits' T J Q K A (see :meth:`offers`)
+        self.offer_tables = _by_top_five(offers)
+        self.answer_tables = _by_top_five(answers)
         self.decline = (answers[NO_CARD],)  #: the answers of a seat holding none of the kind
         self.no_offer = (offers[NO_CARD],)  #: the offers of a seat holding no coat or card
         self.swallows = swallows  #: leave the trick (the default), swallow it
@@ -178,15 +179,15 @@ class Moves(Generic[M]):
 
     def offers(self, cards: int) -> tuple[M, ...]:
         """No offer first, then an offer of each of the ``cards`` (coats and cards)."""
-        low, high = self._offers
-        x, y = (cards >> _FIRST_PAIR) & _PAIR_BITS, cards >> _SECOND_PAIR
-        return low[(x & _TOP_FIVE) | (x >> 8)] + high[(y & _TOP_FIVE) | (y >> 8)]
+        low, high = self.offer_tables
+        x, y = (cards >> FIRST_PAIR) & PAIR_BITS, cards >> SECOND_PAIR
+        return low[(x & TOP_FIVE) | (x >> 8)] + high[(y & TOP_FIVE) | (y >> 8)]
 
     def answers(self, cards: int) -> tuple[M, ...]:
         """Declining first, then accepting with each of the ``cards``."""
-        low, high = self._answers
-        x, y = (cards >> _FIRST_PAIR) & _PAIR_BITS, cards >> _SECOND_PAIR
-        return low[(x & _TOP_FIVE) | (x >> 8)] + high[(y & _TOP_FIVE) | (y >> 8)]
+        low, high = self.answer_tables
+        x, y = (cards >> FIRST_PAIR) & PAIR_BITS, cards >> SECOND_PAIR
+        return low[(x & TOP_FIVE) | (x >> 8)] + high[(y & TOP_FIVE) | (y >> 8)]
 
     def declarations(self, allowed: bool, others: Iterable[int]) -> tuple[M, ...]:
         """Not now; and, when ``allowed``, declaring out alone or challenging another."""

@@ -26,21 +26,8 @@ known, as in a deal tracked from announcements. Whose turn it is never depends o
 the only transitions that read it are a renounce turning the trump (whose card is then
 public) and an answer swapping the traded cards.
 
-The flow of one trick (RULES.md 5–7)::
-
-    [exchange window] each active seat from the leader gets OFFER; an offer of a kind
-        asks the others in turn from the offerer's left (ANSWER) until one accepts
-    PLAY × active seats, from the leader; the first renounce turns the talon top (trump)
-    [SWALLOW] to the highest card of the led suit when a trump won the trick
-        (under trump_memory: after every trick with a renounce)
-    the taker scores; default mode: out at ``out_at`` ends the deal at once
-    [declare_out] DECLARE for each active seat from the new leader, then CHALLENGE
-        for each eliminated watcher
-    after the last trick: most points loses (ties all lose)
-
-The trick's winner is tracked card by card (highest of the led suit, highest trump), so
-finishing a trick needs no second pass over it. Records are logged as plain tuples and
-turned into frozen dataclasses only when someone reads them (:mod:`.public`).
+The transitions that carry a deal from move to move live in :mod:`.flow`
+(:class:`~lodam_p2p.rules.flow.TrickFlow`, a base of the machine).
 """
 
 from __future__ import annotations
@@ -51,12 +38,10 @@ from typing import Any, Generic, TypeVar
 from lodam_p2p.rules.actions import NO_CARD, Action, Answer, Decision, Offer, Play
 from lodam_p2p.rules.cards import (
     CARD_KINDS,
-    CARD_POINTS,
     CARD_SUIT,
     EXCHANGEABLE_MASK,
-    FULL_MASK,
+    SUIT_BITS,
     Card,
-    Kind,
 )
 from lodam_p2p.rules.codes import (
     ANSWER_BASE,
@@ -65,17 +50,24 @@ from lodam_p2p.rules.codes import (
     DECLARE_BASE,
     DECLARE_PASS_CODE,
     DECLINE,
-    KIND_MASK_OF,
     LEAVE,
     NO_CHALLENGE,
     NO_OFFER,
     OFFER_BASE,
-    SUIT_MASK,
     TAKE,
     code_of,
-    kind_mask,
 )
-from lodam_p2p.rules.legal import CODE_MOVES, SUIT_GETTERS, SUIT_SHIFT, Moves
+from lodam_p2p.rules.flow import TrickFlow
+from lodam_p2p.rules.legal import (
+    CODE_MOVES,
+    FIRST_PAIR,
+    PAIR_BITS,
+    SECOND_PAIR,
+    SUIT_GETTERS,
+    SUIT_SHIFT,
+    TOP_FIVE,
+    Moves,
+)
 from lodam_p2p.rules.options import ExchangeRule, Options
 from lodam_p2p.rules.seating import Seating
 
@@ -92,14 +84,9 @@ M = TypeVar("M")
 Self = TypeVar("Self", bound="DealMachine[Any]")
 Other = TypeVar("Other", bound="DealMachine[Any]")
 
-#: A resolved offer as logged: offerer, kind, acceptor, void, before which trick, and
-#: the offered and accepting cards (-1 where not known).
-ExchangeRow = tuple[int, Kind, "int | None", bool, int, int, int]
-#: A completed trick as logged: leader, card indices in play order, taker, points, swallowed.
-TrickRow = tuple[int, tuple[int, ...], int, int, bool]
 
 
-class DealMachine(Generic[M]):
+class DealMachine(TrickFlow, Generic[M]):
     """The state and transitions of one deal (see the module docstring)."""
 
     __slots__ = (  # noqa: RUF023 -- grouped by role
@@ -118,59 +105,7 @@ class DealMachine(Generic[M]):
         "_exchange_log", "_exchanges", "_trick_log", "_tricks",
     )
 
-    options: Options
-    players: int
-    dealer: int
-    lives: tuple[int, ...]
-    active: tuple[bool, ...]  #: dealt in this deal
-    watchers: tuple[bool, ...]  #: eliminated seats still watching (may challenge)
-    order: tuple[int, ...]  #: active seats in dealing order, eldest first
-    left: tuple[int, ...]  #: for each seat, the next active seat to its left
-    m: int  #: active seats, so cards per trick
-    hand_size: int
-    pack_size: int
-    talon_size: int
-    strength: tuple[int, ...]  #: of each card index within its suit
-    out_at: int
-    declare_out: bool
-    trump_memory: bool
-    winning: bool
-    exchange_rule: ExchangeRule
     alphabet: Sequence[Moves[M]]  #: per seat, how :attr:`legal` spells the moves
-    hands: list[int]  #: current hands as masks (0 where not known)
-    talon_top: int  #: card index of the talon's top (-1 where not known)
-    offer_card: int  #: card index of the offer on the table (-1: none or not known)
-    points: list[int]
-    leader: int  #: the seat that leads (or led) the current trick
-    tricks_played: int
-    trump_suit: int  #: -1 before the turn
-    trick: list[int]  #: card indices of the trick in progress, from the leader on
-    led: int  #: suit led to the current trick, -1 before the lead
-    #: mask of the led suit, 0 before the lead: the playable cards of a hand are
-    #: ``hand & follow or hand`` (follow suit if you can)
-    follow: int
-    hi_led_seat: int  #: holder of the highest card of the led suit so far
-    hi_led_str: int
-    hi_trump_seat: int  #: holder of the highest trump so far, -1 if none
-    hi_trump_str: int
-    trick_points: int
-    renounced: bool  #: someone renounced in this trick
-    winner: int  #: the trick's winner before any swallow
-    offerer: int  #: -1 when no offer is on the table
-    offer_kind: Kind | None
-    offer_mask: int  #: mask of the cards of the offered kind, 0 when none
-    challenge_queue: list[int]
-    played: int  #: mask of every card played
-    to_act: int | None  #: None once over
-    awaiting: Decision | None  #: None once over
-    is_over: bool
-    out: int | None
-    counter_change: tuple[int, ...]
-    reason: str
-    _trick_log: list[TrickRow]
-    _tricks: list[object]
-    _exchange_log: list[ExchangeRow]
-    _exchanges: list[object]
 
     # -- construction -----------------------------------------------------------------
 
@@ -268,22 +203,34 @@ class DealMachine(Generic[M]):
         """Every legal move of ``to_act``, spelled in this machine's ``alphabet``
         (interned actions for a full deal, codes otherwise), in a fixed order, defaults
         first; empty once the deal is over."""
-        seat, d = self.to_act, self.awaiting
+        seat = self.to_act
         if seat is None:
             return ()
-        moves, hand = self.alphabet[seat], self.hands[seat]
+        d, hand = self.awaiting, self.hands[seat]
+        # by frequency; the table look-ups of Moves written out (a call saved per move)
         if d is _ANSWER:
             cards = hand & self.offer_mask
-            return moves.answers(cards) if cards else moves.decline
+            if not cards:
+                return self.alphabet[seat].decline
+            low, high = self.alphabet[seat].answer_tables
+            x, y = (cards >> FIRST_PAIR) & PAIR_BITS, cards >> SECOND_PAIR
+            return low[(x & TOP_FIVE) | (x >> 8)] + high[(y & TOP_FIVE) | (y >> 8)]
         if d is _PLAY:
             following = hand & self.follow
             if following:  # one suit: one table look-up
                 led = self.led
-                return SUIT_GETTERS[led][following >> SUIT_SHIFT[led]](moves.play_row)
-            return moves.plays(hand)
+                return SUIT_GETTERS[led][following >> SUIT_SHIFT[led]](self.alphabet[seat].play_row)
+            row, get = self.alphabet[seat].play_row, SUIT_GETTERS
+            return (get[0][hand & SUIT_BITS](row) + get[1][(hand >> 13) & SUIT_BITS](row)
+                    + get[2][(hand >> 26) & SUIT_BITS](row) + get[3][hand >> 39](row))
         if d is _OFFER:
             cards = hand & EXCHANGEABLE_MASK
-            return moves.offers(cards) if cards else moves.no_offer
+            if not cards:
+                return self.alphabet[seat].no_offer
+            low, high = self.alphabet[seat].offer_tables
+            x, y = (cards >> FIRST_PAIR) & PAIR_BITS, cards >> SECOND_PAIR
+            return low[(x & TOP_FIVE) | (x >> 8)] + high[(y & TOP_FIVE) | (y >> 8)]
+        moves = self.alphabet[seat]
         if d is _SWALLOW:
             return moves.swallows
         others = self.challenge_targets(seat)
@@ -318,32 +265,46 @@ class DealMachine(Generic[M]):
         """Apply a seat's ``action`` if the rules allow it — the test of :meth:`allows`,
         on the hidden part filled in — else raise ``IllegalAction`` naming seat and move
         (:mod:`.explain`). A refused action leaves the deal untouched."""
-        seat, d = self.to_act, self.awaiting
+        seat = self.to_act
         if seat is not None and action.seat == seat:
-            # by frequency: answers, plays, offers, each tested as allows() does
-            if d is _ANSWER and type(action) is Answer:
-                card = action.card
-                if card is None:
-                    self._decline(seat)
-                    return
-                if type(card) is Card and (self.hands[seat] & self.offer_mask) >> card.index & 1:
-                    index = card.index
-                    self._accept(seat, index, CARD_SUIT[index] == CARD_SUIT[self.offer_card])
-                    return
-            elif d is _PLAY and type(action) is Play:
-                card, hand = action.card, self.hands[seat]
-                if type(card) is Card and (hand & self.follow or hand) >> card.index & 1:
-                    self.play_card(seat, card.index)
-                    return
-            elif d is _OFFER and type(action) is Offer:
-                card = action.card
-                if card is None:
-                    self._offer(seat, -1, None)
-                    return
-                if type(card) is Card and (self.hands[seat] & EXCHANGEABLE_MASK) >> card.index & 1:
-                    self._offer(seat, card.index, CARD_KINDS[card.index])
-                    return
-            elif d is not _ANSWER and d is not _PLAY and d is not _OFFER:
+            # by frequency: answers, plays, offers, each tested as allows() does; the
+            # commonest transitions (decline, no offer) written out
+            d = self.awaiting
+            if d is _ANSWER:
+                if type(action) is Answer:
+                    card = action.card
+                    if card is None:
+                        following = self.left[seat]
+                        if following != self.offerer:
+                            self.to_act = following
+                        else:
+                            self._settle(None, -1, False)
+                        return
+                    if type(card) is Card:
+                        index = card.index
+                        if (self.hands[seat] & self.offer_mask) >> index & 1:
+                            void = CARD_SUIT[index] == CARD_SUIT[self.offer_card]
+                            self._accept(seat, index, void)
+                            return
+            elif d is _PLAY:
+                if type(action) is Play:
+                    card, hand = action.card, self.hands[seat]
+                    if type(card) is Card and (hand & self.follow or hand) >> card.index & 1:
+                        self.play_card(seat, card.index)
+                        return
+            elif d is _OFFER:
+                if type(action) is Offer:
+                    card = action.card
+                    if card is None:
+                        following = self.to_act = self.left[seat]
+                        self.awaiting = _PLAY if following == self.leader else _OFFER
+                        return
+                    if type(card) is Card:
+                        index = card.index
+                        if (self.hands[seat] & EXCHANGEABLE_MASK) >> index & 1:
+                            self._offer(seat, index, CARD_KINDS[index])
+                            return
+            else:
                 code = code_of(action)
                 if self.allows(code):
                     self.step(code)
@@ -381,195 +342,6 @@ class DealMachine(Generic[M]):
                 self._declare(True, None if code == DECLARE_ALONE else code - DECLARE_BASE)
         elif d is _CHALLENGE:
             self._challenge(None if code == NO_CHALLENGE else code - CHALLENGE_BASE)
-
-    # -- transitions: each applies a move already known to be legal -------------------
-
-    def _reset_trick(self) -> None:
-        self.trick = []
-        self.led = self.hi_led_seat = self.hi_trump_seat = self.winner = -1
-        self.hi_led_str = self.hi_trump_str = -1
-        self.trick_points = self.follow = 0
-        self.renounced = False
-
-    def _begin_trick(self) -> None:
-        rule = self.exchange_rule
-        window = rule is _EVERY or (rule is _FIRST and self.tricks_played == 0)
-        self.to_act, self.awaiting = self.leader, _OFFER if window else _PLAY
-
-    def _offer(self, seat: int, card: int, kind: Kind | None) -> None:
-        """``seat`` offers ``card`` (-1 where not known) of ``kind``; ``None``: no offer."""
-        if kind is None:
-            following = self.to_act = self.left[seat]
-            self.awaiting = _PLAY if following == self.leader else _OFFER
-            return
-        self.offerer, self.offer_kind, self.offer_card = seat, kind, card
-        self.offer_mask = KIND_MASK_OF[card] if card >= 0 else kind_mask(kind)
-        self.to_act, self.awaiting = self.left[seat], _ANSWER
-
-    def _decline(self, seat: int) -> None:
-        following = self.left[seat]
-        if following != self.offerer:
-            self.to_act = following
-        else:
-            self._settle(None, -1, False)
-
-    def _accept(self, seat: int, card: int, void: bool) -> None:
-        """``seat`` accepts with ``card`` (-1 where not known); ``void``: both cards of
-        one suit, so nothing changes hands."""
-        if card >= 0 and not void:
-            swap = (1 << card) | (1 << self.offer_card)
-            hands = self.hands
-            hands[self.offerer] ^= swap
-            hands[seat] ^= swap
-        self._settle(seat, card, void)
-
-    def _settle(self, acceptor: int | None, card: int, void: bool) -> None:
-        offerer, kind = self.offerer, self.offer_kind
-        assert kind is not None
-        row = (offerer, kind, acceptor, void, self.tricks_played, self.offer_card, card)
-        self._exchange_log.append(row)
-        self.offerer, self.offer_kind, self.offer_mask, self.offer_card = -1, None, 0, -1
-        following = self.to_act = self.left[offerer]
-        self.awaiting = _PLAY if following == self.leader else _OFFER
-
-    def play_card(self, seat: int, index: int) -> None:
-        """``seat`` (which must be ``to_act``) plays card ``index``: the transition of a
-        play, unchecked — the rollouts' shortcut past :meth:`step`."""
-        self.hands[seat] &= _ALL_BUT[index]
-        self.played |= _BIT[index]
-        trick = self.trick
-        trick.append(index)
-        suit = CARD_SUIT[index]
-        strength = self.strength[index]
-        self.trick_points += CARD_POINTS[index]
-        led = self.led
-        if led < 0:
-            self.led = led = suit
-            self.follow = SUIT_MASK[suit]
-            self.hi_led_seat, self.hi_led_str = seat, strength
-        elif suit == led:
-            if strength > self.hi_led_str:
-                self.hi_led_seat, self.hi_led_str = seat, strength
-        else:
-            self.renounced = True
-            if self.trump_suit < 0:  # the first renounce turns the talon top
-                self.trump_suit = CARD_SUIT[self.talon_top]
-                if self.trump_suit == led:  # the cards already down are trumps
-                    self.hi_trump_seat, self.hi_trump_str = self.hi_led_seat, self.hi_led_str
-        if suit == self.trump_suit and strength > self.hi_trump_str:
-            self.hi_trump_seat, self.hi_trump_str = seat, strength
-        if len(trick) < self.m:
-            self.to_act = self.left[seat]
-            return
-        # the trick is complete: a trump wins it, else the highest card of the led suit
-        trumped = self.hi_trump_seat >= 0 and self.trump_suit != led
-        winner = self.hi_trump_seat if self.hi_trump_seat >= 0 else self.hi_led_seat
-        self.winner = winner
-        if self.renounced if self.trump_memory else trumped:
-            self.to_act, self.awaiting = self.hi_led_seat, _SWALLOW
-        else:
-            self._take(winner, False)
-
-    def _swallow(self, take: bool) -> None:
-        seat, winner = self.to_act, self.winner
-        if take and seat != winner:
-            assert seat is not None
-            self._take(seat, True)
-        else:
-            self._take(winner, False)
-
-    def _take(self, taker: int, swallowed: bool) -> None:
-        gained = self.trick_points
-        self.points[taker] += gained
-        self._trick_log.append((self.leader, tuple(self.trick), taker, gained, swallowed))
-        self._reset_trick()
-        self.leader = taker
-        self.tricks_played += 1
-        if self.declare_out:
-            self.to_act, self.awaiting = taker, _DECLARE
-        elif self.points[taker] >= self.out_at:
-            self._end_out(taker, f"seat {taker} reached {self.points[taker]} points")
-        elif self.tricks_played == self.hand_size:
-            self._end_by_points()
-        else:
-            self._begin_trick()
-
-    def _declare(self, out: bool, challenge: int | None) -> None:
-        seat = self.to_act
-        assert seat is not None
-        if out:
-            self._end_declared(seat, challenge)
-            return
-        following = self.left[seat]
-        if following != self.leader:
-            self.to_act = following
-            return
-        n = self.players
-        self.challenge_queue = [
-            s for s in ((self.leader + k) % n for k in range(n)) if self.watchers[s]
-        ]
-        self._next_challenge()
-
-    def _end_declared(self, seat: int, challenged: int | None) -> None:
-        held = self.points[seat]
-        if challenged is None:
-            self._end_out(seat, f"seat {seat} declared out with {held} points")
-        elif self.points[challenged] >= self.out_at:
-            self._end_shown(challenged, seat)
-        else:
-            self._end_out(
-                seat,
-                f"seat {seat} declared out with {held} points; "
-                f"seat {challenged} showed only {self.points[challenged]}",
-            )
-
-    def _next_challenge(self) -> None:
-        if self.challenge_queue:
-            self.to_act, self.awaiting = self.challenge_queue.pop(0), _CHALLENGE
-        elif self.tricks_played == self.hand_size:
-            self._end_by_points()
-        else:
-            self._begin_trick()
-
-    def _challenge(self, target: int | None) -> None:
-        seat = self.to_act
-        assert seat is not None
-        if target is not None and self.points[target] >= self.out_at:
-            self._end_shown(target, seat)
-        else:
-            self._next_challenge()
-
-    def _end_shown(self, challenged: int, challenger: int) -> None:
-        shown = self.points[challenged]
-        reason = f"seat {challenged} showed {shown} points when challenged by seat {challenger}"
-        self._end_out(challenged, reason)
-
-    def _end_out(self, seat: int, reason: str) -> None:
-        self._finish(seat, (seat,), reason)
-
-    def _end_by_points(self) -> None:
-        top = max(self.points[s] for s in self.order)
-        most = tuple(s for s in self.order if self.points[s] == top)
-        if len(most) == 1:
-            reason = f"seat {most[0]} took the most points, {top}"
-        else:
-            names = ", ".join(str(s) for s in sorted(most))
-            reason = f"seats {names} tied for most with {top}"
-        self._finish(None, most, reason)
-
-    def _finish(self, out: int | None, marked: tuple[int, ...], reason: str) -> None:
-        step = 1 if self.winning else -1
-        change = [0] * self.players
-        for seat in marked:
-            change[seat] = step
-        self.is_over, self.out, self.reason = True, out, reason
-        self.counter_change = tuple(change)
-        self.to_act = self.awaiting = None
-
-
-#: ``1 << i`` and its complement within the pack, built once (big-integer shifts cost)
-_BIT = tuple(1 << i for i in range(52))
-_ALL_BUT = tuple(FULL_MASK ^ bit for bit in _BIT)
 
 _COPIED = {"alphabet", "hands", "points", "trick", "challenge_queue", "_trick_log", "_tricks",
            "_exchange_log", "_exchanges"}

@@ -33,8 +33,9 @@ from lodam_p2p.rules.actions import (
     Swallow,
 )
 from lodam_p2p.rules.cards import CARD_SUIT, CARDS, Card, Kind, Suit
+from lodam_p2p.rules.flow import ExchangeRow
 from lodam_p2p.rules.legal import CODE_MOVES
-from lodam_p2p.rules.machine import DealMachine, ExchangeRow
+from lodam_p2p.rules.machine import DealMachine
 from lodam_p2p.rules.options import Options
 from lodam_p2p.rules.records import ExchangeRecord, PublicExchange, PublicOffer, TrickRecord
 from lodam_p2p.rules.seating import seating
