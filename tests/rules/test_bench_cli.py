@@ -18,6 +18,7 @@ def run_bench(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, float
 def test_bench_prints_deals_per_second(capsys: pytest.CaptureFixture[str]) -> None:
     figures = run_bench(capsys, "--deals", "30", "--seed", "4")
     assert figures["deals_per_s"] > 0 and figures["deals"] == 30
+    assert figures["deals_per_cpu_s"] > 0 and figures["cpu_seconds"] >= 0
     # the same seed plays the same deals
     again = run_bench(capsys, "--deals", "30", "--seed", "4")
     assert again["decisions_per_deal"] == figures["decisions_per_deal"]
