@@ -31,12 +31,13 @@ from lodam_p2p.rules.cards import CARD_POINTS, CARD_SUIT, FULL_MASK, Kind
 from lodam_p2p.rules.codes import KIND_MASK_OF, SUIT_MASK, kind_mask
 from lodam_p2p.rules.options import ExchangeRule, Options
 
-_OFFER = Decision.OFFER
-_ANSWER = Decision.ANSWER
-_PLAY = Decision.PLAY
-_SWALLOW = Decision.SWALLOW
-_DECLARE = Decision.DECLARE
-_CHALLENGE = Decision.CHALLENGE
+#: The decisions awaited, as module constants (the hot paths compare them by identity).
+AWAIT_OFFER = Decision.OFFER
+AWAIT_ANSWER = Decision.ANSWER
+AWAIT_PLAY = Decision.PLAY
+AWAIT_SWALLOW = Decision.SWALLOW
+AWAIT_DECLARE = Decision.DECLARE
+AWAIT_CHALLENGE = Decision.CHALLENGE
 _EVERY = ExchangeRule.EVERY_TRICK
 _FIRST = ExchangeRule.FIRST_TRICK
 
@@ -119,17 +120,17 @@ class TrickFlow:
     def _begin_trick(self) -> None:
         rule = self.exchange_rule
         window = rule is _EVERY or (rule is _FIRST and self.tricks_played == 0)
-        self.to_act, self.awaiting = self.leader, _OFFER if window else _PLAY
+        self.to_act, self.awaiting = self.leader, AWAIT_OFFER if window else AWAIT_PLAY
 
     def _offer(self, seat: int, card: int, kind: Kind | None) -> None:
         """``seat`` offers ``card`` (-1 where not known) of ``kind``; ``None``: no offer."""
         if kind is None:
             following = self.to_act = self.left[seat]
-            self.awaiting = _PLAY if following == self.leader else _OFFER
+            self.awaiting = AWAIT_PLAY if following == self.leader else AWAIT_OFFER
             return
         self.offerer, self.offer_kind, self.offer_card = seat, kind, card
         self.offer_mask = KIND_MASK_OF[card] if card >= 0 else kind_mask(kind)
-        self.to_act, self.awaiting = self.left[seat], _ANSWER
+        self.to_act, self.awaiting = self.left[seat], AWAIT_ANSWER
 
     def _decline(self, seat: int) -> None:
         following = self.left[seat]
@@ -155,7 +156,7 @@ class TrickFlow:
         self._exchange_log.append(row)
         self.offerer, self.offer_kind, self.offer_mask, self.offer_card = -1, None, 0, -1
         following = self.to_act = self.left[offerer]
-        self.awaiting = _PLAY if following == self.leader else _OFFER
+        self.awaiting = AWAIT_PLAY if following == self.leader else AWAIT_OFFER
 
     def play_card(self, seat: int, index: int) -> None:
         """``seat`` (which must be ``to_act``) plays card ``index``: the transition of a
@@ -191,7 +192,7 @@ class TrickFlow:
         winner = self.hi_trump_seat if self.hi_trump_seat >= 0 else self.hi_led_seat
         self.winner = winner
         if self.renounced if self.trump_memory else trumped:
-            self.to_act, self.awaiting = self.hi_led_seat, _SWALLOW
+            self.to_act, self.awaiting = self.hi_led_seat, AWAIT_SWALLOW
         else:
             self._take(winner, False)
 
@@ -211,7 +212,7 @@ class TrickFlow:
         self.leader = taker
         self.tricks_played += 1
         if self.declare_out:
-            self.to_act, self.awaiting = taker, _DECLARE
+            self.to_act, self.awaiting = taker, AWAIT_DECLARE
         elif self.points[taker] >= self.out_at:
             self._end_out(taker, f"seat {taker} reached {self.points[taker]} points")
         elif self.tricks_played == self.hand_size:
@@ -250,7 +251,7 @@ class TrickFlow:
 
     def _next_challenge(self) -> None:
         if self.challenge_queue:
-            self.to_act, self.awaiting = self.challenge_queue.pop(0), _CHALLENGE
+            self.to_act, self.awaiting = self.challenge_queue.pop(0), AWAIT_CHALLENGE
         elif self.tricks_played == self.hand_size:
             self._end_by_points()
         else:

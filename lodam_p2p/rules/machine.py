@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from lodam_p2p.rules.actions import NO_CARD, Action, Answer, Decision, Offer, Play
+from lodam_p2p.rules.actions import NO_CARD, Action, Answer, Offer, Play
 from lodam_p2p.rules.cards import (
     CARD_KINDS,
     CARD_SUIT,
@@ -57,7 +57,15 @@ from lodam_p2p.rules.codes import (
     TAKE,
     code_of,
 )
-from lodam_p2p.rules.flow import TrickFlow
+from lodam_p2p.rules.flow import (
+    AWAIT_ANSWER,
+    AWAIT_CHALLENGE,
+    AWAIT_DECLARE,
+    AWAIT_OFFER,
+    AWAIT_PLAY,
+    AWAIT_SWALLOW,
+    TrickFlow,
+)
 from lodam_p2p.rules.legal import (
     CODE_MOVES,
     FIRST_PAIR,
@@ -68,17 +76,8 @@ from lodam_p2p.rules.legal import (
     TOP_FIVE,
     Moves,
 )
-from lodam_p2p.rules.options import ExchangeRule, Options
+from lodam_p2p.rules.options import Options
 from lodam_p2p.rules.seating import Seating
-
-_OFFER = Decision.OFFER
-_ANSWER = Decision.ANSWER
-_PLAY = Decision.PLAY
-_SWALLOW = Decision.SWALLOW
-_DECLARE = Decision.DECLARE
-_CHALLENGE = Decision.CHALLENGE
-_EVERY = ExchangeRule.EVERY_TRICK
-_FIRST = ExchangeRule.FIRST_TRICK
 
 M = TypeVar("M")
 Self = TypeVar("Self", bound="DealMachine[Any]")
@@ -178,11 +177,11 @@ class DealMachine(TrickFlow, Generic[M]):
         if seat is None:
             return 0
         hand = self.hands[seat]
-        if d is _PLAY:
+        if d is AWAIT_PLAY:
             return hand & self.follow or hand
-        if d is _ANSWER:
+        if d is AWAIT_ANSWER:
             return hand & self.offer_mask
-        if d is _OFFER:
+        if d is AWAIT_OFFER:
             return hand & EXCHANGEABLE_MASK
         return 0
 
@@ -208,14 +207,14 @@ class DealMachine(TrickFlow, Generic[M]):
             return ()
         d, hand = self.awaiting, self.hands[seat]
         # by frequency; the table look-ups of Moves written out (a call saved per move)
-        if d is _ANSWER:
+        if d is AWAIT_ANSWER:
             cards = hand & self.offer_mask
             if not cards:
                 return self.alphabet[seat].decline
             low, high = self.alphabet[seat].answer_tables
             x, y = (cards >> FIRST_PAIR) & PAIR_BITS, cards >> SECOND_PAIR
             return low[(x & TOP_FIVE) | (x >> 8)] + high[(y & TOP_FIVE) | (y >> 8)]
-        if d is _PLAY:
+        if d is AWAIT_PLAY:
             following = hand & self.follow
             if following:  # one suit: one table look-up
                 led = self.led
@@ -223,7 +222,7 @@ class DealMachine(TrickFlow, Generic[M]):
             row, get = self.alphabet[seat].play_row, SUIT_GETTERS
             return (get[0][hand & SUIT_BITS](row) + get[1][(hand >> 13) & SUIT_BITS](row)
                     + get[2][(hand >> 26) & SUIT_BITS](row) + get[3][hand >> 39](row))
-        if d is _OFFER:
+        if d is AWAIT_OFFER:
             cards = hand & EXCHANGEABLE_MASK
             if not cards:
                 return self.alphabet[seat].no_offer
@@ -231,10 +230,10 @@ class DealMachine(TrickFlow, Generic[M]):
             x, y = (cards >> FIRST_PAIR) & PAIR_BITS, cards >> SECOND_PAIR
             return low[(x & TOP_FIVE) | (x >> 8)] + high[(y & TOP_FIVE) | (y >> 8)]
         moves = self.alphabet[seat]
-        if d is _SWALLOW:
+        if d is AWAIT_SWALLOW:
             return moves.swallows
         others = self.challenge_targets(seat)
-        if d is _DECLARE:
+        if d is AWAIT_DECLARE:
             return moves.declarations(self.points[seat] >= self.out_at, others)
         return moves.challenges(others)
 
@@ -247,15 +246,15 @@ class DealMachine(TrickFlow, Generic[M]):
     def allows(self, code: int) -> bool:
         """Whether ``code`` is among :meth:`legal_codes` (without spelling them all)."""
         d = self.awaiting
-        if d is _ANSWER:
+        if d is AWAIT_ANSWER:
             code -= ANSWER_BASE
             return code == NO_CARD or (0 <= code < 52 and self.card_choices() >> code & 1 == 1)
-        if d is _PLAY:
+        if d is AWAIT_PLAY:
             return 0 <= code < 52 and self.card_choices() >> code & 1 == 1
-        if d is _OFFER:
+        if d is AWAIT_OFFER:
             code -= OFFER_BASE
             return code == NO_CARD or (0 <= code < 52 and self.card_choices() >> code & 1 == 1)
-        if d is _SWALLOW:
+        if d is AWAIT_SWALLOW:
             return code in (LEAVE, TAKE)
         return d is not None and code in self.legal_codes()
 
@@ -270,7 +269,7 @@ class DealMachine(TrickFlow, Generic[M]):
             # by frequency: answers, plays, offers, each tested as allows() does; the
             # commonest transitions (decline, no offer) written out
             d = self.awaiting
-            if d is _ANSWER:
+            if d is AWAIT_ANSWER:
                 if type(action) is Answer:
                     card = action.card
                     if card is None:
@@ -286,18 +285,18 @@ class DealMachine(TrickFlow, Generic[M]):
                             void = CARD_SUIT[index] == CARD_SUIT[self.offer_card]
                             self._accept(seat, index, void)
                             return
-            elif d is _PLAY:
+            elif d is AWAIT_PLAY:
                 if type(action) is Play:
                     card, hand = action.card, self.hands[seat]
                     if type(card) is Card and (hand & self.follow or hand) >> card.index & 1:
                         self.play_card(seat, card.index)
                         return
-            elif d is _OFFER:
+            elif d is AWAIT_OFFER:
                 if type(action) is Offer:
                     card = action.card
                     if card is None:
                         following = self.to_act = self.left[seat]
-                        self.awaiting = _PLAY if following == self.leader else _OFFER
+                        self.awaiting = AWAIT_PLAY if following == self.leader else AWAIT_OFFER
                         return
                     if type(card) is Card:
                         index = card.index
@@ -320,27 +319,27 @@ class DealMachine(TrickFlow, Generic[M]):
         seat, d = self.to_act, self.awaiting
         if seat is None:
             return
-        if d is _PLAY:
+        if d is AWAIT_PLAY:
             self.play_card(seat, code)
-        elif d is _ANSWER:
+        elif d is AWAIT_ANSWER:
             if code == DECLINE:
                 self._decline(seat)
             else:
                 card = code - ANSWER_BASE
                 self._accept(seat, card, CARD_SUIT[card] == CARD_SUIT[self.offer_card])
-        elif d is _OFFER:
+        elif d is AWAIT_OFFER:
             if code == NO_OFFER:
                 self._offer(seat, -1, None)
             else:
                 self._offer(seat, code - OFFER_BASE, CARD_KINDS[code - OFFER_BASE])
-        elif d is _SWALLOW:
+        elif d is AWAIT_SWALLOW:
             self._swallow(code == TAKE)
-        elif d is _DECLARE:
+        elif d is AWAIT_DECLARE:
             if code == DECLARE_PASS_CODE:
                 self._declare(False, None)
             else:
                 self._declare(True, None if code == DECLARE_ALONE else code - DECLARE_BASE)
-        elif d is _CHALLENGE:
+        elif d is AWAIT_CHALLENGE:
             self._challenge(None if code == NO_CHALLENGE else code - CHALLENGE_BASE)
 
 _COPIED = {"alphabet", "hands", "points", "trick", "challenge_queue", "_trick_log", "_tricks",

@@ -9,13 +9,13 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from lodam_p2p.games.common import OptionsOfType, checked
 from lodam_p2p.games.interface import Game, GameDeal, GameMatch
 from lodam_p2p.games.lodam import codec
 from lodam_p2p.games.values import (
     DealPlan,
     DealSummary,
     GameError,
-    OptionRow,
     PublicMove,
     Replayed,
     ReplayError,
@@ -68,7 +68,7 @@ the last player holding counters wins. Before each trick a player may offer a co
 (K Q J) or a card (A T) in exchange. The full rules: RULES.md."""
 
 
-class LodamGame(Game):
+class LodamGame(OptionsOfType, Game):
     """Losing Lodam; see the module docstring."""
 
     name = "lodam"
@@ -76,28 +76,9 @@ class LodamGame(Game):
     #: RULES.md 3: 3 to 10 players start (a match plays on down to two).
     seats = SeatRange(3, 10)
     options_type = Options
+    card_type = Card
+    option_help = OPTION_HELP
     illegal_action = IllegalAction
-
-    # -- options ------------------------------------------------------------------------
-
-    def default_options(self) -> Options:
-        return Options()
-
-    def parse_options(self, assignments: Iterable[str]) -> Options:
-        return Options.parse_assignments(assignments)
-
-    def options_from_mapping(self, values: Mapping[str, object]) -> Options:
-        return Options.from_mapping(values)
-
-    def options_to_mapping(self, options: Any) -> dict[str, object]:
-        return _options(options).to_mapping()
-
-    def option_rows(self) -> tuple[OptionRow, ...]:
-        return tuple(OptionRow(name, value, OPTION_HELP.get(name, ""))
-                     for name, value in Options().to_mapping().items())
-
-    def parse_card(self, text: str) -> Card:
-        return Card.parse(text)
 
     # -- the match ----------------------------------------------------------------------
 
@@ -248,21 +229,15 @@ class LodamGame(Game):
 
 
 def _options(options: object) -> Options:
-    if not isinstance(options, Options):
-        raise GameError(f"not Lodam options: {options!r}")
-    return options
+    return checked(options, Options, "Lodam options")
 
 
 def _match(match: object) -> Match:
-    if not isinstance(match, Match):
-        raise GameError(f"not a Lodam match: {match!r}")
-    return match
+    return checked(match, Match, "a Lodam match")
 
 
 def _deal(deal: object) -> Deal:
-    if not isinstance(deal, Deal):
-        raise GameError(f"not a Lodam deal: {deal!r}")
-    return deal
+    return checked(deal, Deal, "a Lodam deal")
 
 
 #: The game value the ``lodam_p2p.games`` entry point names.

@@ -16,6 +16,7 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from lodam_p2p.games.common import OptionsOfType, checked
 from lodam_p2p.games.interface import Game, GameDeal, GameMatch
 from lodam_p2p.games.lorum import codec
 from lodam_p2p.games.lorum.actions import (
@@ -46,7 +47,6 @@ from lodam_p2p.games.values import (
     DealSummary,
     GameError,
     Holder,
-    OptionRow,
     PublicMove,
     Replayed,
     ReplayError,
@@ -87,7 +87,7 @@ beans, the most beans). With three players 7S 8S are set aside face up. The full
 LORUM.md."""
 
 
-class LorumGame(Game):
+class LorumGame(OptionsOfType, Game):
     """Lorum; see the module docstring."""
 
     name = "lorum"
@@ -95,28 +95,9 @@ class LorumGame(Game):
     #: LORUM.md 2: four players, three as a variant.
     seats = SeatRange(MIN_PLAYERS, MAX_PLAYERS)
     options_type = Options
+    card_type = Card
+    option_help = OPTION_HELP
     illegal_action = IllegalAction
-
-    # -- options ------------------------------------------------------------------------
-
-    def default_options(self) -> Options:
-        return Options()
-
-    def parse_options(self, assignments: Iterable[str]) -> Options:
-        return Options.parse_assignments(assignments)
-
-    def options_from_mapping(self, values: Mapping[str, object]) -> Options:
-        return Options.from_mapping(values)
-
-    def options_to_mapping(self, options: Any) -> dict[str, object]:
-        return _options(options).to_mapping()
-
-    def option_rows(self) -> tuple[OptionRow, ...]:
-        return tuple(OptionRow(name, value, OPTION_HELP.get(name, ""))
-                     for name, value in Options().to_mapping().items())
-
-    def parse_card(self, text: str) -> Card:
-        return Card.parse(text)
 
     # -- the match ----------------------------------------------------------------------
 
@@ -332,27 +313,19 @@ def _table_plan(plan: EnginePlan) -> DealPlan:
 
 
 def _options(options: object) -> Options:
-    if not isinstance(options, Options):
-        raise GameError(f"not Lorum options: {options!r}")
-    return options
+    return checked(options, Options, "Lorum options")
 
 
 def _match(match: object) -> Match:
-    if not isinstance(match, Match):
-        raise GameError(f"not a Lorum match: {match!r}")
-    return match
+    return checked(match, Match, "a Lorum match")
 
 
 def _deal(deal: object) -> Deal:
-    if not isinstance(deal, Deal):
-        raise GameError(f"not a Lorum deal: {deal!r}")
-    return deal
+    return checked(deal, Deal, "a Lorum deal")
 
 
 def _public(public: object) -> PublicDeal:
-    if not isinstance(public, PublicDeal):
-        raise GameError(f"not a Lorum public deal: {public!r}")
-    return public
+    return checked(public, PublicDeal, "a Lorum public deal")
 
 
 #: The game value the ``lodam_p2p.games`` entry point names.

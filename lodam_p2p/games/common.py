@@ -1,0 +1,76 @@
+"""What every bundled game's :class:`~lodam_p2p.games.interface.Game` states the same way.
+
+Both games keep their options in a frozen value type with the same three doors —
+``parse_assignments(["k=v", …])``, ``from_mapping({...})`` and ``to_mapping()`` — and
+write their cards as text that ``Card.parse`` reads. :class:`OptionsOfType` answers the
+interface's option and card questions from those doors, so a game states only its
+types and its help texts. :func:`checked` is the one test a game applies to a value
+handed back through the interface (a match, a deal, options) before it uses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from lodam_p2p.games.values import Card, GameError, OptionRow
+
+T = TypeVar("T")
+
+
+class CardText(Protocol):
+    """A game's card type, as far as reading cards goes."""
+
+    @classmethod
+    def parse(cls, text: str) -> Any: ...
+
+
+class OptionsOfType:
+    """The option and card methods of :class:`~lodam_p2p.games.interface.Game`, from
+    ``options_type``, ``card_type`` and ``option_help``; put it before ``Game``."""
+
+    #: The game's options value type (``Options()`` is the default table).
+    options_type: type
+    #: The game's card type (``Card.parse(text)``).
+    card_type: ClassVar[type[CardText]]
+    #: One line of help per option name.
+    option_help: ClassVar[Mapping[str, str]]
+    #: How the game names its options in errors (``Lodam options``).
+    title: str
+
+    def default_options(self) -> Any:
+        """The options of a table that names none."""
+        return self.options_type()
+
+    def parse_options(self, assignments: Iterable[str]) -> Any:
+        """Options from ``["k=v", …]`` texts; ``ValueError`` naming the bad one."""
+        return self.options_type.parse_assignments(assignments)  # type: ignore[attr-defined]
+
+    def options_from_mapping(self, values: Mapping[str, object]) -> Any:
+        """Options from a JSON object; ``ValueError`` naming the bad one."""
+        return self.options_type.from_mapping(values)  # type: ignore[attr-defined]
+
+    def options_to_mapping(self, options: Any) -> dict[str, object]:
+        """The JSON form of ``options``."""
+        found: Any = checked(options, self.options_type, f"{self.title} options")
+        mapping: dict[str, object] = found.to_mapping()
+        return mapping
+
+    def option_rows(self) -> tuple[OptionRow, ...]:
+        """Every option with its default and its line of help."""
+        defaults = self.default_options().to_mapping()
+        return tuple(OptionRow(name, value, self.option_help.get(name, ""))
+                     for name, value in defaults.items())
+
+    def parse_card(self, text: str) -> Card:
+        """The card written ``text``; ``ValueError`` if it is not one of this game."""
+        card: Card = self.card_type.parse(text)
+        return card
+
+
+def checked(value: object, kind: type[T], what: str) -> T:
+    """``value`` if it is a ``kind``, else :class:`GameError` saying it is not ``what``
+    (a value of another game handed to this one)."""
+    if not isinstance(value, kind):
+        raise GameError(f"not {what}: {value!r}")
+    return value
