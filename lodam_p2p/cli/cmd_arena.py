@@ -25,6 +25,8 @@ examples:
   lodam arena --bots heuristic,random*3 --matches 1000 --seed 7
   lodam arena --game lodam --bots heuristic,random*3 --option lives=2
   lodam arena --game lorum --bots random*4 --matches 200 --option rounds=2 --json
+  lodam arena --game lorum --bots heuristic,random*3 --matches 300
+  lodam arena --game lorum --bots ismcts,heuristic*3 --bot-option ismcts.c=0.7
   lodam arena --bots heuristic*5 --option declare_out=true --json
   lodam arena --compare ismcts,heuristic --bots heuristic*3 --matches 400 --jobs 2
   lodam arena --bots ismcts,heuristic*3 --bot-option ismcts.time_ms=50
