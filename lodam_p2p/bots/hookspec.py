@@ -45,8 +45,10 @@ def lodam_bot_types() -> Sequence[BotType]:
     add up. A plugin that provides none returns an empty sequence.
 
     :return: the :class:`~lodam_p2p.bots.api.BotType` values (name, one-line summary,
-        declared options, factory). Names must be unique across all plugins; a clash is
-        an error naming both sources.
+        declared options, factory, games). Types of one name from several plugins
+        are joined into one type when they play different games (one plugin per game,
+        each with its own options); two that play a common game are an error naming
+        both sources.
     """
     raise NotImplementedError  # pragma: no cover - a specification has no body
 
