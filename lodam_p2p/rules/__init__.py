@@ -15,10 +15,12 @@ No randomness, clock or I/O here: the deck is an input, and every decision comes
 The modules: ``cards`` and ``options`` (values), ``actions`` (decisions and errors),
 ``codes`` (moves as small integers), ``legal`` (the rules of choice as bit masks, and the
 tables that spell legal moves as actions or codes), ``machine`` (the one state machine of
-a deal, checked or not), ``public`` (the deal as everyone sees it, advanced by checked
-public events), ``deal`` (the hidden part dealt in and every action checked),
-``explain`` (why an action is refused), ``view`` (one seat's knowledge), ``match``
-(counters and dealers), ``replay`` (the scripted-deal format of ``lodam rules replay``).
+a deal, checked or not: its generator and its two paths), ``flow`` (the machine's state
+and transitions, trick by trick), ``seating`` (who is dealt in), ``public`` (the deal as
+everyone sees it, advanced by checked public events), ``deal`` (the hidden part dealt in
+and every action checked), ``explain`` (why an action is refused), ``view`` (one seat's
+knowledge), ``match`` (counters and dealers), ``replay`` (the scripted-deal format of
+``lodam rules replay``).
 
 A search runs the same machine unchecked: ``public.with_hidden(hands, talon_top)``,
 then ``legal`` (codes) and ``step(code)`` (see :mod:`lodam_p2p.rules.machine`).
