@@ -139,7 +139,8 @@ def _deal_end(model: LorumTable, end: DealSummary) -> list[Frags]:
     if beans:
         lines += _pfennig_sales(model, before, sheet)
         lines.append([("class:dim", f"pot (Kasse): {sheet.pot}")])
-    audit = "class:dim" if end.audit == "passed" else "class:notice.error"
+    calm = end.audit == "passed" or end.audit.startswith("not needed")  # offline: no audit
+    audit = "class:dim" if calm else "class:notice.error"
     return [*lines, [], [(audit, f"Audit: {end.audit}")], [],
             [("class:panel.key", "Enter: continue    s: score sheet")]]
 
