@@ -39,6 +39,7 @@ class Panel(enum.Enum):
     NONE = "none"
     HELP = "help"  #: the keys
     LAST_TRICK = "last_trick"  #: the last completed trick
+    RULES = "rules"  #: the rules page: the game, and what this deal asks
     QUIT = "quit"  #: "leave the table?"
     DEAL_END = "deal_end"  #: who went out or lost a counter, every seat's points
     MATCH_END = "match_end"  #: standings, play again
