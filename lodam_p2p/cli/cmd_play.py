@@ -7,9 +7,10 @@ broker, no protocol). ``--bots-only`` seats bots only and writes the table's sto
 plain text (``--json``: just the one-line summary at the end).
 
 ``--game lorum --offline`` sits you at a Lorum table (LORUM.md) with two or three bots
-(``--seats 3`` or ``4``, default 4; ``--bots random`` by default; ``--option`` takes
-LORUM.md section 9, e.g. ``contracts=quartet,lorum``). A networked Lorum table is not
-there yet.
+(``--seats 3`` or ``4``, default 4; ``heuristic`` bots when that bot plays Lorum, else
+``random``; ``--option`` takes LORUM.md section 9, e.g. ``contracts=quartet,lorum``),
+played by the same offline table as Losing Lodam. A networked Lorum table waits for the
+session to deal Lorum.
 
 Bots are paced (``--bot-delay``, default 0.6 s a card) so that a person can follow them.
 The log goes to a file (``--log-file``, default ``~/.local/state/lodam/lodam.log``),

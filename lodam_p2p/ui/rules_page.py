@@ -76,6 +76,10 @@ def _lorum(options: LorumOptions, contract: Contract | None, players: int) -> li
     page = [Paragraph("Lorum", f"{players} players, {pack}. Suits ▼ Eichel, ▲ Grün, ♥ Herz, "
                                f"● Schellen; ranks 7 8 9 10 U O K A. {contracts}, each "
                                f"dealt {players} times in turn. {win}")]
+    order = "; ".join(f"{CONTRACT_NAMES[c][0]} ({contract_rule(c, options, players)})"
+                      for c in options.contracts)
+    page.append(Paragraph("The contracts, in turn", f"{order}. The dealer passes to the "
+                          "left after every deal."))
     if contract is not None:
         text = _contract_text(contract, options, players)
         if options.scoring is Scoring.BEANS:

@@ -166,3 +166,32 @@ def test_the_hint_asks_the_lorum_heuristic_when_it_is_there(
     view = _first_view()
     hint = play_lorum.hint_bot(BotRegistry.load())
     assert hint is not None and hint(view) == view.legal[-1] and asked == [view.seat]
+
+
+@pytest.mark.parametrize("game,extra,words", [
+    ("lorum", [], ["Lorum", "The contracts, in turn", "Rote", "Quart", "lowest total wins"]),
+    ("lorum", ["--contract", "quartet", "--seats", "3"],
+     ["3 players", "Now: Quart", "next higher card"]),
+    ("lodam", ["--option", "declare_out=true"], ["Losing Lodam", "This deal", "declare out"]),
+])
+def test_rules_page_prints_what_r_shows(game: str, extra: list[str], words: list[str],
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "page", "--game", game, "--width", "60", *extra]) == 0
+    out = capsys.readouterr().out
+    for word in words:
+        assert word in out, out
+    assert all(len(line) <= 60 for line in out.splitlines())
+    assert len(out.split()) < 400  # two minutes of reading
+
+
+@pytest.mark.parametrize("args,said", [
+    (["--game", "lodam", "--contract", "reds"], "Losing Lodam has none"),
+    (["--game", "lorum", "--contract", "poker"], "unknown contract 'poker'"),
+    (["--game", "lorum", "--option", "rounds=0"], "bad --option"),
+    (["--game", "lorum", "--seats", "5"], "3 to 4 seats"),
+])
+def test_rules_page_refuses_in_one_line(args: list[str], said: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "page", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert said in err and "\n" not in err
