@@ -69,7 +69,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run_page(args: argparse.Namespace) -> int:
     """Print the rules page of ``--game``, wrapped at ``--width``."""
-    from lodam_p2p.ui.rules_page import page_lines, rules_page  # noqa: PLC0415
+    from lodam_p2p.ui.rules_page import named_page, page_lines  # noqa: PLC0415
 
     if not 30 <= args.width <= 400:
         raise CliError(f"--width must be 30 to 400 columns, got {args.width}")
@@ -78,15 +78,13 @@ def run_page(args: argparse.Namespace) -> int:
         options = game.parse_options(_page_options(args.game, args.option))
     except ValueError as err:
         raise CliError(f"bad --option: {err}") from None
-    contract = None
-    if args.contract is not None:
-        if args.game != "lorum":
-            raise CliError("--contract is a Lorum contract; Losing Lodam has none")
-        contract = _contract(args.contract)
     seats = 4 if args.seats is None else args.seats
     if args.game == "lorum" and seats not in game.seats:
         raise CliError(f"Lorum is for {game.seats} seats, got {seats}")
-    page = rules_page(args.game, options, contract, seats)
+    try:
+        page = named_page(args.game, options, args.contract, seats)
+    except ValueError as err:
+        raise CliError(str(err)) from None
     for _style, line in page_lines(page, args.width):
         print(line)
     return 0
@@ -99,16 +97,6 @@ def _page_options(game: str, items: list[str]) -> list[str]:
     from lodam_p2p.cli.netrun import session_options  # noqa: PLC0415
 
     return list(session_options(items)[0])
-
-
-def _contract(name: str) -> Any:
-    from lodam_p2p.games.lorum import Contract  # noqa: PLC0415
-
-    try:
-        return Contract(name)
-    except ValueError:
-        names = ", ".join(c.value for c in Contract)
-        raise CliError(f"unknown contract {name!r} (one of {names})") from None
 
 
 def run_replay(args: argparse.Namespace) -> int:

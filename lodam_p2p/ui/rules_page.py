@@ -63,6 +63,22 @@ def rules_page(game: str, options: LorumOptions | LodamOptions,
     return _lodam(options)
 
 
+def named_page(game: str, options: LorumOptions | LodamOptions, contract: str | None,
+               players: int = 4) -> list[Paragraph]:
+    """:func:`rules_page` with the Lorum contract given by its name (``quartet``);
+    ``ValueError`` for a name that is not one, or a contract for Lodam."""
+    if contract is None:
+        return rules_page(game, options, None, players)
+    if game != "lorum":
+        raise ValueError("--contract is a Lorum contract; Losing Lodam has none")
+    try:
+        chosen = Contract(contract)
+    except ValueError:
+        names = ", ".join(c.value for c in Contract)
+        raise ValueError(f"unknown contract {contract!r} (one of {names})") from None
+    return rules_page(game, options, chosen, players)
+
+
 # -- Lorum -------------------------------------------------------------------------------
 
 def _lorum(options: LorumOptions, contract: Contract | None, players: int) -> list[Paragraph]:
