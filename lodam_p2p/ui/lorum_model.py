@@ -154,10 +154,10 @@ class LorumTable:
 
     # -- what the app calls -------------------------------------------------------------
 
-    def narrator(self) -> LorumNarrator:
-        """Who speaks the log."""
+    def narrator(self, players: int = 0) -> LorumNarrator:
+        """Who speaks the log (seats not named yet are ``seat N``)."""
         names = [self.names[s] if s < len(self.names) else f"seat {s}"
-                 for s in range(max(len(self.names), self.me + 1))]
+                 for s in range(max(len(self.names), self.me + 1, players))]
         return LorumNarrator(names, self.me, self.glyphs)
 
     def show(self, view: PlayerView, number: int | None = None) -> None:
@@ -172,9 +172,9 @@ class LorumTable:
                 self.sheet = self.deal_end.sheet
             if self.panel is LorumPanel.DEAL_END:
                 self.panel = LorumPanel.NONE
-            self.log.extend(self.narrator().new_deal(self.deal_number, view))
+            self.log.extend(self.narrator(view.players).new_deal(self.deal_number, view))
         else:
-            self.log.extend(self.narrator().changes(old, view))
+            self.log.extend(self.narrator(view.players).changes(old, view))
         self.view = view
         del self.log[:-LOG_LIMIT]
 

@@ -64,6 +64,13 @@ def forced(view: PlayerView) -> bool:
     return view.awaiting is Decision.LAY and isinstance(view.legal[0], Pass)
 
 
+def dealt_again(old: PlayerView, new: PlayerView) -> bool:
+    """Whether ``new`` is not a later moment of ``old``'s deal but that deal begun anew
+    (or another deal): another contract or dealer, or fewer cards out of play."""
+    return (new.contract is not old.contract or new.dealer != old.dealer
+            or len(new.played) < len(old.played) or len(new.lays) < len(old.lays))
+
+
 class LorumPlayer:
     """A person at a Lorum table; see the module docstring."""
 
@@ -91,7 +98,16 @@ class LorumPlayer:
         self.changed()
 
     def _take(self, event: TableEvent) -> None:
+        """Take in one event; a fault of the screen is logged, never raised into the
+        table driver (the match goes on, and the next view redraws the table)."""
         log.info("event %s", _describe(event))
+        try:
+            self._apply(event)
+        except Exception:
+            log.exception("the screen could not take in %s", _describe(event))
+            self.model.status = "The screen missed an event (see the log); play goes on."
+
+    def _apply(self, event: TableEvent) -> None:
         if isinstance(event, ViewChanged):
             self._view(event.view)
         elif isinstance(event, SeatsChanged):
@@ -124,6 +140,13 @@ class LorumPlayer:
             self.ledger = LorumLedger(view.options, view.players)
             model.deals_total = self.ledger.deals_total
             model.sheet = self.ledger.sheet()
+        old = model.view
+        if old is not None and not model.between_deals and dealt_again(old, view):
+            # a seat came back and the deal in progress was dealt again: same number
+            model.between_deals = True
+            model.log.append(("class:log.warning", "The deal is dealt again."))
+            model.show(view, model.deal_number)
+            return
         model.show(view)
 
     def _deal_ended(self, event: DealEnded) -> None:
@@ -132,9 +155,10 @@ class LorumPlayer:
             return  # a deal this seat never saw begin: nothing to draw
         result = event.detail if isinstance(event.detail, DealResult) else DealResult(
             view.contract, tuple(event.points), tuple(view.out), view.announced)
-        if event.void:
+        if event.void:  # the same dealer deals the same contract again: one deal more
             for seat in offenders(event.counter_change, event.points):
                 self.ledger.breach(seat, view.contract)
+            model.deals_total += 1
         else:
             self.ledger.deal_ended(result, view.dealer)
         model.deal_over(DealSummary(model.deal_number, result, self.ledger.sheet(),

@@ -54,6 +54,7 @@ class Person:
         text = render_lorum(self.model, 80, 24, 0.0).text()
         assert all(len(line) <= 80 for line in text.splitlines())
         assert len(text.splitlines()) <= 24 and text.isascii()
+        assert "missed an event" not in text  # no event was dropped by a fault
         return text
 
 
@@ -210,3 +211,33 @@ def test_a_voided_deal_scores_the_breach_for_its_offender_alone() -> None:
     assert end.sheet.totals == (0, 0, 9, 0)
     screen = person.screen()
     assert "A breach voids the deal" in screen and "revoke in trick 3" in screen
+
+
+def test_a_deal_dealt_again_keeps_its_number_and_a_void_deal_adds_one() -> None:
+    async def run() -> Person:
+        person = Person()
+        options = Options(contracts=(Contract.TRICKS,))
+        match = GAME.start_match(options, 4, 0)
+        deck = list(GAME.pack(match))
+        random.Random(5).shuffle(deck)
+        deal = GAME.new_deal(match, deck)
+        person.player.notify(ViewChanged(deal.view(ME)))
+        first = deal.view(ME)
+        for _ in range(3):
+            action = deal.legal_actions()[0]
+            deal.apply(action)
+            person.player.notify(ViewChanged(deal.view(ME), action))
+        assert person.model.deal_number == 1 and person.model.deals_total == 4
+        person.player.notify(ViewChanged(first))  # a seat came back: dealt again
+        assert person.model.deal_number == 1 and person.model.view is first
+        assert "The deal is dealt again." in person.screen()
+        person.player.notify(DealEnded((0, 0, 0, 9), (0, 0, 0, -9), (0, 0, 0, 9),
+                                       "a breach", "seat 3: revoke", void=True))
+        assert person.model.deals_total == 5
+        person.press("enter")
+        person.player.notify(ViewChanged(first))  # the same contract, dealt again
+        assert person.model.deal_number == 2
+        assert "deal 2 of 5" in person.screen()
+        return person
+
+    asyncio.run(run())
