@@ -39,6 +39,15 @@ class LorumLedger:
         """Deals in the match without breaches: contracts × players × rounds."""
         return len(self.options.contracts) * self.players * self.options.rounds
 
+    def round_over(self) -> int:
+        """The round the last scored deal completed, when another round follows; else 0
+        (voided deals are dealt again, so they do not count)."""
+        per_round = len(self.options.contracts) * self.players
+        done = len(self.results)
+        if not done or done % per_round or done >= per_round * self.options.rounds:
+            return 0
+        return done // per_round
+
     def deal_ended(self, result: DealResult, dealer: int) -> None:
         """A deal dealt by ``dealer`` is scored."""
         self.results.append(result)

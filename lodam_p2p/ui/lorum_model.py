@@ -105,6 +105,8 @@ class DealSummary:
     sheet: ScoreSheet
     audit: str = "passed"  #: the audit's verdict ("passed", or the breach found)
     void: bool = False  #: voided by a breach: only the offender scored
+    round_over: int = 0  #: the round this deal completed, when more rounds follow (else 0)
+    rounds: int = 1  #: rounds in the match
 
 
 @dataclass(slots=True)
@@ -118,6 +120,7 @@ class LorumTable:
     view: PlayerView | None = None
     deal_number: int = 0  #: this deal's number in the match, from 1 (0: none yet)
     deals_total: int = 0  #: deals in the match (8 contracts × players × rounds)
+    rounds: int = 1  #: rounds in the match
     sheet: ScoreSheet | None = None  #: the match before this deal (seats add this deal's)
     connected: tuple[bool, ...] = ()  #: per seat; missing seats count as connected
     prompt: LorumPrompt | None = None

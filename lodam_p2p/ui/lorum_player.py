@@ -139,6 +139,7 @@ class LorumPlayer:
         if self.ledger is None:
             self.ledger = LorumLedger(view.options, view.players)
             model.deals_total = self.ledger.deals_total
+            model.rounds = view.options.rounds
             model.sheet = self.ledger.sheet()
         old = model.view
         if old is not None and not model.between_deals and dealt_again(old, view):
@@ -161,8 +162,10 @@ class LorumPlayer:
             model.deals_total += 1
         else:
             self.ledger.deal_ended(result, view.dealer)
+        model.status = ""
         model.deal_over(DealSummary(model.deal_number, result, self.ledger.sheet(),
-                                    event.audit, event.void))
+                                    event.audit, event.void, self.ledger.round_over(),
+                                    view.options.rounds))
         self.hold.clear()
 
     def _match_ended(self, event: MatchEnded) -> None:

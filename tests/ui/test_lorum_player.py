@@ -66,6 +66,7 @@ class Script:
         self.forced = 0
         self.held = 0
         self.screens: list[str] = []
+        self.deal_ends: list[str] = []
 
 
 async def _answer(person: Person, view: PlayerView, script: Script) -> object:
@@ -135,6 +136,7 @@ async def _table(options: Options, seed: int) -> tuple[Person, Script, object]:
                                        summary.reason, "passed", detail=record))
         screen = person.screen()
         assert f"Deal {number} is over" in screen and "Audit: passed" in screen
+        script.deal_ends.append(screen)
         _sheet_agrees(person, match)
     standings = GAME.standings(match)
     person.player.notify(MatchEnded(standings.winners, standings.order,
@@ -160,6 +162,7 @@ def test_a_scripted_table_is_drawn_and_answered_through_the_player_protocol() ->
     options = Options(contracts=(Contract.RED_KING, Contract.QUARTET, Contract.LORUM),
                       scoring=Scoring.BEANS)
     person, script, match = asyncio.run(_table(options, 7))
+    assert not any("Round" in s for s in script.deal_ends)  # one round: no round ends
     assert script.asked > 0 and script.forced > 0
     assert script.held == 11  # every deal but the first waited behind the last one's panel
     assert person.model.panel is LorumPanel.MATCH_END
@@ -167,7 +170,9 @@ def test_a_scripted_table_is_drawn_and_answered_through_the_player_protocol() ->
     assert "The round is over" in final and "Enter: play again" in final
     winners = [person.model.name(s) for s in match.winners]  # type: ignore[attr-defined]
     assert all(w in final for w in winners)
-    person.press("s")  # the sheet is not over the standings: they stay
+    person.press("s")  # the final sheet, over the standings; closing it goes back
+    assert person.model.panel is LorumPanel.SHEET and "Score sheet" in person.screen()
+    person.press("escape")
     assert person.model.panel is LorumPanel.MATCH_END
 
 
@@ -241,3 +246,13 @@ def test_a_deal_dealt_again_keeps_its_number_and_a_void_deal_adds_one() -> None:
         return person
 
     asyncio.run(run())
+
+
+def test_a_round_that_is_not_the_last_ends_with_the_standings() -> None:
+    options = Options(contracts=(Contract.REDS,), rounds=2)
+    person, script, match = asyncio.run(_table(options, 4))
+    rounds = [i for i, s in enumerate(script.deal_ends) if "Round 1 of 2 is over" in s]
+    assert rounds == [3]  # after the fourth deal of eight
+    totals = match.totals  # type: ignore[attr-defined]
+    assert "Standings in points: " in script.deal_ends[3]
+    assert "The match is over" in person.screen() and sum(totals) == 8 * 8
