@@ -89,12 +89,13 @@ async def _answer(person: Person, view: PlayerView, script: Script) -> object:
     return await task
 
 
-async def _table(options: Options, seed: int) -> tuple[Person, Script, object]:
+async def _table(options: Options, seed: int, names: tuple[str, ...] = NAMES
+                 ) -> tuple[Person, Script, object]:
     rng = random.Random(seed)
     person, script = Person(), Script()
-    match = GAME.start_match(options, len(NAMES), rng.randrange(len(NAMES)))
+    match = GAME.start_match(options, len(names), rng.randrange(len(names)))
     seats = tuple(SeatInfo(s, n, "human" if s == ME else "bot:random")
-                  for s, n in enumerate(NAMES))
+                  for s, n in enumerate(names))
     person.player.notify(SeatsChanged(seats, ME))
     person.player.notify(Progress(Phase.DRAWING))
     assert "drawing the first dealer" in person.screen()
@@ -102,7 +103,7 @@ async def _table(options: Options, seed: int) -> tuple[Person, Script, object]:
     number = 0
     while not match.is_over:
         if GAME.reshuffles(match):
-            person.player.notify(Progress(Phase.SHUFFLING, (0, 1, 2, 3)))
+            person.player.notify(Progress(Phase.SHUFFLING, tuple(range(len(names)))))
             deck = list(GAME.pack(match))
             rng.shuffle(deck)
         person.player.notify(Progress(Phase.DEALING))
@@ -256,3 +257,15 @@ def test_a_round_that_is_not_the_last_ends_with_the_standings() -> None:
     totals = match.totals  # type: ignore[attr-defined]
     assert "Standings in points: " in script.deal_ends[3]
     assert "The match is over" in person.screen() and sum(totals) == 8 * 8
+
+
+def test_blind_red_king_and_short_first_and_last_with_three_seats() -> None:
+    options = Options(contracts=(Contract.FIRST_LAST, Contract.RED_KING, Contract.LORUM),
+                      red_king_blind=True, first_last_short=True)
+    person, script, match = asyncio.run(_table(options, 9, NAMES[:3]))
+    assert match.deals_played == 9  # type: ignore[attr-defined]
+    assert script.forced > 0 and script.asked > 0
+    blind = [s for s in script.screens if "Roter" in s]
+    assert not blind  # a blind deal asks nothing: every card goes by itself
+    assert any("Erster und Letzter" in s for s in script.screens)
+    assert "The round is over" in person.screen()
