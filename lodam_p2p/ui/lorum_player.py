@@ -143,11 +143,12 @@ class LorumPlayer:
             model.sheet = self.ledger.sheet()
         old = model.view
         if old is not None and not model.between_deals and dealt_again(old, view):
-            # a seat came back and the deal in progress was dealt again: same number
-            model.between_deals = True
-            model.log.append(("class:log.warning", "The deal is dealt again."))
-            model.show(view, model.deal_number)
-            return
+            model.between_deals = True  # the next view opens a deal
+            if view.contract is old.contract and view.dealer == old.dealer:
+                # a seat came back and the deal in progress was dealt again: same number
+                model.log.append(("class:log.warning", "The deal is dealt again."))
+                model.show(view, model.deal_number)
+                return
         model.show(view)
 
     def _deal_ended(self, event: DealEnded) -> None:
