@@ -33,8 +33,8 @@ from lodam_p2p.cli import CliError
 
 if TYPE_CHECKING:
     from lodam_p2p.bots.registry import BotRegistry
+    from lodam_p2p.games.lodam import Action, Options, PlayerView
     from lodam_p2p.player import Notice, Player
-    from lodam_p2p.rules import Action, Options, PlayerView
     from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
 #: Names for the bots' seats, as a 17th-century table might have had.
@@ -181,11 +181,11 @@ def _lobby_row(row: Any) -> Any:
 
 def _options(items: Sequence[str]) -> Options:
     from lodam_p2p.cli.netrun import session_options  # noqa: PLC0415
-    from lodam_p2p.rules import Options, RulesError  # noqa: PLC0415 - keep `lodam` start fast
+    from lodam_p2p.games.lodam import Options  # noqa: PLC0415 - keep `lodam` start fast
 
     try:
         return Options.parse_assignments(session_options(items)[0])
-    except (RulesError, ValueError) as err:
+    except ValueError as err:  # the rules' errors are ValueErrors
         raise CliError(f"bad --option: {err}") from None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lodam_p2p.rules import Action, Card, PlayerView
+from lodam_p2p.games.lodam import Action, Card, PlayerView
 from lodam_p2p.ui.model import Panel, TableModel
 
 RANKS = "23456789tjqka"

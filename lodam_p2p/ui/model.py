@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from lodam_p2p.games.lodam import PlayerView
 from lodam_p2p.player import (
     DealEnded,
     MatchEnded,
@@ -24,7 +25,6 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.rules import PlayerView
 from lodam_p2p.ui.choices import Prompt, prompt_for
 from lodam_p2p.ui.glyphs import Glyphs
 from lodam_p2p.ui.narrate import LogLine, Narrator, name_seats

@@ -16,8 +16,8 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+from lodam_p2p.games.lodam import Decision
 from lodam_p2p.player import Player, TableEvent
-from lodam_p2p.rules import Decision
 
 #: Default seconds before a bot plays a card.
 DEFAULT_DELAY = 0.6

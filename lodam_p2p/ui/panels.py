@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from lodam_p2p.games.lodam import Options, PlayerView
 from lodam_p2p.player import DealEnded, MatchEnded
-from lodam_p2p.rules import Options, PlayerView
 from lodam_p2p.ui.canvas import Canvas, Frags, frag_width
 from lodam_p2p.ui.model import Panel, TableModel
 from lodam_p2p.ui.narrate import name_seats

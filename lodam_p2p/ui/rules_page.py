@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lodam_p2p.games.lodam import ExchangeRule
+from lodam_p2p.games.lodam import Options as LodamOptions
 from lodam_p2p.games.lorum import Contract, LorumStart, Scoring
 from lodam_p2p.games.lorum import Options as LorumOptions
-from lodam_p2p.rules import ExchangeRule
-from lodam_p2p.rules import Options as LodamOptions
 from lodam_p2p.ui.german import CONTRACT_NAMES
 
 

@@ -9,7 +9,7 @@ terminal is wide). Panels (help, last trick, end of deal …) are drawn over the
 
 from __future__ import annotations
 
-from lodam_p2p.rules import PlayerView
+from lodam_p2p.games.lodam import PlayerView
 from lodam_p2p.ui.canvas import Canvas, Frags, clip, frag_width
 from lodam_p2p.ui.choices import Choice, Prompt
 from lodam_p2p.ui.glyphs import Glyphs, sort_hand
