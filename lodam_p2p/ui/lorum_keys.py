@@ -130,7 +130,11 @@ class LorumKeys:
 
     def _hint(self) -> None:
         model = self.model
-        if self.hint is None or model.prompt is None or model.view is None:
+        if model.prompt is None or model.view is None:
+            model.status = "no decision to hint at"
+            return
+        if self.hint is None:
+            model.status = "no hint bot installed"
             return
         index = model.prompt.index_of(self.hint(model.view))
         if index is not None:
