@@ -16,9 +16,11 @@ one works with the other:
 ``Progress(PLAYING)`` and a ``ViewChanged`` for every seat; after every accepted action a
 ``ViewChanged`` for every seat (``last_action`` is the action itself for the seat that
 took it, and for the others only when it hides nothing: a card offered or given in an
-exchange stays secret); ``Progress(AUDIT)``, ``DealEnded``, ``Progress(DEAL_OVER)``; and at
-the end ``MatchEnded`` and ``Progress(MATCH_OVER)``. A refused answer gets a ``Notice``
-to the seat that gave it and the question again.
+exchange stays secret); ``Progress(AUDIT)``, ``DealEnded`` (its ``detail``: the game's
+record of the deal), ``Progress(DEAL_OVER)``; and at the end ``MatchEnded`` (its
+``detail``: the game's :class:`~lodam_p2p.games.values.Standings`) and
+``Progress(MATCH_OVER)``. A refused answer gets a ``Notice`` to the seat that gave it and
+the question again.
 """
 
 from __future__ import annotations
@@ -95,7 +97,8 @@ class LocalTable:
         standings = self.game.standings(self.match)
         payouts = self.game.payouts(self.match)
         deals = self.match.deals_played
-        self.tell(MatchEnded(standings.winners, standings.order, deals, payouts))
+        self.tell(MatchEnded(standings.winners, standings.order, deals, payouts,
+                             detail=standings))
         self.tell(Progress(Phase.MATCH_OVER))
         return MatchOutcome(
             table=LOCAL_TABLE, winners=standings.winners, deals=deals, audits_passed=deals,
@@ -117,10 +120,12 @@ class LocalTable:
             action = await self.ask(deal)
             self.tell_views(deal, action)
         self.tell(Progress(Phase.AUDIT, detail="nothing to audit offline"))
+        record = deal_record(deal)
         summary = self.game.finish_deal(self.match, deal)
         change = tuple(g - p for g, p in zip(summary.gain, summary.penalty, strict=True))
         scores = self.game.standings(self.match).scores
-        self.tell(DealEnded(summary.points, change, scores, summary.reason, LOCAL_AUDIT))
+        self.tell(DealEnded(summary.points, change, scores, summary.reason, LOCAL_AUDIT,
+                            detail=record))
         self.tell(Progress(Phase.DEAL_OVER))
 
     async def ask(self, deal: GameDeal) -> Any:
@@ -141,6 +146,13 @@ class LocalTable:
         player.notify(Notice(NoticeLevel.ERROR, f"too many refused answers: {action} for you"))
         deal.apply(action)
         return action
+
+
+def deal_record(deal: GameDeal) -> Any:
+    """The game's own record of a finished deal (its ``result()``: Lodam's and Lorum's
+    ``DealResult``), for ``DealEnded.detail``; ``None`` for a game that keeps none."""
+    result = getattr(deal, "result", None)
+    return result() if callable(result) else None
 
 
 def standings_of(match: GameMatch, game: Game | None = None) -> tuple[int, ...]:

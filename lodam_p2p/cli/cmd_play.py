@@ -7,9 +7,10 @@ broker, no protocol). ``--bots-only`` seats bots only and writes the table's sto
 plain text (``--json``: just the one-line summary at the end).
 
 ``--game lorum --offline`` sits you at a Lorum table (LORUM.md) with two or three bots
-(``--seats 3`` or ``4``, default 4; ``--bots random`` by default; ``--option`` takes
-LORUM.md section 9, e.g. ``contracts=quartet,lorum``). A networked Lorum table is not
-there yet.
+(``--seats 3`` or ``4``, default 4; ``heuristic`` bots when that bot plays Lorum, else
+``random``; ``--option`` takes LORUM.md section 9, e.g. ``contracts=quartet,lorum``),
+played by the same offline table as Losing Lodam. A networked Lorum table waits for the
+session to deal Lorum.
 
 Bots are paced (``--bot-delay``, default 0.6 s a card) so that a person can follow them.
 The log goes to a file (``--log-file``, default ``~/.local/state/lodam/lodam.log``),
@@ -32,8 +33,8 @@ from lodam_p2p.cli import CliError
 
 if TYPE_CHECKING:
     from lodam_p2p.bots.registry import BotRegistry
+    from lodam_p2p.games.lodam import Action, Options, PlayerView
     from lodam_p2p.player import Notice, Player
-    from lodam_p2p.rules import Action, Options, PlayerView
     from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
 #: Names for the bots' seats, as a 17th-century table might have had.
@@ -180,11 +181,11 @@ def _lobby_row(row: Any) -> Any:
 
 def _options(items: Sequence[str]) -> Options:
     from lodam_p2p.cli.netrun import session_options  # noqa: PLC0415
-    from lodam_p2p.rules import Options, RulesError  # noqa: PLC0415 - keep `lodam` start fast
+    from lodam_p2p.games.lodam import Options  # noqa: PLC0415 - keep `lodam` start fast
 
     try:
         return Options.parse_assignments(session_options(items)[0])
-    except (RulesError, ValueError) as err:
+    except ValueError as err:  # the rules' errors are ValueErrors
         raise CliError(f"bad --option: {err}") from None
 
 

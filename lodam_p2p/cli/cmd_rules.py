@@ -4,7 +4,9 @@
 each scenario's ``"game"`` (its game's replay format: ``lodam_p2p.rules.replay`` for
 Lodam, ``lodam_p2p.games.lorum.replay`` for Lorum), and prints one JSON line per
 scenario, in input order. ``lodam rules show-options [--game NAME]`` lists a game's
-table options with their defaults and help, as the game states them.
+table options with their defaults and help, as the game states them. ``lodam rules page
+[--game NAME] [--contract C] [--option K=V]`` prints the rules page the table screen
+shows on ``r``: the game in a paragraph, and what a deal (a Lorum contract) asks.
 """
 
 from __future__ import annotations
@@ -43,12 +45,58 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     show.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
                       help=f"whose options (default {DEFAULT_GAME})")
     show.set_defaults(run=run_show_options)
+    page = actions.add_parser(
+        "page", help="the rules page a newcomer reads in two minutes (key r at the table)")
+    page.add_argument("--game", choices=("lodam", "lorum"), default=DEFAULT_GAME,
+                      help=f"which game (default {DEFAULT_GAME})")
+    page.add_argument("--contract", default=None, metavar="NAME",
+                      help="Lorum: also what this contract asks (reds, obers, tricks, "
+                           "first_last, fifth, red_king, quartet, lorum)")
+    page.add_argument("--option", action="append", default=[], metavar="K=V",
+                      help="a table option, as for lodam play (repeatable)")
+    page.add_argument("--seats", type=int, default=None, metavar="N",
+                      help="players at the table (Lorum: 3 or 4, default 4)")
+    page.add_argument("--width", type=int, default=78, metavar="COLUMNS",
+                      help="wrap the text at this width (default 78)")
+    page.set_defaults(run=run_page)
 
     def show_help(_args: argparse.Namespace) -> int:
         parser.print_help()
         return 2
 
     parser.set_defaults(run=show_help)
+
+
+def run_page(args: argparse.Namespace) -> int:
+    """Print the rules page of ``--game``, wrapped at ``--width``."""
+    from lodam_p2p.ui.rules_page import named_page, page_lines  # noqa: PLC0415
+
+    if not 30 <= args.width <= 400:
+        raise CliError(f"--width must be 30 to 400 columns, got {args.width}")
+    game = get_game(args.game)
+    try:
+        options = game.parse_options(_page_options(args.game, args.option))
+    except ValueError as err:
+        raise CliError(f"bad --option: {err}") from None
+    seats = 4 if args.seats is None else args.seats
+    if args.game == "lorum" and seats not in game.seats:
+        raise CliError(f"Lorum is for {game.seats} seats, got {seats}")
+    try:
+        page = named_page(args.game, options, args.contract, seats)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    for _style, line in page_lines(page, args.width):
+        print(line)
+    return 0
+
+
+def _page_options(game: str, items: list[str]) -> list[str]:
+    """Lodam's table options without the session's own (``rejoin_grace``)."""
+    if game != "lodam":
+        return items
+    from lodam_p2p.cli.netrun import session_options  # noqa: PLC0415
+
+    return list(session_options(items)[0])
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from lodam_p2p.rules import (
+from lodam_p2p.games.lodam import (
     Action,
     Answer,
     Card,

@@ -21,8 +21,8 @@ from typing import Any
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from lodam_p2p.games.lodam import Action, PlayerView
 from lodam_p2p.player import Notice, NoticeLevel
-from lodam_p2p.rules import Action, PlayerView
 from lodam_p2p.tableplan import MatchOutcome
 from lodam_p2p.ui.app import TableApp
 from lodam_p2p.ui.controller import Controller

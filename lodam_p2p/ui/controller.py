@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lodam_p2p.rules import Action, Card, PlayerView
+from lodam_p2p.games.lodam import Action, Card, PlayerView
 from lodam_p2p.ui.model import Panel, TableModel
 
 RANKS = "23456789tjqka"
@@ -62,7 +62,7 @@ class Controller:
         elif panel is Panel.DEAL_END:
             if name in ("enter", " ", "escape"):
                 self.close()
-        elif name in ("enter", " ", "escape", "?", "l"):
+        elif name in ("enter", " ", "escape", "?", "l", "r"):
             self.close()
 
     def interrupt(self) -> None:
@@ -112,6 +112,8 @@ class Controller:
             self._open(Panel.HELP)
         elif name == "l":
             self._open(Panel.LAST_TRICK)
+        elif name == "r":
+            self._open(Panel.RULES)
         elif name == "q":
             self._open(Panel.QUIT)
         elif name == "h":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from lodam_p2p.rules import Card, Kind, RankOrder, Suit, rank_strength
+from lodam_p2p.games.lodam import Card, Kind, RankOrder, Suit, rank_strength
 
 #: Suit symbols by suit.
 SUIT_SYMBOLS = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from lodam_p2p.rules import Options, RulesError
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.ui.canvas import Canvas, Frags
 from lodam_p2p.ui.glyphs import Glyphs
 
@@ -128,7 +128,7 @@ class LobbyModel:
             raise ValueError(f"a table seats 2 to 10, not {seats}")
         try:
             options = Options.parse_assignments(self.form["options"].split())
-        except (RulesError, ValueError) as err:
+        except ValueError as err:  # the rules' errors are ValueErrors
             raise ValueError(f"rules options: {err}") from None
         bots = self.form["bots"].strip() or "heuristic"
         return LobbyChoice(table=table, seats=seats, bots=bots, options=options)

@@ -5,8 +5,9 @@ The same shape as :mod:`~lodam_p2p.ui.choices` for Lodam: every card of the hand
 rules' reason kept for when it is tried); what is not a card — the Red King announcement,
 a pass — is a button. The cursor walks cards first, then buttons.
 
-Steps without a choice (a Quartet run card, a forced pass, a blind play) are taken by the
-deal itself, so a prompt only ever offers a real decision.
+Steps without a choice (a Quartet run card, a forced pass, a blind play) are answered by
+the player at once (:func:`~lodam_p2p.ui.lorum_player.forced`), so a prompt only ever
+offers a real decision.
 """
 
 from __future__ import annotations

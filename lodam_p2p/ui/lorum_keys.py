@@ -60,8 +60,8 @@ class LorumKeys:
             self.play_again()
         elif panel is LorumPanel.RULES and name in ("up", "down"):
             model.rules_scroll = max(0, model.rules_scroll + (1 if name == "down" else -1))
-        elif name in PANEL_KEYS and panel is not LorumPanel.MATCH_END:
-            if panel is LorumPanel.DEAL_END:
+        elif name in PANEL_KEYS:
+            if panel in (LorumPanel.DEAL_END, LorumPanel.MATCH_END):
                 self._under_panel = panel  # closing what opens here goes back to it
             model.toggle(PANEL_KEYS[name])
             if model.panel is LorumPanel.NONE:
@@ -130,7 +130,11 @@ class LorumKeys:
 
     def _hint(self) -> None:
         model = self.model
-        if self.hint is None or model.prompt is None or model.view is None:
+        if model.prompt is None or model.view is None:
+            model.status = "no decision to hint at"
+            return
+        if self.hint is None:
+            model.status = "no hint bot installed"
             return
         index = model.prompt.index_of(self.hint(model.view))
         if index is not None:

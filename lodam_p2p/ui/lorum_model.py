@@ -105,6 +105,8 @@ class DealSummary:
     sheet: ScoreSheet
     audit: str = "passed"  #: the audit's verdict ("passed", or the breach found)
     void: bool = False  #: voided by a breach: only the offender scored
+    round_over: int = 0  #: the round this deal completed, when more rounds follow (else 0)
+    rounds: int = 1  #: rounds in the match
 
 
 @dataclass(slots=True)
@@ -118,6 +120,7 @@ class LorumTable:
     view: PlayerView | None = None
     deal_number: int = 0  #: this deal's number in the match, from 1 (0: none yet)
     deals_total: int = 0  #: deals in the match (8 contracts × players × rounds)
+    rounds: int = 1  #: rounds in the match
     sheet: ScoreSheet | None = None  #: the match before this deal (seats add this deal's)
     connected: tuple[bool, ...] = ()  #: per seat; missing seats count as connected
     prompt: LorumPrompt | None = None
@@ -154,10 +157,10 @@ class LorumTable:
 
     # -- what the app calls -------------------------------------------------------------
 
-    def narrator(self) -> LorumNarrator:
-        """Who speaks the log."""
+    def narrator(self, players: int = 0) -> LorumNarrator:
+        """Who speaks the log (seats not named yet are ``seat N``)."""
         names = [self.names[s] if s < len(self.names) else f"seat {s}"
-                 for s in range(max(len(self.names), self.me + 1))]
+                 for s in range(max(len(self.names), self.me + 1, players))]
         return LorumNarrator(names, self.me, self.glyphs)
 
     def show(self, view: PlayerView, number: int | None = None) -> None:
@@ -172,9 +175,9 @@ class LorumTable:
                 self.sheet = self.deal_end.sheet
             if self.panel is LorumPanel.DEAL_END:
                 self.panel = LorumPanel.NONE
-            self.log.extend(self.narrator().new_deal(self.deal_number, view))
+            self.log.extend(self.narrator(view.players).new_deal(self.deal_number, view))
         else:
-            self.log.extend(self.narrator().changes(old, view))
+            self.log.extend(self.narrator(view.players).changes(old, view))
         self.view = view
         del self.log[:-LOG_LIMIT]
 

@@ -13,7 +13,8 @@ HELP = (
     ("←/→", "move between cards and buttons"),
     ("Enter, Space", "confirm the choice"),
     ("type a card", "ou, 10h, ae … selects it (Enter confirms)"),
-    ("a  n  p", "announce the Red King, keep quiet, pass"),
+    ("", "run cards, passes and blind plays go by themselves"),
+    ("a  n", "announce the Red King, or keep quiet"),
     ("h", "hint: select what a bot would play here"),
     ("s", "the score sheet"),
     ("r", "the rules: the game and this contract"),
@@ -139,9 +140,23 @@ def _deal_end(model: LorumTable, end: DealSummary) -> list[Frags]:
     if beans:
         lines += _pfennig_sales(model, before, sheet)
         lines.append([("class:dim", f"pot (Kasse): {sheet.pot}")])
-    audit = "class:dim" if end.audit == "passed" else "class:notice.error"
+    calm = end.audit == "passed" or end.audit.startswith("not needed")  # offline: no audit
+    audit = "class:dim" if calm else "class:notice.error"
+    if end.round_over:
+        lines += [[], *_round_over(model, end)]
     return [*lines, [], [(audit, f"Audit: {end.audit}")], [],
             [("class:panel.key", "Enter: continue    s: score sheet")]]
+
+
+def _round_over(model: LorumTable, end: DealSummary) -> list[Frags]:
+    """The end of a round that is not the last: where everyone stands."""
+    sheet = end.sheet
+    beans = sheet.scoring is Scoring.BEANS and bool(sheet.beans)
+    scores = sheet.worth() if beans else sheet.totals
+    order = ", ".join(f"{model.name(s)} {scores[s]}" for s in standings(sheet))
+    unit = "beans (pf = 20)" if beans else "points"
+    return [[("class:panel.title", f"Round {end.round_over} of {end.rounds} is over.")],
+            [("", f"Standings in {unit}: {order}")]]
 
 
 def _change(before: ScoreSheet | None, after: ScoreSheet, seat: int) -> str:
@@ -178,7 +193,9 @@ def standings(sheet: ScoreSheet) -> list[int]:
 def _match_end(model: LorumTable, sheet: ScoreSheet) -> list[Frags]:
     winners = " and ".join(model.name(s) for s in model.winners) or "nobody"
     verb = "win" if len(model.winners) != 1 or model.winners[0] == model.me else "wins"
-    lines: list[Frags] = [[("class:panel.title", f"The round is over: {winners} {verb}!")], []]
+    what = "match" if model.rounds > 1 else "round"
+    lines: list[Frags] = [[("class:panel.title", f"The {what} is over: {winners} {verb}!")],
+                          []]
     beans = sheet.scoring is Scoring.BEANS and bool(sheet.beans)
     for place, seat in enumerate(standings(sheet), start=1):
         score = (f"worth {sheet.worth()[seat]:>4} beans" if beans else

@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from lodam_p2p.games.lodam import PlayerView
 from lodam_p2p.player import (
     DealEnded,
     MatchEnded,
@@ -24,7 +25,6 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.rules import PlayerView
 from lodam_p2p.ui.choices import Prompt, prompt_for
 from lodam_p2p.ui.glyphs import Glyphs
 from lodam_p2p.ui.narrate import LogLine, Narrator, name_seats
@@ -39,6 +39,7 @@ class Panel(enum.Enum):
     NONE = "none"
     HELP = "help"  #: the keys
     LAST_TRICK = "last_trick"  #: the last completed trick
+    RULES = "rules"  #: the rules page: the game, and what this deal asks
     QUIT = "quit"  #: "leave the table?"
     DEAL_END = "deal_end"  #: who went out or lost a counter, every seat's points
     MATCH_END = "match_end"  #: standings, play again

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from lodam_p2p.rules import Action, Challenge, Declare, PlayerView, PublicExchange
+from lodam_p2p.games.lodam import Action, Challenge, Declare, PlayerView, PublicExchange
 from lodam_p2p.ui.glyphs import SUIT_NAMES, Glyphs, kind_words
 
 #: A log line: (style class, text).

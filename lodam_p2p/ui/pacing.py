@@ -14,12 +14,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from typing import Any
 
+from lodam_p2p.games.lodam import Decision
 from lodam_p2p.player import Player, TableEvent
-from lodam_p2p.rules import Action, Decision, PlayerView
 
 #: Default seconds before a bot plays a card.
 DEFAULT_DELAY = 0.6
+#: Decisions, by their value in either game, that put a card on the table.
+CARD_DOWN = (Decision.PLAY.value, "lay")
 #: Part of the delay spent on the other decisions.
 QUICK = 0.25
 #: Longest wait for the person at a networked table, in seconds (see :func:`hold_limit`).
@@ -40,15 +43,21 @@ class PacedPlayer:
         """Pass ``event`` on."""
         self.inner.notify(event)
 
-    async def decide(self, view: PlayerView) -> Action:
+    async def decide(self, view: Any) -> Any:
         """Wait (for the person, then the delay), then ask the wrapped player."""
         if self.hold is not None and not self.hold.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.hold.wait(), self.hold_limit)
-        pause = self.delay if view.awaiting is Decision.PLAY else self.delay * QUICK
+        pause = self.delay if _card_down(view) else self.delay * QUICK
         if pause > 0:
             await asyncio.sleep(pause)
         return await self.inner.decide(view)
+
+
+def _card_down(view: Any) -> bool:
+    """Whether the decision puts a card on the table (a Lodam play, a Lorum play or lay):
+    those get the whole delay."""
+    return getattr(view.awaiting, "value", None) in CARD_DOWN
 
 
 def hold_limit(timeout_s: float | None) -> float | None:

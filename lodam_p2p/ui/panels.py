@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from lodam_p2p.games.lodam import Options, PlayerView
 from lodam_p2p.player import DealEnded, MatchEnded
-from lodam_p2p.rules import PlayerView
 from lodam_p2p.ui.canvas import Canvas, Frags, frag_width
 from lodam_p2p.ui.model import Panel, TableModel
 from lodam_p2p.ui.narrate import name_seats
+from lodam_p2p.ui.rules_page import page_lines, rules_page
 from lodam_p2p.ui.seat_view import card_frag
 
 HELP = (
@@ -16,10 +17,14 @@ HELP = (
     ("p  y  n  d", "the buttons' keys: pass, yes, no, declare"),
     ("h", "hint: select what the heuristic bot would do"),
     ("l", "show the last trick"),
+    ("r", "the rules: the game and this deal"),
     ("?", "this help"),
     ("q", "leave the table (asks first)"),
     ("Esc", "close a panel"),
 )
+
+#: Columns of the rules page's text.
+RULES_WIDTH = 70
 
 
 def draw_panel(canvas: Canvas, model: TableModel, width: int, bottom: int) -> None:
@@ -54,6 +59,8 @@ def panel_lines(model: TableModel) -> list[Frags]:
         return _help()
     if panel is Panel.LAST_TRICK:
         return _last_trick(model)
+    if panel is Panel.RULES:
+        return _rules(model)
     if panel is Panel.QUIT:
         return _quit(model)
     if panel is Panel.DEAL_END and model.deal_end is not None:
@@ -81,6 +88,14 @@ def _help() -> list[Frags]:
         lines.append([("class:panel.key", f"{keys:<14}"), ("", what)])
     lines += [[], [("class:dim", "Esc or ? closes this")]]
     return lines
+
+
+def _rules(model: TableModel) -> list[Frags]:
+    """The rules page: the game in a paragraph, then what this deal's options ask."""
+    options = model.view.options if model.view is not None else Options()
+    lines: list[Frags] = [[line] for line in page_lines(rules_page("lodam", options),
+                                                         RULES_WIDTH)]
+    return [*lines, [], [("class:dim", "Esc or r closes this")]]
 
 
 def _last_trick(model: TableModel) -> list[Frags]:

@@ -22,8 +22,8 @@ import logging
 import time
 from collections.abc import Callable
 
+from lodam_p2p.games.lodam import Action, Decision, PlayerView
 from lodam_p2p.player import DealEnded, MatchEnded, Notice, TableEvent, ViewChanged
-from lodam_p2p.rules import Action, Decision, PlayerView
 from lodam_p2p.ui.model import Panel, TableModel
 
 log = logging.getLogger(__name__)

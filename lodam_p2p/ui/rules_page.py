@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lodam_p2p.games.lodam import ExchangeRule
+from lodam_p2p.games.lodam import Options as LodamOptions
 from lodam_p2p.games.lorum import Contract, LorumStart, Scoring
 from lodam_p2p.games.lorum import Options as LorumOptions
-from lodam_p2p.rules import ExchangeRule
-from lodam_p2p.rules import Options as LodamOptions
 from lodam_p2p.ui.german import CONTRACT_NAMES
 
 
@@ -63,6 +63,22 @@ def rules_page(game: str, options: LorumOptions | LodamOptions,
     return _lodam(options)
 
 
+def named_page(game: str, options: LorumOptions | LodamOptions, contract: str | None,
+               players: int = 4) -> list[Paragraph]:
+    """:func:`rules_page` with the Lorum contract given by its name (``quartet``);
+    ``ValueError`` for a name that is not one, or a contract for Lodam."""
+    if contract is None:
+        return rules_page(game, options, None, players)
+    if game != "lorum":
+        raise ValueError("--contract is a Lorum contract; Losing Lodam has none")
+    try:
+        chosen = Contract(contract)
+    except ValueError:
+        names = ", ".join(c.value for c in Contract)
+        raise ValueError(f"unknown contract {contract!r} (one of {names})") from None
+    return rules_page(game, options, chosen, players)
+
+
 # -- Lorum -------------------------------------------------------------------------------
 
 def _lorum(options: LorumOptions, contract: Contract | None, players: int) -> list[Paragraph]:
@@ -76,6 +92,10 @@ def _lorum(options: LorumOptions, contract: Contract | None, players: int) -> li
     page = [Paragraph("Lorum", f"{players} players, {pack}. Suits ▼ Eichel, ▲ Grün, ♥ Herz, "
                                f"● Schellen; ranks 7 8 9 10 U O K A. {contracts}, each "
                                f"dealt {players} times in turn. {win}")]
+    order = "; ".join(f"{CONTRACT_NAMES[c][0]} ({contract_rule(c, options, players)})"
+                      for c in options.contracts)
+    page.append(Paragraph("The contracts, in turn", f"{order}. The dealer passes to the "
+                          "left after every deal."))
     if contract is not None:
         text = _contract_text(contract, options, players)
         if options.scoring is Scoring.BEANS:

@@ -1,6 +1,6 @@
 """The pieces of the table: a seat's box, the trick in the middle, where seats sit.
 
-Pure functions of a :class:`~lodam_p2p.rules.PlayerView` (and names) to fragments. Points
+Pure functions of a :class:`~lodam_p2p.games.lodam.PlayerView` (and names) to fragments. Points
 are never drawn under ``declare_out`` (tricks taken are, since everyone sees them
 gathered), and the trump is never marked once its show time under ``trump_memory`` is
 over: the caller says whether it may be (``trump_shown``).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lodam_p2p.rules import Card, PlayerView, Suit, rank_strength
+from lodam_p2p.games.lodam import Card, PlayerView, Suit, rank_strength
 from lodam_p2p.ui.canvas import Canvas, Frags, clip
 from lodam_p2p.ui.glyphs import Glyphs, card_style
 

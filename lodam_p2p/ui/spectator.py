@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from lodam_p2p.games.lodam import Action, PlayerView
 from lodam_p2p.player import (
     DealEnded,
     MatchEnded,
@@ -19,7 +20,6 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.rules import Action, PlayerView
 from lodam_p2p.ui.glyphs import Glyphs
 from lodam_p2p.ui.narrate import Narrator, name_seats
 

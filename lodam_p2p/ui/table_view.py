@@ -9,7 +9,7 @@ terminal is wide). Panels (help, last trick, end of deal …) are drawn over the
 
 from __future__ import annotations
 
-from lodam_p2p.rules import PlayerView
+from lodam_p2p.games.lodam import PlayerView
 from lodam_p2p.ui.canvas import Canvas, Frags, clip, frag_width
 from lodam_p2p.ui.choices import Choice, Prompt
 from lodam_p2p.ui.glyphs import Glyphs, sort_hand
@@ -51,8 +51,8 @@ def _draw(model: TableModel, width: int, height: int, now: float) -> Canvas:
         _log_column(canvas, model, table_w + 1, width - table_w - 1)
     else:
         _log(canvas, model, bottom + 1, height - bottom - 1, width)
-    if model.panel is not Panel.NONE:
-        draw_panel(canvas, model, table_w, bottom)
+    if model.panel is not Panel.NONE:  # the rules page may cover the log too
+        draw_panel(canvas, model, table_w, height - 1 if model.panel is Panel.RULES else bottom)
     return canvas
 
 
@@ -97,7 +97,9 @@ def _header(canvas: Canvas, model: TableModel, width: int) -> None:
     title = " " + " · ".join(parts) + " "
     canvas.put_text(0, 0, " " * width, "class:header")
     canvas.put_text(0, 0, title, "class:header", width)
-    keys = " ? help  l last trick  q leave "
+    keys = " ? help  r rules  l last trick  q leave "
+    if len(title) + len(keys) > width:
+        keys = " ? help  r rules "
     if len(title) + len(keys) > width:
         keys = " ? help "
     if len(title) + len(keys) <= width:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sys
 import types
@@ -57,7 +58,7 @@ def test_without_a_terminal_lorum_says_it_needs_one(
 
 def test_every_lorum_option_reaches_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = []
-    monkeypatch.setattr(play_lorum, "_run", lambda args, options, lineup, registry:
+    monkeypatch.setattr(play_lorum, "_run", lambda args, options, lineup, registry, driver:
                         seen.append((options, lineup)) or [])
     monkeypatch.setattr(play_lorum.sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(play_lorum.sys.stdout, "isatty", lambda: True, raising=False)
@@ -80,26 +81,57 @@ def test_the_lodam_defaults_are_untouched() -> None:
 
 
 def test_the_json_summary_names_the_game_and_ranks_the_seats() -> None:
-    from lodam_p2p.games.lorum import Match, Options
+    from lodam_p2p.bots import BotRegistry
+    from lodam_p2p.bots.adapter import BotPlayer
+    from lodam_p2p.local import play_local
+    from lodam_p2p.tableplan import SeatPlan
 
-    match = Match.start(Options.parse_assignments(["contracts=lorum"]), 3, first_dealer=1)
-    rng = random.Random(4)
-    while not match.is_over:
-        plan = match.plan()
-        deck = list(plan.pack)
-        rng.shuffle(deck)
-        deal = match.new_deal(deck)
-        while not deal.is_over:
-            seat = deal.to_act
-            assert seat is not None
-            deal.apply(rng.choice(deal.view(seat).legal))
-        match.finish_deal(deal)
-    line = play_lorum.summary(match)
+    random_bot = BotRegistry.load().get("random")
+    seats = [SeatPlan(f"bot {s}", BotPlayer("random", random_bot.make(s, s)), "bot:random")
+             for s in range(3)]
+    options = play_lorum.lorum_options(["contracts=lorum"])
+    outcome = asyncio.run(play_local(options=options, seats=seats, seed=4, game="lorum"))
+    line = play_lorum.summary(outcome)
+    assert list(line) == ["table", "game", "winners", "deals", "audits_passed", "blames",
+                          "standings"]
     assert (line["game"], line["deals"], line["blames"]) == ("lorum", 3, [])
     ranked = line["standings"]
-    assert sorted(ranked) == [0, 1, 2]
-    assert [match.totals[s] for s in ranked] == sorted(match.totals)
+    assert isinstance(ranked, list) and sorted(ranked) == [0, 1, 2]
+    assert [outcome.lives[s] for s in ranked] == sorted(outcome.lives)
     assert ranked[0] in line["winners"]
+
+
+def test_the_bots_are_heuristic_when_it_plays_lorum_else_random() -> None:
+    class _Type:
+        def __init__(self, games: tuple[str, ...]) -> None:
+            self.games = games
+
+        def plays(self, game: str) -> bool:
+            return game in self.games or "*" in self.games
+
+    class _Registry(dict):
+        def get(self, name):  # type: ignore[override]
+            return self[name]
+
+    assert play_lorum.default_bot(_Registry(heuristic=_Type(("lodam", "lorum")))) == \
+        "heuristic"
+    assert play_lorum.default_bot(_Registry(heuristic=_Type(("lodam",)))) == "random"
+    assert play_lorum.default_bot(_Registry()) == "random"
+
+
+def test_the_network_path_is_the_session_once_it_deals_lorum(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = cmd_play.play_defaults()
+    args.game = "lorum"
+    with pytest.raises(play_lorum.CliError, match="not yet available"):
+        play_lorum.lorum_driver(args)
+    monkeypatch.setattr(play_lorum, "NETWORK_PLAYS_LORUM", True)
+    session_driver = object()
+    monkeypatch.setattr(play_lorum, "choose_driver", lambda a: session_driver)
+    assert play_lorum.lorum_driver(args) is session_driver
+    args.offline = True
+    assert play_lorum.lorum_driver(args) is not session_driver
 
 
 def _first_view():
@@ -148,3 +180,32 @@ def test_the_hint_asks_the_lorum_heuristic_when_it_is_there(
     view = _first_view()
     hint = play_lorum.hint_bot(BotRegistry.load())
     assert hint is not None and hint(view) == view.legal[-1] and asked == [view.seat]
+
+
+@pytest.mark.parametrize("game,extra,words", [
+    ("lorum", [], ["Lorum", "The contracts, in turn", "Rote", "Quart", "lowest total wins"]),
+    ("lorum", ["--contract", "quartet", "--seats", "3"],
+     ["3 players", "Now: Quart", "next higher card"]),
+    ("lodam", ["--option", "declare_out=true"], ["Losing Lodam", "This deal", "declare out"]),
+])
+def test_rules_page_prints_what_r_shows(game: str, extra: list[str], words: list[str],
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "page", "--game", game, "--width", "60", *extra]) == 0
+    out = capsys.readouterr().out
+    for word in words:
+        assert word in out, out
+    assert all(len(line) <= 60 for line in out.splitlines())
+    assert len(out.split()) < 400  # two minutes of reading
+
+
+@pytest.mark.parametrize("args,said", [
+    (["--game", "lodam", "--contract", "reds"], "Losing Lodam has none"),
+    (["--game", "lorum", "--contract", "poker"], "unknown contract 'poker'"),
+    (["--game", "lorum", "--option", "rounds=0"], "bad --option"),
+    (["--game", "lorum", "--seats", "5"], "3 to 4 seats"),
+])
+def test_rules_page_refuses_in_one_line(args: list[str], said: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "page", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert said in err and "\n" not in err

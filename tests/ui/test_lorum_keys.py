@@ -130,3 +130,13 @@ def test_a_panel_opened_at_the_end_of_a_deal_closes_back_onto_it() -> None:
     keys.key("s")
     keys.key("s")  # during a deal, the sheet closes onto the table
     assert model.panel is LorumPanel.NONE
+
+
+def test_h_says_why_there_is_no_hint() -> None:
+    from lodam_p2p.ui.lorum_keys import LorumKeys
+    from lodam_p2p.ui.lorum_model import LorumTable
+
+    model = LorumTable()
+    keys = LorumKeys(model, answer=lambda action: None, leave=lambda: None)
+    keys.key("h")
+    assert model.status == "no decision to hint at"

@@ -203,3 +203,23 @@ def test_fragments_and_text_agree() -> None:
     model = model_of(new_deal().view(0))
     canvas = render(model, 80, 24, 0.0)
     assert frag_text(canvas.fragments()) == canvas.text()
+
+
+def test_r_opens_the_rules_page_whole_at_80_by_24_and_r_closes_it() -> None:
+    from lodam_p2p.ui.controller import Controller
+
+    for ascii_mode in (False, True):
+        model = model_of(new_deal().view(0))
+        model.glyphs = type(model.glyphs)(ascii=ascii_mode)
+        controller = Controller(model, answer=lambda action: None, leave=lambda: None)
+        controller.key("r")
+        assert model.panel is Panel.RULES
+        text = screen(model)
+        for words in ("Losing Lodam", "follow suit", "This deal", "first renounce",
+                      "Esc or r closes this"):  # the whole page, down to its last line
+            assert words in text, text
+        assert all(len(line) <= 80 for line in text.splitlines())
+        assert text.isascii() or not ascii_mode
+        controller.key("r")
+        assert model.panel is Panel.NONE
+    assert " r rules " in screen(model)
