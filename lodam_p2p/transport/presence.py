@@ -30,8 +30,8 @@ could make a table hold (or give up on) a seat that is still there. A transport 
 the nonce, the state and the order. The will is signed when the connection is made (its nonce is
 known then). The session checks the signature and that the key is the peer's
 (:func:`check_signed`, the peer name being derived from the key) and ignores anything
-else. Limit: a replayed *old* "online" of the same peer (same table, older nonce) still
-verifies; it can at worst make a later will look stale until the peer speaks again.
+else. A replayed *old* presence of the same peer still verifies, but its order is
+behind what was seen since, so it is ignored (:class:`PresenceTracker`).
 """
 
 from __future__ import annotations
