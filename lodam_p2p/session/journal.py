@@ -32,6 +32,7 @@ import contextlib
 import fcntl
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -257,3 +258,84 @@ def match_from(snapshot: dict[str, Any], options: Options) -> Match:
     if len(match.eliminated_in) != len(lives):
         raise ValueError("unsound match state: seat counts differ")
     return match
+
+
+#: Most blames a match state may carry, and the longest one (as on the wire).
+_MAX_BLAMES, _MAX_BLAME_CHARS = 64, 256
+#: What a deal does not change: a state that played no deal since the journal's must
+#: hold these exactly as the journal does.
+_PER_DEAL = ("lives", "dealer", "active", "eliminated_in", "is_over", "winners")
+
+
+def check_snapshot(state: object, players: int) -> dict[str, Any]:
+    """``state`` if it is a sound :func:`match_snapshot` of a ``players``-seat match;
+    ``ValueError`` saying what is wrong otherwise. Strict: no coercion, every field of
+    its own type and range (it may come from another peer)."""
+    if not isinstance(state, dict):
+        raise ValueError("match state is not an object")
+    _int(state, "hand_no", 2**32 - 1)
+    _int(state, "audits", 2**32 - 1)
+    _int(state, "deals_played", 2**32 - 1)
+    _int(state, "dealer", players - 1)
+    if not isinstance(state.get("is_over"), bool):
+        raise ValueError("match state 'is_over' is not a boolean")
+    blames = state.get("blames")
+    if not (isinstance(blames, list) and len(blames) <= _MAX_BLAMES and all(
+            isinstance(b, str) and len(b) <= _MAX_BLAME_CHARS for b in blames)):
+        raise ValueError("match state 'blames' is not a short list of texts")
+    _seats(state, "lives", players, lambda v: _is_int(v) and 0 <= v < 2**16)
+    _seats(state, "active", players, lambda v: isinstance(v, bool))
+    _seats(state, "eliminated_in", players, lambda v: v is None or (_is_int(v) and v >= 0))
+    winners = state.get("winners")
+    if not (isinstance(winners, list) and len(set(map(repr, winners))) == len(winners)
+            and all(_is_int(w) and 0 <= w < players for w in winners)):
+        raise ValueError("match state 'winners' are not distinct seats")
+    return state
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int(state: dict[str, Any], key: str, most: int) -> None:
+    value = state.get(key)
+    if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most):
+        raise ValueError(f"match state {key!r} is not a number from 0 to {most}")
+
+
+def _seats(state: dict[str, Any], key: str, players: int, item: Callable[[Any], bool]
+           ) -> None:
+    value = state.get(key)
+    if not (isinstance(value, list) and len(value) == players and all(map(item, value))):
+        raise ValueError(f"match state {key!r} is not one fit value per seat")
+
+
+def contradiction(state: dict[str, Any], kept: dict[str, Any] | None) -> str | None:
+    """Why ``state`` (sound, from another peer) cannot follow ``kept`` (this seat's own
+    journal snapshot, sound), or None if it can.
+
+    A match only moves forward: the hand number, deals played and audits never go back,
+    blames are only added, an eliminated seat stays out, and each deal takes a hand of
+    its own. Without a deal played since ``kept``, nothing a deal settles (counters,
+    dealer, who is in, the winners) may differ from it.
+    """
+    if kept is None:
+        return None
+    hands = state["hand_no"] - kept["hand_no"]
+    deals = state["deals_played"] - kept["deals_played"]
+    if hands < 0:
+        return f"hand {state['hand_no']} is before the journal's hand {kept['hand_no']}"
+    if not 0 <= deals <= hands:
+        return f"{deals} deals played in {hands} hands"
+    if state["audits"] < kept["audits"]:
+        return "fewer audits than the journal holds"
+    if state["blames"][:len(kept["blames"])] != kept["blames"]:
+        return "blames differ from the journal's"
+    for seat, out in enumerate(kept["eliminated_in"]):
+        if out is not None and state["eliminated_in"][seat] != out:
+            return f"seat {seat}, eliminated, is back in"
+    if deals == 0:
+        changed = [key for key in _PER_DEAL if state.get(key) != kept.get(key)]
+        if changed:
+            return f"{', '.join(changed)} changed without a deal played"
+    return None

@@ -87,7 +87,7 @@ class Link:
         self.pubkey = raw_public(identity)
         self.peer = peer_name(self.pubkey)
         self.transport = connector(PresenceSpec(table, self.peer, signer=identity.sign,
-                                                pubkey=self.pubkey))
+                                                pubkey=self.pubkey, epoch=epoch))
         # a restarted peer (epoch > 0) opens a new epoch of its stream and follows the
         # others from where they are now (see transport.stream)
         self.endpoint = StreamEndpoint(self.peer, retry_interval=retry,
@@ -191,8 +191,9 @@ class Link:
         except BadPresence as err:
             self._ignore("presence", str(err))
             return
-        if presence.peer == self.peer:
-            if not presence.online and presence.nonce != self.transport.nonce:
+        if presence.peer == self.peer:  # a will of an earlier process is no news here
+            if (not presence.online and presence.nonce != self.transport.nonce
+                    and presence.epoch == self.endpoint.epoch):
                 self._put(OwnWillSeen())
             return
         change = self.presence.observe(presence)

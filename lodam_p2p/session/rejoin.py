@@ -31,10 +31,23 @@ lowest seat other than the returning one. On REJOIN it publishes RESUME (signed,
 own stream like every message): the returning seat, the number of the next hand, and
 the match state (counters, dealer, deals played, audits, blames). Every peer, the
 coordinator included, applies RESUME in the coordinator's stream order: a peer still in
-an earlier hand waits until it has caught up; the hand in progress is voided; the
-match state is the coordinator's (a peer whose own differs logs it); the next hand is
-dealt. The returning seat adopts the same state, so its result and ``--json`` line are
-the same as everyone's.
+an earlier hand waits until it has caught up; the hand in progress is voided; the next
+hand is dealt. A peer keeps its *own* match state (it played the same deals; one that
+differs from the coordinator's is logged) and tells it to the returning seat in an
+ATTEST (signed, in its own stream).
+
+*Checking.* The returning seat does not take the coordinator's word. It counts the
+coordinator's RESUME and the others' ATTESTs as votes and sits down only in a state
+that (1) a majority of the other seats told it, the coordinator among those heard, (2)
+is sound (every field of its type and range, :func:`~.journal.check_snapshot`), and (3)
+can follow its own journal (:func:`~.journal.contradiction`: the match only moves
+forward, and without a deal played since the journal's snapshot nothing a deal settles
+may have changed). A lying coordinator is outvoted by the seats that played the same
+deals; a lie the journal contradicts is refused even if a majority repeats it, and the
+seat gives up when the grace runs out. A match already over is told the same way
+(``{"outcome": …}``; the others answer REJOIN with ATTEST while they linger). The
+returning seat then adopts that state, so its result and ``--json`` line are the same as
+everyone's.
 
 *Giving up.* When a seat stays away past ``rejoin_grace`` it has left: it is blamed
 (``left``) and the match ends with the result of the seats that remain, as for any
@@ -42,8 +55,9 @@ seat that cannot be waited for.
 
 Limits
 ------
-- Trust: the match state a returning seat adopts is the coordinator's word. Every
-  other peer checks it against its own and says so in its log, but does not refuse it.
+- Trust: a returning seat needs a majority of the other seats to agree; a table
+  where half the others are away or lie cannot take it back. A majority of liars can
+  seat it in a state its journal does not contradict (after deals it missed).
 - The lot: a seat that drops while the first dealer is being drawn cannot rejoin that
   lot; the lot's own timeout ends the table.
 - The coordinator itself away: REJOIN waits for no one else; a returning seat gives up
@@ -57,11 +71,18 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import Counter
 from typing import Any
 
 from lodam_p2p.player import DealEnded, Notice, NoticeLevel, Phase, Progress
 from lodam_p2p.session.course import Course, SessionPhase
-from lodam_p2p.session.journal import SeatJournal, match_from, match_snapshot
+from lodam_p2p.session.journal import (
+    SeatJournal,
+    check_snapshot,
+    contradiction,
+    match_from,
+    match_snapshot,
+)
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.tableplan import MatchOutcome
@@ -91,6 +112,7 @@ class Rejoining(Course):
         self.journal = journal or SeatJournal(None, "seat", self.table)
         self.away, self._countdown_at = {}, {}
         self._rejoin_deadline = 0.0
+        self._votes: dict[int, tuple[int, bytes]] = {}
 
     # --- journaling ----------------------------------------------------------------
 
@@ -210,12 +232,15 @@ class Rejoining(Course):
         self.away.pop(seat, None)
         self._awaited = ()
         self.tell(Notice(NoticeLevel.INFO, f"seat {seat} is back at the table"))
-        if self.seat != self.coordinator(seat) or self.phase is SessionPhase.REJOIN:
+        if self.seat is None or self.phase is SessionPhase.REJOIN:
             return
         if self.phase in (SessionPhase.LINGER, SessionPhase.DONE) and self.outcome is not None:
             state: dict[str, Any] = {"outcome": _outcome_json(self.outcome)}
-            self.send(Body(Msg.RESUME, self.hand_no, 0, (seat, self.hand_no, _pack(state))))
+            kind = Msg.RESUME if self.seat == self.coordinator(seat) else Msg.ATTEST
+            self.send(Body(kind, self.hand_no, 0, (seat, self.hand_no, _pack(state))))
             return
+        if self.seat != self.coordinator(seat):
+            return  # its own view goes with the RESUME it takes (_resume_table)
         if self.match is None or self.phase not in (SessionPhase.MATCH, SessionPhase.GRACE):
             return  # the lot: not resumable (see Limits)
         nxt = self.hand_no + 1 if self.hand is not None else self.hand_no
@@ -223,38 +248,99 @@ class Rejoining(Course):
         self.send(Body(Msg.RESUME, self.hand_no, 0, (seat, nxt, _pack(state))))
 
     def take_resume(self, body: Body) -> None:
-        """Apply the coordinator's RESUME (see the module docstring)."""
+        """Take the coordinator's RESUME (see the module docstring): a vote at the
+        returning seat, the order to deal again everywhere else."""
         seat, nxt, blob = body.args
-        try:
-            state = json.loads(blob)
-            if not isinstance(state, dict):
-                raise ValueError("not an object")
-        except ValueError as err:
-            log.warning("table %s: unreadable RESUME: %s", self.table, err)
+        state = _read_state(self.table, blob)
+        if state is None:
             return
         if self.phase is SessionPhase.REJOIN and seat == self.seat:
-            self._resume_here(nxt, state)
-        elif self.phase in (SessionPhase.MATCH, SessionPhase.GRACE) and self.hand_no <= nxt:
+            self._vote(self.coordinator(seat), nxt, state)
+        elif (self.phase in (SessionPhase.MATCH, SessionPhase.GRACE)
+              and self.hand_no <= nxt <= self.hand_no + 2 and "outcome" not in state):
             self._resume_table(seat, nxt, state)
 
-    def _resume_here(self, nxt: int, state: dict[str, Any]) -> None:
+    def take_attest(self, voter: int, body: Body) -> None:
+        """Another seat's own view of the state this returning seat resumes into."""
+        seat, nxt, blob = body.args
+        if self.phase is not SessionPhase.REJOIN or seat != self.seat or voter == seat:
+            return
+        state = _read_state(self.table, blob)
+        if state is not None:
+            self._vote(voter, nxt, state)
+
+    def rejoin_drops(self, seat: int) -> bool:
+        """Whether a returning seat drops ``seat``'s message rather than holding it: the
+        coordinator's messages before its RESUME belong to the abandoned hand."""
+        assert self.seat is not None
+        return seat == self.coordinator(self.seat) and seat not in self._votes
+
+    def _vote(self, voter: int, nxt: int, state: dict[str, Any]) -> None:
+        """Count one seat's account of where the match stands; resume once a majority
+        of the other seats, the coordinator among those heard, agree on a state that
+        can follow this seat's own journal."""
+        assert self.roster is not None and self.seat is not None
+        self._votes[voter] = (-1 if "outcome" in state else nxt, _pack(state))
+        if self.coordinator(self.seat) not in self._votes:
+            return
+        needed = (len(self.roster.sitters) - 1) // 2 + 1
+        for (told_nxt, blob), count in Counter(self._votes.values()).most_common():
+            if count < needed:
+                return
+            told = json.loads(blob)
+            problem = self._contradiction(told_nxt, told)
+            if problem is None:
+                self._resume_here(told_nxt, told)
+                return
+            log.warning("table %s: %d seats told a state this seat cannot take (%s)",
+                        self.table, count, problem)
+
+    def _contradiction(self, nxt: int, state: dict[str, Any]) -> str | None:
+        """Why ``state`` cannot be resumed into here, or None (checked against what this
+        seat's journal kept)."""
         assert self.roster is not None
+        players = len(self.roster.sitters)
+        kept = _kept_snapshot(self.journal.entry.get("match"), players)
+        if "outcome" in state:
+            try:
+                outcome = _outcome_from(self.table, state["outcome"])
+            except TableGone as err:
+                return str(err)
+            if kept is not None and outcome.deals < kept["deals_played"]:
+                return "a result with fewer deals than the journal holds"
+            return None
+        try:
+            check_snapshot(state, players)
+            match_from(state, self.roster.options)
+        except ValueError as err:
+            return str(err)
+        if state["hand_no"] != nxt:
+            return f"state of hand {state['hand_no']} told for hand {nxt}"
+        return contradiction(state, kept)
+
+    def _resume_here(self, nxt: int, state: dict[str, Any]) -> None:
+        """Sit down in ``state`` (checked by :meth:`_vote`)."""
+        assert self.roster is not None
+        self._votes.clear()
         if "outcome" in state:
             self.outcome = _outcome_from(self.table, state["outcome"])
             self.journal.keep(outcome=_outcome_json(self.outcome))
             self.phase = SessionPhase.DONE
             return
-        try:
-            self.match = match_from(state, self.roster.options)
-        except ValueError as err:
-            raise TableGone(f"table {self.table} sent an unusable match state: {err}") from None
-        self.audits, self.blames = int(state.get("audits", 0)), list(state.get("blames", []))
+        self.match = match_from(state, self.roster.options)
+        self.audits, self.blames = state["audits"], list(state["blames"])
         self.hand_no, self.hand, self.phase = nxt, None, SessionPhase.MATCH
         self.tell_seats()
         self.new_hand()
 
     def _resume_table(self, seat: int, nxt: int, state: dict[str, Any]) -> None:
         assert self.match is not None and self.roster is not None
+        mine = match_snapshot(self.match, nxt, self.audits, self.blames)
+        if self.seat is not None and self.seat != self.coordinator(seat):
+            self.send(Body(Msg.ATTEST, self.hand_no, 0, (seat, nxt, _pack(mine))))
+        if mine != state:  # this seat played the same deals: its own state stands
+            log.warning("table %s: the match state seat %d's coordinator told differs "
+                        "from ours; keeping ours", self.table, seat)
         if self.hand is not None and self.hand_no == nxt:
             return  # this hand began already (the seat's presence came back first)
         if self.hand is not None:
@@ -265,16 +351,6 @@ class Rejoining(Course):
                                 void=True))
             if self.spectator is not None:
                 self.spectator.deal_ended(reason, "not reached", lives)
-        mine = match_snapshot(self.match, nxt, self.audits, self.blames)
-        if mine != state:
-            log.warning("table %s: the match state of the coordinator differs from ours; "
-                        "taking the coordinator's", self.table)
-            try:
-                self.match = match_from(state, self.roster.options)
-                self.audits = int(state.get("audits", self.audits))
-                self.blames = list(state.get("blames", self.blames))
-            except ValueError as err:
-                log.warning("table %s: unusable RESUME state: %s", self.table, err)
         self.hand, self.hand_no = None, nxt
         self.new_hand()
 
@@ -291,6 +367,27 @@ class Rejoining(Course):
 
 def _pack(state: dict[str, Any]) -> bytes:
     return json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _read_state(table: str, blob: bytes) -> dict[str, Any] | None:
+    """The JSON object a RESUME or ATTEST carries, or None (logged) if it is none."""
+    try:
+        state = json.loads(blob)
+    except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
+        log.warning("table %s: unreadable match state: %s", table, err)
+        return None
+    if not isinstance(state, dict):
+        log.warning("table %s: a match state that is not an object", table)
+        return None
+    return state
+
+
+def _kept_snapshot(kept: object, players: int) -> dict[str, Any] | None:
+    """The journal's match state, if it is a sound one."""
+    try:
+        return check_snapshot(kept, players)
+    except ValueError:
+        return None
 
 
 def _outcome_json(outcome: MatchOutcome) -> dict[str, Any]:

@@ -190,7 +190,8 @@ class Session(Rejoining):
                 self.ignore(item.sender, str(err))
                 return
             self.pubkeys[item.sender] = item.pubkey
-            if body.kind is Msg.RESULT:  # at once: it may sit behind bodies that never fit
+            if body.kind in (Msg.RESULT, Msg.ATTEST):  # at once: it may sit behind bodies
+                # that never fit (ATTEST: behind the abandoned hand's, at a returning seat)
                 self._handle(item.sender, body)
                 return
             self.queues.setdefault(item.sender, deque()).append(body)
@@ -286,7 +287,7 @@ class Session(Rejoining):
         seat = self.roster.seat_of(peer)
         if seat is None:
             return Route.DROP
-        if kind is Msg.REJOIN:
+        if kind in (Msg.REJOIN, Msg.ATTEST):
             return Route.TAKE
         if kind is Msg.RESUME:
             if seat != self.coordinator(body.args[0]):
@@ -295,8 +296,7 @@ class Session(Rejoining):
         if self.phase is SessionPhase.REJOIN:
             # the coordinator's RESUME comes after all it said of the old hand; others'
             # messages may already belong to the next hand: they wait for RESUME
-            assert self.seat is not None
-            return Route.DROP if seat == self.coordinator(self.seat) else Route.WAIT
+            return Route.DROP if self.rejoin_drops(seat) else Route.WAIT
         if kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL) or (kind is Msg.TIMEOUT and body.hand == 0):
             return Route.TAKE if self.phase is SessionPhase.LOT else Route.DROP
         if self.phase is SessionPhase.LOT or body.hand > self.hand_no:
@@ -330,6 +330,8 @@ class Session(Rejoining):
                 self.take_rejoin(seat)
         elif kind is Msg.RESUME:
             self.take_resume(body)
+        elif kind is Msg.ATTEST:
+            self.take_attest(seat, body)
         elif kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL):
             self._lot_message(seat, body)
         elif kind is Msg.TIMEOUT and body.hand == 0:

@@ -79,6 +79,7 @@ class Msg(enum.IntEnum):
     REMASK = 19  #: after an exchange, a trader's holding under fresh positions (envelope along)
     REJOIN = 20  #: a restarted seat is back: the hand number its journal reached
     RESUME = 21  #: the coordinator's answer: seat back, next hand, match state (JSON)
+    ATTEST = 22  #: another seat's own view for a returning seat: seat, next hand, state
     TIMEOUT = 24  #: a vote: this seat has waited past the table's limit for seat, at step
 
 
@@ -217,6 +218,7 @@ _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.REMASK: (),
     Msg.REJOIN: (_u32,),
     Msg.RESUME: (_small, _u32, lambda v: isinstance(v, bytes) and 0 < len(v) <= 8192),
+    Msg.ATTEST: (_small, _u32, lambda v: isinstance(v, bytes) and 0 < len(v) <= 8192),
     Msg.TIMEOUT: (_small,),
 }
 

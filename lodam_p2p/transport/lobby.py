@@ -18,7 +18,8 @@ object (readable with any MQTT tool)::
 
 A table leaves the lobby when its host publishes an empty retained payload on the topic
 (:func:`withdrawal`). Payloads above :data:`MAX_ANNOUNCEMENT_BYTES` are refused.
-:func:`read_lobby` lists what a broker holds.
+:func:`read_lobby` lists what a broker holds, waiting for exactly that: the
+retained messages, ended by the echo of its own probe.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any
 
 from lodam_p2p.games import any_seat_range
 from lodam_p2p.transport.base import Transport
-from lodam_p2p.transport.presence import BadPresence, Presence
+from lodam_p2p.transport.presence import BadPresence, Presence, new_nonce
 from lodam_p2p.transport.topics import (
     LOBBY_PATTERN,
     PROTOCOL_VERSION,
@@ -45,6 +46,10 @@ from lodam_p2p.transport.topics import (
 
 #: Every presence at every table: a table whose host is gone is not listed.
 PRESENCE_PATTERN = f"{ROOT}/t/+/presence/+"
+#: Where a lobby reader publishes its probe (``<PROBE_ROOT>/<nonce>``, not retained):
+#: its echo marks the end of the retained messages (:func:`read_lobby`).
+PROBE_ROOT = f"{ROOT}/probe"
+PROBE_PAYLOAD = b"end of retained messages"
 
 log = logging.getLogger(__name__)
 
@@ -170,30 +175,36 @@ def _str_map(body: dict[str, Any], key: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in value.items()}
 
 
-async def read_lobby(transport: Transport, limit: float, quiet: float = 0.3
-                     ) -> list[TableAnnouncement]:
+async def read_lobby(transport: Transport, limit: float) -> list[TableAnnouncement]:
     """The tables announced on ``transport``'s broker, by name.
 
-    Subscribes to the lobby and collects the retained announcements, which brokers
-    send right after the subscription: it stops once ``quiet`` seconds pass without
-    one, or after ``limit`` seconds in all. Malformed announcements are logged and
-    skipped. A table whose host's presence says it is gone (its Last Will: the host
+    Subscribes to the lobby and to every presence, then publishes a *probe*: a
+    non-retained message on a topic of its own (:data:`PROBE_ROOT`, a fresh nonce). A
+    broker sends the retained messages of a subscription before it handles the
+    subscriber's next publication, so once the probe comes back every announcement and
+    presence it holds has been received: the read ends there, however slow the broker.
+    ``limit`` seconds bound the whole read (a broker that never echoes the probe, a
+    lossy link); what came in by then is the answer. Malformed announcements are logged
+    and skipped. A table whose host's presence says it is gone (its Last Will: the host
     died before it could withdraw the announcement) is left out. ``transport`` must be
-    connected.
+    connected and not yet subscribed to the lobby (a renewed subscription sends no
+    retained messages again).
     """
     found: dict[str, TableAnnouncement] = {}
     gone: set[tuple[str, str]] = set()
-    await transport.subscribe(LOBBY_PATTERN)
-    await transport.subscribe(PRESENCE_PATTERN)
-    messages = transport.messages()
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + limit
-    while (left := deadline - loop.time()) > 0:
-        try:
-            message = await asyncio.wait_for(anext(messages), min(quiet, left))
-        except (TimeoutError, StopAsyncIteration):
-            break
-        _take(found, gone, message.topic, message.payload)
+    probe = f"{PROBE_ROOT}/{new_nonce()}"
+    try:
+        async with asyncio.timeout(limit):
+            await transport.subscribe(probe)
+            await transport.subscribe(LOBBY_PATTERN)
+            await transport.subscribe(PRESENCE_PATTERN)
+            await transport.publish(probe, PROBE_PAYLOAD)
+            async for message in transport.messages():
+                if message.topic == probe:
+                    break
+                _take(found, gone, message.topic, message.payload)
+    except TimeoutError:
+        log.info("lobby read stopped after %g s without the probe's echo", limit)
     return [found[name] for name in sorted(found) if (name, found[name].host) not in gone]
 
 

@@ -175,6 +175,7 @@ class MemoryTransport:
         self._patterns: list[str] = []
         self._queue: asyncio.Queue[Message | None] = asyncio.Queue()
         self._epoch = 0
+        self._attempts = 0  # the presence's ``conn``
         self._nonce: str | None = None
         self._connected = False
         self._closed = False
@@ -201,6 +202,7 @@ class MemoryTransport:
         if self._closed:
             raise TransportClosed("transport is closed")
         self._nonce = self._new_nonce() if self._presence else None
+        self._attempts += 1
         self._hub._attach(self, self._presence_message(False))
         self._connected = True
         self._epoch += 1
@@ -266,7 +268,7 @@ class MemoryTransport:
     def _presence_message(self, online: bool) -> tuple[str, bytes] | None:
         if self._presence is None or self._nonce is None:
             return None
-        return self._presence.topic, self._presence.payload(self._nonce, online)
+        return self._presence.topic, self._presence.payload(self._nonce, online, self._attempts)
 
     async def _announce(self, online: bool) -> None:
         message = self._presence_message(online)

@@ -107,6 +107,8 @@ class MqttTransport:
         self._supervisor: asyncio.Task[None] | None = None
         self._failure: TransportError | None = None
         self._nonce: str | None = None
+        self._attempts = 0  # connection attempts: the presence's ``conn``
+        self._conn = 0  # the attempt the current connection came from
         self._epoch = 0
         self._closed = False
 
@@ -192,7 +194,9 @@ class MqttTransport:
     async def _open(self) -> aiomqtt.Client:
         """One connection attempt: connect, subscribe, announce. Maps every failure."""
         nonce = new_nonce() if self._presence else None
-        client = self._make_client(nonce)
+        self._attempts += 1
+        conn = self._attempts
+        client = self._make_client(nonce, conn)
         try:
             await client.__aenter__()
         except aiomqtt.MqttError as err:
@@ -201,7 +205,7 @@ class MqttTransport:
         try:
             for pattern in self._patterns:
                 await client.subscribe(pattern, qos=QOS_AT_LEAST_ONCE)
-            self._nonce = nonce
+            self._nonce, self._conn = nonce, conn
             await self._announce(client, online=True)
         except aiomqtt.MqttError as err:
             await _quietly_disconnect(client)
@@ -266,11 +270,11 @@ class MqttTransport:
 
     # -- pieces ----------------------------------------------------------------------
 
-    def _make_client(self, nonce: str | None) -> aiomqtt.Client:
+    def _make_client(self, nonce: str | None, conn: int) -> aiomqtt.Client:
         url = self.url
         will = None
         if self._presence is not None and nonce is not None:
-            gone = self._presence.payload(nonce, online=False)
+            gone = self._presence.payload(nonce, online=False, conn=conn)
             will = aiomqtt.Will(self._presence.topic, gone, qos=QOS_AT_LEAST_ONCE, retain=True)
         return aiomqtt.Client(
             url.host, url.port, username=url.username, password=url.password,
@@ -293,7 +297,7 @@ class MqttTransport:
 
     async def _announce(self, client: aiomqtt.Client, online: bool) -> None:
         if self._presence is not None and self._nonce is not None:
-            body = self._presence.payload(self._nonce, online)
+            body = self._presence.payload(self._nonce, online, self._conn)
             await client.publish(self._presence.topic, body, qos=QOS_AT_LEAST_ONCE,
                                  retain=True, timeout=self._timeout)
 

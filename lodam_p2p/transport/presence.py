@@ -8,8 +8,17 @@ before disconnecting; an abrupt one lets the broker publish the will.
 
 Why the nonce: some brokers fire a stale will *after* the client has reconnected (the
 old TCP connection is only noticed dead later). That late "gone" carries the old
-connection's nonce, so :class:`PresenceTracker` ignores it, and a transport that sees
-its own stale will re-announces itself (:func:`is_stale_will`).
+connection's nonce, and a transport that sees its own stale will re-announces itself
+(:func:`is_stale_will`).
+
+Order. A network may also deliver a peer's presences out of order (a will held up behind
+the next connection's "online", an old "online" repeated late). Each presence therefore
+says where it stands: ``epoch``, the generation of the peer's process (a restarted seat
+counts up from its journal), and ``conn``, the connection attempt within that process
+(1, 2, …). Its :attr:`Presence.order` is ``(epoch, conn, gone)``: a connection's "gone"
+comes after its "online", and both after everything of earlier connections.
+:class:`PresenceTracker` takes a peer's presence only if it is newer than the last one
+it took, so a late "gone" never marks a peer away that has since come back.
 
 The payload is a small JSON object so that ``mosquitto_sub -v -t 'lodam/#'`` stays
 readable at a LAN party.
@@ -18,11 +27,11 @@ Signed presence. Anybody on the broker can publish on any topic, so an unsigned 
 could make a table hold (or give up on) a seat that is still there. A transport given a
 ``signer`` (the peer's identity key) adds ``key`` (its raw Ed25519 public key, hex) and
 ``sig`` (hex) over :meth:`Presence.signing_input`: a domain tag, the table, the peer,
-the nonce and the state. The will is signed when the connection is made (its nonce is
+the nonce, the state and the order. The will is signed when the connection is made (its nonce is
 known then). The session checks the signature and that the key is the peer's
 (:func:`check_signed`, the peer name being derived from the key) and ignores anything
-else. Limit: a replayed *old* "online" of the same peer (same table, older nonce) still
-verifies; it can at worst make a later will look stale until the peer speaks again.
+else. A replayed *old* presence of the same peer still verifies, but its order is
+behind what was seen since, so it is ignored (:class:`PresenceTracker`).
 """
 
 from __future__ import annotations
@@ -39,6 +48,8 @@ from lodam_p2p.transport.topics import check_name, is_valid_name, presence_topic
 
 #: Largest presence payload accepted.
 MAX_PRESENCE_BYTES = 512
+#: Bound of a presence's ``epoch`` and ``conn``.
+MAX_COUNT = 2**48
 #: Domain separation of presence signatures.
 PRESENCE_DOMAIN = b"lodam/presence/v1\x00"
 _KEY_LEN, _SIG_LEN = 32, 64
@@ -64,6 +75,7 @@ class PresenceSpec:
     peer: str
     signer: Signer | None = field(default=None, compare=False, repr=False)
     pubkey: bytes = field(default=b"", compare=False, repr=False)
+    epoch: int = 0  #: the process's generation (see the module docstring)
 
     def __post_init__(self) -> None:
         check_name(self.table, "table")
@@ -74,12 +86,13 @@ class PresenceSpec:
         """The presence topic, also the Last Will topic."""
         return presence_topic(self.table, self.peer)
 
-    def payload(self, nonce: str, online: bool) -> bytes:
-        """The presence payload for one connection (signed when there is a signer)."""
-        presence = Presence(self.peer, nonce, online)
+    def payload(self, nonce: str, online: bool, conn: int = 0) -> bytes:
+        """The presence payload of connection attempt ``conn`` (signed when there is a
+        signer)."""
+        presence = Presence(self.peer, nonce, online, epoch=self.epoch, conn=conn)
         if self.signer is not None:
             sig = self.signer(presence.signing_input(self.table))
-            presence = Presence(self.peer, nonce, online, self.pubkey, sig)
+            presence = Presence(self.peer, nonce, online, self.pubkey, sig, self.epoch, conn)
         return presence.encode()
 
 
@@ -92,16 +105,24 @@ class Presence:
     online: bool
     key: bytes = b""  #: the peer's raw Ed25519 public key (signed presence only)
     sig: bytes = b""  #: its signature over :meth:`signing_input`
+    epoch: int = 0  #: the generation of the peer's process
+    conn: int = 0  #: the connection attempt within that process (0: not told)
+
+    @property
+    def order(self) -> tuple[int, int, int]:
+        """Where this presence stands among the peer's presences (later is greater)."""
+        return self.epoch, self.conn, 0 if self.online else 1
 
     def signing_input(self, table: str) -> bytes:
         """What the signature covers."""
         state = b"1" if self.online else b"0"
         return b"\x00".join([PRESENCE_DOMAIN + table.encode(), self.peer.encode(),
-                             self.nonce.encode(), state])
+                             self.nonce.encode(), state, b"%d.%d" % (self.epoch, self.conn)])
 
     def encode(self) -> bytes:
         """The JSON bytes sent on the wire."""
-        body: dict[str, object] = {"peer": self.peer, "nonce": self.nonce, "online": self.online}
+        body: dict[str, object] = {"peer": self.peer, "nonce": self.nonce, "online": self.online,
+                                   "epoch": self.epoch, "conn": self.conn}
         if self.sig:
             body |= {"key": self.key.hex(), "sig": self.sig.hex()}
         return json.dumps(body, separators=(",", ":")).encode()
@@ -125,7 +146,14 @@ class Presence:
         if not isinstance(online, bool):
             raise BadPresence("presence 'online' is not a boolean")
         key, sig = _hex(body.get("key"), _KEY_LEN), _hex(body.get("sig"), _SIG_LEN)
-        return cls(peer, nonce, online, key, sig)
+        return cls(peer, nonce, online, key, sig, _count(body, "epoch"), _count(body, "conn"))
+
+
+def _count(body: dict[str, object], name: str) -> int:
+    value = body.get(name, 0)
+    if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_COUNT):
+        raise BadPresence(f"presence {name!r} is not a count")
+    return value
 
 
 def _hex(value: object, size: int) -> bytes:
@@ -177,10 +205,13 @@ class PresenceChange:
 
 @dataclass(slots=True)
 class PresenceTracker:
-    """Who is online, from presence messages; ignores stale wills. Pure: no I/O.
+    """Who is online, from presence messages; ignores stale ones. Pure: no I/O.
 
     Feed it every presence message of a table with :meth:`observe`; it answers the
-    change it caused, if any.
+    change it caused, if any. A presence no newer (:attr:`Presence.order`) than the last
+    one taken of its peer is stale and ignored. Presences that tell no order
+    (``conn`` 0) fall back to the nonce: a "gone" from another connection than the last
+    one seen is a late will.
     """
 
     _seen: dict[str, Presence] = field(default_factory=dict)
@@ -188,8 +219,8 @@ class PresenceTracker:
     def observe(self, presence: Presence) -> PresenceChange | None:
         """Take one announcement into account; return the change it makes, if any."""
         before = self._seen.get(presence.peer)
-        if not presence.online and before is not None and before.nonce != presence.nonce:
-            return None  # a will from an older connection: the peer is back already
+        if before is not None and _stale(presence, before):
+            return None
         self._seen[presence.peer] = presence
         if before is not None and before.online == presence.online:
             return None
@@ -198,3 +229,10 @@ class PresenceTracker:
     def online(self) -> frozenset[str]:
         """The peers currently believed connected."""
         return frozenset(p.peer for p in self._seen.values() if p.online)
+
+
+def _stale(presence: Presence, before: Presence) -> bool:
+    """Whether ``presence`` is older news than ``before`` (same peer)."""
+    if presence.conn and before.conn:
+        return presence.order <= before.order
+    return not presence.online and before.nonce != presence.nonce

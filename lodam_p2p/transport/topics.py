@@ -6,6 +6,7 @@
     lodam/v1/t/<table>/p/<peer>             everything <peer> says at <table>
     lodam/v1/t/<table>/p/+                  what every peer at <table> subscribes to
     lodam/v1/t/<table>/presence/<peer>      retained presence, and the Last Will
+    lodam/v1/probe/<nonce>                  a lobby reader's echo (lobby.read_lobby)
 
 Each peer publishes only on its own ``p/<peer>`` topic, so per-publisher order is the
 only order the protocol needs and a broker ACL can pin a client to its own topic.

@@ -20,11 +20,11 @@ async def _tables_after_host_dies() -> tuple[list[str], list[str]]:
         hosts[table] = host
     before = hub.transport(PresenceSpec("lobby", "look1"))
     await before.connect()
-    listed = [a.table for a in await read_lobby(before, limit=5.0, quiet=0.2)]
+    listed = [a.table for a in await read_lobby(before, limit=5.0)]
     hosts["oak"].abort()  # kill -9: the will fires, the announcement stays retained
     after = hub.transport(PresenceSpec("lobby", "look2"))
     await after.connect()
-    still = [a.table for a in await read_lobby(after, limit=5.0, quiet=0.2)]
+    still = [a.table for a in await read_lobby(after, limit=5.0)]
     return listed, still
 
 

@@ -116,8 +116,8 @@ def test_abort_fires_the_will_and_close_does_not() -> None:
         return [Presence.decode(m.payload) for m in inbox.received]
 
     assert run(scenario()) == [
-        Presence("ann", "n1", True), Presence("bob", "n2", True),
-        Presence("ann", "n1", False), Presence("bob", "n2", False),
+        Presence("ann", "n1", True, conn=1), Presence("bob", "n2", True, conn=1),
+        Presence("ann", "n1", False, conn=1), Presence("bob", "n2", False, conn=1),
     ]
 
 
@@ -131,13 +131,14 @@ def test_bounce_renews_the_nonce_and_heals_a_stale_will() -> None:
         inbox = Inbox(ann)
         await ann.bounce()
         # a broker that fires the old connection's will late:
-        hub._publish(0, ann._presence.topic, Presence("ann", "old", False).encode(), True)
-        online = Presence("ann", "new", True).encode()
+        hub._publish(0, ann._presence.topic, Presence("ann", "old", False, conn=1).encode(),
+                     True)
+        online = Presence("ann", "new", True, conn=2).encode()
         await inbox.wait_for(lambda _m: [m.payload for m in inbox.received].count(online) >= 2)
         return ann.epoch, hub.retained[ann._presence.topic]
 
     epoch, retained = run(scenario())
-    assert epoch == 2 and Presence.decode(retained) == Presence("ann", "new", True)
+    assert epoch == 2 and Presence.decode(retained) == Presence("ann", "new", True, conn=2)
 
 
 def test_messages_end_when_closed() -> None:
