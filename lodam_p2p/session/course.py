@@ -35,6 +35,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal import Blame, RemoteProtocolError
 from lodam_p2p.fairdeal import Phase as FairPhase
+from lodam_p2p.games import DEFAULT_GAME, Game
 from lodam_p2p.local import standings_of
 from lodam_p2p.player import (
     DealEnded,
@@ -48,6 +49,8 @@ from lodam_p2p.player import (
 )
 from lodam_p2p.rules import Action, Match
 from lodam_p2p.session.audit import RULES_OFFENCES, DealSetup
+from lodam_p2p.session.gamecourse import GameCourse
+from lodam_p2p.session.gamehand import GameHand
 from lodam_p2p.session.handplay import HandPlay
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.lobby import Roster
@@ -89,7 +92,7 @@ class Timing:
     retry_s: float = 0.5  #: resend requests are repeated this often
 
 
-class Course(ABC):
+class Course(GameCourse, ABC):
     """The match as one session follows it; see the module docstring."""
 
     def __init__(self, table: str, plan: SeatPlan | None, identity: Ed25519PrivateKey, *,
@@ -103,6 +106,9 @@ class Course(ABC):
         self.lot: Lot | None = None
         self.match: Match | None = None
         self.hand: HandPlay | None = None
+        #: the game when the table plays it through the game interface (None: Lodam's
+        #: own hand machine; see .gamecourse)
+        self.game: Game | None = None
         self.hand_no = 1
         self.blames: list[str] = []
         self.audits = 0
@@ -179,7 +185,11 @@ class Course(ABC):
     def begin_match(self, dealer: int) -> None:
         """The lot is drawn: the match begins."""
         assert self.roster is not None
-        self.match = Match.start(self.roster.options, len(self.roster.sitters), dealer)
+        if self.roster.game.name != DEFAULT_GAME:
+            self.game = self.roster.game
+            self.game_begin(dealer)
+        else:
+            self.match = Match.start(self.roster.options, len(self.roster.sitters), dealer)
         if self.spectator is not None:
             self.spectator.dealer_drawn(dealer)
         self.phase = SessionPhase.MATCH
@@ -188,6 +198,10 @@ class Course(ABC):
     def new_hand(self) -> None:
         """Begin hand number ``hand_no`` with fresh keys."""
         assert self.match is not None and self.roster is not None
+        if self.game is not None:
+            self.hand = self.game_hand()  # type: ignore[assignment]
+            self._hand_begun()
+            return
         m, r = self.match, self.roster
         setup = DealSetup(r.options, m.dealer, tuple(m.lives), tuple(m.active), r.table_id,
                           self.hand_no)
@@ -195,18 +209,25 @@ class Course(ABC):
         self.hand = HandPlay(setup, identities, self.seat, identity=self.identity,
                              entropy=self.entropy, now=self.now(),
                              timeout=self._limit())
-        self.phase, self._told_dealt = SessionPhase.MATCH, False
-        self.hand_started_at = self.now()
         if self.spectator is not None:
             self.spectator.hand_started(self.hand_no, m.deals_played + 1, self.hand.public)
+        self._hand_begun()
+
+    def _hand_begun(self) -> None:
+        self.phase, self._told_dealt = SessionPhase.MATCH, False
+        self.hand_started_at = self.now()
         self.tell(Progress(Phase.SHUFFLING, detail=f"hand {self.hand_no}: keys and shuffle"))
 
     def settle(self) -> None:
         """The audit passed: settle the deal and go on."""
         assert self.hand is not None and self.hand.full is not None and self.match is not None
-        result = self.match.finish_deal(self.hand.full)
         self.audits += 1
         self.voids_in_row = 0
+        if self.game is not None:
+            self.game_settle()
+            self._next_hand()
+            return
+        result = self.match.finish_deal(self.hand.full)
         lives = tuple(self.match.lives)
         self.tell(DealEnded(result.points, result.counter_change, lives, result.reason,
                             "passed"))
@@ -245,18 +266,33 @@ class Course(ABC):
         is no claim without evidence: verdicts of the audit, or on a message every peer
         takes alike, are reached by every peer on its own."""
         assert self.match is not None
-        if not 0 <= blame.seat < len(self.match.active):
+        if not 0 <= blame.seat < len(self.active()):
             return
         if announce and evidence and self.seat is not None and self.hand is not None:
             self.send(Body(Msg.VOID, self.hand_no, 0, (blame.seat, str(blame)[:200]),
                            evidence[-MAX_ENVELOPES:]))
         self.blames.append(blame_line(blame, self.hand_no))
         self.last_blamed = blame.seat
+        if self.game is not None:
+            self.game_offence(blame)
+            if self.voids_in_row >= MAX_VOIDS:
+                self.hand = None
+                self.finish(early=True)
+            else:
+                self._next_hand()
+            return
         if self.match.active[blame.seat]:
             self.match.revoke(blame.seat)
         reason = f"seat {blame.seat} is out of the match: {blame.check} ({blame.detail})"
         self._deal_void(reason, f"failed: {blame}", blame.seat)
         self._next_hand()
+
+    def active(self) -> tuple[bool, ...]:
+        """Per seat, whether it still plays (a game through the interface puts nobody out)."""
+        if self.game is not None and self.roster is not None:
+            return (True,) * len(self.roster.sitters)
+        assert self.match is not None
+        return tuple(self.match.active)
 
     # --- silence: the table's decision ----------------------------------------------------
 
@@ -274,7 +310,7 @@ class Course(ABC):
     def timeout_vote(self, voter: int, body: Body) -> None:
         """Count ``voter``'s TIMEOUT vote; when every other active seat agrees, expel."""
         assert self.match is not None
-        silent, active = body.args[0], self.match.active
+        silent, active = body.args[0], self.active()
         if not (0 <= silent < len(active) and active[silent] and active[voter]
                 and voter != silent):
             return
@@ -309,7 +345,7 @@ class Course(ABC):
 
     def _deal_void(self, reason: str, audit: str, blamed: int) -> None:
         assert self.match is not None
-        lives = tuple(self.match.lives)
+        lives = self.scores() if self.game is not None else tuple(self.match.lives)
         zero = (0,) * len(lives)
         self.tell(Notice(NoticeLevel.ERROR, reason, blamed))
         self.tell(DealEnded(zero, zero, lives, reason, audit, void=True))
@@ -331,19 +367,20 @@ class Course(ABC):
 
     def finish(self, *, early: bool) -> None:
         """The match is over (or cannot go on): the outcome, told and published."""
-        winners, payouts, lives = self._winners(early)
         deals = self.match.deals_played if self.match is not None else 0
-        self.outcome = MatchOutcome(self.table, winners, deals, self.audits, tuple(self.blames),
-                                    lives, payouts)
         self.hand = None
         self.match_ended_at = self.now()
-        reason = self._early_reason() if early else expelled_reason(self.blames)
+        if early:
+            reason = self._early_reason()
+        else:
+            reason = expelled_reason(self.blames) if self.game is None else ""
         if self.spectator is not None and reason:
             self.spectator.line(reason)
-        if self.match is not None:
-            standings = verdict_standings(standings_of(self.match), winners,
-                                          self.match.remaining(), self.last_blamed)
-            self.tell(MatchEnded(winners, standings, deals, payouts, reason))
+        if self.game is not None and self.match is not None:
+            self.outcome = self.game_outcome(self.table, deals, reason)
+        else:
+            self.outcome = self._lodam_outcome(early, deals, reason)
+        winners, lives = self.outcome.winners, self.outcome.lives
         self.tell(Progress(Phase.MATCH_OVER))
         if self.spectator is not None:
             self.spectator.match_ended(self.outcome)
@@ -352,6 +389,15 @@ class Course(ABC):
                                              min(self.audits, 255), list(lives),
                                              [b[:256] for b in self.blames[-16:]])))
         self.phase, self.linger_until = SessionPhase.LINGER, self.now() + self.timing.linger_s
+
+    def _lodam_outcome(self, early: bool, deals: int, reason: str) -> MatchOutcome:
+        winners, payouts, lives = self._winners(early)
+        if self.match is not None:
+            standings = verdict_standings(standings_of(self.match), winners,
+                                          self.match.remaining(), self.last_blamed)
+            self.tell(MatchEnded(winners, standings, deals, payouts, reason))
+        return MatchOutcome(self.table, winners, deals, self.audits, tuple(self.blames),
+                            lives, payouts)
 
     def _early_reason(self) -> str:
         return early_reason(seated=self.roster is not None, started=self.match is not None,
@@ -438,6 +484,10 @@ class Course(ABC):
             return
         if silent is not None and now >= self._awaited_since + self._limit():
             self.vote_timeout(silent)
+        elif (silent is None and isinstance(hand, GameHand) and hand.holder_turn() is not None
+              and now >= self._awaited_since + self._limit()):
+            hand.stall(now)  # nobody knows who is silent: the audit will tell
+            self.drain_hand()
 
     def _silent(self) -> int | None:
         """The other seat this hand waits for: a decision, or a fair-deal step."""

@@ -30,13 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, RemoteProtocolError, deal_schedule
+from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, deal_schedule
 from lodam_p2p.fairdeal.group import Entropy
 from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
-from lodam_p2p.fairdeal.messages import decode as decode_message
-from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope
 from lodam_p2p.rules import (
     FULL_PACK,
     SHORT_PACK,
@@ -53,10 +51,11 @@ from lodam_p2p.rules import (
     Swallow,
 )
 from lodam_p2p.session.audit import DealSetup, Logged, Replay
+from lodam_p2p.session.handbase import HandBase
 from lodam_p2p.session.handtypes import Applied, Blamed, Pending, Refused, Route
 from lodam_p2p.session.moves import OwnMoves
 from lodam_p2p.session.trading import Trading
-from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
+from lodam_p2p.session.wire import Body, Msg
 
 __all__ = ["Applied", "Blamed", "HandPlay", "Refused", "Route"]
 
@@ -65,7 +64,7 @@ _MSG_OF = {Decision.OFFER: Msg.OFFER, Decision.ANSWER: Msg.ANSWER, Decision.PLAY
            Decision.CHALLENGE: Msg.CHALLENGE}
 
 
-class HandPlay(Trading, OwnMoves):
+class HandPlay(HandBase, Trading, OwnMoves):
     """One hand as followed by ``seat`` (None: a watcher with no seat at all)."""
 
     def __init__(self, setup: DealSetup, identities: tuple[bytes, ...], seat: int | None, *,
@@ -264,53 +263,6 @@ class HandPlay(Trading, OwnMoves):
             return bool(body.args) and body.args[0] == position
         return position == self.top
 
-    def _signed_message(self, seat: int, data: bytes) -> object:
-        body = self.signed_by(seat, data)
-        try:
-            return None if body is None else decode_message(body)
-        except (ValueError, KeyError):
-            return None
-
-    def signed_by(self, seat: int, data: bytes) -> bytes | None:
-        """The body of ``data`` if it is an envelope ``seat`` signed for this hand."""
-        if seat not in self.config.seats:
-            return None
-        key = Ed25519PublicKey.from_public_bytes(
-            self.config.identities[self.config.seats.index(seat)])
-        try:
-            return open_envelope(data, seat, key, self.config.table_id, self.config.hand).body
-        except RemoteProtocolError:
-            return None
-
-    def taken_from(self, seat: int, data: bytes) -> bool:
-        """Whether the envelope ``data`` has a sequence number already taken from ``seat``."""
-        seq = int.from_bytes(data[SIG_LEN + 25:SIG_LEN + 29], "big")
-        return len(data) >= SIG_LEN + HEADER_LEN and seq < self.fair.wanted().get(seat, 0)
-
-    def is_opening(self, seat: int, data: bytes) -> bool:
-        """Whether ``data`` is an audit opening that ``seat`` signed for this hand."""
-        return isinstance(self._signed_message(seat, data), AuditMsg)
-
-    def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float, *,
-             own: bool = True) -> None:
-        """Fair-deal envelopes from ``seat``; unattributable junk is skipped.
-
-        ``own``: they came in a body ``seat`` signed for this hand. Then an envelope it
-        signed for another table or hand is its own doing (a replay), not junk: the
-        signature checked, so nobody else can have made the body carry it."""
-        if envelopes:
-            self.last_fed[seat] = envelopes
-        for data in envelopes:
-            try:
-                self.fair.receive(seat, data, now)
-            except RemoteProtocolError as err:
-                if err.attributable:
-                    raise
-                if own and err.check == "context":
-                    raise Blamed(Blame(seat, "replay", "sent an envelope it signed for "
-                                       "another table or hand"), (data,)) from None
-        self.poll(now)
-
     # --- moving on --------------------------------------------------------------------
 
     def poll(self, now: float) -> None:
@@ -380,15 +332,6 @@ class HandPlay(Trading, OwnMoves):
         self.fair.finish(now)
         self.outbox.append(Body(Msg.NOTES, self.setup.hand, 0, (rows,),
                                 tuple(self.fair.outgoing())))
-
-    def _flush(self) -> None:
-        envelopes = self.fair.outgoing()
-        for start in range(0, len(envelopes), MAX_ENVELOPES):
-            chunk = tuple(envelopes[start:start + MAX_ENVELOPES])
-            self.outbox.append(Body(Msg.PROTO, self.setup.hand, 0, (), chunk))
-
-    def _body(self, kind: Msg, args: tuple[object, ...], envelopes: list[bytes]) -> Body:
-        return Body(kind, self.setup.hand, self.step, args, tuple(envelopes))
 
     # --- the audit ----------------------------------------------------------------------
 
