@@ -206,7 +206,8 @@ class Course(GameCourse, ABC):
         setup = DealSetup(r.options, m.dealer, tuple(m.lives), tuple(m.active), r.table_id,
                           self.hand_no)
         identities = tuple(s.pubkey for s in r.sitters)
-        self.hand = HandPlay(setup, identities, self.seat, identity=self.identity,
+        plan = self.roster.game.deal_plan(m)
+        self.hand = HandPlay(setup, plan, identities, self.seat, identity=self.identity,
                              entropy=self.entropy, now=self.now(),
                              timeout=self._limit())
         if self.spectator is not None:

@@ -3,9 +3,10 @@
 Theory of operation. RULES.md 4 deals ``deck[k], deck[k+m], …`` to the k-th active seat
 from the eldest and leaves ``deck[m·h:]`` as the talon. The fair-deal protocol deals
 *positions* of a jointly shuffled deck, so the deck order *is* the position order: the
-schedule is :func:`~lodam_p2p.fairdeal.deal_schedule` over the dealing order, and the
-talon's top is position ``m·h``. Card index ``i`` of the protocol is the ``i``-th card of
-the pack (:data:`~lodam_p2p.rules.FULL_PACK` or ``SHORT_PACK``).
+schedule, the pack and the talon's top are the game's deal plan
+(:meth:`Game.deal_plan <lodam_p2p.games.Game.deal_plan>`: ``plan.schedule``, ``plan.pack``
+— card index ``i`` of the protocol is ``plan.pack[i]`` — and ``plan.turnable``), the
+one statement of the deal that every table of every game reads.
 
 Everything else is public bookkeeping that every peer does alike:
 
@@ -32,12 +33,11 @@ from collections.abc import Callable, Mapping
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, deal_schedule
+from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase
 from lodam_p2p.fairdeal.group import Entropy
 from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
+from lodam_p2p.games import DealPlan
 from lodam_p2p.rules import (
-    FULL_PACK,
-    SHORT_PACK,
     Action,
     Answer,
     Card,
@@ -67,21 +67,20 @@ _MSG_OF = {Decision.OFFER: Msg.OFFER, Decision.ANSWER: Msg.ANSWER, Decision.PLAY
 class HandPlay(HandBase, Trading, OwnMoves):
     """One hand as followed by ``seat`` (None: a watcher with no seat at all)."""
 
-    def __init__(self, setup: DealSetup, identities: tuple[bytes, ...], seat: int | None, *,
-                 identity: Ed25519PrivateKey | None, entropy: Entropy, now: float,
-                 timeout: float) -> None:
+    def __init__(self, setup: DealSetup, plan: DealPlan, identities: tuple[bytes, ...],
+                 seat: int | None, *, identity: Ed25519PrivateKey | None, entropy: Entropy,
+                 now: float, timeout: float) -> None:
         self.setup, self.seat, self.entropy = setup, seat, entropy
         self.public = p = PublicDeal.start(setup.options, setup.dealer, setup.lives,
                                            setup.active)
-        schedule = deal_schedule(p.order, p.hand_size, p.pack_size)
         self.config = HandConfig(setup.table_id, setup.hand, p.order,
-                                 tuple(identities[s] for s in p.order), p.pack_size, schedule,
-                                 timeout)
+                                 tuple(identities[s] for s in p.order), len(plan.pack),
+                                 plan.schedule, timeout)
         self.me = seat if seat is not None and setup.active[seat] else None
         self.fair = Hand(self.config, self.me, identity if self.me is not None else None,
                          entropy if self.me is not None else None, now, checker=self._check)
-        self.pack = FULL_PACK if p.pack_size == len(FULL_PACK) else SHORT_PACK
-        self.top = len(p.order) * p.hand_size
+        self.pack: tuple[Card, ...] = tuple(plan.pack)  # type: ignore[arg-type]
+        self.top = plan.turnable[0]
         self.holdings = {s: set(self.config.positions_of(s)) for s in p.order}
         self.step = 0
         self.since = now  #: when the awaited decision became due
