@@ -30,6 +30,8 @@ from lodam_p2p.tableplan import MatchOutcome
 class GameCourse:
     """The game-interface half of a course (see the module docstring)."""
 
+    #: the hand machine this session deals with (a test seats a cheating one)
+    hand_type: type[GameHand] = GameHand
     game: Game | None
     match: Any
     hand: Any
@@ -69,7 +71,7 @@ class GameCourse:
         """This session's hand machine for the match's next deal."""
         assert self.roster is not None and self.game is not None
         r = self.roster
-        hand = GameHand(self.game, self._game_match(), tuple(s.pubkey for s in r.sitters),
+        hand = self.hand_type(self.game, self._game_match(), tuple(s.pubkey for s in r.sitters),
                         self.seat, table_id=r.table_id, hand=self.hand_no,
                         identity=self.identity, entropy=self.entropy, now=self.now(),
                         timeout=self._limit())
