@@ -11,11 +11,16 @@ import pytest
 from lodam_p2p.fairdeal.messages import RevealMsg, decode
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from lodam_p2p.games import Holder
-from lodam_p2p.games.lorum.cards import Card
+from lodam_p2p.games.lorum.actions import Announce
+from lodam_p2p.games.lorum.cards import RED_KING, Card
+from lodam_p2p.games.lorum.records import DealResult
+from lodam_p2p.games.lorum.view import PlayerView
+from lodam_p2p.player import DealEnded
 from lodam_p2p.session import Session
 from lodam_p2p.session.gamehand import GameHand
+from lodam_p2p.session.table import _sessions
 from lodam_p2p.session.wire import Body, Msg
-from lodam_p2p.tableplan import MatchOutcome
+from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
 from tests.lorum_net.helpers import (
     LORUM,
@@ -156,3 +161,37 @@ def test_a_watcher_learns_no_run_holder_before_the_reveal_and_no_passers_hand() 
             else:
                 assert _revealed(body) == [], body.kind
     assert holder_turns and passes
+
+
+class _Announcer:
+    """Keeps the red king back and announces it whenever it may; otherwise plays the
+    first legal card. Keeps every deal's record the table sends."""
+
+    def __init__(self) -> None:
+        self.records: list[object] = []
+
+    def notify(self, event: object) -> None:
+        if isinstance(event, DealEnded) and event.detail is not None:
+            self.records.append(event.detail)
+
+    async def decide(self, view: PlayerView) -> object:
+        shown = [a for a in view.legal if isinstance(a, Announce) and a.announced]
+        others = [a for a in view.legal if getattr(a, "card", None) != RED_KING]
+        return (shown or others or list(view.legal))[0]
+
+
+@pytest.mark.slow
+def test_the_red_king_announcement_shows_kh_and_counts_64() -> None:
+    players = [_Announcer() for _ in range(4)]
+    seats = [SeatPlan(f"ann{i}", p, "bot:announcer") for i, p in enumerate(players)]
+    sessions = _sessions("linden", LORUM.parse_options(["contracts=red_king"]), 4, seats,
+                         connect=MemoryHub().transport, seed=4, timing=PATIENT,
+                         spectator=None, game=LORUM)
+    outcome = _agree(run(run_all(sessions), MATCH_PATIENCE))
+    assert outcome.blames == () and outcome.deals == outcome.audits_passed == 4
+    records = players[0].records
+    assert len(records) == 4 and all(r == q for p in players for r, q in zip(
+        p.records, records, strict=True))
+    announced = [r for r in records if isinstance(r, DealResult) and r.announced]
+    # holding KH back leaves it to the last trick in some deal, announced there
+    assert announced and all(64 in r.points for r in announced)
