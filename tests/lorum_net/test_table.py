@@ -73,14 +73,16 @@ def test_three_seats_set_7s_8s_aside_outside_the_encrypted_deck() -> None:
 @pytest.mark.slow
 def test_a_pass_while_able_to_lay_is_a_breach_found_at_the_audit() -> None:
     PassingHand.cheated = False
-    sessions = lorum_table(MemoryHub(), 4, "contracts=lorum")
+    sessions = lorum_table(MemoryHub(), 4, "contracts=lorum", "scoring=beans")
     cheat(sessions, 2, PassingHand)
     outcome = _agree(run(run_all(sessions), MATCH_PATIENCE))
     assert PassingHand.cheated
     assert len(outcome.blames) == 1 and outcome.blames[0].startswith("seat 2: false-pass")
     # the void deal counts as played, and the same dealer dealt the contract again
     assert outcome.deals == 5 and outcome.audits_passed == 4
-    assert outcome.lives[2] >= LORUM.default_options().breach_points
+    # beans (pfennigs at 20) as every peer counted them: the breach paid into the pot,
+    # and the pot went to whoever went out first in the last Lorum deal
+    assert sum(outcome.lives) == 4 * (20 + 20)
 
 
 @pytest.mark.slow
