@@ -12,8 +12,8 @@ DNS-SD. Others join with ``lodam join TABLE --broker URL`` or ``lodam bot NAME``
 ``deals``, ``audits_passed``, ``blames``, ``standings``).
 
 ``--game lorum`` hosts Lorum (3 or 4 seats; ``--option`` takes every LORUM.md option
-but ``red_king_blind`` and ``first_last_short``, which a networked table refuses for
-now). A person does not sit at a Lorum table here yet: host it with ``--watch``.
+but ``first_last_short``, which a networked table refuses for now). A person does not
+sit at a Lorum table here yet: host it with ``--watch``.
 """
 
 from __future__ import annotations

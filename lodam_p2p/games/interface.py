@@ -247,6 +247,12 @@ class Game(abc.ABC):
         step is its own. A game whose tables use their own hand machine need not have it."""
         raise GameError(f"{self.title} has no view from the public part")
 
+    def face_down(self, match: GameMatch) -> bool:
+        """Whether the match's next deal is dealt face down to everyone, owners included
+        (Lorum's blind Red King): a seat then learns each of its cards only as it is
+        played, the next one in dealt order, and never chooses."""
+        return False
+
     def keeps_card(self, wire: WireAction) -> bool:
         """Whether the card of ``wire`` is only shown and stays in its owner's hand (an
         announcement), rather than given up (played, laid)."""

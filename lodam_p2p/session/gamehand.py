@@ -22,6 +22,10 @@ the others are public in play). Every peer tracks the public part only
 - a seat that holds the awaited card and stays silent cannot be named by anyone during
   the deal: past the table's time limit every other seat opens its secrets
   (:meth:`GameHand.stall`), and the audit, which sees where the card was, names it;
+- a deal dealt face down to everyone (``Game.face_down``: Lorum's blind Red King)
+  deals nobody anything in the protocol; on its turn a seat plays, unasked, its next
+  position in dealt order with its share, every other seat adds its share, and the
+  card is public once all are in: nobody, its owner included, knew it before;
 - at the end each seat opens its secrets (NOTES) and the fair-deal audit calls
   :meth:`GameHand._check`, which replays the full deal over the logged moves
   (:meth:`Game.replay <lodam_p2p.games.Game.replay>`): the first move the rules refuse,
@@ -78,10 +82,14 @@ class GameHand(HandBase):
             raise GameError("a deck carried over from the last deal is not dealt at a "
                             "networked table yet")
         self.public = game.public_start(match)
+        #: dealt face down to everyone: the protocol deals nobody anything, and each play
+        #: is revealed by every seat's share of the player's next position in dealt order
+        self.blind = game.face_down(match)
         players = len(identities)
         order = tuple((match.dealer + 1 + k) % players for k in range(players))
+        schedule = (None,) * len(plan.pack) if self.blind else plan.schedule
         self.config = HandConfig(table_id, hand, order, tuple(identities[s] for s in order),
-                                 len(plan.pack), plan.schedule, timeout)
+                                 len(plan.pack), schedule, timeout)
         self.me = seat
         self.fair = Hand(self.config, seat, identity if seat is not None else None,
                          entropy if seat is not None else None, now, checker=self._check)
@@ -98,6 +106,7 @@ class GameHand(HandBase):
         self._pending: _Pending | None = None
         self._mine: Any = None
         self._finished = False
+        self._blind_sent = -1  #: the step this seat last sent its blind play for
         self._flush()
 
     # --- what the hand waits for ------------------------------------------------------
@@ -132,9 +141,14 @@ class GameHand(HandBase):
         return None if turn is None else (turn, Msg.MOVE)
 
     def my_turn(self) -> bool:
-        """This seat must decide now."""
+        """This seat must decide now (never in a blind deal: its next card is played)."""
         due = self.awaited()
-        return due is not None and due[0] == self.seat
+        return due is not None and due[0] == self.seat and not self.blind
+
+    def next_position(self, seat: int) -> int | None:
+        """Blind: the position ``seat`` plays next, the first of its dealt order left."""
+        left = [p for p in self.plan.positions_of(seat) if p in self.holdings[seat]]
+        return left[0] if left else None
 
     def route(self, seat: int, body: Body) -> Route:
         """Whether ``seat``'s next message can be taken now."""
@@ -176,9 +190,25 @@ class GameHand(HandBase):
             return
         if position not in self.holdings.get(seat, set()):
             raise Refused(f"seat {seat} does not hold position {position}")
+        if self.blind and position != self.next_position(seat):
+            raise Blamed(Blame(seat, "blind-order", f"played position {position}, not its "
+                               "next one in dealt order"))
         self._pending = _Pending(seat, kind, tuple(args), position)
         self.since = now
         self.feed(seat, body.envelopes, now)
+        if self.blind:
+            self._share(position, now)
+            self.poll(now)  # this seat's share may have been the last one
+
+    def _share(self, position: int, now: float) -> None:
+        """Blind: this seat's share of the position being played (once)."""
+        if self.me is None or self.me in self.fair.record.shares.get(position, {}):
+            return
+        if position in self.fair.record.revealed or self.fair.phase is not Phase.PLAY:
+            return
+        self._flush()
+        self.fair.reveal(position, now)
+        self._flush()
 
     def _decode(self, seat: int, kind: str, args: tuple[Any, ...], card: Any) -> Any:
         try:
@@ -216,7 +246,8 @@ class GameHand(HandBase):
                 raise Blamed(Blame(seat, "early-audit", "sent its audit opening outside "
                                    "the end of the deal"), (data,))
             if isinstance(message, RevealMsg) and not (
-                    body.kind is Msg.MOVE and body.args[2] == message.position):
+                    body.kind is Msg.MOVE and body.args[2] == message.position) and not (
+                    self.blind and body.kind is Msg.PROTO):
                 raise Blamed(Blame(seat, "false-reveal", f"revealed position "
                                    f"{message.position} outside its move"), (data,))
 
@@ -267,10 +298,24 @@ class GameHand(HandBase):
             return
         if self._pending is not None:
             self._finish_move(self._pending)
+        self._play_blind(now)
         if self._pending is None and (self.public.is_over or self.stalled
                                       or self.fair.phase is Phase.AUDIT):
             self._open_for_audit(now)
         self._flush()
+
+    def _play_blind(self, now: float) -> None:
+        """Blind: on this seat's turn, play its next position (no choice, nobody asked)."""
+        due = self.awaited()
+        if not self.blind or due is None or due[0] != self.me or self._blind_sent == self.step:
+            return
+        position = self.next_position(self.me)
+        if position is None:
+            return
+        self._blind_sent = self.step
+        self._flush()
+        self.fair.reveal(position, now)
+        self.outbox.append(self._body(Msg.MOVE, ("play", [], position), self.fair.outgoing()))
 
     def stall(self, now: float) -> None:
         """The table's time limit passed while a card's holder stayed silent: open this
@@ -283,7 +328,7 @@ class GameHand(HandBase):
     def _finish_move(self, pending: _Pending) -> None:
         revealed = self.fair.record.revealed
         if pending.position not in revealed:
-            if self.fair.phase is Phase.PLAY:
+            if self.fair.phase is Phase.PLAY and not self.blind:
                 raise Blamed(Blame(pending.seat, "reveal", "moved a card without revealing it"))
             return
         card = self.plan.pack[revealed[pending.position]]

@@ -84,7 +84,7 @@ class Roster:
 
 
 #: Options a networked table does not deal yet, per game: the session refuses them.
-UNSUPPORTED = {"lorum": ("red_king_blind", "first_last_short")}
+UNSUPPORTED = {"lorum": ("first_last_short",)}
 
 
 def check_playable(game: Game, options: Any) -> None:

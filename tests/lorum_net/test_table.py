@@ -197,3 +197,30 @@ def test_the_red_king_announcement_shows_kh_and_counts_64() -> None:
     announced = [r for r in records if isinstance(r, DealResult) and r.announced]
     # holding KH back leaves it to the last trick in some deal, announced there
     assert announced and all(64 in r.points for r in announced)
+
+
+@pytest.mark.slow
+def test_the_blind_red_king_shows_no_seat_a_card_before_it_is_played() -> None:
+    sessions = lorum_table(MemoryHub(), 3, "contracts=red_king,reds", "red_king_blind=true",
+                           timing=PATIENT)
+    blind_deals: list[tuple[int, dict[int, int], set[object], set[object]]] = []
+    for session in sessions[1:]:
+        settle = session.settle
+
+        def noting(session: Session = session, settle=settle) -> None:  # type: ignore[no-untyped-def]
+            hand = session.hand
+            if isinstance(hand, GameHand) and hand.blind:
+                played = {card for trick in hand.public.tricks for _s, card in trick.cards}
+                played |= {card for _s, card in hand.public.current_trick}
+                revealed = {hand.plan.pack[i] for i in hand.fair.record.revealed.values()}
+                blind_deals.append((session.seat or 0, dict(hand.fair.cards), played,
+                                    revealed))
+            settle()
+
+        session.settle = noting  # type: ignore[method-assign]
+    outcome = _agree(run(run_all(sessions), MATCH_PATIENCE))
+    assert outcome.blames == () and outcome.deals == outcome.audits_passed == 6
+    assert len(blind_deals) == 3 * 3
+    for _seat, privately, played, revealed in blind_deals:
+        assert privately == {}  # not even its own cards were handed to it
+        assert revealed == played  # every card public was played, nothing more

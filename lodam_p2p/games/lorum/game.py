@@ -12,6 +12,7 @@ are laid by the deal itself: they belong to nobody.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -241,11 +242,19 @@ class LorumGame(Game):
         filled with the unseen cards in index order, which no part of a view shows (its
         legal actions and turn depend on its own hand alone)."""
         p = _public(public)
-        own = tuple(hand)
+        own = () if p.blind else tuple(hand)
         unseen = iter(cards_of(PACK_MASK & ~p.gone_mask & ~mask_of(own)))
-        hands = [own if s == seat else tuple(next(unseen) for _ in range(p.hand_sizes[s]))
+        hands = [own if s == seat and not p.blind
+                 else tuple(next(unseen) for _ in range(p.hand_sizes[s]))
                  for s in range(p.players)]
-        return Deal.from_public(p, hands, auto=False).view(seat)
+        view = Deal.from_public(p, hands, auto=False).view(seat)
+        # blind: nobody knows the card a seat turns next, and nobody chooses it
+        return dataclasses.replace(view, legal=(), to_act=p.to_act) if p.blind else view
+
+    def face_down(self, match: GameMatch) -> bool:
+        """The blind Red King (``red_king_blind``)."""
+        m = _match(match)
+        return m.contract is Contract.RED_KING and m.options.red_king_blind
 
     def keeps_card(self, wire: WireAction) -> bool:
         """The Red King announcement shows ``KH``; it is played later from the hand."""
