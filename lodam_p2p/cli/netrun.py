@@ -211,5 +211,9 @@ def run_match(args: argparse.Namespace,
 
 
 def result_json(outcome: MatchOutcome) -> dict[str, object]:
-    """The ``--json`` line: the outcome, its game and the seats best first."""
+    """The ``--json`` line: the outcome; for a game other than Lodam (whose line stays as
+    it always was, the same as the terminal client's) also the game and the seats best
+    first."""
+    if outcome.game == DEFAULT_GAME:
+        return outcome.to_json()
     return {**outcome.to_json(), "game": outcome.game, "standings": list(outcome.standings)}
