@@ -11,6 +11,8 @@ process of its own, as at a LAN party. Bots answer at once (no think time). Meas
 - ``bytes_per_hand`` — everything the peers published (frames, heartbeats, resends),
   as received by the host, per hand.
 
+``--game lorum`` measures a Lorum round instead (4 seats: 32 deals; 3 seats: 24).
+
 Without ``--broker`` a private mosquitto is started on an ephemeral loopback port if the
 binary is installed (with ``set_tcp_nodelay true``: small messages must not wait for
 delayed acknowledgements — set it in your own mosquitto.conf too), else the embedded
@@ -32,11 +34,12 @@ from collections.abc import AsyncIterator
 
 from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
 from lodam_p2p.cli import CliError
-from lodam_p2p.cli.netrun import bot_seats, check_broker, parse_options
+from lodam_p2p.cli.netrun import add_game, bot_seats, check_broker, game_for, parse_options
+from lodam_p2p.games import GameError
 from lodam_p2p.session import Session, SessionError, Timing
 from lodam_p2p.session.keys import new_identity
 from lodam_p2p.session.link import Link
-from lodam_p2p.session.lobby import HostDesk
+from lodam_p2p.session.lobby import HostDesk, check_playable
 from lodam_p2p.session.table import mqtt_connector
 
 
@@ -45,7 +48,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("net", help="a whole match of bot processes over a broker",
                             description=__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seats", type=int, default=5, help="seats (3-10, default 5)")
+    parser.add_argument("--seats", type=int, default=None,
+                        help="seats (Lodam 3-10, default 5; Lorum 3-4, default 4)")
+    add_game(parser)
     parser.add_argument("--broker", metavar="URL",
                         help="broker URL, or 'embedded' (default: a private mosquitto)")
     parser.add_argument("--bot", default="random", help="the bot at every seat (random)")
@@ -57,11 +62,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play one match and print the figures."""
-    if not 3 <= args.seats <= 10:
-        raise CliError("--seats must be between 3 and 10")
+    game = game_for(args.game)
+    if args.seats is None:
+        args.seats = 5 if game.name == "lodam" else game.seats.high
+    if args.seats not in game.seats:
+        raise CliError(f"--seats must be between {game.seats.low} and {game.seats.high}")
     if args.broker not in (None, "embedded"):
         check_broker(args.broker)
-    bot_seats([args.bot], None)  # a clean error for an unknown bot, before any process
+    # clean errors for an unknown bot or option, before any process
+    bot_seats([args.bot], None, game.name)
+    try:
+        check_playable(game, parse_options(args.option, game.name))
+    except GameError as err:
+        raise CliError(str(err)) from None
     try:
         figures = asyncio.run(_measure(args))
     except SessionError as err:
@@ -69,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(figures))
     else:
-        print(f"{figures['broker']}: {args.seats} seats, {figures['deals']} deals; "
+        print(f"{figures['broker']}: {game.title}, {args.seats} seats, "
+              f"{figures['deals']} deals; "
               f"shuffle+deal median {figures['shuffle_deal_ms_median']} ms; "
               f"match {figures['match_s']} s; {figures['bytes_per_hand']} bytes per hand")
     return 0
@@ -92,11 +106,12 @@ async def _broker(choice: str | None) -> AsyncIterator[tuple[str, str]]:
 
 
 async def _measure(args: argparse.Namespace) -> dict[str, object]:
-    options = parse_options(args.option)
+    game = game_for(args.game)
+    options = parse_options(args.option, game.name)
     async with _broker(args.broker) as (name, url):
         table = f"bench-{os.getpid()}"
         link = Link(mqtt_connector(url), table, new_identity(os.urandom))
-        desk = HostDesk(table, link.peer, args.seats, options)
+        desk = HostDesk(table, link.peer, args.seats, options, game=game)
         host = Session(link, plan=None, entropy=os.urandom, host=link.peer, desk=desk,
                        timing=Timing(timeout_s=30, linger_s=2, lobby_s=60))
         task = asyncio.create_task(host.run())

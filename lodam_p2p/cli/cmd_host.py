@@ -8,8 +8,12 @@ Without ``--broker`` the embedded amqtt broker is started here, on loopback
 (``127.0.0.1:1883``) unless ``--listen`` names another address: give the LAN address (or
 ``0.0.0.0:1883``) to host for other machines, and the table is then advertised by
 DNS-SD. Others join with ``lodam join TABLE --broker URL`` or ``lodam bot NAME``. With
-``--json`` a finished match prints one JSON line (``table``, ``winners``, ``deals``,
-``audits_passed``, ``blames``).
+``--json`` a finished match prints one JSON line (``table``, ``game``, ``winners``,
+``deals``, ``audits_passed``, ``blames``, ``standings``).
+
+``--game lorum`` hosts Lorum (3 or 4 seats; ``--option`` takes every LORUM.md option
+but ``first_last_short``, which a networked table refuses for now). A person does not
+sit at a Lorum table here yet: host it with ``--watch``.
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ import sys
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.netrun import (
     add_common,
+    add_game,
     add_person,
     bot_seats,
     check_broker,
     check_table,
+    game_for,
     journal_for,
     parse_options,
     run_match,
@@ -40,9 +46,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             description=__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--table", required=True, help="the table's name")
-    parser.add_argument("--seats", type=int, required=True, help="seats at the table (3-10)")
+    parser.add_argument("--seats", type=int, required=True,
+                        help="seats at the table (Lodam 3-10, Lorum 3-4)")
     parser.add_argument("--option", action="append", default=[], metavar="K=V",
-                        help="a rules option, e.g. lives=2 (repeatable)")
+                        help="a rules option, e.g. lives=2 (repeatable; see "
+                             "'lodam rules show-options --game NAME')")
+    add_game(parser)
     parser.add_argument("--bot", action="append", default=[], metavar="NAME",
                         help="seat a bot here (repeatable: --bot random --bot heuristic)")
     parser.add_argument("--watch", action="store_true",
@@ -56,18 +65,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Host the table until its match is over."""
+    game = game_for(args.game)
     if not args.watch and sys.stdin.isatty() and sys.stdout.isatty():
+        if game.name != "lodam":
+            raise CliError(f"nobody sits at a {game.title} table in the terminal client "
+                           "here yet: host it with --watch and join with lodam bot")
         return host_in_client(args)
     table = check_table(args.table)
-    if not 3 <= args.seats <= 10:
-        raise CliError("--seats must be between 3 and 10")
+    if args.seats not in game.seats:
+        raise CliError(f"--seats must be between {game.seats.low} and {game.seats.high} "
+                       f"for {game.title}")
     if len(args.bot) > args.seats:
         raise CliError(f"{len(args.bot)} bots do not fit at {args.seats} seats")
     if args.broker and args.listen:
         raise CliError("--listen is for the embedded broker; drop it with --broker")
-    options = parse_options(args.option)
+    options = parse_options(args.option, game.name)
     broker = check_broker(args.broker)
-    seats = bot_seats(args.bot, args.seed)
+    seats = bot_seats(args.bot, args.seed, game.name)
     timing = timing_for(args)
     journal = journal_for(args, table)
 
@@ -79,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         return await host_table(table=table, seats=args.seats, options=options, local=seats,
                                 broker_url=broker, listen=args.listen, timing=timing,
                                 spectator=spectator_for(args, table), on_broker=tell,
-                                journal=journal)
+                                journal=journal, game=game.name)
 
     try:
         return run_match(args, match)

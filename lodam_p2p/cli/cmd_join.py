@@ -4,7 +4,8 @@ You sit in the full-screen terminal client (the same as ``lodam play``); without
 ``TABLE`` its lobby lists the tables found on the LAN and on the broker. ``--bot NAME``
 seats a bot instead, headless: without ``TABLE`` it joins the first open table
 announced on the broker, prints the spectator log as the match goes, and with
-``--json`` a finished match prints one JSON line.
+``--json`` a finished match prints one JSON line. The seat plays the table's game, as
+its announcement says; a bot that does not play it is refused.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from lodam_p2p.cli.netrun import (
     add_common,
     add_person,
     add_session_options,
+    bot_plays,
     bot_seats,
     check_broker,
     check_table,
@@ -72,13 +74,14 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
     """Join ``table`` with the bot ``bot`` (shared with ``lodam bot``)."""
     name = check_table(table) if table is not None else None
     broker = check_broker(args.broker) or DEFAULT_BROKER
-    seat = bot_seats([bot], args.seed)[0]
+    seat = bot_seats([bot], args.seed, game=None)[0]
     timing = timing_for(args)
     journal = journal_for(args, name)
 
     async def match() -> MatchOutcome:
         return await join_table(table=name, seat=seat, broker_url=broker, timing=timing,
-                                spectator=spectator_for(args, name or "?"), journal=journal)
+                                spectator=spectator_for(args, name or "?"), journal=journal,
+                                accept=lambda found: bot_plays(bot, found.game))
 
     try:
         return run_match(args, match)

@@ -40,7 +40,7 @@ class TableRow:
                                   "found": sorted(self.found), "version": self.version}
         a = self.announcement
         if a is not None:
-            row |= {"host": a.host, "seats": a.seats, "seated": list(a.seated),
+            row |= {"game": a.game, "host": a.host, "seats": a.seats, "seated": list(a.seated),
                     "state": a.state, "options": dict(a.options), "joinable": a.joinable}
         return row
 
@@ -137,11 +137,12 @@ def render(rows: list[TableRow]) -> str:
     """The rows as an aligned text table."""
     if not rows:
         return "no tables found"
-    lines = [("TABLE", "SEATS", "STATE", "HOST", "BROKER", "FOUND")]
+    lines = [("TABLE", "GAME", "SEATS", "STATE", "HOST", "BROKER", "FOUND")]
     for row in rows:
         a = row.announcement
         seats = f"{len(a.seated)}/{a.seats}" if a else "?"
-        lines.append((row.table, seats, a.state if a else "?", a.host if a else "?",
+        lines.append((row.table, a.game if a else "?", seats, a.state if a else "?",
+                      a.host if a else "?",
                       row.broker, "+".join(sorted(row.found))))
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True))

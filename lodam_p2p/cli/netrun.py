@@ -14,11 +14,12 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from lodam_p2p.bots import BotError, BotRegistry, PluginLoadError
 from lodam_p2p.bots.adapter import BotPlayer
 from lodam_p2p.cli import CliError
-from lodam_p2p.rules import OptionError, Options
+from lodam_p2p.games import DEFAULT_GAME, Game, GameError, game_names, get_game
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.journal import Journal, JournalError, default_state_root
 from lodam_p2p.session.log import SpectatorLog
@@ -34,8 +35,10 @@ SESSION_OPTIONS = ("rejoin_grace",)
 DEFAULT_REJOIN_GRACE = 60.0
 
 
-def bot_seats(names: Sequence[str], seed: int | None) -> list[SeatPlan]:
-    """One seat per bot name, each bot made by its plugin (``random``, ``heuristic`` …)."""
+def bot_seats(names: Sequence[str], seed: int | None,
+              game: str | None = DEFAULT_GAME) -> list[SeatPlan]:
+    """One seat per bot name, each bot made by its plugin (``random``, ``heuristic`` …);
+    each must play ``game`` (None: the table's game is not known yet)."""
     if not names:
         return []
     try:
@@ -46,6 +49,8 @@ def bot_seats(names: Sequence[str], seed: int | None) -> list[SeatPlan]:
     for place, name in enumerate(names):
         try:
             bot_type = registry.get(name)
+            if game is not None:
+                bot_type.check_game(game)
         except BotError as err:
             raise CliError(str(err)) from None
         bot_seed = (seed or 0) * 1000 + place
@@ -74,11 +79,35 @@ def session_options(items: Sequence[str]) -> tuple[list[str], float]:
     return rules, grace
 
 
-def parse_options(items: Sequence[str]) -> Options:
-    """``--option k=v`` values, or a one-line error naming the bad option."""
+def bot_plays(name: str, game: str) -> None:
+    """:class:`SessionError` when the bot ``name`` does not play ``game`` (a table's game
+    learnt from its announcement)."""
     try:
-        return Options.parse_assignments(session_options(items)[0])
-    except (OptionError, ValueError) as err:
+        BotRegistry.load().get(name).check_game(game)
+    except (BotError, PluginLoadError) as err:
+        raise SessionError(str(err)) from None
+
+
+def game_for(name: str) -> Game:
+    """The game called ``name`` (``--game``), or a one-line error."""
+    try:
+        return get_game(name)
+    except GameError as err:
+        raise CliError(str(err)) from None
+
+
+def add_game(parser: argparse.ArgumentParser) -> None:
+    """``--game NAME``."""
+    parser.add_argument("--game", default=DEFAULT_GAME, metavar="NAME",
+                        help=f"the game the table plays: {', '.join(game_names())} "
+                             f"(default {DEFAULT_GAME})")
+
+
+def parse_options(items: Sequence[str], game: str = DEFAULT_GAME) -> Any:
+    """``--option k=v`` values of ``game``, or a one-line error naming the bad option."""
+    try:
+        return game_for(game).parse_options(session_options(items)[0])
+    except ValueError as err:
         raise CliError(f"bad --option: {err}") from None
 
 
@@ -177,5 +206,14 @@ def run_match(args: argparse.Namespace,
     except (SessionError, ConnectError) as err:
         raise CliError(str(err), EXIT_FAILED) from None
     if args.json:
-        print(json.dumps(outcome.to_json()), flush=True)
+        print(json.dumps(result_json(outcome)), flush=True)
     return 0
+
+
+def result_json(outcome: MatchOutcome) -> dict[str, object]:
+    """The ``--json`` line: the outcome; for a game other than Lodam (whose line stays as
+    it always was, the same as the terminal client's) also the game and the seats best
+    first."""
+    if outcome.game == DEFAULT_GAME:
+        return outcome.to_json()
+    return {**outcome.to_json(), "game": outcome.game, "standings": list(outcome.standings)}

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from lodam_p2p.fairdeal.errors import Blame
 
-#: Deck sizes the protocol deals (the full and the short pack).
-DECK_SIZES = (32, 52)
+#: Deck sizes the protocol deals: Lodam's full and short packs, Lorum's 32-card pack
+#: and its 30 cards for three players (``7S 8S`` set aside, never encrypted).
+DECK_SIZES = (30, 32, 52)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +47,7 @@ class HandConfig:
         if len(self.identities) != len(self.seats) or any(len(k) != 32 for k in self.identities):
             raise ValueError("one 32-byte Ed25519 public key per seat")
         if self.deck_size not in DECK_SIZES:
-            raise ValueError("deck_size must be 32 or 52")
+            raise ValueError(f"deck_size must be one of {DECK_SIZES}")
         if len(self.schedule) != self.deck_size:
             raise ValueError("schedule needs one entry per position")
         if any(s is not None and s not in self.seats for s in self.schedule):

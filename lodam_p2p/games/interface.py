@@ -208,6 +208,12 @@ class Game(abc.ABC):
     def payouts(self, match: GameMatch) -> tuple[int, ...]:
         """Per seat, stakes won (+) or lost (−) once the match is over (all 0 without)."""
 
+    def breach(self, match: GameMatch, seat: int) -> DealSummary:
+        """Settle a proven breach by ``seat`` in the match's current deal (the deal is
+        void; the game says what it costs and who deals next). A game whose table puts
+        the offender out instead (Lodam) has none."""
+        raise GameError(f"{self.title} has no breach penalty")
+
     # -- the deal -----------------------------------------------------------------------
 
     @abc.abstractmethod
@@ -234,6 +240,23 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def hidden_cards(self, deal: GameDeal, seat: int) -> frozenset[Card]:
         """The cards ``seat`` may not know now: never part of its view."""
+
+    def seat_view(self, public: Any, seat: int, hand: Sequence[Card]) -> Any:
+        """The view of ``seat`` that knows the public part and its own current ``hand``
+        and nothing else (a seat at a networked table); with its legal actions when the
+        step is its own. A game whose tables use their own hand machine need not have it."""
+        raise GameError(f"{self.title} has no view from the public part")
+
+    def face_down(self, match: GameMatch) -> bool:
+        """Whether the match's next deal is dealt face down to everyone, owners included
+        (Lorum's blind Red King): a seat then learns each of its cards only as it is
+        played, the next one in dealt order, and never chooses."""
+        return False
+
+    def keeps_card(self, wire: WireAction) -> bool:
+        """Whether the card of ``wire`` is only shown and stays in its owner's hand (an
+        announcement), rather than given up (played, laid)."""
+        return False
 
     # -- actions ------------------------------------------------------------------------
 

@@ -186,6 +186,8 @@ class DealSummary:
     penalty: tuple[int, ...]
     gain: tuple[int, ...]
     reason: str
+    #: The game's own record of the deal (Lorum: its ``DealResult``), for clients.
+    record: object = None
 
 
 @dataclass(frozen=True, slots=True)

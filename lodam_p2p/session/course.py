@@ -18,6 +18,10 @@ and handles the ways a hand can fail (protocol/SPEC.md, "Evidence and blame"):
   out the same way. One seat's timeout alone blames nobody;
 - the **lot** failing: the match never starts, and the result says who broke it.
 
+A table of another game (Lorum) follows the same course through the game interface
+(:mod:`.gamecourse`): nobody is put out there; an offence costs what the game says and
+the same dealer deals again. The clocks and votes are in :mod:`.clocks`.
+
 Every blame line reads ``seat N: check: detail (hand H)`` with the guilty seat first,
 built only from what every honest peer saw alike, so the lines agree at every peer;
 they travel in the signed RESULT.
@@ -27,14 +31,12 @@ they travel in the signed RESULT.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal import Blame, RemoteProtocolError
-from lodam_p2p.fairdeal import Phase as FairPhase
+from lodam_p2p.games import DEFAULT_GAME, Game
 from lodam_p2p.local import standings_of
 from lodam_p2p.player import (
     DealEnded,
@@ -48,6 +50,8 @@ from lodam_p2p.player import (
 )
 from lodam_p2p.rules import Action, Match
 from lodam_p2p.session.audit import RULES_OFFENCES, DealSetup
+from lodam_p2p.session.clocks import Clocks, SessionPhase, Timing
+from lodam_p2p.session.gamecourse import GameCourse
 from lodam_p2p.session.handplay import HandPlay
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.lobby import Roster
@@ -57,6 +61,8 @@ from lodam_p2p.session.verdict import early_reason, expelled_reason, verdict_sta
 from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
+__all__ = ["MAX_VOIDS", "Course", "SessionPhase", "Timing", "blame_line"]
+
 #: Failed hands in a row after which the table ends.
 MAX_VOIDS = 3
 #: Checks that only the audit opening makes (every peer sees the same opening).
@@ -64,32 +70,7 @@ _AUDIT_CHECKS = frozenset({"audit-key", "shuffle", "shuffle-commitment", "remask
                            "remask-commitment", "transfer"})
 
 
-class SessionPhase(Enum):
-    """Where a session is."""
-
-    LOBBY = "lobby"  #: waiting for the table to fill
-    LOT = "lot"  #: drawing the first dealer
-    MATCH = "match"  #: playing hands
-    GRACE = "grace"  #: a blamed seat is away; waiting for it to come back
-    REJOIN = "rejoin"  #: this seat is back after a restart; waiting for RESUME (.rejoin)
-    LINGER = "linger"  #: result sent; answering resends until everyone has sent theirs
-    DONE = "done"
-
-
-@dataclass(frozen=True, slots=True)
-class Timing:
-    """How long a session waits for what."""
-
-    timeout_s: float = 30.0  #: a protocol step or a decision (a host puts it in START)
-    person_s: float = 300.0  #: the table's limit instead, when its host seats a person
-    grace_s: float = 60.0  #: a blamed, disconnected seat's time to come back
-    linger_s: float = 5.0  #: after the result, time to answer resends
-    lobby_s: float | None = None  #: time for the table to fill (None: no limit)
-    heartbeat_s: float = 1.0  #: stream heartbeats (a lost last message is noticed by then)
-    retry_s: float = 0.5  #: resend requests are repeated this often
-
-
-class Course(ABC):
+class Course(Clocks, GameCourse, ABC):
     """The match as one session follows it; see the module docstring."""
 
     def __init__(self, table: str, plan: SeatPlan | None, identity: Ed25519PrivateKey, *,
@@ -103,6 +84,9 @@ class Course(ABC):
         self.lot: Lot | None = None
         self.match: Match | None = None
         self.hand: HandPlay | None = None
+        #: the game when the table plays it through the game interface (None: Lodam's
+        #: own hand machine; see .gamecourse)
+        self.game: Game | None = None
         self.hand_no = 1
         self.blames: list[str] = []
         self.audits = 0
@@ -179,7 +163,11 @@ class Course(ABC):
     def begin_match(self, dealer: int) -> None:
         """The lot is drawn: the match begins."""
         assert self.roster is not None
-        self.match = Match.start(self.roster.options, len(self.roster.sitters), dealer)
+        if self.roster.game.name != DEFAULT_GAME:
+            self.game = self.roster.game
+            self.game_begin(dealer)
+        else:
+            self.match = Match.start(self.roster.options, len(self.roster.sitters), dealer)
         if self.spectator is not None:
             self.spectator.dealer_drawn(dealer)
         self.phase = SessionPhase.MATCH
@@ -188,25 +176,37 @@ class Course(ABC):
     def new_hand(self) -> None:
         """Begin hand number ``hand_no`` with fresh keys."""
         assert self.match is not None and self.roster is not None
+        if self.game is not None:
+            self.hand = self.game_hand()  # type: ignore[assignment]
+            self._hand_begun()
+            return
         m, r = self.match, self.roster
         setup = DealSetup(r.options, m.dealer, tuple(m.lives), tuple(m.active), r.table_id,
                           self.hand_no)
         identities = tuple(s.pubkey for s in r.sitters)
-        self.hand = HandPlay(setup, identities, self.seat, identity=self.identity,
+        plan = self.roster.game.deal_plan(m)
+        self.hand = HandPlay(setup, plan, identities, self.seat, identity=self.identity,
                              entropy=self.entropy, now=self.now(),
                              timeout=self._limit())
-        self.phase, self._told_dealt = SessionPhase.MATCH, False
-        self.hand_started_at = self.now()
         if self.spectator is not None:
             self.spectator.hand_started(self.hand_no, m.deals_played + 1, self.hand.public)
+        self._hand_begun()
+
+    def _hand_begun(self) -> None:
+        self.phase, self._told_dealt = SessionPhase.MATCH, False
+        self.hand_started_at = self.now()
         self.tell(Progress(Phase.SHUFFLING, detail=f"hand {self.hand_no}: keys and shuffle"))
 
     def settle(self) -> None:
         """The audit passed: settle the deal and go on."""
         assert self.hand is not None and self.hand.full is not None and self.match is not None
-        result = self.match.finish_deal(self.hand.full)
         self.audits += 1
         self.voids_in_row = 0
+        if self.game is not None:
+            self.game_settle()
+            self._next_hand()
+            return
+        result = self.match.finish_deal(self.hand.full)
         lives = tuple(self.match.lives)
         self.tell(DealEnded(result.points, result.counter_change, lives, result.reason,
                             "passed"))
@@ -245,47 +245,33 @@ class Course(ABC):
         is no claim without evidence: verdicts of the audit, or on a message every peer
         takes alike, are reached by every peer on its own."""
         assert self.match is not None
-        if not 0 <= blame.seat < len(self.match.active):
+        if not 0 <= blame.seat < len(self.active()):
             return
         if announce and evidence and self.seat is not None and self.hand is not None:
             self.send(Body(Msg.VOID, self.hand_no, 0, (blame.seat, str(blame)[:200]),
                            evidence[-MAX_ENVELOPES:]))
         self.blames.append(blame_line(blame, self.hand_no))
         self.last_blamed = blame.seat
+        if self.game is not None:
+            self.game_offence(blame)
+            if self.voids_in_row >= MAX_VOIDS:
+                self.hand = None
+                self.finish(early=True)
+            else:
+                self._next_hand()
+            return
         if self.match.active[blame.seat]:
             self.match.revoke(blame.seat)
         reason = f"seat {blame.seat} is out of the match: {blame.check} ({blame.detail})"
         self._deal_void(reason, f"failed: {blame}", blame.seat)
         self._next_hand()
 
-    # --- silence: the table's decision ----------------------------------------------------
-
-    def vote_timeout(self, silent: int) -> None:
-        """Sign this seat's TIMEOUT vote against ``silent`` at the current step (once)."""
-        hand = self.hand
-        if hand is None or hand.me is None or silent == self.seat:
-            return
-        key = (self.hand_no, hand.step, silent)
-        if key in self._voted:
-            return
-        self._voted.add(key)
-        self.send(Body(Msg.TIMEOUT, self.hand_no, hand.step, (silent,)))
-
-    def timeout_vote(self, voter: int, body: Body) -> None:
-        """Count ``voter``'s TIMEOUT vote; when every other active seat agrees, expel."""
+    def active(self) -> tuple[bool, ...]:
+        """Per seat, whether it still plays (a game through the interface puts nobody out)."""
+        if self.game is not None and self.roster is not None:
+            return (True,) * len(self.roster.sitters)
         assert self.match is not None
-        silent, active = body.args[0], self.match.active
-        if not (0 <= silent < len(active) and active[silent] and active[voter]
-                and voter != silent):
-            return
-        voters = self.votes.setdefault((body.hand, body.step, silent), set())
-        voters.add(voter)
-        quorum = {s for s in range(len(active)) if active[s] and s != silent}
-        if voters >= quorum:
-            seats = ", ".join(str(s) for s in sorted(quorum))
-            detail = (f"silent at step {body.step} past the table's limit of "
-                      f"{self._limit():g} s (votes of seats {seats})")
-            self.offence(Blame(silent, "timeout", detail), announce=False)
+        return tuple(self.match.active)
 
     def void(self, blame: Blame, *, announce: bool) -> None:
         """The hand is void without an offender put out (kept for a failing table)."""
@@ -309,7 +295,7 @@ class Course(ABC):
 
     def _deal_void(self, reason: str, audit: str, blamed: int) -> None:
         assert self.match is not None
-        lives = tuple(self.match.lives)
+        lives = self.scores() if self.game is not None else tuple(self.match.lives)
         zero = (0,) * len(lives)
         self.tell(Notice(NoticeLevel.ERROR, reason, blamed))
         self.tell(DealEnded(zero, zero, lives, reason, audit, void=True))
@@ -331,19 +317,20 @@ class Course(ABC):
 
     def finish(self, *, early: bool) -> None:
         """The match is over (or cannot go on): the outcome, told and published."""
-        winners, payouts, lives = self._winners(early)
         deals = self.match.deals_played if self.match is not None else 0
-        self.outcome = MatchOutcome(self.table, winners, deals, self.audits, tuple(self.blames),
-                                    lives, payouts)
         self.hand = None
         self.match_ended_at = self.now()
-        reason = self._early_reason() if early else expelled_reason(self.blames)
+        if early:
+            reason = self._early_reason()
+        else:
+            reason = expelled_reason(self.blames) if self.game is None else ""
         if self.spectator is not None and reason:
             self.spectator.line(reason)
-        if self.match is not None:
-            standings = verdict_standings(standings_of(self.match), winners,
-                                          self.match.remaining(), self.last_blamed)
-            self.tell(MatchEnded(winners, standings, deals, payouts, reason))
+        if self.game is not None and self.match is not None:
+            self.outcome = self.game_outcome(self.table, deals, reason)
+        else:
+            self.outcome = self._lodam_outcome(early, deals, reason)
+        winners, lives = self.outcome.winners, self.outcome.lives
         self.tell(Progress(Phase.MATCH_OVER))
         if self.spectator is not None:
             self.spectator.match_ended(self.outcome)
@@ -352,6 +339,15 @@ class Course(ABC):
                                              min(self.audits, 255), list(lives),
                                              [b[:256] for b in self.blames[-16:]])))
         self.phase, self.linger_until = SessionPhase.LINGER, self.now() + self.timing.linger_s
+
+    def _lodam_outcome(self, early: bool, deals: int, reason: str) -> MatchOutcome:
+        winners, payouts, lives = self._winners(early)
+        if self.match is not None:
+            standings = verdict_standings(standings_of(self.match), winners,
+                                          self.match.remaining(), self.last_blamed)
+            self.tell(MatchEnded(winners, standings, deals, payouts, reason))
+        return MatchOutcome(self.table, winners, deals, self.audits, tuple(self.blames),
+                            lives, payouts)
 
     def _early_reason(self) -> str:
         return early_reason(seated=self.roster is not None, started=self.match is not None,
@@ -368,86 +364,6 @@ class Course(ABC):
         left = [s for s in match.remaining() if s != self.last_blamed] or match.remaining()
         best = max(lives[s] for s in left)
         return tuple(s for s in left if lives[s] == best), (), lives
-
-    def others_done(self, now: float) -> None:
-        """Note when every other seat has published its result."""
-        if self.roster is None or self.others_done_at is not None:
-            return
-        others = {s.peer for i, s in enumerate(self.roster.sitters) if i != self.seat}
-        if others <= set(self.results):
-            self.others_done_at = now
-
-    def check_timers(self, now: float) -> None:
-        """Blame whoever is late; end the waits that have run out.
-
-        A seat the others have left behind (every other seat sent its result and a
-        time limit has passed since) ends too, with the result as it saw it: a seat
-        the table put out has nobody left to play with."""
-        if (self.others_done_at is not None and now >= self.others_done_at + self._limit()
-                and self.phase in (SessionPhase.LOT, SessionPhase.MATCH, SessionPhase.GRACE)):
-            self.finish(early=True)
-            return
-        if self.phase is SessionPhase.LOBBY:
-            limit = self.timing.lobby_s
-            if limit is not None and now >= self.lobby_since + limit:
-                self.finish(early=True)
-        elif self.phase is SessionPhase.LOT:
-            self._lot_timer(now)
-        elif self.phase is SessionPhase.MATCH and self.hand is not None:
-            self._hand_timers(now)
-        elif self.phase is SessionPhase.GRACE and now >= self.grace_until:
-            self.finish(early=True)
-        elif self.phase is SessionPhase.LINGER:
-            waiting = [s.peer for s in self.roster.sitters if s.peer not in self.results
-                       and self.online(s.peer)] if self.roster is not None else []
-            if now >= self.linger_until or not waiting:
-                self.phase = SessionPhase.DONE
-
-    def _lot_timer(self, now: float) -> None:
-        assert self.lot is not None
-        missing = [s for s in self.lot.missing() if s != self.seat]
-        if missing and now >= self.lot_since + self._limit() and self.seat is not None:
-            key = (0, 0, missing[0])
-            if key not in self._voted:
-                self._voted.add(key)
-                self.send(Body(Msg.TIMEOUT, 0, 0, (missing[0],)))
-
-    def lot_vote(self, voter: int, body: Body) -> None:
-        """A TIMEOUT vote in the lot: once every other seat agrees, the match never starts."""
-        assert self.roster is not None
-        silent, seats = body.args[0], len(self.roster.sitters)
-        if not 0 <= silent < seats or voter == silent:
-            return
-        voters = self.votes.setdefault((0, 0, silent), set())
-        voters.add(voter)
-        quorum = set(range(seats)) - {silent}
-        if voters >= quorum:
-            self.blames.append(f"seat {silent}: lot: silent past the table's limit of "
-                               f"{self._limit():g} s (votes of seats "
-                               f"{', '.join(str(s) for s in sorted(quorum))})")
-            self.last_blamed = silent
-            self.finish(early=True)
-
-    def _hand_timers(self, now: float) -> None:
-        hand = self.hand
-        assert hand is not None
-        silent = self._silent()
-        key = (self.hand_no, hand.step, silent)
-        if key != self._awaited:
-            self._awaited, self._awaited_since = key, now
-            return
-        if silent is not None and now >= self._awaited_since + self._limit():
-            self.vote_timeout(silent)
-
-    def _silent(self) -> int | None:
-        """The other seat this hand waits for: a decision, or a fair-deal step."""
-        hand = self.hand
-        assert hand is not None
-        awaited = hand.awaited()
-        if awaited is not None:
-            return awaited[0] if awaited[0] != self.seat else None
-        waiting = hand.fair.awaited() if hand.fair.phase is not FairPhase.ABORTED else None
-        return waiting[0][0] if waiting else None
 
     def _limit(self) -> float:
         """The table's time limit, the same for every seat (START; never a seat's claim)."""

@@ -3,9 +3,10 @@
 Theory of operation. RULES.md 4 deals ``deck[k], deck[k+m], …`` to the k-th active seat
 from the eldest and leaves ``deck[m·h:]`` as the talon. The fair-deal protocol deals
 *positions* of a jointly shuffled deck, so the deck order *is* the position order: the
-schedule is :func:`~lodam_p2p.fairdeal.deal_schedule` over the dealing order, and the
-talon's top is position ``m·h``. Card index ``i`` of the protocol is the ``i``-th card of
-the pack (:data:`~lodam_p2p.rules.FULL_PACK` or ``SHORT_PACK``).
+schedule, the pack and the talon's top are the game's deal plan
+(:meth:`Game.deal_plan <lodam_p2p.games.Game.deal_plan>`: ``plan.schedule``, ``plan.pack``
+— card index ``i`` of the protocol is ``plan.pack[i]`` — and ``plan.turnable``), the
+one statement of the deal that every table of every game reads.
 
 Everything else is public bookkeeping that every peer does alike:
 
@@ -30,16 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, RemoteProtocolError, deal_schedule
+from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase
 from lodam_p2p.fairdeal.group import Entropy
 from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
-from lodam_p2p.fairdeal.messages import decode as decode_message
-from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope
+from lodam_p2p.games import DealPlan
 from lodam_p2p.rules import (
-    FULL_PACK,
-    SHORT_PACK,
     Action,
     Answer,
     Card,
@@ -53,10 +51,11 @@ from lodam_p2p.rules import (
     Swallow,
 )
 from lodam_p2p.session.audit import DealSetup, Logged, Replay
+from lodam_p2p.session.handbase import HandBase
 from lodam_p2p.session.handtypes import Applied, Blamed, Pending, Refused, Route
 from lodam_p2p.session.moves import OwnMoves
 from lodam_p2p.session.trading import Trading
-from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
+from lodam_p2p.session.wire import Body, Msg
 
 __all__ = ["Applied", "Blamed", "HandPlay", "Refused", "Route"]
 
@@ -65,24 +64,23 @@ _MSG_OF = {Decision.OFFER: Msg.OFFER, Decision.ANSWER: Msg.ANSWER, Decision.PLAY
            Decision.CHALLENGE: Msg.CHALLENGE}
 
 
-class HandPlay(Trading, OwnMoves):
+class HandPlay(HandBase, Trading, OwnMoves):
     """One hand as followed by ``seat`` (None: a watcher with no seat at all)."""
 
-    def __init__(self, setup: DealSetup, identities: tuple[bytes, ...], seat: int | None, *,
-                 identity: Ed25519PrivateKey | None, entropy: Entropy, now: float,
-                 timeout: float) -> None:
+    def __init__(self, setup: DealSetup, plan: DealPlan, identities: tuple[bytes, ...],
+                 seat: int | None, *, identity: Ed25519PrivateKey | None, entropy: Entropy,
+                 now: float, timeout: float) -> None:
         self.setup, self.seat, self.entropy = setup, seat, entropy
         self.public = p = PublicDeal.start(setup.options, setup.dealer, setup.lives,
                                            setup.active)
-        schedule = deal_schedule(p.order, p.hand_size, p.pack_size)
         self.config = HandConfig(setup.table_id, setup.hand, p.order,
-                                 tuple(identities[s] for s in p.order), p.pack_size, schedule,
-                                 timeout)
+                                 tuple(identities[s] for s in p.order), len(plan.pack),
+                                 plan.schedule, timeout)
         self.me = seat if seat is not None and setup.active[seat] else None
         self.fair = Hand(self.config, self.me, identity if self.me is not None else None,
                          entropy if self.me is not None else None, now, checker=self._check)
-        self.pack = FULL_PACK if p.pack_size == len(FULL_PACK) else SHORT_PACK
-        self.top = len(p.order) * p.hand_size
+        self.pack: tuple[Card, ...] = tuple(plan.pack)  # type: ignore[arg-type]
+        self.top = plan.turnable[0]
         self.holdings = {s: set(self.config.positions_of(s)) for s in p.order}
         self.step = 0
         self.since = now  #: when the awaited decision became due
@@ -264,53 +262,6 @@ class HandPlay(Trading, OwnMoves):
             return bool(body.args) and body.args[0] == position
         return position == self.top
 
-    def _signed_message(self, seat: int, data: bytes) -> object:
-        body = self.signed_by(seat, data)
-        try:
-            return None if body is None else decode_message(body)
-        except (ValueError, KeyError):
-            return None
-
-    def signed_by(self, seat: int, data: bytes) -> bytes | None:
-        """The body of ``data`` if it is an envelope ``seat`` signed for this hand."""
-        if seat not in self.config.seats:
-            return None
-        key = Ed25519PublicKey.from_public_bytes(
-            self.config.identities[self.config.seats.index(seat)])
-        try:
-            return open_envelope(data, seat, key, self.config.table_id, self.config.hand).body
-        except RemoteProtocolError:
-            return None
-
-    def taken_from(self, seat: int, data: bytes) -> bool:
-        """Whether the envelope ``data`` has a sequence number already taken from ``seat``."""
-        seq = int.from_bytes(data[SIG_LEN + 25:SIG_LEN + 29], "big")
-        return len(data) >= SIG_LEN + HEADER_LEN and seq < self.fair.wanted().get(seat, 0)
-
-    def is_opening(self, seat: int, data: bytes) -> bool:
-        """Whether ``data`` is an audit opening that ``seat`` signed for this hand."""
-        return isinstance(self._signed_message(seat, data), AuditMsg)
-
-    def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float, *,
-             own: bool = True) -> None:
-        """Fair-deal envelopes from ``seat``; unattributable junk is skipped.
-
-        ``own``: they came in a body ``seat`` signed for this hand. Then an envelope it
-        signed for another table or hand is its own doing (a replay), not junk: the
-        signature checked, so nobody else can have made the body carry it."""
-        if envelopes:
-            self.last_fed[seat] = envelopes
-        for data in envelopes:
-            try:
-                self.fair.receive(seat, data, now)
-            except RemoteProtocolError as err:
-                if err.attributable:
-                    raise
-                if own and err.check == "context":
-                    raise Blamed(Blame(seat, "replay", "sent an envelope it signed for "
-                                       "another table or hand"), (data,)) from None
-        self.poll(now)
-
     # --- moving on --------------------------------------------------------------------
 
     def poll(self, now: float) -> None:
@@ -380,15 +331,6 @@ class HandPlay(Trading, OwnMoves):
         self.fair.finish(now)
         self.outbox.append(Body(Msg.NOTES, self.setup.hand, 0, (rows,),
                                 tuple(self.fair.outgoing())))
-
-    def _flush(self) -> None:
-        envelopes = self.fair.outgoing()
-        for start in range(0, len(envelopes), MAX_ENVELOPES):
-            chunk = tuple(envelopes[start:start + MAX_ENVELOPES])
-            self.outbox.append(Body(Msg.PROTO, self.setup.hand, 0, (), chunk))
-
-    def _body(self, kind: Msg, args: tuple[object, ...], envelopes: list[bytes]) -> Body:
-        return Body(kind, self.setup.hand, self.step, args, tuple(envelopes))
 
     # --- the audit ----------------------------------------------------------------------
 

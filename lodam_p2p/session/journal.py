@@ -236,7 +236,11 @@ class SeatJournal:
 
 def match_snapshot(match: Match, hand_no: int, audits: int,
                    blames: list[str]) -> dict[str, Any]:
-    """The match state every peer agrees on after a settled or voided deal."""
+    """The match state every peer agrees on after a settled or voided deal (of a game
+    played through the game interface, only the hand and the audits: not kept for a
+    seat coming back yet)."""
+    if not isinstance(match, Match):
+        return {"hand_no": hand_no, "audits": audits, "blames": list(blames)}
     return {"hand_no": hand_no, "audits": audits, "blames": list(blames),
             "lives": list(match.lives), "dealer": match.dealer, "active": list(match.active),
             "deals_played": match.deals_played, "eliminated_in": list(match.eliminated_in),

@@ -449,10 +449,10 @@ class Session(Rejoining):
         blamed, reason = body.args
         hand, match = self.hand, self.match
         seat = self.roster.seat_of(peer) if self.roster is not None else None
-        if hand is None or match is None or seat is None or not match.active[seat]:
+        if hand is None or match is None or seat is None or not self.active()[seat]:
             return
         signed = [e for e in body.envelopes if hand.signed_by(blamed, e) is not None]
-        if blamed == seat or blamed not in hand.public.order or not body.envelopes:
+        if blamed == seat or blamed not in hand.config.seats or not body.envelopes:
             self.offence(Blame(seat, "false-claim", f"claimed seat {blamed} cheated, "
                                "without evidence"), announce=False)
             return

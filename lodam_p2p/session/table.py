@@ -19,29 +19,37 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, EmbeddedBroker, ListenAddress
+from lodam_p2p.games import DEFAULT_GAME, Game, GameError, get_game
 from lodam_p2p.player import Notice, NoticeLevel
-from lodam_p2p.rules import Options
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.journal import Journal, SeatJournal
 from lodam_p2p.session.keys import entropy_for, new_identity
 from lodam_p2p.session.link import Connector, Link
-from lodam_p2p.session.lobby import HostDesk
+from lodam_p2p.session.lobby import HostDesk, check_playable
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.seat import Session, SessionError
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport import ConnectError, PresenceSpec, Transport, open_transport, topics
-from lodam_p2p.transport.lobby import MAX_SEATS, MIN_SEATS, read_lobby
+from lodam_p2p.transport.lobby import TableAnnouncement, read_lobby
 
 log = logging.getLogger("lodam_p2p.session")
 
 
-def _check_seats(seats: int) -> None:
-    if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise SessionError(f"a table seats {MIN_SEATS} to {MAX_SEATS} players, not {seats}")
+def table_game(name: str, seats: int, options: Any) -> Game:
+    """The game called ``name``, checked for ``seats`` and ``options`` at a networked
+    table; :class:`SessionError` naming what is wrong."""
+    try:
+        game = get_game(name)
+        game.seats.check(seats, game.title)
+        check_playable(game, options)
+    except GameError as err:
+        raise SessionError(str(err)) from None
+    return game
 
 
 def mqtt_connector(url: str) -> Connector:
@@ -108,9 +116,10 @@ def _link(connect: Connector, table: str, identity: Ed25519PrivateKey, timing: T
                 heartbeat=timing.heartbeat_s, retry=timing.retry_s, epoch=epoch)
 
 
-def _sessions(table: str, options: Options, seats: int, local: Sequence[SeatPlan], *,
+def _sessions(table: str, options: Any, seats: int, local: Sequence[SeatPlan], *,
               connect: Connector, seed: int | None, timing: Timing,
-              spectator: SpectatorLog | None, journal: Journal | None = None) -> list[Session]:
+              spectator: SpectatorLog | None, journal: Journal | None = None,
+              game: Game | None = None) -> list[Session]:
     """The host (a watcher keeping the lobby) and one session per local seat.
 
     With a ``journal``, each session keeps its identity, the match and the result there
@@ -130,7 +139,7 @@ def _sessions(table: str, options: Options, seats: int, local: Sequence[SeatPlan
     person = any(plan.kind == "human" for plan in local)
     limit = max(timing.timeout_s, timing.person_s) if person else timing.timeout_s
     desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links),
-                    limit_s=limit)
+                    limit_s=limit, game=game)
     host = Session(host_link, plan=None, entropy=host_entropy, timing=timing,
                    host=host_link.peer, desk=desk, spectator=spectator, journal=kept[0])
     return [host] + [
@@ -148,37 +157,39 @@ def _fresh(journal: Journal | None, role: str, table: str) -> SeatJournal:
     return kept
 
 
-async def play_table(*, table: str, options: Options, seats: Sequence[SeatPlan],
+async def play_table(*, table: str, options: Any, seats: Sequence[SeatPlan],
                      broker_url: str | None = None, seed: int | None = None,
                      timeout_s: float = 30.0, timing: Timing | None = None,
                      connector: Connector | None = None,
-                     spectator: SpectatorLog | None = None) -> MatchOutcome:
-    """Play a whole match with every seat in this process (see the module docstring).
-
-    ``seed`` makes every secret reproducible (tests); ``None`` draws from the OS.
+                     spectator: SpectatorLog | None = None,
+                     game: str = DEFAULT_GAME) -> MatchOutcome:
+    """Play a whole match of ``game`` with every seat in this process (see the module
+    docstring). ``seed`` makes every secret reproducible (tests); ``None`` draws from
+    the OS.
     """
     topics.check_name(table, "table")
-    _check_seats(len(seats))
+    played = table_game(game, len(seats), options)
     timing = timing or Timing(timeout_s=timeout_s)
     async with broker_for(broker_url, None, connector) as (connect, _url):
         sessions = _sessions(table, options, len(seats), seats, connect=connect, seed=seed,
-                             timing=timing, spectator=spectator)
+                             timing=timing, spectator=spectator, game=played)
         outcomes = await _run_all(sessions)
     return outcomes[0]
 
 
-async def host_table(*, table: str, seats: int, options: Options, local: Sequence[SeatPlan],
+async def host_table(*, table: str, seats: int, options: Any, local: Sequence[SeatPlan],
                      broker_url: str | None, listen: str | None = None,
                      seed: int | None = None, timing: Timing | None = None,
                      connector: Connector | None = None,
                      spectator: SpectatorLog | None = None,
-                     on_broker: object = None, journal: Journal | None = None) -> MatchOutcome:
-    """Host ``table`` with ``seats`` seats, ``local`` of them played here.
+                     on_broker: object = None, journal: Journal | None = None,
+                     game: str = DEFAULT_GAME) -> MatchOutcome:
+    """Host ``table`` of ``game`` with ``seats`` seats, ``local`` of them played here.
 
     ``on_broker`` (a callable taking the broker URL) is told where others should join.
     """
     topics.check_name(table, "table")
-    _check_seats(seats)
+    played = table_game(game, seats, options)
     if len(local) > seats:
         raise SessionError(f"{len(local)} local seats at a table of {seats}")
     address = ListenAddress.parse(listen) if listen else ListenAddress(LOOPBACK, MQTT_PORT)
@@ -186,7 +197,8 @@ async def host_table(*, table: str, seats: int, options: Options, local: Sequenc
         if callable(on_broker):
             on_broker(url)
         sessions = _sessions(table, options, seats, local, connect=connect, seed=seed,
-                             timing=timing or Timing(), spectator=spectator, journal=journal)
+                             timing=timing or Timing(), spectator=spectator, journal=journal,
+                             game=played)
         async with _advertised(table, url, listen):
             outcomes = await _run_all(sessions)
     return outcomes[0]
@@ -219,6 +231,11 @@ async def _advertised(table: str, url: str, listen: str | None) -> AsyncIterator
 
 async def find_table(connect: Connector, table: str | None) -> str:
     """The table to join: ``table`` if the broker announces it, else the first joinable."""
+    return (await find_announcement(connect, table)).table
+
+
+async def find_announcement(connect: Connector, table: str | None) -> TableAnnouncement:
+    """The announcement of the table to join (see :func:`find_table`): its game too."""
     transport = connect(PresenceSpec("lobby", "lookup"))
     await transport.connect()
     try:
@@ -226,10 +243,11 @@ async def find_table(connect: Connector, table: str | None) -> str:
     finally:
         await transport.close()
     if table is not None:
-        if not any(a.table == table for a in tables):
+        named = [a for a in tables if a.table == table]
+        if not named:
             raise SessionError(f"no table {table!r} on this broker")
-        return table
-    joinable = [a.table for a in tables if a.joinable]
+        return named[0]
+    joinable = [a for a in tables if a.joinable]
     if not joinable:
         raise SessionError("no open table on this broker")
     return joinable[0]
@@ -240,15 +258,23 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
                      connector: Connector | None = None,
                      spectator: SpectatorLog | None = None,
                      make: Callable[..., Session] = Session,
-                     journal: Journal | None = None) -> MatchOutcome:
+                     journal: Journal | None = None,
+                     accept: Callable[[TableAnnouncement], None] | None = None) -> MatchOutcome:
     """Join ``table`` (None: the first open one on the broker) with one local seat.
 
     ``make`` builds the session (``Session``, or a subclass such as the adversary's).
     With a ``journal`` holding an unfinished match (at ``table``, if named), the seat
-    comes back to it (:mod:`.rejoin`); otherwise the journal keeps the new match."""
+    comes back to it (:mod:`.rejoin`); otherwise the journal keeps the new match.
+    ``accept`` may refuse the table found (its game, say) with a :class:`SessionError`."""
     async with broker_for(broker_url, None, connector) as (connect, _url):
         kept = SeatJournal(journal, "seat", table)
-        name = kept.entry["table"] if kept.rejoining else await find_table(connect, table)
+        if kept.rejoining:
+            name = kept.entry["table"]
+        else:
+            found = await find_announcement(connect, table)
+            if accept is not None:
+                accept(found)
+            name = found.table
         kept = kept if kept.rejoining else SeatJournal(journal, "seat", name)
         if spectator is not None:
             spectator.table = name

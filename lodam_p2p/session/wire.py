@@ -81,11 +81,12 @@ class Msg(enum.IntEnum):
     RESUME = 21  #: the coordinator's answer: seat back, next hand, match state (JSON)
     ATTEST = 22  #: another seat's own view for a returning seat: seat, next hand, state
     TIMEOUT = 24  #: a vote: this seat has waited past the table's limit for seat, at step
+    MOVE = 25  #: a move of a game without exchanges: kind, [args], position or None
 
 
 #: The message kinds that are decisions of a seat at a given step of a hand.
 ACTIONS = frozenset({Msg.PLAY, Msg.OFFER, Msg.ANSWER, Msg.OUTCOME, Msg.SWALLOW,
-                     Msg.DECLARE, Msg.CHALLENGE, Msg.REMASK})
+                     Msg.DECLARE, Msg.CHALLENGE, Msg.REMASK, Msg.MOVE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +191,14 @@ def _blame_text(v: Any) -> bool:
     return isinstance(v, str) and len(v) <= _MAX_STR
 
 
+def _plain(v: Any) -> bool:
+    return v is None or isinstance(v, bool) or _small(v) or (isinstance(v, str) and len(v) <= 32)
+
+
+def _score(v: Any) -> bool:
+    return _is_int(v) and -2**31 <= v < 2**31
+
+
 def _options(v: Any) -> bool:
     return isinstance(v, dict) and all(isinstance(k, str) for k in v)
 
@@ -213,13 +222,14 @@ _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.CHALLENGE: (_opt(_small),),
     Msg.NOTES: (_list_of(_row(_u32, _position, _bin(16)), 64),),
     Msg.VOID: (_small, lambda v: isinstance(v, str) and len(v) <= 200),
-    Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_small), _list_of(_blame_text)),
+    Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_score), _list_of(_blame_text)),
     Msg.BYE: (),
     Msg.REMASK: (),
     Msg.REJOIN: (_u32,),
     Msg.RESUME: (_small, _u32, lambda v: isinstance(v, bytes) and 0 < len(v) <= 8192),
     Msg.ATTEST: (_small, _u32, lambda v: isinstance(v, bytes) and 0 < len(v) <= 8192),
     Msg.TIMEOUT: (_small,),
+    Msg.MOVE: (_text, _list_of(_plain, 8), _opt(_position)),
 }
 
 

@@ -15,6 +15,8 @@ object (readable with any MQTT tool)::
 ``seated``   the peers seated so far, in seat order (at most ``seats``).
 ``options``  the rules options, string to string (at most 32; 64 characters each).
 ``state``    ``open`` (seats free), ``full`` or ``playing``.
+``game``     the game the table plays (``lodam``, ``lorum`` …); absent means ``lodam``.
+             ``seats`` is then within that game's range (3 to 4 for Lorum).
 
 A table leaves the lobby when its host publishes an empty retained payload on the topic
 (:func:`withdrawal`). Payloads above :data:`MAX_ANNOUNCEMENT_BYTES` are refused.
@@ -30,7 +32,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from lodam_p2p.games import any_seat_range
+from lodam_p2p.games import DEFAULT_GAME, any_seat_range
 from lodam_p2p.transport.base import Transport
 from lodam_p2p.transport.presence import BadPresence, Presence, new_nonce
 from lodam_p2p.transport.topics import (
@@ -78,6 +80,7 @@ class TableAnnouncement:
     options: tuple[tuple[str, str], ...] = ()
     state: str = "open"
     version: int = PROTOCOL_VERSION
+    game: str = DEFAULT_GAME
 
     def __post_init__(self) -> None:
         check_name(self.table, "table")
@@ -101,6 +104,8 @@ class TableAnnouncement:
             "v": self.version, "table": self.table, "host": self.host, "seats": self.seats,
             "seated": list(self.seated), "options": dict(self.options), "state": self.state,
         }
+        if self.game != DEFAULT_GAME:
+            body["game"] = self.game
         return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
@@ -113,6 +118,7 @@ class TableAnnouncement:
                 seats=_typed(body, "seats", int), seated=tuple(_str_list(body, "seated")),
                 options=tuple(sorted(_str_map(body, "options").items())),
                 state=_typed(body, "state", str), version=_typed(body, "v", int),
+                game=_typed(body, "game", str) if "game" in body else DEFAULT_GAME,
             )
         except ValueError as err:
             raise BadAnnouncement(str(err)) from None
@@ -134,6 +140,8 @@ def _check_shape(a: TableAnnouncement) -> None:
         raise BadAnnouncement("seated list too long or repeats a peer")
     if not all(is_valid_name(peer) for peer in a.seated):
         raise BadAnnouncement("seated list holds a bad peer name")
+    if not is_valid_name(a.game):
+        raise BadAnnouncement(f"bad game name {a.game[:40]!r}")
     if a.state not in STATES:
         raise BadAnnouncement(f"unknown table state {a.state!r}")
     if len(a.options) > _MAX_OPTIONS or any(

@@ -12,6 +12,7 @@ are laid by the deal itself: they belong to nobody.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -138,7 +139,26 @@ class LorumGame(OptionsOfType, Game):
             gain = tuple(max(0, c) for c in change)
         else:
             penalty, gain = result.points, (0,) * m.players
-        return DealSummary(result.points, penalty, gain, _reason(result, dealer))
+        return DealSummary(result.points, penalty, gain, _reason(result, dealer), result)
+
+    def breach(self, match: GameMatch, seat: int) -> DealSummary:
+        """LORUM.md 7: the deal is void; only ``seat`` scores, ``breach_points`` (beans:
+        into the pot); the same dealer deals the same contract again."""
+        m = _match(match)
+        before = m.purse.worth()
+        contract = m.contract
+        m.breach(seat)
+        points = tuple(m.options.breach_points if s == seat else 0 for s in range(m.players))
+        if m.options.scoring is Scoring.BEANS:
+            change = [a - b for a, b in zip(m.purse.worth(), before, strict=True)]
+            penalty = tuple(max(0, -c) for c in change)
+            gain = tuple(max(0, c) for c in change)
+        else:
+            penalty, gain = points, (0,) * m.players
+        reason = (f"{CONTRACT_TITLES[contract]} dealt by seat {m.dealer} is void: seat {seat} "
+                  f"broke the rules and scores {m.options.breach_points}; the same dealer "
+                  "deals it again.")
+        return DealSummary(points, penalty, gain, reason)
 
     def standings(self, match: GameMatch) -> Standings:
         """Points: the lowest total first. Beans: the most beans (pfennigs at 20) first.
@@ -197,6 +217,29 @@ class LorumGame(OptionsOfType, Game):
         elif d.to_act == seat:
             hidden &= ~mask_of(a.card for a in d.legal_actions() if isinstance(a, Play))
         return frozenset(cards_of(hidden))
+
+    def seat_view(self, public: Any, seat: int, hand: Sequence[Any]) -> PlayerView:
+        """The seat's view from the public part and its own hand: the other hands are
+        filled with the unseen cards in index order, which no part of a view shows (its
+        legal actions and turn depend on its own hand alone)."""
+        p = _public(public)
+        own = () if p.blind else tuple(hand)
+        unseen = iter(cards_of(PACK_MASK & ~p.gone_mask & ~mask_of(own)))
+        hands = [own if s == seat and not p.blind
+                 else tuple(next(unseen) for _ in range(p.hand_sizes[s]))
+                 for s in range(p.players)]
+        view = Deal.from_public(p, hands, auto=False).view(seat)
+        # blind: nobody knows the card a seat turns next, and nobody chooses it
+        return dataclasses.replace(view, legal=(), to_act=p.to_act) if p.blind else view
+
+    def face_down(self, match: GameMatch) -> bool:
+        """The blind Red King (``red_king_blind``)."""
+        m = _match(match)
+        return m.contract is Contract.RED_KING and m.options.red_king_blind
+
+    def keeps_card(self, wire: WireAction) -> bool:
+        """The Red King announcement shows ``KH``; it is played later from the hand."""
+        return wire.kind == "announce"
 
     # -- actions ------------------------------------------------------------------------
 

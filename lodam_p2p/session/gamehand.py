@@ -1,0 +1,365 @@
+"""One deal of a game without exchanges (Lorum) at one peer, driven by the game interface.
+
+Theory of operation. The game states the deal (:class:`~lodam_p2p.games.DealPlan`): the
+pack, which deck position goes to which seat, the cards set aside face up before the
+shuffle (Lorum's ``7S 8S`` with three players: never encrypted, every seat knows them).
+The fair-deal protocol shuffles ``len(plan.pack)`` positions and deals them by
+``plan.schedule``; card index ``i`` of the protocol is ``plan.pack[i]``.
+
+Every move is a MOVE message: the action's kind and public arguments
+(:class:`~lodam_p2p.games.WireAction`) and, when a card travels face up, the deck position
+it comes from, with the reveal that proves it (the seat's own share: the deal shares of
+the others are public in play). Every peer tracks the public part only
+(``public_start``/``public_apply``), so:
+
+- a move is taken in the public turn order (:meth:`GameHand.route`); when the public part
+  names a card instead of a seat (:class:`~lodam_p2p.games.Holder`: Lorum's Quartet run,
+  the Red King announcement) any seat may send it, and the reveal shows whether it was
+  that card from that seat's own positions. Nobody learns who holds the card before it
+  is revealed; a seat holding it sees its own turn in its view;
+- a move without a card (a Lorum pass, keeping the red king quiet) reveals nothing; the
+  audit checks it;
+- a seat that holds the awaited card and stays silent cannot be named by anyone during
+  the deal: past the table's time limit every other seat opens its secrets
+  (:meth:`GameHand.stall`), and the audit, which sees where the card was, names it;
+- a deal dealt face down to everyone (``Game.face_down``: Lorum's blind Red King)
+  deals nobody anything in the protocol; on its turn a seat plays, unasked, its next
+  position in dealt order with its share, every other seat adds its share, and the
+  card is public once all are in: nobody, its owner included, knew it before;
+- at the end each seat opens its secrets (NOTES) and the fair-deal audit calls
+  :meth:`GameHand._check`, which replays the full deal over the logged moves
+  (:meth:`Game.replay <lodam_p2p.games.Game.replay>`): the first move the rules refuse,
+  or the silent holder, is the verdict — the same at every honest peer.
+
+The class is sans-IO: it returns bodies to send (:attr:`outbox`) and never reads a clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase
+from lodam_p2p.fairdeal.group import Entropy
+from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
+from lodam_p2p.games import (
+    Game,
+    GameError,
+    GameMatch,
+    Holder,
+    Passage,
+    PublicMove,
+    WireAction,
+)
+from lodam_p2p.session.handbase import HandBase
+from lodam_p2p.session.handtypes import Applied, Blamed, Refused, Route
+from lodam_p2p.session.wire import Body, Msg
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A move whose card is being revealed."""
+
+    seat: int
+    kind: str
+    args: tuple[Any, ...]
+    position: int
+
+
+class GameHand(HandBase):
+    """One deal as followed by ``seat`` (None: a watcher); see the module docstring."""
+
+    def __init__(self, game: Game, match: GameMatch, identities: tuple[bytes, ...],
+                 seat: int | None, *, table_id: bytes, hand: int,
+                 identity: Ed25519PrivateKey | None, entropy: Entropy, now: float,
+                 timeout: float) -> None:
+        self.game, self.match, self.seat = game, match, seat
+        self.plan = plan = game.deal_plan(match)
+        if not plan.fresh:
+            raise GameError("a deck carried over from the last deal is not dealt at a "
+                            "networked table yet")
+        self.public = game.public_start(match)
+        #: dealt face down to everyone: the protocol deals nobody anything, and each play
+        #: is revealed by every seat's share of the player's next position in dealt order
+        self.blind = game.face_down(match)
+        players = len(identities)
+        order = tuple((match.dealer + 1 + k) % players for k in range(players))
+        schedule = (None,) * len(plan.pack) if self.blind else plan.schedule
+        self.config = HandConfig(table_id, hand, order, tuple(identities[s] for s in order),
+                                 len(plan.pack), schedule, timeout)
+        self.me = seat
+        self.fair = Hand(self.config, seat, identity if seat is not None else None,
+                         entropy if seat is not None else None, now, checker=self._check)
+        self.holdings = {s: set(plan.positions_of(s)) for s in order}
+        self.step = 0
+        self.since = now  #: when the current step began
+        self.log: list[Any] = []  #: every move taken, the game's actions, for the audit
+        self.outbox: list[Body] = []
+        self.applied: list[Applied] = []
+        self.full: Any = None
+        self.verdict: Blame | None = None
+        self.stalled = False  #: this seat gave up waiting for a silent holder
+        self.last_fed: dict[int, tuple[bytes, ...]] = {}
+        self._pending: _Pending | None = None
+        self._mine: Any = None
+        self._finished = False
+        self._blind_sent = -1  #: the step this seat last sent its blind play for
+        self._flush()
+
+    # --- what the hand waits for ------------------------------------------------------
+
+    @property
+    def dealt(self) -> bool:
+        """Every seat's cards are dealt (the protocol is in play or later)."""
+        return self.fair.phase in (Phase.PLAY, Phase.AUDIT, Phase.DONE)
+
+    @property
+    def audited(self) -> bool:
+        """The audit passed: :attr:`full` is the replayed deal."""
+        return self.fair.phase is Phase.DONE
+
+    def holder_turn(self) -> Holder | None:
+        """The card whose holder is awaited, when the public part names no seat."""
+        if self.public.is_over or not self.dealt or self._pending is not None:
+            return None
+        turn = self.game.turn(self.public)
+        return turn if isinstance(turn, Holder) else None
+
+    def awaited(self) -> tuple[int, Msg] | None:
+        """The seat whose move the hand waits for now (None: nobody known to all, or
+        this seat when it holds the card the public part awaits)."""
+        if (self._pending is not None or self.public.is_over or self.stalled
+                or self.fair.phase is not Phase.PLAY):
+            return None
+        turn = self.game.turn(self.public)
+        if isinstance(turn, Holder):
+            return (self.me, Msg.MOVE) if self.me is not None and (
+                turn.card in self.hand_cards()) else None
+        return None if turn is None else (turn, Msg.MOVE)
+
+    def my_turn(self) -> bool:
+        """This seat must decide now (never in a blind deal: its next card is played)."""
+        due = self.awaited()
+        return due is not None and due[0] == self.seat and not self.blind
+
+    def next_position(self, seat: int) -> int | None:
+        """Blind: the position ``seat`` plays next, the first of its dealt order left."""
+        left = [p for p in self.plan.positions_of(seat) if p in self.holdings[seat]]
+        return left[0] if left else None
+
+    def route(self, seat: int, body: Body) -> Route:
+        """Whether ``seat``'s next message can be taken now."""
+        if body.kind is Msg.PROTO:
+            return Route.TAKE
+        if body.kind is Msg.NOTES:
+            if self._pending is not None or not (self.public.is_over or self._open_now()):
+                return Route.WAIT
+            return Route.DROP if seat in self.fair.opened() and seat != self.me else Route.TAKE
+        if body.kind is not Msg.MOVE or self.public.is_over or body.step < self.step:
+            return Route.DROP
+        if body.step > self.step or not self.dealt or self._pending is not None:
+            return Route.WAIT
+        if self.fair.phase is not Phase.PLAY:
+            return Route.DROP  # the secrets are open: nothing more is played
+        turn = self.game.turn(self.public)
+        return Route.TAKE if isinstance(turn, Holder) or turn == seat else Route.WAIT
+
+    def _open_now(self) -> bool:
+        """Openings are due before the end: a silent holder is being looked for."""
+        return self.holder_turn() is not None or self.stalled or self.fair.phase is Phase.AUDIT
+
+    # --- taking messages --------------------------------------------------------------
+
+    def take(self, seat: int, body: Body, now: float) -> None:
+        """Apply ``seat``'s message (routed TAKE); :class:`Refused` leaves the hand as it was."""
+        if body.kind is Msg.MOVE:
+            self._take_move(seat, body, now)
+            return
+        self.feed(seat, body.envelopes, now)
+
+    def _take_move(self, seat: int, body: Body, now: float) -> None:
+        kind, args, position = body.args
+        if position is None:
+            if body.envelopes:
+                raise Refused("a move without a card carries no envelopes")
+            self._apply(seat, self._decode(seat, kind, tuple(args), None), refuse=True)
+            self.poll(now)
+            return
+        if position not in self.holdings.get(seat, set()):
+            raise Refused(f"seat {seat} does not hold position {position}")
+        if self.blind and position != self.next_position(seat):
+            raise Blamed(Blame(seat, "blind-order", f"played position {position}, not its "
+                               "next one in dealt order"))
+        self._pending = _Pending(seat, kind, tuple(args), position)
+        self.since = now
+        self.feed(seat, body.envelopes, now)
+        if self.blind:
+            self._share(position, now)
+            self.poll(now)  # this seat's share may have been the last one
+
+    def _share(self, position: int, now: float) -> None:
+        """Blind: this seat's share of the position being played (once)."""
+        if self.me is None or self.me in self.fair.record.shares.get(position, {}):
+            return
+        if position in self.fair.record.revealed or self.fair.phase is not Phase.PLAY:
+            return
+        self._flush()
+        self.fair.reveal(position, now)
+        self._flush()
+
+    def _decode(self, seat: int, kind: str, args: tuple[Any, ...], card: Any) -> Any:
+        try:
+            return self.game.decode_action(seat, WireAction(kind, args, card))
+        except GameError as err:
+            if card is None:
+                raise Refused(str(err)) from None
+            raise Blamed(Blame(seat, "move", str(err))) from None
+
+    def _apply(self, seat: int, action: Any, *, refuse: bool) -> None:
+        """Advance the public part by ``seat``'s ``action``: refused (ignored) when it
+        showed no card, an offence when its revealed card does not fit."""
+        wire = self.game.encode_action(action)
+        try:
+            self.game.public_apply(self.public, PublicMove(seat, wire.seen_by_all()))
+        except (self.game.illegal_action, ValueError) as err:
+            reason = self.game.refusal_reason(err)
+            if refuse:
+                raise Refused(reason) from None
+            raise Blamed(Blame(seat, "play", reason)) from None
+        self.log.append(action)
+        self.step += 1
+        shown = self.game.public_action(action)
+        if seat == self.seat and self._mine is not None:
+            shown, self._mine = self._mine, None
+        self.applied.append(Applied(seat, shown, f"seat {seat}: {action}"))
+
+    def screen(self, seat: int, body: Body) -> None:
+        """Refuse an audit opening outside NOTES, and a reveal outside the seat's move."""
+        if body.kind is Msg.NOTES:
+            return
+        for data in body.envelopes:
+            message = self._signed_message(seat, data)
+            if isinstance(message, AuditMsg):
+                raise Blamed(Blame(seat, "early-audit", "sent its audit opening outside "
+                                   "the end of the deal"), (data,))
+            if isinstance(message, RevealMsg) and not (
+                    body.kind is Msg.MOVE and body.args[2] == message.position) and not (
+                    self.blind and body.kind is Msg.PROTO):
+                raise Blamed(Blame(seat, "false-reveal", f"revealed position "
+                                   f"{message.position} outside its move"), (data,))
+
+    # --- this seat's moves --------------------------------------------------------------
+
+    def hand_cards(self) -> tuple[Any, ...]:
+        """This seat's current hand, in pack order."""
+        if self.me is None:
+            return ()
+        indices = sorted(self.fair.cards[pos] for pos in self.holdings[self.me]
+                         if pos in self.fair.cards)
+        return tuple(self.plan.pack[i] for i in indices)
+
+    def view(self) -> Any:
+        """What this seat may know now: the public part and its own hand."""
+        assert self.seat is not None
+        return self.game.seat_view(self.public, self.seat, self.hand_cards())
+
+    def act(self, action: Any, now: float) -> Body:
+        """The MOVE for this seat's decided ``action`` (checked legal by the caller)."""
+        self._flush()
+        self._mine = action
+        wire = self.game.encode_action(action)
+        if wire.card is None:
+            return self._body(Msg.MOVE, (wire.kind, list(wire.args), None), [])
+        if wire.passage is not Passage.FACE_UP:
+            raise GameError(f"a card passed {wire.passage} is not played at this table")
+        position = self._position_of(wire.card)
+        if position not in self.fair.record.revealed:
+            self.fair.reveal(position, now)
+        return self._body(Msg.MOVE, (wire.kind, list(wire.args), position),
+                          self.fair.outgoing())
+
+    def _position_of(self, card: Any) -> int:
+        assert self.me is not None
+        for position in self.holdings[self.me]:
+            if position in self.fair.cards and self.plan.pack[self.fair.cards[position]] == card:
+                return position
+        raise GameError(f"{card} is not in this seat's hand")
+
+    # --- moving on --------------------------------------------------------------------
+
+    def poll(self, now: float) -> None:
+        """Finish a move whose card is revealed; open the secrets when the deal is over
+        (or a silent holder is looked for); queue what the protocol produced."""
+        self.fair.events()
+        if self.fair.phase is Phase.ABORTED:
+            return
+        if self._pending is not None:
+            self._finish_move(self._pending)
+        self._play_blind(now)
+        if self._pending is None and (self.public.is_over or self.stalled
+                                      or self.fair.phase is Phase.AUDIT):
+            self._open_for_audit(now)
+        self._flush()
+
+    def _play_blind(self, now: float) -> None:
+        """Blind: on this seat's turn, play its next position (no choice, nobody asked)."""
+        due = self.awaited()
+        if not self.blind or due is None or due[0] != self.me or self._blind_sent == self.step:
+            return
+        position = self.next_position(self.me)
+        if position is None:
+            return
+        self._blind_sent = self.step
+        self._flush()
+        self.fair.reveal(position, now)
+        self.outbox.append(self._body(Msg.MOVE, ("play", [], position), self.fair.outgoing()))
+
+    def stall(self, now: float) -> None:
+        """The table's time limit passed while a card's holder stayed silent: open this
+        seat's secrets so that the audit names the holder."""
+        if self.holder_turn() is None or self.me is None:
+            return
+        self.stalled = True
+        self.poll(now)
+
+    def _finish_move(self, pending: _Pending) -> None:
+        revealed = self.fair.record.revealed
+        if pending.position not in revealed:
+            if self.fair.phase is Phase.PLAY and not self.blind:
+                raise Blamed(Blame(pending.seat, "reveal", "moved a card without revealing it"))
+            return
+        card = self.plan.pack[revealed[pending.position]]
+        action = self._decode(pending.seat, pending.kind, pending.args, card)
+        self._apply(pending.seat, action, refuse=False)
+        self._pending = None
+        if not self.game.keeps_card(self.game.encode_action(action)):
+            self.holdings[pending.seat].discard(pending.position)
+
+    def _open_for_audit(self, now: float) -> None:
+        if self.me is None or self._finished or not self.dealt:
+            return
+        self._finished = True
+        self._flush()
+        self.fair.finish(now)
+        self.outbox.append(Body(Msg.NOTES, self.config.hand, 0, ([],),
+                                tuple(self.fair.outgoing())))
+
+    # --- the audit ----------------------------------------------------------------------
+
+    def _check(self, indices: tuple[int, ...], masked: Mapping[int, int]) -> Blame | None:
+        """The fair-deal audit's checker: replay the full deal over the logged moves."""
+        deck = tuple(self.plan.pack[i] for i in indices)
+        replayed = self.game.replay(self.match, deck, self.log)
+        self.full = replayed.deal
+        error = replayed.error
+        if error is not None:
+            self.verdict = Blame(error.seat, error.offence, error.message[:160])
+        elif not replayed.deal.is_over:
+            seat = replayed.deal.to_act
+            self.verdict = Blame(seat if seat is not None else 0, "silent-holder",
+                                 f"held the card awaited at step {self.step} and did not "
+                                 "play it")
+        return self.verdict

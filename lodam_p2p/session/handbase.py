@@ -1,0 +1,94 @@
+"""What every hand machine at one peer shares: the fair-deal envelopes, signed and fed.
+
+A mixin of :class:`~lodam_p2p.session.handplay.HandPlay` (Lodam) and
+:class:`~lodam_p2p.session.gamehand.GameHand` (games without exchanges): it feeds a
+seat's envelopes to the fair-deal :class:`~lodam_p2p.fairdeal.Hand`, keeps the last
+ones as the evidence a VOID carries, says whether an envelope is one a seat signed
+for this hand, and queues what the protocol produced as PROTO bodies.
+"""
+
+from __future__ import annotations
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from lodam_p2p.fairdeal import Blame, Hand, HandConfig, RemoteProtocolError
+from lodam_p2p.fairdeal.messages import AuditMsg
+from lodam_p2p.fairdeal.messages import decode as decode_message
+from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope
+from lodam_p2p.session.handtypes import Blamed
+from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
+
+
+class HandBase:
+    """Envelopes in and out of the fair-deal hand (see the module docstring)."""
+
+    config: HandConfig
+    fair: Hand
+    step: int
+    outbox: list[Body]
+    #: each seat's envelopes last fed: the evidence a VOID carries against it
+    last_fed: dict[int, tuple[bytes, ...]]
+
+    @property
+    def hand_no(self) -> int:
+        """The hand number (the fair-deal context)."""
+        return self.config.hand
+
+    def poll(self, now: float) -> None:
+        raise NotImplementedError
+
+    def _signed_message(self, seat: int, data: bytes) -> object:
+        body = self.signed_by(seat, data)
+        try:
+            return None if body is None else decode_message(body)
+        except (ValueError, KeyError):
+            return None
+
+    def signed_by(self, seat: int, data: bytes) -> bytes | None:
+        """The body of ``data`` if it is an envelope ``seat`` signed for this hand."""
+        if seat not in self.config.seats:
+            return None
+        key = Ed25519PublicKey.from_public_bytes(
+            self.config.identities[self.config.seats.index(seat)])
+        try:
+            return open_envelope(data, seat, key, self.config.table_id, self.config.hand).body
+        except RemoteProtocolError:
+            return None
+
+    def taken_from(self, seat: int, data: bytes) -> bool:
+        """Whether the envelope ``data`` has a sequence number already taken from ``seat``."""
+        seq = int.from_bytes(data[SIG_LEN + 25:SIG_LEN + 29], "big")
+        return len(data) >= SIG_LEN + HEADER_LEN and seq < self.fair.wanted().get(seat, 0)
+
+    def is_opening(self, seat: int, data: bytes) -> bool:
+        """Whether ``data`` is an audit opening that ``seat`` signed for this hand."""
+        return isinstance(self._signed_message(seat, data), AuditMsg)
+
+    def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float, *,
+             own: bool = True) -> None:
+        """Fair-deal envelopes from ``seat``; unattributable junk is skipped.
+
+        ``own``: they came in a body ``seat`` signed for this hand. Then an envelope it
+        signed for another table or hand is its own doing (a replay), not junk: the
+        signature checked, so nobody else can have made the body carry it."""
+        if envelopes:
+            self.last_fed[seat] = envelopes
+        for data in envelopes:
+            try:
+                self.fair.receive(seat, data, now)
+            except RemoteProtocolError as err:
+                if err.attributable:
+                    raise
+                if own and err.check == "context":
+                    raise Blamed(Blame(seat, "replay", "sent an envelope it signed for "
+                                       "another table or hand"), (data,)) from None
+        self.poll(now)
+
+    def _flush(self) -> None:
+        envelopes = self.fair.outgoing()
+        for start in range(0, len(envelopes), MAX_ENVELOPES):
+            chunk = tuple(envelopes[start:start + MAX_ENVELOPES])
+            self.outbox.append(Body(Msg.PROTO, self.config.hand, 0, (), chunk))
+
+    def _body(self, kind: Msg, args: tuple[object, ...], envelopes: list[bytes]) -> Body:
+        return Body(kind, self.config.hand, self.step, args, tuple(envelopes))
