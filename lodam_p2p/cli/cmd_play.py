@@ -6,11 +6,11 @@ broker on loopback, dealt by the fair-deal protocol, straight into the table vie
 broker, no protocol). ``--bots-only`` seats bots only and writes the table's story as
 plain text (``--json``: just the one-line summary at the end).
 
-``--game lorum --offline`` sits you at a Lorum table (LORUM.md) with two or three bots
+``--game lorum`` sits you at a Lorum table (LORUM.md) with two or three bots
 (``--seats 3`` or ``4``, default 4; ``heuristic`` bots when that bot plays Lorum, else
 ``random``; ``--option`` takes LORUM.md section 9, e.g. ``contracts=quartet,lorum``),
-played by the same offline table as Losing Lodam. A networked Lorum table waits for the
-session to deal Lorum.
+dealt over the embedded broker by the fair-deal protocol, or with ``--offline`` played by
+the same offline table as Losing Lodam.
 
 Bots are paced (``--bot-delay``, default 0.6 s a card) so that a person can follow them.
 The log goes to a file (``--log-file``, default ``~/.local/state/lodam/lodam.log``),
@@ -57,7 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add = parser.add_argument
     add("--game", choices=("lodam", "lorum"), default="lodam",
-        help="the game: lodam (Losing Lodam, default) or lorum (LORUM.md; with --offline)")
+        help="the game: lodam (Losing Lodam, default) or lorum (LORUM.md)")
     add("--seats", type=int, default=DEFAULT_SEATS, metavar="N", action=Given,
         help=f"seats at the table, 3-10 (default {DEFAULT_SEATS}; Lorum: 3 or 4, default 4)")
     add("--bots", default=DEFAULT_BOT, metavar="NAME,...", action=Given,
@@ -288,7 +288,7 @@ def choose_driver(args: argparse.Namespace) -> Driver:
                       ) -> MatchOutcome:
         return await session.play_table(
             table=args.table, options=options, seats=seats, broker_url=args.broker,
-            timing=_timing(args))
+            timing=_timing(args), game=getattr(args, "game", None) or "lodam")
 
     return network
 

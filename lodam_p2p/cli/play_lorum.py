@@ -8,9 +8,8 @@ driver as Lodam's); ``--option`` takes every option of LORUM.md section 9. The b
 that play Lorum; the hint (``h``) asks a bot made for Lorum when one is installed, else
 the ``random`` bot.
 
-Without ``--offline`` the table is the network session on an embedded broker, once the
-session deals Lorum: :data:`NETWORK_PLAYS_LORUM` is the one switch (see
-:func:`lorum_driver`); until then this says so, in one line.
+Without ``--offline`` the table is the network session on an embedded broker, dealt by
+the fair-deal protocol (the same driver as Lodam's, :func:`lorum_driver`).
 """
 
 from __future__ import annotations
@@ -44,11 +43,6 @@ GAME = "lorum"
 DEFAULT_SEATS = 4
 #: The bot of the other seats when ``heuristic`` does not play Lorum.
 FALLBACK_BOT = "random"
-#: Whether the network session deals Lorum. The one switch for ``lodam play --game
-#: lorum`` without ``--offline``: the session's driver (:func:`~lodam_p2p.cli.cmd_play.
-#: choose_driver`) is used as it is, handed Lorum ``Options`` and Lorum players.
-NETWORK_PLAYS_LORUM = False
-
 #: Runs one match: (options, seats, seed) → outcome.
 Driver = Callable[[Any, Sequence["SeatPlan"], "int | None"], Coroutine[Any, Any, "MatchOutcome"]]
 
@@ -87,7 +81,7 @@ def default_bot(registry: BotRegistry) -> str:
 
 def lorum_driver(args: argparse.Namespace) -> Driver:
     """The table that plays the match: the local table with ``--offline``, else the
-    network session (once it deals Lorum; until then a clear refusal)."""
+    network session, handed Lorum ``Options`` and Lorum players."""
     if args.offline:
         from lodam_p2p.local import play_local  # noqa: PLC0415
 
@@ -96,8 +90,6 @@ def lorum_driver(args: argparse.Namespace) -> Driver:
             return await play_local(options=options, seats=seats, seed=seed, game=GAME)
 
         return local
-    if not NETWORK_PLAYS_LORUM:
-        raise CliError("Lorum at a networked table is not yet available; use --offline")
     return choose_driver(args)
 
 

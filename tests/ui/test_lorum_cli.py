@@ -21,9 +21,8 @@ def _refused(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     return err
 
 
-def test_a_networked_lorum_table_is_not_there_yet(capsys: pytest.CaptureFixture[str]) -> None:
-    err = _refused([], capsys)
-    assert "Lorum at a networked table is not yet available; use --offline" in err
+def test_a_networked_lorum_table_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "needs a terminal" in _refused([], capsys)
 
 
 def test_lorum_seats_three_or_four(capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,7 +69,7 @@ def test_every_lorum_option_reaches_the_table(monkeypatch: pytest.MonkeyPatch) -
         args += ["--option", item]
     assert main(args) == 0
     ((chosen, lineup),) = seen
-    assert lineup == ["random", "random"]
+    assert lineup == ["heuristic", "heuristic"]  # the bundled heuristic plays Lorum
     assert chosen.to_mapping()["breach_points"] == 9 and chosen.rounds == 2
     assert [c.value for c in chosen.contracts] == ["reds", "lorum"]
 
@@ -119,14 +118,11 @@ def test_the_bots_are_heuristic_when_it_plays_lorum_else_random() -> None:
     assert play_lorum.default_bot(_Registry()) == "random"
 
 
-def test_the_network_path_is_the_session_once_it_deals_lorum(
+def test_the_network_path_is_the_session(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     args = cmd_play.play_defaults()
     args.game = "lorum"
-    with pytest.raises(play_lorum.CliError, match="not yet available"):
-        play_lorum.lorum_driver(args)
-    monkeypatch.setattr(play_lorum, "NETWORK_PLAYS_LORUM", True)
     session_driver = object()
     monkeypatch.setattr(play_lorum, "choose_driver", lambda a: session_driver)
     assert play_lorum.lorum_driver(args) is session_driver
