@@ -1,7 +1,8 @@
 """A short Lorum match played through a real terminal: tmux runs
-``lodam play --game lorum --offline``, and whenever the person is asked, ``h`` (the hint)
-then Enter answers; Enter closes each end-of-deal panel, until the round's standings
-offer "play again".
+``lodam play --game lorum --offline`` (and, once, without ``--offline``: the network
+session on the embedded broker, dealt by the fair-deal protocol), and whenever the person
+is asked, ``h`` (the hint) then Enter answers; Enter closes each end-of-deal panel, until
+the round's standings offer "play again".
 
 tmux must be installed (``.ci/run`` installs it); without it the test fails, it does not
 skip. The screen is polled; the bounds on polls are only a safety net against a hang.
@@ -70,7 +71,7 @@ def _colours(tmux: Tmux) -> set[str]:
     return found
 
 
-def _play_round(tmux: Tmux, screens: list[str]) -> str:
+def _play_round(tmux: Tmux, screens: list[str], table: str = "offline") -> str:
     """Hint and Enter for every decision, Enter after every deal, until "play again";
     every screen seen is kept in ``screens``. Returns the final screen."""
     deal_ends = 0
@@ -97,7 +98,7 @@ def _play_round(tmux: Tmux, screens: list[str]) -> str:
     else:
         pytest.fail("the round did not end; last screen:\n" + tmux.screen())
     final = _plain(tmux.screen())
-    assert "Lorum . table offline" in final
+    assert f"Lorum . table {table}" in final
     assert "Moll" in final and "Ned" in final and "Bess" in final
     assert deal_ends >= 1 and "Leave" not in final
     assert "Your lead" in seen_quartet or "goes on the run" in seen_quartet
@@ -119,8 +120,8 @@ def _leave(tmux: Tmux, log: Path) -> None:
     assert "Traceback" not in after and "Traceback" not in log.read_text()
 
 
-def _command(log: Path, extra: str = "", env: str = "") -> str:
-    return (f"{env}{LODAM} play --game lorum --offline --option contracts=quartet,lorum "
+def _command(log: Path, extra: str = "", env: str = "", where: str = "--offline") -> str:
+    return (f"{env}{LODAM} play --game lorum {where} --option contracts=quartet,lorum "
             f"--bot-delay 0 --seed 5 --log-file {log}{extra}; echo EXIT=$?; sleep 60")
 
 
@@ -148,6 +149,20 @@ def test_no_color_and_ascii_play_the_round_in_plain_letters(tmp_path: Path) -> N
         _play_round(tmux, screens)
         assert all(s.isascii() for s in screens), next(s for s in screens if not s.isascii())
         assert not _colours(tmux), "NO_COLOR still draws in colour"
+        _leave(tmux, log)
+    finally:
+        tmux.close()
+
+
+@pytest.mark.slow
+def test_a_lorum_round_over_the_network_session_by_keyboard(tmp_path: Path) -> None:
+    """The same keys at a networked table: the embedded broker, three heuristic bots and
+    the fair deal; the round still ends on "play again", and the person leaves cleanly."""
+    log = tmp_path / "lodam.log"
+    tmux = Tmux(_command(log, where="--table lime"), width=80, height=24)
+    try:
+        screens: list[str] = []
+        _play_round(tmux, screens, table="lime")
         _leave(tmux, log)
     finally:
         tmux.close()
