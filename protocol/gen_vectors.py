@@ -157,7 +157,8 @@ def shuffle_vector() -> dict[str, Any]:
             "starting_deck": [[hx(a), hx(b)] for a, b in deck],
             "shuffled_deck": [[hx(a), hx(b)] for a, b in shuffled],
             "proof_entropy_seed": "shuffle proof",
-            "proof": hx(_proven(Statement(b"shuffle", ctx, joint, deck, shuffled), secret,
+            "proof": hx(_proven(Statement(b"shuffle", ctx, joint, deck, shuffled,
+                                          commitment(ctx, secret)), secret,
                                 b"shuffle proof").encode())}
 
 

@@ -321,11 +321,14 @@ class Hand(PlayPhase):
         assert rec.joint is not None
         secret = self._me.draw_shuffle(self.config.deck_size)
         deck = apply_shuffle(rec.final_deck, rec.joint, secret)
+        committed = commitment(self._me.ctx, secret)
         proof = None
         if self.config.proofs:
-            st = rec.statement(self._me.seat, b"shuffle", rec.final_deck, deck)
+            # the commitment is part of the statement: a proof made for one commitment
+            # does not verify beside another (SPEC.md 2, step 2)
+            st = rec.statement(self._me.seat, b"shuffle", rec.final_deck, deck, committed)
             proof = prove_shuffle(st, secret, self._me.entropy)
-        self._send(ShuffleMsg(deck, commitment(self._me.ctx, secret), proof), now)
+        self._send(ShuffleMsg(deck, committed, proof), now)
 
     def _on_shuffle(self, seat: int, msg: ShuffleMsg, now: float, trusted: bool) -> None:
         self.record.add_shuffle(seat, msg, trusted=trusted)

@@ -117,8 +117,8 @@ class Record:
                         f"expected {self.config.deck_size}")
         self.check_parts(seat, msg.deck, "shuffle", trusted=trusted)
         if not trusted:
-            self._check_proof(seat, self.statement(seat, b"shuffle", self.final_deck, msg.deck),
-                              msg.proof, "shuffle")
+            self._check_proof(seat, self.statement(seat, b"shuffle", self.final_deck, msg.deck,
+                                                   msg.commitment), msg.proof, "shuffle")
         self.commitments[seat] = msg.commitment
         self.decks.append(msg.deck)
 

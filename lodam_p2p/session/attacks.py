@@ -189,7 +189,7 @@ class ShuffleDuplicate(EnvelopeAttack):
 
 class ShuffleCommitmentMismatch(EnvelopeAttack):
     kind, summary, target = ("shuffle-commitment-mismatch",
-                             "a shuffle whose commitment its audit opening will not match",
+                             "a shuffle beside a commitment its proof was not made for",
                              Kind.SHUFFLE)
 
     def change(self, message: object) -> ShuffleMsg:

@@ -22,7 +22,7 @@ NODELAY = "set_tcp_nodelay true"
 
 #: Attacks mounted before the deal, and so refused before any card is played.
 _BEFORE_THE_DEAL = {"bad-key-proof", "bad-share-proof", "equivocation", "replay-other-table",
-                    "stall"}
+                    "stall", "shuffle-commitment-mismatch"}
 
 
 def _first_check(played_blames: list[str]) -> str:
@@ -39,7 +39,8 @@ def _first_check(played_blames: list[str]) -> str:
     ("replay-other-table", "replay"),
     ("bad-key-proof", "key-proof"),
     ("bad-share-proof", "share-proof"),
-    ("shuffle-commitment-mismatch", "shuffle-commitment"),
+    # the proof of shuffle is bound to its commitment: a swapped one fails on arrival
+    ("shuffle-commitment-mismatch", "shuffle"),
     ("false-exchange-claim", "false-exchange-kind"),
     ("revoke", "revoke"),
 ])

@@ -112,6 +112,12 @@ def _foreign_proof(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
     return replace(msg, proof=prove_shuffle(st, hand._me.shuffle, hand._me.entropy))
 
 
+def _recommitted(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
+    """The honest deck and proof beside another commitment: the proof is bound to the
+    commitment it was made for, so the swap is refused on arrival, not at the audit."""
+    return replace(msg, commitment=bytes(b ^ 1 for b in msg.commitment))
+
+
 @pytest.mark.parametrize("cheater", [
     cheats.tampering(ShuffleMsg, cheats.duplicated_card),
     cheats.tampering(ShuffleMsg, cheats.substituted_noise),
@@ -120,9 +126,10 @@ def _foreign_proof(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
     cheats.tampering(ShuffleMsg, _swapped),
     cheats.tampering(ShuffleMsg, _no_proof),
     cheats.tampering(ShuffleMsg, _foreign_proof),
+    cheats.tampering(ShuffleMsg, _recommitted),
     _NotAPermutation,
 ], ids=["duplicated", "noise", "replaced-deck", "planted-key", "swapped", "no-proof",
-        "wrong-context", "dropped"])
+        "wrong-context", "other-commitment", "dropped"])
 def test_a_false_shuffle_is_refused_at_once(cheater: type[Hand]) -> None:
     table = _table(cheater)
     table.flush()
