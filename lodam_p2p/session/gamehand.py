@@ -111,16 +111,6 @@ class GameHand(HandBase):
 
     # --- what the hand waits for ------------------------------------------------------
 
-    @property
-    def dealt(self) -> bool:
-        """Every seat's cards are dealt (the protocol is in play or later)."""
-        return self.fair.phase in (Phase.PLAY, Phase.AUDIT, Phase.DONE)
-
-    @property
-    def audited(self) -> bool:
-        """The audit passed: :attr:`full` is the replayed deal."""
-        return self.fair.phase is Phase.DONE
-
     def holder_turn(self) -> Holder | None:
         """The card whose holder is awaited, when the public part names no seat."""
         if self.public.is_over or not self.dealt or self._pending is not None:

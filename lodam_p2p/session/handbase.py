@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from lodam_p2p.fairdeal import Blame, Hand, HandConfig, RemoteProtocolError
+from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, RemoteProtocolError
 from lodam_p2p.fairdeal.messages import AuditMsg
 from lodam_p2p.fairdeal.messages import decode as decode_message
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope
@@ -33,6 +33,16 @@ class HandBase:
     def hand_no(self) -> int:
         """The hand number (the fair-deal context)."""
         return self.config.hand
+
+    @property
+    def dealt(self) -> bool:
+        """Every seat's cards are dealt (the protocol is in play or later)."""
+        return self.fair.phase in (Phase.PLAY, Phase.AUDIT, Phase.DONE)
+
+    @property
+    def audited(self) -> bool:
+        """The audit passed: the hand's full deal is the replayed one."""
+        return self.fair.phase is Phase.DONE
 
     def poll(self, now: float) -> None:
         raise NotImplementedError

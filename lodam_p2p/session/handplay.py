@@ -107,16 +107,6 @@ class HandPlay(HandBase, Trading, OwnMoves):
 
     # --- what the hand waits for ------------------------------------------------------
 
-    @property
-    def dealt(self) -> bool:
-        """Every seat's cards are dealt (the protocol is in play or later)."""
-        return self.fair.phase in (Phase.PLAY, Phase.AUDIT, Phase.DONE)
-
-    @property
-    def audited(self) -> bool:
-        """The audit passed: :attr:`full` is the replayed deal."""
-        return self.fair.phase is Phase.DONE
-
     def awaited(self) -> tuple[int, Msg] | None:
         """The seat whose message the hand waits for now, and its kind."""
         pending = self._pending
