@@ -51,6 +51,7 @@ class LorumSettings:
     hint: Callable[[PlayerView], Action] | None = None
     #: Longest wait for the person at the end of a deal (a timed, networked table).
     hold_limit: float | None = None
+    hosted: tuple[str, ...] = ()  #: bot seats played from here for a table with others
     input: Input | None = None  #: for tests: a pipe input
     output: Output | None = None  #: for tests: a dummy output
     clock: Callable[[], float] = field(default=time.monotonic)
@@ -72,7 +73,7 @@ class LorumClient:
 
     def _fresh_table(self) -> tuple[LorumTable, LorumKeys, LorumPlayer]:
         s = self.settings
-        model = LorumTable(glyphs=Glyphs(ascii=s.ascii), table=s.table)
+        model = LorumTable(glyphs=Glyphs(ascii=s.ascii), table=s.table, hosted=s.hosted)
         player = LorumPlayer(model, hold_limit=s.hold_limit, clock=s.clock)
         keys = LorumKeys(model, answer=player.answer, leave=self.leave,
                          play_again=self.play_again, hint=s.hint)
@@ -92,8 +93,12 @@ class LorumClient:
         self.app.invalidate()
 
     def interrupt(self) -> None:
-        """Ctrl-C: leave at once."""
-        self.leave()
+        """Ctrl-C: leave at once — or, with bot seats played from here, ask first."""
+        if self.model.hosted and self.model.panel is not LorumPanel.QUIT:
+            self.keys.key("q")
+            self.app.invalidate()
+        else:
+            self.leave()
 
     def leave(self) -> None:
         """The person leaves the table."""

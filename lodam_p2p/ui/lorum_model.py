@@ -15,6 +15,7 @@ import enum
 from dataclasses import dataclass, field
 
 from lodam_p2p.games.lorum import Contract, DealResult, Match, Options, PlayerView, Scoring
+from lodam_p2p.player import Notice, SeatInfo
 from lodam_p2p.ui.glyphs import Glyphs
 from lodam_p2p.ui.lorum_choices import LorumPrompt, lorum_prompt
 from lodam_p2p.ui.lorum_narrate import LorumNarrator
@@ -123,6 +124,11 @@ class LorumTable:
     rounds: int = 1  #: rounds in the match
     sheet: ScoreSheet | None = None  #: the match before this deal (seats add this deal's)
     connected: tuple[bool, ...] = ()  #: per seat; missing seats count as connected
+    seats: tuple[SeatInfo, ...] = ()  #: who sits where (the waiting room lists them)
+    wanted: int = 0  #: before the start: seats the table has
+    notice: Notice | None = None  #: the latest notice (where others join …)
+    #: bot seats this process plays at a table with others (leaving ends them)
+    hosted: tuple[str, ...] = ()
     prompt: LorumPrompt | None = None
     cursor: int = 0
     hint: int | None = None

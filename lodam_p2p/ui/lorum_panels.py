@@ -8,6 +8,7 @@ from lodam_p2p.ui.canvas import Canvas, Frags, frag_width
 from lodam_p2p.ui.german import CONTRACT_NAMES
 from lodam_p2p.ui.lorum_model import DealSummary, LorumPanel, LorumTable, ScoreSheet
 from lodam_p2p.ui.rules_page import page_lines, rules_page
+from lodam_p2p.ui.waiting import hosted_warning
 
 HELP = (
     ("←/→", "move between cards and buttons"),
@@ -54,7 +55,7 @@ def panel_lines(model: LorumTable, width: int) -> list[Frags]:
                 *[[("class:panel.key", f"{k:<14}"), ("", what)] for k, what in HELP],
                 [], [("class:dim", "Esc or ? closes this")]]
     if panel is LorumPanel.QUIT:
-        return [[("class:panel.title", "Leave the table?")], [],
+        return [[("class:panel.title", "Leave the table?")], [], *hosted_warning(model.hosted),
                 [("", "y: leave    n or Esc: stay")]]
     # between deals the sheet of the deal just scored, else the sheet before this deal
     sheet = model.deal_end.sheet if model.between_deals and model.deal_end else model.sheet

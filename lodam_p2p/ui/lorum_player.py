@@ -40,6 +40,7 @@ from lodam_p2p.player import (
 )
 from lodam_p2p.ui.lorum_ledger import LorumLedger, offenders
 from lodam_p2p.ui.lorum_model import DealSummary, LorumPanel, LorumTable
+from lodam_p2p.ui.seated import SeatedPerson, describe
 
 log = logging.getLogger(__name__)
 
@@ -71,21 +72,17 @@ def dealt_again(old: PlayerView, new: PlayerView) -> bool:
             or len(new.played) < len(old.played) or len(new.lays) < len(old.lays))
 
 
-class LorumPlayer:
+class LorumPlayer(SeatedPerson[Action]):
     """A person at a Lorum table; see the module docstring."""
 
     def __init__(self, model: LorumTable, *, hold_limit: float | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(model)
         self.model = model
         self.hold_limit = hold_limit
         self.clock = clock
-        self.hold = asyncio.Event()
-        self.hold.set()
-        #: Called after every change of the model (the application redraws).
-        self.changed: Callable[[], None] = lambda: None
         self.ledger: LorumLedger | None = None
         self._held: list[TableEvent] = []
-        self._pending: asyncio.Future[Action] | None = None
 
     # -- what the table tells -----------------------------------------------------------
 
@@ -126,6 +123,7 @@ class LorumPlayer:
         self.model.names = tuple(s.name for s in seats)
         self.model.connected = tuple(s.connected for s in seats)
         self.model.me = event.me
+        self.model.seats, self.model.wanted = tuple(seats), event.wanted or len(seats)
 
     def _progress(self, event: Progress) -> None:
         words = PHASE_WORDS.get(event.phase)
@@ -181,6 +179,7 @@ class LorumPlayer:
         self.hold.clear()
 
     def _notice(self, event: Notice) -> None:
+        self.model.notice = event
         self.model.log.append((f"class:log.{event.level.value}", event.text))
         if event.level is not NoticeLevel.INFO:
             self.model.status = event.text
@@ -213,31 +212,10 @@ class LorumPlayer:
                 self.release()
         if forced(view):
             return view.legal[0]
-        future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
-        self._pending = future
-        self.model.ask(view)
-        self.changed()
-        try:
-            action = await future
-        finally:
-            self._pending = None
-            self.model.answered()
-            self.changed()
-        log.info("decided %s", action)
-        return action
-
-    def answer(self, action: Action) -> None:
-        """The person's answer to the question on the screen."""
-        if self._pending is not None and not self._pending.done():
-            self._pending.set_result(action)
+        return await self.ask(view)
 
 
 def _describe(event: TableEvent) -> str:
     """A short line for the file log (a view is summed up, not dumped)."""
-    if isinstance(event, ViewChanged):
-        v = event.view
-        return (f"view: {v.contract.value} to_act={v.to_act} awaiting={v.awaiting} "
-                f"action={event.last_action}")
-    if isinstance(event, Notice):
-        return f"notice {event.level.value}: {event.text}"
-    return repr(event)
+    return describe(event, lambda v: f"{v.contract.value} to_act={v.to_act} "
+                                      f"awaiting={v.awaiting}")

@@ -19,6 +19,7 @@ from lodam_p2p.ui.lorum_middle import FELT_ROWS, felt_lines, turn_line
 from lodam_p2p.ui.lorum_model import LorumPanel, LorumTable
 from lodam_p2p.ui.lorum_panels import draw_lorum_panel
 from lodam_p2p.ui.rules_page import contract_title
+from lodam_p2p.ui.waiting import seat_list
 
 #: Lines of a seat's box.
 SEAT_LINES = 3
@@ -35,7 +36,12 @@ def render_lorum(model: LorumTable, width: int, height: int, now: float) -> Canv
     _header(canvas, model, width)
     view = model.view
     if view is None:
-        canvas.center(height // 2, [("class:dim", model.status or "waiting for the table…")])
+        lines = seat_list(model.status or "waiting for the table…", model.seats,
+                          wanted=model.wanted, me=model.me, notice=model.notice,
+                          width=width - 4)
+        top = max(2, (height - len(lines)) // 2)
+        for i, line in enumerate(lines):
+            canvas.center(top + i, line)
     else:
         bottom = _table(canvas, model, view, width)
         _log(canvas, model, bottom + 1, height - bottom - 1, width)

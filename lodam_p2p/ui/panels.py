@@ -9,6 +9,7 @@ from lodam_p2p.ui.model import Panel, TableModel
 from lodam_p2p.ui.narrate import name_seats
 from lodam_p2p.ui.rules_page import page_lines, rules_page
 from lodam_p2p.ui.seat_view import card_frag
+from lodam_p2p.ui.waiting import hosted_warning
 
 HELP = (
     ("←/→  ↑/↓", "move between cards and buttons"),
@@ -71,15 +72,8 @@ def panel_lines(model: TableModel) -> list[Frags]:
 
 
 def _quit(model: TableModel) -> list[Frags]:
-    lines: list[Frags] = [[("class:panel.title", "Leave the table?")], []]
-    if model.hosted:
-        bots = " and ".join(model.hosted)
-        one = len(model.hosted) == 1
-        warn = "class:notice.warning"
-        lines += [[(warn, f"{bots} {'plays' if one else 'play'} from here: leaving ends")],
-                  [(warn, f"{'that seat' if one else 'those seats'}, and the match for the "
-                          "others.")], []]
-    return [*lines, [("", "y: leave    n or Esc: stay")]]
+    return [[("class:panel.title", "Leave the table?")], [], *hosted_warning(model.hosted),
+            [("", "y: leave    n or Esc: stay")]]
 
 
 def _help() -> list[Frags]:

@@ -23,8 +23,9 @@ import time
 from collections.abc import Callable
 
 from lodam_p2p.games.lodam import Action, Decision, PlayerView
-from lodam_p2p.player import DealEnded, MatchEnded, Notice, TableEvent, ViewChanged
+from lodam_p2p.player import DealEnded, MatchEnded, TableEvent, ViewChanged
 from lodam_p2p.ui.model import Panel, TableModel
+from lodam_p2p.ui.seated import SeatedPerson, describe
 
 log = logging.getLogger(__name__)
 
@@ -32,17 +33,13 @@ log = logging.getLogger(__name__)
 OBVIOUS = (Decision.OFFER, Decision.ANSWER)
 
 
-class TerminalPlayer:
+class TerminalPlayer(SeatedPerson[Action]):
     """A person at the table; see the module docstring."""
 
     def __init__(self, model: TableModel, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(model)
         self.model = model
         self.clock = clock
-        self.hold = asyncio.Event()
-        self.hold.set()
-        #: Called after every change of the model (the application redraws).
-        self.changed: Callable[[], None] = lambda: None
-        self._pending: asyncio.Future[Action] | None = None
 
     def notify(self, event: TableEvent) -> None:
         """Take in ``event``, log it to the file log, and redraw."""
@@ -68,23 +65,7 @@ class TerminalPlayer:
         """Ask the person (see the module docstring for the two obvious cases)."""
         if view.awaiting in OBVIOUS and len(view.legal) == 1:
             return view.legal[0]
-        future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
-        self._pending = future
-        self.model.ask(view)
-        self.changed()
-        try:
-            action = await future
-        finally:
-            self._pending = None
-            self.model.answered()
-            self.changed()
-        log.info("decided %s", action)
-        return action
-
-    def answer(self, action: Action) -> None:
-        """The person's answer to the question on the screen."""
-        if self._pending is not None and not self._pending.done():
-            self._pending.set_result(action)
+        return await self.ask(view)
 
     def panel_closed(self, panel: Panel) -> None:
         """The person closed a panel; after the end of a deal, the table may go on."""
@@ -94,10 +75,5 @@ class TerminalPlayer:
 
 def _describe(event: TableEvent) -> str:
     """A short line for the file log (a view is summed up, not dumped)."""
-    if isinstance(event, ViewChanged):
-        v = event.view
-        return (f"view: to_act={v.to_act} awaiting={v.awaiting} trick={len(v.tricks)} "
-                f"action={event.last_action}")
-    if isinstance(event, Notice):
-        return f"notice {event.level.value}: {event.text}"
-    return repr(event)
+    return describe(event, lambda v: f"to_act={v.to_act} awaiting={v.awaiting} "
+                                      f"trick={len(v.tricks)}")

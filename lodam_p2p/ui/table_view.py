@@ -16,6 +16,7 @@ from lodam_p2p.ui.glyphs import Glyphs, sort_hand
 from lodam_p2p.ui.model import Panel, TableModel
 from lodam_p2p.ui.panels import draw_panel
 from lodam_p2p.ui.seat_view import SEAT_LINES, SeatPlaces, card_frag, draw_trick, seat_box
+from lodam_p2p.ui.waiting import seat_list, wrap
 
 #: Width at which the log moves to a column of its own.
 WIDE = 110
@@ -59,28 +60,8 @@ def _draw(model: TableModel, width: int, height: int, now: float) -> Canvas:
 def waiting_room(model: TableModel, width: int = 80) -> list[Frags]:
     """Before the first deal: what the table is doing, and its seats — who has taken
     each, who is a bot, how many are still missing."""
-    lines: list[Frags] = [[("class:dim", model.waiting_line())]]
-    notice = model.notice
-    if notice is not None:  # where to join, a name already taken …
-        style = f"class:notice.{notice.level.value}"
-        lines += [[], *([(style, piece.strip())] for piece in _wrap(notice.text, width))]
-    if not model.seats:
-        return lines
-    wanted = max(model.wanted, len(model.seats))
-    missing = wanted - len(model.seats)
-    count = f"{len(model.seats)} of {wanted} seats taken"
-    count += f" · {missing} still missing" if missing else " · the table is full"
-    lines += [[], [("class:trick.title", count)], []]
-    for info in model.seats:
-        who = "you" if info.seat == model.me else info.name
-        kind = "bot " + info.kind[4:] if info.kind.startswith("bot:") else "person"
-        if info.seat == model.me:
-            kind = f"{info.name}, {kind}"
-        lines.append([("class:seat.name", f"{info.seat + 1:>2}. {who:<18}"),
-                      ("class:dim", f"{kind:<24}")])
-    for seat in range(len(model.seats), wanted):
-        lines.append([("class:dim", f"{seat + 1:>2}. {'…':<18}{'waiting for a player':<24}")])
-    return lines
+    return seat_list(model.waiting_line(), model.seats, wanted=model.wanted, me=model.me,
+                     notice=model.notice, width=width)
 
 
 def _log_width(width: int) -> int:
@@ -315,19 +296,8 @@ def _wrapped_tail(model: TableModel, width: int, lines: int) -> list[tuple[str, 
     """The last ``lines`` lines of the log, long entries wrapped at ``width``."""
     out: list[tuple[str, str]] = []
     for style, text in reversed(model.log):
-        pieces = _wrap(text, max(10, width))
+        pieces = wrap(text, max(10, width))
         out[:0] = [(style, piece) for piece in pieces]
         if len(out) >= lines:
             break
     return out[-lines:] if lines > 0 else []
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split(" "):
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = "  " + word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line]
