@@ -12,8 +12,8 @@ DNS-SD. Others join with ``lodam join TABLE --broker URL`` or ``lodam bot NAME``
 ``deals``, ``audits_passed``, ``blames``, ``standings``).
 
 ``--game lorum`` hosts Lorum (3 or 4 seats; ``--option`` takes every LORUM.md option
-but ``first_last_short``, which a networked table refuses for now). A person does not
-sit at a Lorum table here yet: host it with ``--watch``.
+but ``first_last_short``, which a networked table refuses for now); the person sits at
+the Lorum screen, and those who join with ``lodam join`` get it too.
 """
 
 from __future__ import annotations
@@ -67,9 +67,6 @@ def run(args: argparse.Namespace) -> int:
     """Host the table until its match is over."""
     game = game_for(args.game)
     if not args.watch and sys.stdin.isatty() and sys.stdout.isatty():
-        if game.name != "lodam":
-            raise CliError(f"nobody sits at a {game.title} table in the terminal client "
-                           "here yet: host it with --watch and join with lodam bot")
         return host_in_client(args)
     table = check_table(args.table)
     if args.seats not in game.seats:
@@ -106,13 +103,18 @@ def host_in_client(args: argparse.Namespace) -> int:
     from lodam_p2p.cli import cmd_play  # noqa: PLC0415 - the client loads only when needed
 
     table = check_table(args.table)
+    game = game_for(args.game)
+    if args.seats not in game.seats:
+        raise CliError(f"--seats must be between {game.seats.low} and {game.seats.high} "
+                       f"for {game.title}")
     if args.broker and args.listen:
         raise CliError("--listen is for the embedded broker; drop it with --broker")
     if len(args.bot) >= args.seats:
         raise CliError(f"{len(args.bot)} bots and you do not fit at {args.seats} seats")
     play = cmd_play.play_defaults()
-    play.host, play.table, play.seats = True, table, args.seats
-    play.bots, play.chosen_options = ",".join(args.bot), parse_options(args.option)
+    play.host, play.table, play.seats, play.game = True, table, args.seats, game.name
+    play.bots, play.chosen_options = ",".join(args.bot), parse_options(args.option, game.name)
+    play.given = {"seats", "bots"}
     play.broker, play.listen = check_broker(args.broker), args.listen
     play.seed, play.json, play.timeout = args.seed, args.json, args.timeout
     play.name, play.bot_delay, play.ascii = args.name, args.bot_delay, args.ascii

@@ -10,7 +10,9 @@ plain text (``--json``: just the one-line summary at the end).
 (``--seats 3`` or ``4``, default 4; ``heuristic`` bots when that bot plays Lorum, else
 ``random``; ``--option`` takes LORUM.md section 9, e.g. ``contracts=quartet,lorum``),
 dealt over the embedded broker by the fair-deal protocol, or with ``--offline`` played by
-the same offline table as Losing Lodam.
+the same offline table as Losing Lodam. ``--bots-only`` and ``--lobby`` work for it too;
+a table joined from the lobby (or by ``lodam join``) is played with its own game's
+screen, whatever ``--game`` says.
 
 Bots are paced (``--bot-delay``, default 0.6 s a card) so that a person can follow them.
 The log goes to a file (``--log-file``, default ``~/.local/state/lodam/lodam.log``),
@@ -25,29 +27,30 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lodam_p2p.cli import CliError
+from lodam_p2p.cli.person import (
+    DEFAULT_DELAY,
+    Driver,
+    load_registry,
+    play_with_person,
+    timeout_of,
+)
 
 if TYPE_CHECKING:
     from lodam_p2p.bots.registry import BotRegistry
     from lodam_p2p.games.lodam import Action, Options, PlayerView
     from lodam_p2p.player import Notice, Player
     from lodam_p2p.tableplan import MatchOutcome, SeatPlan
+    from lodam_p2p.ui.lobby import LobbyRow
 
 #: Names for the bots' seats, as a 17th-century table might have had.
 BOT_NAMES = ("Moll", "Ned", "Bess", "Kit", "Joan", "Hal", "Nan", "Wat", "Tib", "Jack")
 DEFAULT_SEATS = 5
 DEFAULT_BOT = "heuristic"
-DEFAULT_DELAY = 0.6
-#: Seconds a bot seat may stay silent at a networked table before it is blamed.
-TIMEOUT_S = 30.0
-
-#: Runs one match: (options, seats, seed) → outcome.
-Driver = Callable[["Options", Sequence["SeatPlan"], "int | None"],
-                  Coroutine[Any, Any, "MatchOutcome"]]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -116,25 +119,42 @@ def seconds(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """Play; exit status 0 when the person left or the match ended."""
+    if args.lobby:
+        _from_lobby(args)
+    if getattr(args, "join_row", None) is not None:
+        args.game = _joined_game(args)
     if getattr(args, "game", "lodam") == "lorum":
         from lodam_p2p.cli.play_lorum import play_lorum  # noqa: PLC0415
 
         return play_lorum(args)
-    if args.lobby:
-        _from_lobby(args)
     options = getattr(args, "chosen_options", None) or _options(args.option)
     if not 3 <= args.seats <= 10:
         raise CliError(f"--seats must be 3 to 10 (RULES.md section 3), got {args.seats}")
-    registry = _registry()
-    lineup = _lineup(args, registry)
+    registry = load_registry()
+    lineup = lineup_for(args, registry)
     log_path = setup_logging(args.log_file)
     driver = choose_driver(args)
     if args.bots_only:
-        return _bots_only(args, options, lineup, registry, driver)
+        return bots_only(args, options, lineup, registry, driver)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise CliError("lodam play needs a terminal (or --bots-only for a table of bots)")
-    return _with_person(args, options, lineup, registry=registry, driver=driver,
-                        log_path=log_path)
+    return play_with_person(args, options, lineup, registry=registry, driver=driver,
+                            bots=bot_seats, screen=_screen(args, registry, lineup),
+                            log_path=log_path)
+
+
+def _joined_game(args: argparse.Namespace) -> str:
+    """The game of the table joined (``lodam join TABLE``, or a lobby row): the one its
+    announcement says, read from the broker when the row does not carry it."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError("a seat in the terminal client needs a terminal (or --bot NAME)")
+    row: Any = args.join_row
+    known = getattr(row, "game", None)
+    if known:
+        return str(known)
+    from lodam_p2p.cli.netrun import joined_game  # noqa: PLC0415
+
+    return joined_game(args, row.table, row.broker)
 
 
 def _from_lobby(args: argparse.Namespace) -> None:
@@ -145,7 +165,6 @@ def _from_lobby(args: argparse.Namespace) -> None:
     from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl  # noqa: PLC0415
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.glyphs import Glyphs  # noqa: PLC0415
-    from lodam_p2p.ui.lobby import LobbyRow  # noqa: PLC0415
     from lodam_p2p.ui.lobby_app import LobbyApp  # noqa: PLC0415
 
     try:
@@ -157,18 +176,20 @@ def _from_lobby(args: argparse.Namespace) -> None:
         rows = await gather_tables(broker, 2.0)
         return [_lobby_row(row) for row in rows]
 
-    app = LobbyApp(find, glyphs=Glyphs(args.ascii), no_color=no_color_wanted())
+    app = LobbyApp(find, glyphs=Glyphs(args.ascii), no_color=no_color_wanted(),
+                   game=getattr(args, "game", None) or "lodam")
     choice = asyncio.run(app.run())
     if choice is None:
         raise SystemExit(0)
     if choice.join is not None:
         args.join_row, args.table, args.bots = choice.join, choice.join.table, ""
         return
-    args.host, args.table, args.seats = True, choice.table, choice.seats
+    args.host, args.table, args.seats, args.game = True, choice.table, choice.seats, choice.game
     args.bots, args.chosen_options = choice.bots, choice.options
+    args.given = (getattr(args, "given", None) or set()) | {"seats", "bots"}
 
 
-def _lobby_row(row: Any) -> Any:
+def _lobby_row(row: Any) -> LobbyRow:
     from lodam_p2p.ui.lobby import LobbyRow  # noqa: PLC0415
 
     a = row.announcement
@@ -176,7 +197,7 @@ def _lobby_row(row: Any) -> Any:
     if a is None:
         return LobbyRow(row.table, row.broker, found=found)
     return LobbyRow(row.table, row.broker, len(a.seated), a.seats, a.state, a.host, found,
-                    a.joinable)
+                    a.joinable, a.game)
 
 
 def _options(items: Sequence[str]) -> Options:
@@ -189,16 +210,7 @@ def _options(items: Sequence[str]) -> Options:
         raise CliError(f"bad --option: {err}") from None
 
 
-def _registry() -> BotRegistry:
-    from lodam_p2p.bots import BotError, BotRegistry  # noqa: PLC0415
-
-    try:
-        return BotRegistry.load()
-    except BotError as err:
-        raise CliError(str(err)) from None
-
-
-def _lineup(args: argparse.Namespace, registry: BotRegistry) -> list[str]:
+def lineup_for(args: argparse.Namespace, registry: BotRegistry) -> list[str]:
     """The bots to seat: every free seat, or (hosting, joining) exactly those named."""
     if getattr(args, "join_row", None) is not None:
         return []
@@ -258,6 +270,13 @@ def choose_driver(args: argparse.Namespace) -> Driver:
     from lodam_p2p import session  # noqa: PLC0415 - keep `lodam --help` fast
 
     row: Any = getattr(args, "join_row", None)
+    game = getattr(args, "game", None) or "lodam"
+
+    def same_game(found: Any) -> None:
+        # the screen was chosen for the game the table announced a moment ago
+        if found.game != game:
+            raise session.SessionError(f"table {found.table} now plays {found.game}, "
+                                       f"not {game}")
 
     # On the network ``seed`` reaches the bots only (bot_seats): every secret of the
     # session — identity, hand keys, shuffles, salts, the lot — is drawn from the OS.
@@ -265,7 +284,7 @@ def choose_driver(args: argparse.Namespace) -> Driver:
                    ) -> MatchOutcome:
         return await session.join_table(
             table=row.table, seat=seats[0], broker_url=row.broker,
-            timing=_timing(args), journal=_journal(args, row.table))
+            timing=_timing(args), journal=_journal(args, row.table), accept=same_game)
 
     async def host(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
@@ -277,7 +296,8 @@ def choose_driver(args: argparse.Namespace) -> Driver:
         return await session.host_table(
             table=args.table, seats=args.seats, options=options, local=seats,
             broker_url=args.broker, listen=getattr(args, "listen", None),
-            on_broker=tell, timing=_timing(args), journal=_journal(args, args.table))
+            on_broker=tell, timing=_timing(args), journal=_journal(args, args.table),
+            game=game)
 
     if row is not None:
         return join
@@ -288,14 +308,9 @@ def choose_driver(args: argparse.Namespace) -> Driver:
                       ) -> MatchOutcome:
         return await session.play_table(
             table=args.table, options=options, seats=seats, broker_url=args.broker,
-            timing=_timing(args), game=getattr(args, "game", None) or "lodam")
+            timing=_timing(args), game=game)
 
     return network
-
-
-def _timeout(args: argparse.Namespace) -> float:
-    """Seconds a bot seat may stay silent (``lodam host``/``join`` pass ``--timeout``)."""
-    return float(getattr(args, "timeout", None) or TIMEOUT_S)
 
 
 def _journal(args: argparse.Namespace, table: str | None) -> Any:
@@ -310,7 +325,7 @@ def _timing(args: argparse.Namespace) -> Any:
     from lodam_p2p.cli.netrun import session_options  # noqa: PLC0415
     from lodam_p2p.session import Timing  # noqa: PLC0415
 
-    return Timing(timeout_s=_timeout(args),
+    return Timing(timeout_s=timeout_of(args),
                   grace_s=session_options(getattr(args, "option", []) or [])[1])
 
 
@@ -347,8 +362,12 @@ def bot_seats(lineup: Sequence[str], registry: BotRegistry, *, first_seat: int, 
     return seats
 
 
-def _bots_only(args: argparse.Namespace, options: Options, lineup: list[str],
-               registry: BotRegistry, driver: Driver) -> int:
+def bots_only(args: argparse.Namespace, options: Any, lineup: list[str],
+              registry: BotRegistry, driver: Driver, *, spectator: type | None = None) -> int:
+    """A table of bots only, told by ``spectator`` (a wrapper of the first seat; default
+    Lodam's log) as plain text; with ``--json`` the story goes to stderr and stdout has
+    only the one-line result."""
+    from lodam_p2p.cli.netrun import result_json  # noqa: PLC0415
     from lodam_p2p.ui.glyphs import Glyphs  # noqa: PLC0415
     from lodam_p2p.ui.pacing import PacedPlayer  # noqa: PLC0415
     from lodam_p2p.ui.spectator import SpectatorLog  # noqa: PLC0415
@@ -358,45 +377,30 @@ def _bots_only(args: argparse.Namespace, options: Options, lineup: list[str],
                       wrap=lambda p: PacedPlayer(p, delay) if delay else p)
     story = sys.stderr if args.json else sys.stdout
     first = seats[0]
-    seats[0] = type(first)(first.name, SpectatorLog(first.player, story, Glyphs(args.ascii)),
-                           first.kind)
+    told = (spectator or SpectatorLog)(first.player, story, Glyphs(args.ascii))
+    seats[0] = type(first)(first.name, told, first.kind)
     outcome = asyncio.run(driver(options, seats, args.seed))
     if args.json:
-        print(json.dumps(outcome.to_json()))
+        print(json.dumps(result_json(outcome)))
     return 0
 
 
-def _with_person(args: argparse.Namespace, options: Options, lineup: list[str], *,
-                 registry: BotRegistry, driver: Driver, log_path: Path) -> int:
-    from lodam_p2p.tableplan import SeatPlan  # noqa: PLC0415
+def _screen(args: argparse.Namespace, registry: BotRegistry, lineup: Sequence[str]) -> Any:
+    """The Lodam screen, for :func:`~lodam_p2p.cli.person.play_with_person`."""
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.client import ClientOptions, run_client  # noqa: PLC0415
-    from lodam_p2p.ui.pacing import hold_limit, paced_by  # noqa: PLC0415
-    from lodam_p2p.ui.player import TerminalPlayer  # noqa: PLC0415
 
-    delay = DEFAULT_DELAY if args.bot_delay is None else args.bot_delay
-    limit = hold_limit(None if args.offline else _timeout(args))
-    from lodam_p2p.cli.profile import player_name  # noqa: PLC0415
+    client = ClientOptions(table="offline" if args.offline else args.table, ascii=args.ascii,
+                           no_color=no_color_wanted(), hint=_hint(registry),
+                           hosted=hosted(args, lineup))
 
-    name = player_name(args.name)
-    matches = iter(range(1_000_000))
+    async def screen(start_match: Any, limit: float | None) -> list[MatchOutcome]:
+        return await run_client(start_match, client)
 
-    async def start_match(person: TerminalPlayer) -> MatchOutcome:
-        k = next(matches)
-        seed = None if args.seed is None else args.seed + k
-        bots = bot_seats(lineup, registry, first_seat=1, seed=seed,
-                         wrap=paced_by(person.hold, delay, limit))
-        return await driver(options, [SeatPlan(name, person), *bots], seed)
-
-    table = "offline" if args.offline else args.table
-    client = ClientOptions(table=table, ascii=args.ascii, no_color=no_color_wanted(),
-                           hint=_hint(registry), hosted=_hosted(args, lineup))
-    outcomes = asyncio.run(run_client(start_match, client))
-    _report(outcomes, args.json, log_path)
-    return 0
+    return screen
 
 
-def _hosted(args: argparse.Namespace, lineup: Sequence[str]) -> tuple[str, ...]:
+def hosted(args: argparse.Namespace, lineup: Sequence[str]) -> tuple[str, ...]:
     """The bot seats played here for a table others join (leaving ends them)."""
     if not getattr(args, "host", False):
         return ()
@@ -408,12 +412,3 @@ def _hint(registry: BotRegistry) -> Callable[[PlayerView], Action] | None:
         return None
     bot_type = registry.get(DEFAULT_BOT)
     return lambda view: bot_type.make(view.seat, 0).decide(view)
-
-
-def _report(outcomes: list[MatchOutcome], as_json: bool, log_path: Path) -> None:
-    if as_json:
-        for outcome in outcomes:
-            print(json.dumps(outcome.to_json()))
-        return
-    done = len(outcomes)
-    print(f"lodam: {done} match{'es' if done != 1 else ''} finished; log in {log_path}")

@@ -24,6 +24,7 @@ from lodam_p2p.session.course import Timing
 from lodam_p2p.session.journal import Journal, JournalError, default_state_root
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.seat import SessionError
+from lodam_p2p.session.table import find_announcement, mqtt_connector
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport import BadBrokerUrl, BrokerUrl, ConnectError, topics
 
@@ -169,7 +170,8 @@ def journal_for(args: argparse.Namespace, table: str | None) -> Journal:
 
 def add_person(parser: argparse.ArgumentParser) -> None:
     """``--name``, ``--bot-delay`` and ``--ascii``: for a person in the terminal client."""
-    from lodam_p2p.cli.cmd_play import DEFAULT_DELAY, seconds  # noqa: PLC0415
+    from lodam_p2p.cli.cmd_play import seconds  # noqa: PLC0415
+    from lodam_p2p.cli.person import DEFAULT_DELAY  # noqa: PLC0415
 
     parser.add_argument("--name", help="your name at the table, remembered for next time "
                                        "(default: the last one given, else your login name)")
@@ -212,8 +214,31 @@ def run_match(args: argparse.Namespace,
 
 def result_json(outcome: MatchOutcome) -> dict[str, object]:
     """The ``--json`` line: the outcome; for a game other than Lodam (whose line stays as
-    it always was, the same as the terminal client's) also the game and the seats best
-    first."""
+    it always was) also the game, after the table, and the seats best first, last."""
+    line = outcome.to_json()
     if outcome.game == DEFAULT_GAME:
-        return outcome.to_json()
-    return {**outcome.to_json(), "game": outcome.game, "standings": list(outcome.standings)}
+        return line
+    return {"table": line.pop("table"), "game": outcome.game, **line,
+            "standings": list(outcome.standings)}
+
+
+def joined_game(args: argparse.Namespace, table: str, broker: str) -> str:
+    """The game of ``table`` on ``broker``, for a person about to join it: that of the
+    match this seat's journal holds there (it comes back to it), else the game the
+    table's announcement names."""
+    journal = journal_for(args, table)
+    try:
+        kept = journal.entry("seat") if journal.resumable(table) else {}
+    finally:
+        journal.close()
+    start = kept.get("start")
+    if isinstance(start, list) and len(start) > 1 and isinstance(start[1], dict):
+        return str(start[1].get("game", DEFAULT_GAME))
+
+    async def look() -> str:
+        return (await find_announcement(mqtt_connector(broker), table)).game
+
+    try:
+        return asyncio.run(look())
+    except (SessionError, ConnectError) as err:
+        raise CliError(str(err), EXIT_FAILED) from None

@@ -9,67 +9,72 @@ that play Lorum; the hint (``h``) asks a bot made for Lorum when one is installe
 the ``random`` bot.
 
 Without ``--offline`` the table is the network session on an embedded broker, dealt by
-the fair-deal protocol (the same driver as Lodam's, :func:`lorum_driver`).
+the fair-deal protocol (the same driver as Lodam's, :func:`lorum_driver`). The same
+path seats the person who hosts a Lorum table (``lodam host --game lorum``) or joins one
+(``lodam join``); ``--bots-only`` tells a table of bots as plain text, and the run loop
+is Lodam's (:func:`~lodam_p2p.cli.person.play_with_person`) with the Lorum screen.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib
 import itertools
-import json
 import sys
-from collections.abc import Callable, Coroutine, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.cmd_play import (
-    DEFAULT_DELAY,
-    bot_lineup,
     bot_seats,
+    bots_only,
     choose_driver,
+    hosted,
+    lineup_for,
     setup_logging,
 )
+from lodam_p2p.cli.netrun import parse_options, result_json
+from lodam_p2p.cli.person import Driver, load_registry, play_with_person
 
 if TYPE_CHECKING:
     from lodam_p2p.bots.registry import BotRegistry
     from lodam_p2p.games.lorum import Options
     from lodam_p2p.tableplan import MatchOutcome, SeatPlan
-    from lodam_p2p.ui.lorum_player import LorumPlayer
 
 GAME = "lorum"
 DEFAULT_SEATS = 4
 #: The bot of the other seats when ``heuristic`` does not play Lorum.
 FALLBACK_BOT = "random"
-#: Runs one match: (options, seats, seed) → outcome.
-Driver = Callable[[Any, Sequence["SeatPlan"], "int | None"], Coroutine[Any, Any, "MatchOutcome"]]
+#: The ``--json`` line of a Lorum match: the table, the game, the result, the standings.
+summary = result_json
 
 
 def play_lorum(args: argparse.Namespace) -> int:
-    """Play Lorum; exit status 0 when the person left."""
+    """Play Lorum; exit status 0 when the person left (or the bots' table ended)."""
     given = getattr(args, "given", None) or set()
-    if args.bots_only or args.lobby:
-        raise CliError("Lorum is played with a person at the table for now: drop "
-                       f"{'--bots-only' if args.bots_only else '--lobby'}")
-    seats = args.seats if "seats" in given else DEFAULT_SEATS
-    if not 3 <= seats <= 4:
-        raise CliError(f"Lorum is for 3 or 4 seats (LORUM.md section 2), got {seats}")
-    options = lorum_options(args.option)
-    registry = _registry()
-    lineup = bot_lineup(args.bots if "bots" in given else default_bot(registry), seats - 1,
-                        registry)
+    if "seats" not in given:
+        args.seats = DEFAULT_SEATS
+    if not 3 <= args.seats <= 4:
+        raise CliError(f"Lorum is for 3 or 4 seats (LORUM.md section 2), got {args.seats}")
+    options = getattr(args, "chosen_options", None) or lorum_options(args.option)
+    registry = load_registry()
+    if "bots" not in given:
+        args.bots = default_bot(registry)
+    lineup = lineup_for(args, registry)
     for name in lineup:
         if not registry.get(name).plays(GAME):
             raise CliError(f"bot {name!r} does not play Lorum (try --bots random)")
     driver = lorum_driver(args)
+    if args.bots_only:
+        from lodam_p2p.ui.lorum_spectator import LorumSpectatorLog  # noqa: PLC0415
+
+        setup_logging(args.log_file)
+        return bots_only(args, options, lineup, registry, driver,
+                         spectator=LorumSpectatorLog)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise CliError("lodam play needs a terminal")
+        raise CliError("lodam play needs a terminal (or --bots-only for a table of bots)")
     log_path = setup_logging(args.log_file)
-    outcomes = _run(args, options, lineup, registry, driver)
-    _report(outcomes, args.json, log_path)
-    return 0
+    return _run(args, options, lineup, registry, driver, log_path=log_path)
 
 
 def default_bot(registry: BotRegistry) -> str:
@@ -94,67 +99,27 @@ def lorum_driver(args: argparse.Namespace) -> Driver:
 
 
 def lorum_options(items: list[str]) -> Options:
-    """The Lorum options of ``--option K=V`` items."""
-    from lodam_p2p.games.lorum import Options, RulesError  # noqa: PLC0415
-
-    try:
-        return Options.parse_assignments(items)
-    except (RulesError, ValueError) as err:
-        raise CliError(f"bad --option: {err}") from None
-
-
-def _registry() -> BotRegistry:
-    from lodam_p2p.bots import BotError, BotRegistry  # noqa: PLC0415
-
-    try:
-        return BotRegistry.load()
-    except BotError as err:
-        raise CliError(str(err)) from None
+    """The Lorum options of ``--option K=V`` items (``rejoin_grace`` is the session's)."""
+    options: Options = parse_options(items, GAME)
+    return options
 
 
 def _run(args: argparse.Namespace, options: Options, lineup: list[str],
-         registry: BotRegistry, driver: Driver) -> list[MatchOutcome]:
-    from lodam_p2p.cli.cmd_play import _timeout  # noqa: PLC0415
-    from lodam_p2p.cli.profile import player_name  # noqa: PLC0415
-    from lodam_p2p.tableplan import SeatPlan  # noqa: PLC0415
+         registry: BotRegistry, driver: Driver, *, log_path: Any) -> int:
+    """The person at the Lorum screen, the bots beside them, until the person leaves."""
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.lorum_client import LorumSettings, run_lorum  # noqa: PLC0415
-    from lodam_p2p.ui.pacing import hold_limit, paced_by  # noqa: PLC0415
 
-    name = player_name(args.name)
-    delay = DEFAULT_DELAY if args.bot_delay is None else args.bot_delay
-    limit = hold_limit(None if args.offline else _timeout(args))
-    matches = itertools.count()
+    table = "offline" if args.offline else args.table
+    hint = hint_bot(registry)
 
-    async def start_match(person: LorumPlayer) -> MatchOutcome:
-        k = next(matches)
-        seed = None if args.seed is None else args.seed + k
-        bots = bot_seats(lineup, registry, first_seat=1, seed=seed,
-                         wrap=paced_by(person.hold, delay, limit))
-        return await driver(options, [SeatPlan(name, person), *bots], seed)
+    async def screen(start_match: Any, limit: float | None) -> list[MatchOutcome]:
+        settings = LorumSettings(table=table, ascii=args.ascii, no_color=no_color_wanted(),
+                                 hint=hint, hold_limit=limit, hosted=hosted(args, lineup))
+        return await run_lorum(start_match, settings)
 
-    settings = LorumSettings(
-        table="offline" if args.offline else args.table, ascii=args.ascii,
-        no_color=no_color_wanted(), hint=hint_bot(registry), hold_limit=limit)
-    return asyncio.run(run_lorum(start_match, settings))
-
-
-def summary(outcome: MatchOutcome) -> dict[str, object]:
-    """The one-line ``--json`` summary: Lodam's, with the game and the standings (the
-    seats, best first)."""
-    line = outcome.to_json()
-    return {"table": line["table"], "game": outcome.game, "winners": line["winners"],
-            "deals": line["deals"], "audits_passed": line["audits_passed"],
-            "blames": line["blames"], "standings": list(outcome.standings)}
-
-
-def _report(outcomes: list[MatchOutcome], as_json: bool, log_path: Path) -> None:
-    if as_json:
-        for outcome in outcomes:
-            print(json.dumps(summary(outcome)))
-        return
-    done = len(outcomes)
-    print(f"lodam: {done} match{'es' if done != 1 else ''} finished; log in {log_path}")
+    return play_with_person(args, options, lineup, registry=registry, driver=driver,
+                            bots=bot_seats, screen=screen, log_path=log_path)
 
 
 def hint_bot(registry: BotRegistry) -> Callable[[Any], Any] | None:

@@ -6,6 +6,10 @@ a form — table name, seats, bots for the empty seats, rules options as ``k=v``
 ↑/↓ choose a field, typing edits it, Enter on "Create" opens the table. Rendering is a
 pure function of :class:`LobbyModel`, like the table screen.
 
+Every table is listed with its game (its announcement says which); a new table plays the
+lobby's game (``lodam play --game NAME --lobby``), its seats and options checked by that
+game.
+
 The screen only gathers the person's choice (:class:`LobbyChoice`); the caller finds the
 tables and acts on the choice (see ``lodam play --lobby``).
 """
@@ -14,8 +18,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
-from lodam_p2p.games.lodam import Options
+from lodam_p2p.games import DEFAULT_GAME, Game, get_game
 from lodam_p2p.ui.canvas import Canvas, Frags
 from lodam_p2p.ui.glyphs import Glyphs
 
@@ -32,6 +37,7 @@ class LobbyRow:
     host: str = "?"
     found: str = ""
     joinable: bool = True
+    game: str | None = None  #: None: only seen on the LAN, no announcement read
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +48,8 @@ class LobbyChoice:
     table: str = ""
     seats: int = 5
     bots: str = "heuristic"
-    options: Options = field(default_factory=Options)
+    options: Any = None  #: the new table's options, of its game
+    game: str = DEFAULT_GAME
 
 
 class Mode(enum.Enum):
@@ -54,8 +61,15 @@ class Mode(enum.Enum):
 
 #: The create form's fields, in order (the last is the button).
 FIELDS = ("table", "seats", "bots", "options", "create")
-LABELS = {"table": "Table name", "seats": "Seats (2-10)", "bots": "Bots for empty seats",
+LABELS = {"table": "Table name", "seats": "Seats", "bots": "Bots for empty seats",
           "options": "Rules options (k=v …)", "create": ""}
+#: A new table's seats, before the person changes them (else the game's most).
+DEFAULT_SEATS = {"lodam": 5}
+#: Some options of each game, as the form's reminder.
+OPTION_EXAMPLES = {
+    "lodam": "lives=1 out_at=31 declare_out=true trump_memory=true exchanges=first_trick …",
+    "lorum": "contracts=quartet,lorum rounds=2 scoring=beans red_king_blind=true …",
+}
 
 
 @dataclass(slots=True)
@@ -71,6 +85,15 @@ class LobbyModel:
         "table": "kitchen", "seats": "5", "bots": "heuristic", "options": ""})
     field_index: int = 0
     chosen: LobbyChoice | None = None
+    game: str = DEFAULT_GAME  #: the game of a table created here
+
+    def __post_init__(self) -> None:
+        played = self.played()
+        self.form["seats"] = str(DEFAULT_SEATS.get(played.name, played.seats.high))
+
+    def played(self) -> Game:
+        """The game of a table created here."""
+        return get_game(self.game)
 
     def key(self, name: str) -> None:
         """Handle one key (names as the table screen's controller takes them)."""
@@ -124,21 +147,24 @@ class LobbyModel:
             seats = int(self.form["seats"])
         except ValueError:
             raise ValueError(f"seats must be a number, not {self.form['seats']!r}") from None
-        if not 2 <= seats <= 10:
-            raise ValueError(f"a table seats 2 to 10, not {seats}")
+        game = self.played()
+        if seats not in game.seats:
+            raise ValueError(f"a table of {game.title} seats {game.seats.low} to "
+                             f"{game.seats.high}, not {seats}")
         try:
-            options = Options.parse_assignments(self.form["options"].split())
+            options = game.parse_options(self.form["options"].split())
         except ValueError as err:  # the rules' errors are ValueErrors
             raise ValueError(f"rules options: {err}") from None
         bots = self.form["bots"].strip() or "heuristic"
-        return LobbyChoice(table=table, seats=seats, bots=bots, options=options)
+        return LobbyChoice(table=table, seats=seats, bots=bots, options=options,
+                           game=game.name)
 
 
 def render_lobby(model: LobbyModel, width: int, height: int, glyphs: Glyphs) -> Canvas:
     """The lobby screen at ``width`` × ``height``."""
     canvas = Canvas(width, height)
     canvas.put_text(0, 0, " " * width, "class:header")
-    canvas.put_text(0, 0, " Losing Lodam · lobby ", "class:header")
+    canvas.put_text(0, 0, f" {model.played().title} · lobby ", "class:header")
     if model.mode is Mode.TABLES:
         _tables(canvas, model)
         keys = "↑/↓ choose · Enter join · c create a table · r look again · q leave"
@@ -153,14 +179,16 @@ def render_lobby(model: LobbyModel, width: int, height: int, glyphs: Glyphs) -> 
 
 
 def _tables(canvas: Canvas, model: LobbyModel) -> None:
-    canvas.put_text(2, 1, f"{'TABLE':<20}{'SEATS':<8}{'STATE':<10}{'HOST':<14}FOUND", "class:dim")
+    canvas.put_text(2, 1, f"{'TABLE':<18}{'GAME':<7}{'SEATS':<7}{'STATE':<10}{'HOST':<14}FOUND",
+                    "class:dim")
     if not model.rows:
         text = "looking for tables…" if model.looking else \
             "no tables found: press c to create one, r to look again"
         canvas.put_text(4, 1, text, "class:dim")
     for i, row in enumerate(model.rows[: max(0, canvas.height - 7)]):
         seats = "?" if row.seats is None else f"{row.seated}/{row.seats}"
-        line = f"{row.table[:19]:<20}{seats:<8}{row.state:<10}{row.host[:13]:<14}{row.found}"
+        line = (f"{row.table[:17]:<18}{(row.game or '?')[:6]:<7}{seats:<7}{row.state:<10}"
+                f"{row.host[:13]:<14}{row.found}")
         style = "class:choice.cursor" if i == model.cursor else (
             "" if row.joinable else "class:dim")
         canvas.put_text(3 + i, 1, line, style)
@@ -177,8 +205,10 @@ def _form(canvas: Canvas, model: LobbyModel) -> None:
             continue
         value: Frags = [("class:choice.cursor" if on else "class:prompt",
                          model.form[name] + ("_" if on else ""))]
-        canvas.put_text(row, 3, f"{LABELS[name]:<24}", "class:seat.name")
+        label = LABELS[name]
+        if name == "seats":
+            label += f" ({model.played().seats.low}-{model.played().seats.high})"
+        canvas.put_text(row, 3, f"{label:<24}", "class:seat.name")
         canvas.put(row, 27, value)
     canvas.put_text(4 + 2 * len(FIELDS), 3,
-                    "options: lives=1 out_at=31 declare_out=true trump_memory=true "
-                    "exchanges=first_trick …", "class:dim")
+                    f"options: {OPTION_EXAMPLES.get(model.game, '…')}", "class:dim")

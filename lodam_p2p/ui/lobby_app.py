@@ -15,6 +15,7 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth, Output
 
+from lodam_p2p.games import DEFAULT_GAME
 from lodam_p2p.ui.app import build_style
 from lodam_p2p.ui.glyphs import Glyphs
 from lodam_p2p.ui.lobby import LobbyChoice, LobbyModel, LobbyRow, Mode, render_lobby
@@ -31,8 +32,8 @@ class LobbyApp:
 
     def __init__(self, find: FindTables, *, glyphs: Glyphs | None = None,
                  no_color: bool = False, input: Input | None = None,
-                 output: Output | None = None) -> None:
-        self.model = LobbyModel()
+                 output: Output | None = None, game: str = DEFAULT_GAME) -> None:
+        self.model = LobbyModel(game=game)
         self.find = find
         self.glyphs = glyphs or Glyphs()
         self._search: asyncio.Task[None] | None = None

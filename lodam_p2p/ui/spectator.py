@@ -4,11 +4,15 @@
 passes everything on) and writes what that seat hears to a stream, one line at a time,
 in the same sentences as the screen's log — but never what only that seat knows (its
 own exchange cards), since the spectator is not that seat.
+
+:class:`StoryLog` is what every game's log shares (the wrapping, the names, the end of
+the match); :class:`SpectatorLog` tells Losing Lodam, and
+:class:`~lodam_p2p.ui.lorum_spectator.LorumSpectatorLog` Lorum.
 """
 
 from __future__ import annotations
 
-from typing import TextIO
+from typing import Any, TextIO
 
 from lodam_p2p.games.lodam import Action, PlayerView
 from lodam_p2p.player import (
@@ -27,15 +31,15 @@ from lodam_p2p.ui.narrate import Narrator, name_seats
 NOBODY = -1
 
 
-class SpectatorLog:
-    """Wraps ``inner`` (a bot) and writes the public story of the table to ``out``."""
+class StoryLog:
+    """Wraps ``inner`` (a bot) and writes the public story of the table to ``out``; a
+    game's log says what a view and the end of a deal tell."""
 
     def __init__(self, inner: Player, out: TextIO, glyphs: Glyphs | None = None) -> None:
         self.inner = inner
         self.out = out
         self.glyphs = glyphs or Glyphs()
         self.names: list[str] = []
-        self.view: PlayerView | None = None
         self.deals = 0
         self.new_deal = True
 
@@ -47,6 +51,7 @@ class SpectatorLog:
         elif isinstance(event, ViewChanged):
             self._view(event.view, event.last_action)
         elif isinstance(event, DealEnded):
+            self.new_deal = True
             self._deal_ended(event)
         elif isinstance(event, MatchEnded):
             if event.reason:
@@ -58,15 +63,34 @@ class SpectatorLog:
         elif isinstance(event, Notice):
             self._say(f"[{event.level.value}] {event.text}")
 
-    async def decide(self, view: PlayerView) -> Action:
+    async def decide(self, view: Any) -> Any:
         """The wrapped player decides."""
         return await self.inner.decide(view)
 
-    def _narrator(self) -> Narrator:
-        return Narrator(self.names, NOBODY, self.glyphs, private=False)
+    def _view(self, view: Any, action: Any) -> None:
+        """Tell what ``view`` shows that the last one did not."""
+        raise NotImplementedError
+
+    def _deal_ended(self, event: DealEnded) -> None:
+        """Tell how the deal ended."""
+        raise NotImplementedError
 
     def _name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def _say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+
+class SpectatorLog(StoryLog):
+    """The story of a Losing Lodam table (see the module docstring)."""
+
+    def __init__(self, inner: Player, out: TextIO, glyphs: Glyphs | None = None) -> None:
+        super().__init__(inner, out, glyphs)
+        self.view: PlayerView | None = None
+
+    def _narrator(self) -> Narrator:
+        return Narrator(self.names, NOBODY, self.glyphs, private=False)
 
     def _view(self, view: PlayerView, action: Action | None) -> None:
         narrator = self._narrator()
@@ -81,12 +105,8 @@ class SpectatorLog:
         self.view = view
 
     def _deal_ended(self, event: DealEnded) -> None:
-        self.new_deal = True
         points = ", ".join(f"{self._name(s)} {p}" for s, p in enumerate(event.points))
         total = self.view.options.lives if self.view else max(event.lives)
         counters = " ".join(self.glyphs.counters(n, total) for n in event.lives)
         self._say(f"{name_seats(event.reason, self._name)}. Points: {points}. "
                   f"Counters: {counters}. Audit: {event.audit}.")
-
-    def _say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)

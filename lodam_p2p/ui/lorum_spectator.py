@@ -1,0 +1,45 @@
+"""A headless spectator of a Lorum table: ``lodam play --game lorum --bots-only``.
+
+It wraps one bot's seat (:class:`~lodam_p2p.ui.spectator.StoryLog`) and writes the deal
+as the Lorum screen's log tells it (:class:`~lodam_p2p.ui.lorum_narrate.LorumNarrator`),
+every seat in the third person. A Lorum view shows only what is public once it happens,
+apart from the seat's own hand, which this log never writes.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from lodam_p2p.games.lorum import Action, PlayerView
+from lodam_p2p.player import DealEnded, Player
+from lodam_p2p.ui.glyphs import Glyphs
+from lodam_p2p.ui.lorum_narrate import LorumNarrator
+from lodam_p2p.ui.narrate import name_seats
+from lodam_p2p.ui.spectator import NOBODY, StoryLog
+
+
+class LorumSpectatorLog(StoryLog):
+    """The story of a Lorum table, one line at a time."""
+
+    def __init__(self, inner: Player, out: TextIO, glyphs: Glyphs | None = None) -> None:
+        super().__init__(inner, out, glyphs)
+        self.view: PlayerView | None = None
+
+    def _view(self, view: PlayerView, action: Action | None) -> None:
+        narrator = LorumNarrator(self.names, NOBODY, self.glyphs)
+        if self.new_deal or self.view is None:
+            self.deals, self.new_deal = self.deals + 1, False
+            lines = narrator.new_deal(self.deals, view)
+        else:
+            lines = narrator.changes(self.view, view)
+        for _, text in lines:
+            self._say(text)
+        self.view = view
+
+    def _deal_ended(self, event: DealEnded) -> None:
+        points = ", ".join(f"{self._name(s)} {p}" for s, p in enumerate(event.points))
+        totals = ", ".join(f"{self._name(s)} {t}" for s, t in enumerate(event.lives))
+        reason = name_seats(event.reason, self._name) if event.reason else "The deal is over"
+        void = " The deal does not count: it is dealt again." if event.void else ""
+        self._say(f"{reason}. Points: {points}. Totals: {totals}. "
+                  f"Audit: {event.audit}.{void}")
