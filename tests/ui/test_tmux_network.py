@@ -11,11 +11,7 @@ process prints its one JSON line: the same result everywhere, ended by play (no 
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,13 +20,10 @@ import pytest
 
 from tests.support.brokers import Mosquitto
 from tests.support.tmux import Tmux
+from tests.ui.netplay import NODELAY, Pane, client, play_to_the_end, until, winner_first
 
-LODAM = Path(sys.executable).with_name("lodam")
-#: Small messages must not wait for delayed acknowledgements.
-NODELAY = "set_tcp_nodelay true"
-#: Safety limits, in seconds (a hang fails the test; it never passes by waiting).
+#: Safety limit on the match, in seconds (a hang fails the test; it never passes by waiting).
 MATCH_S = 600.0
-STEP_S = 60.0
 #: A short match: four seats, one counter, four cards a hand, one exchange round.
 OPTIONS = ("--option", "lives=1", "--option", "hand_size=4", "--option",
            "exchanges=first_trick")
@@ -41,30 +34,16 @@ TABLES = 6
 OVER = "The match is over"
 
 
-def _until(check: Callable[[], bool], what: str, limit: float = STEP_S) -> None:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"never saw: {what}")
-
-
 @dataclass
-class Person:
+class Person(Pane):
     """One client pane and how its person plays."""
 
-    tmux: Tmux
-    pane: str
     idle_when_out: bool = False
     reckless: bool = False  #: Enter alone: the first card, the highest of its suit
     was_out: bool = False
     decisions: int = 0
     deals_while_out: int = 0
     screens: list[str] = field(default_factory=list)
-
-    def screen(self) -> str:
-        return self.tmux.screen(self.pane)
 
     def step(self) -> bool:
         """Press what the screen asks for, if anything; True once the match is over."""
@@ -80,87 +59,48 @@ class Person:
         if "Enter: continue" in screen:
             self.deals_while_out += self.was_out
             self.tmux.keys("Enter", target=self.pane)
-            _until(lambda: "Enter: continue" not in self.screen() or OVER in self.screen(),
-                   "the end-of-deal panel closed")
+            until(lambda: "Enter: continue" not in self.screen() or OVER in self.screen(),
+                  "the end-of-deal panel closed", self.screen)
         elif ASKED.search(screen) and "Leave the table?" not in screen:
             self.decisions += 1
             if not self.screens:
                 self.screens.append(screen)
             if self.reckless:
                 self.tmux.keys("Enter", target=self.pane)
-                _until(lambda: self.screen() != screen, "the answer taken")
+                until(lambda: self.screen() != screen, "the answer taken", self.screen)
                 return False
             self.tmux.keys("h", target=self.pane)
-            _until(lambda: "hint:" in self.screen() or not ASKED.search(self.screen()),
-                   "the hint")
+            until(lambda: "hint:" in self.screen() or not ASKED.search(self.screen()),
+                  "the hint", self.screen)
             if "hint:" in self.screen():
                 self.tmux.keys("Enter", target=self.pane)
-                _until(lambda: "hint:" not in self.screen(), "the answer taken")
+                until(lambda: "hint:" not in self.screen(), "the answer taken", self.screen)
         return False
-
-    def leave(self) -> dict[str, object]:
-        """Leave the table; the JSON line the client prints."""
-        self.tmux.keys("q", target=self.pane)
-        _until(lambda: "Leave the table?" in self.screen(), "leave the table?")
-        self.tmux.keys("y", target=self.pane)
-        _until(lambda: "EXIT=" in self.tmux.joined(self.pane), "the client's exit")
-        text = self.tmux.joined(self.pane)
-        assert "EXIT=0" in text and "Traceback" not in text, text
-        lines = [line for line in text.splitlines() if line.startswith('{"table"')]
-        assert len(lines) == 1, text
-        return json.loads(lines[0])  # type: ignore[no-any-return]
-
-
-def _client(verb: str, *args: str) -> str:
-    return (f"{LODAM} {verb} {' '.join(args)} --json --bot-delay 0; echo EXIT=$?; "
-            "sleep 120")
-
-
-def _winner_first(screen: str) -> None:
-    """The end screen's standings agree with its verdict."""
-    title = re.search(r"The match is over: (.+?) wins?!", screen)
-    first = re.search(r" 1\. (\S+)", screen)
-    assert title and first, screen
-    if " and " not in title.group(1):
-        assert first.group(1) == title.group(1), screen
 
 
 def _table(broker: Mosquitto, table: str, tmp_path: Path, *, idle_host: bool = False,
            reckless_host: bool = False) -> tuple[list[dict[str, object]], Person, Person]:
     url = broker.url
-    host_cmd = _client("host", "--table", table, "--seats", "4", "--bot", "heuristic",
-                       "--broker", url, "--name", "Ann", *OPTIONS)
+    host_cmd = client("host", "--table", table, "--seats", "4", "--bot", "heuristic",
+                      "--broker", url, "--name", "Ann", *OPTIONS)
     tmux = Tmux(host_cmd, name="host")
-    bot: subprocess.Popen[bytes] | None = None
     try:
         host = Person(tmux, "host", idle_when_out=idle_host, reckless=reckless_host)
-        _until(lambda: "2 of 4 seats taken" in host.screen(), "the host's waiting room")
-        tmux.open("join", _client("join", table, "--broker", url, "--name", "Bo"))
+        until(lambda: "2 of 4 seats taken" in host.screen(), "the host's waiting room",
+              host.screen)
+        tmux.open("join", client("join", table, "--broker", url, "--name", "Bo"))
         joiner = Person(tmux, "join")
-        _until(lambda: "3 of 4 seats taken" in joiner.screen(), "the joiner seated")
+        until(lambda: "3 of 4 seats taken" in joiner.screen(), "the joiner seated",
+              joiner.screen)
         waiting = joiner.screen()
         assert "1 still missing" in waiting and "Moll" in waiting and "bot heuristic" in waiting
-        with (tmp_path / "bot.log").open("wb") as err:
-            bot = subprocess.Popen([str(LODAM), "bot", "heuristic", "--table", table,
-                                    "--broker", url, "--json"],
-                                   stdout=subprocess.PIPE, stderr=err)
-        deadline = time.monotonic() + MATCH_S
-        over = {"host": False, "join": False}
-        while not all(over.values()):
-            assert time.monotonic() < deadline, host.screen() + joiner.screen()
-            for person in (host, joiner):
-                over[person.pane] = over[person.pane] or person.step()
-            time.sleep(0.05)
-        out, _ = bot.communicate(timeout=STEP_S)
-        assert bot.returncode == 0, (tmp_path / "bot.log").read_text()
-        results = [host.leave(), joiner.leave(), json.loads(out.decode().splitlines()[-1])]
+        results = play_to_the_end([host, joiner], ["heuristic", "--table", table,
+                                                   "--broker", url], tmp_path / "bot.log",
+                                  MATCH_S)
     finally:
-        if bot is not None and bot.poll() is None:
-            bot.kill()
-            bot.wait()
         tmux.close()
     for person in (host, joiner):
-        _winner_first(person.screens[-1])
+        winner_first(person.screens[-1], "The match is over: ")
     return results, host, joiner
 
 
