@@ -10,9 +10,6 @@ file, never on the terminal.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -27,10 +24,9 @@ from lodam_p2p.tableplan import MatchOutcome
 from lodam_p2p.ui.app import TableApp
 from lodam_p2p.ui.controller import Controller
 from lodam_p2p.ui.glyphs import Glyphs
+from lodam_p2p.ui.matches import Matches
 from lodam_p2p.ui.model import Panel, TableModel
 from lodam_p2p.ui.player import TerminalPlayer
-
-log = logging.getLogger(__name__)
 
 #: Starts one match with the person seated; returns how it ended.
 StartMatch = Callable[[TerminalPlayer], Coroutine[Any, Any, MatchOutcome]]
@@ -67,41 +63,17 @@ class Client:
         self.app = TableApp(self.model, self.controller, no_color=options.no_color,
                             input=options.input, output=options.output, clock=options.clock)
         self.player.changed = self.app.invalidate
-        self.outcomes: list[MatchOutcome] = []
-        self._match: asyncio.Task[MatchOutcome] | None = None
+        self.matches = Matches(start_match, self._stopped)
+        self.outcomes = self.matches.outcomes
 
     async def run(self) -> list[MatchOutcome]:
         """Play until the person leaves; the outcomes of the matches finished."""
-        self._begin()
-        try:
-            await self.app.run()
-        finally:
-            await self._stop_match()
-        return self.outcomes
+        return await self.matches.around(self.player, self.app.run())
 
-    def _begin(self) -> None:
-        self._match = asyncio.create_task(self.start_match(self.player))
-        self._match.add_done_callback(self._finished)
-
-    def _finished(self, task: asyncio.Task[MatchOutcome]) -> None:
-        if task.cancelled():
-            return
-        err = task.exception()
-        if err is None:
-            self.outcomes.append(task.result())
-            log.info("match over: %s", task.result())
-        else:
-            log.error("the table stopped", exc_info=err)
-            self.player.notify(Notice(NoticeLevel.ERROR,
-                                      f"The table stopped: {err or type(err).__name__}. "
-                                      "Press q to leave."))
-
-    async def _stop_match(self) -> None:
-        task, self._match = self._match, None
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+    def _stopped(self, err: BaseException) -> None:
+        self.player.notify(Notice(NoticeLevel.ERROR,
+                                  f"The table stopped: {err or type(err).__name__}. "
+                                  "Press q to leave."))
 
     def leave(self) -> None:
         """The person leaves the table."""
@@ -109,11 +81,11 @@ class Client:
 
     def play_again(self) -> None:
         """Start a new match with the same seats."""
-        if self._match is not None and not self._match.done():
+        if self.matches.under_way:
             return
         self.model.reset_match()
         self.player.hold.set()
-        self._begin()
+        self.matches.begin(self.player)
         self.app.invalidate()
 
 

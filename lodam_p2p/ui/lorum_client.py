@@ -13,9 +13,6 @@ as a line on the screen and a traceback in the log file, never on the terminal.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -34,8 +31,7 @@ from lodam_p2p.ui.lorum_keys import LorumKeys
 from lodam_p2p.ui.lorum_model import LorumPanel, LorumTable
 from lodam_p2p.ui.lorum_player import LorumPlayer
 from lodam_p2p.ui.lorum_view import render_lorum
-
-log = logging.getLogger(__name__)
+from lodam_p2p.ui.matches import Matches
 
 #: Starts one match with the person seated; returns how it ended.
 StartLorum = Callable[[LorumPlayer], Coroutine[Any, Any, MatchOutcome]]
@@ -63,8 +59,8 @@ class LorumClient:
     def __init__(self, start_match: StartLorum, settings: LorumSettings) -> None:
         self.start_match = start_match
         self.settings = settings
-        self.outcomes: list[MatchOutcome] = []
-        self._task: asyncio.Task[MatchOutcome] | None = None
+        self.matches = Matches(start_match, self._stopped)
+        self.outcomes = self.matches.outcomes
         self.model, self.keys, self.player = self._fresh_table()
         self.app = TableApp(None, self, no_color=settings.no_color, input=settings.input,
                             output=settings.output, clock=settings.clock, draw=self.draw,
@@ -106,41 +102,20 @@ class LorumClient:
 
     def play_again(self) -> None:
         """A new match with the same seats, on a fresh screen."""
-        if self._task is not None and not self._task.done():
+        if self.matches.under_way:
             return
         self.model, self.keys, self.player = self._fresh_table()
         self.player.changed = self.app.invalidate
-        self._begin()
+        self.matches.begin(self.player)
         self.app.invalidate()
 
     # -- the match ----------------------------------------------------------------------
 
     async def run(self) -> list[MatchOutcome]:
         """Play until the person leaves; the outcomes of the matches finished."""
-        self._begin()
-        try:
-            await self.app.run()
-        finally:
-            task, self._task = self._task, None
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-        return self.outcomes
+        return await self.matches.around(self.player, self.app.run())
 
-    def _begin(self) -> None:
-        self._task = asyncio.create_task(self.start_match(self.player))
-        self._task.add_done_callback(self._finished)
-
-    def _finished(self, task: asyncio.Task[MatchOutcome]) -> None:
-        if task.cancelled():
-            return
-        err = task.exception()
-        if err is None:
-            self.outcomes.append(task.result())
-            log.info("match over: %s", task.result())
-            return
-        log.error("the table stopped", exc_info=err)
+    def _stopped(self, err: BaseException) -> None:
         self.model.status = f"The table stopped: {err or type(err).__name__}. Press q to leave."
         self.app.invalidate()
 

@@ -1,0 +1,70 @@
+"""The matches a person's screen plays, one at a time, for both games' clients.
+
+A match is a task started with the person's seat (``start_match``); "play again" starts
+another once the last is over. The outcomes of the finished ones are kept in order; a
+match that fails is logged with its traceback and told to ``failed`` (the screen shows
+one line), never raised into the screen; the match under way when the person leaves is
+cancelled and awaited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from lodam_p2p.tableplan import MatchOutcome
+
+log = logging.getLogger(__name__)
+
+
+class Matches:
+    """The screen's matches; see the module docstring."""
+
+    def __init__(self, start_match: Callable[[Any], Coroutine[Any, Any, MatchOutcome]],
+                 failed: Callable[[BaseException], None]) -> None:
+        self.start_match = start_match
+        self.failed = failed
+        self.outcomes: list[MatchOutcome] = []
+        self._task: asyncio.Task[MatchOutcome] | None = None
+
+    @property
+    def under_way(self) -> bool:
+        """Whether a match is being played."""
+        return self._task is not None and not self._task.done()
+
+    async def around(self, person: Any, screen: Awaitable[object]) -> list[MatchOutcome]:
+        """Begin a match with ``person`` and run ``screen`` until the person leaves;
+        then stop the match under way. The outcomes of the matches finished."""
+        self.begin(person)
+        try:
+            await screen
+        finally:
+            await self.stop()
+        return self.outcomes
+
+    def begin(self, person: Any) -> None:
+        """Start a match with ``person`` seated."""
+        self._task = asyncio.create_task(self.start_match(person))
+        self._task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[MatchOutcome]) -> None:
+        if task.cancelled():
+            return
+        err = task.exception()
+        if err is None:
+            self.outcomes.append(task.result())
+            log.info("match over: %s", task.result())
+            return
+        log.error("the table stopped", exc_info=err)
+        self.failed(err)
+
+    async def stop(self) -> None:
+        """Cancel the match under way, if any, and wait for it to end."""
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
