@@ -1,6 +1,7 @@
 """``lodam join``: take a seat at a table hosted elsewhere.
 
-You sit in the full-screen terminal client (the same as ``lodam play``); without
+You sit in the full-screen terminal client (the same as ``lodam play``), at the screen of
+the game the table announces (Lodam or Lorum); without
 ``TABLE`` its lobby lists the tables found on the LAN and on the broker. ``--bot NAME``
 seats a bot instead, headless: without ``TABLE`` it joins the first open table
 announced on the broker, prints the spectator log as the match goes, and with

@@ -37,9 +37,11 @@ class LorumSpectatorLog(StoryLog):
         self.view = view
 
     def _deal_ended(self, event: DealEnded) -> None:
-        points = ", ".join(f"{self._name(s)} {p}" for s, p in enumerate(event.points))
         totals = ", ".join(f"{self._name(s)} {t}" for s, t in enumerate(event.lives))
-        reason = name_seats(event.reason, self._name) if event.reason else "The deal is over"
+        if event.reason:  # the game's sentence names each seat's points
+            said = name_seats(event.reason, self._name).rstrip(".")
+        else:
+            said = "Points: " + ", ".join(f"{self._name(s)} {p}"
+                                          for s, p in enumerate(event.points))
         void = " The deal does not count: it is dealt again." if event.void else ""
-        self._say(f"{reason}. Points: {points}. Totals: {totals}. "
-                  f"Audit: {event.audit}.{void}")
+        self._say(f"{said}. Totals: {totals}. Audit: {event.audit}.{void}")
