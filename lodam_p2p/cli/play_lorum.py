@@ -63,7 +63,7 @@ def play_lorum(args: argparse.Namespace) -> int:
     lineup = lineup_for(args, registry)
     for name in lineup:
         if not registry.get(name).plays(GAME):
-            raise CliError(f"bot {name!r} does not play Lorum (try --bots random)")
+            raise CliError(f"bot {name!r} does not play Lorum (random does)")
     driver = lorum_driver(args)
     if args.bots_only:
         from lodam_p2p.ui.lorum_spectator import LorumSpectatorLog  # noqa: PLC0415
