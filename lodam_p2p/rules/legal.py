@@ -159,10 +159,10 @@ class Spelled(dict[int, tuple[M, ...]]):
         return found
 
 
-#: Entries a :class:`Spelled` table keeps: every answer pattern (at most 2**12 coats and
-#: 2**8 cards per seat) and plays of one suit (4 * 2**13) fit; offers, drawn from 20
-#: exchangeable cards, keep their commonest few thousand.
-_SPELLED_LIMIT = 1 << 15
+#: Entries a :class:`Spelled` table keeps (a few megabytes per seat at most): every
+#: answer pattern (at most 2**12 coats and 2**8 cards) fits, and the plays of one suit
+#: and the offers that come up first — the small sets, which come up most.
+_SPELLED_LIMIT = 1 << 13
 
 
 class Moves(Generic[M]):
