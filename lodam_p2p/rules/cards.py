@@ -13,9 +13,11 @@ then a 52-bit mask, and "the spades in this hand" is a shift and an ``and``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from lodam_p2p.rulebase import cards_in, parse_card_list
+from lodam_p2p.rulebase import mask_of as _mask_of
 
 if TYPE_CHECKING:
     from lodam_p2p.rules.options import RankOrder
@@ -175,26 +177,15 @@ def card_at(index: int) -> Card:
     return CARDS[index]
 
 
-def mask_of(cards: Iterable[Card]) -> int:
-    """The bit mask of an iterable of cards (duplicates collapse)."""
-    mask = 0
-    for card in cards:
-        mask |= 1 << card.index
-    return mask
+#: The bit mask of an iterable of cards (duplicates collapse).
+mask_of = _mask_of
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a mask, in index order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
+    return cards_in(mask, CARDS)
 
 
 def parse_cards(texts: object) -> tuple[Card, ...]:
     """Parse a sequence of card strings; ``ValueError`` naming the first bad one."""
-    if not isinstance(texts, list | tuple):
-        raise ValueError(f"expected a list of cards, got {texts!r}")
-    return tuple(Card.parse(t) for t in texts)
+    return parse_card_list(texts, Card.parse)

@@ -22,7 +22,6 @@ from lodam_p2p.rules.cards import (
     CARDS,
     FULL_MASK,
     SHORT_MASK,
-    SHORT_PACK,
     Card,
     cards_of,
 )
@@ -218,22 +217,23 @@ def _mask(cards: Sequence[Card]) -> int:
 
 
 def _check_pack(deck: Sequence[Card], size: int) -> list[int]:
-    """``deck`` must be exactly the ``size``-card pack, each card once; its indices."""
+    """``deck`` must be exactly the ``size``-card pack, each card once; its indices.
+
+    The test is one sum: ``size`` powers of two add up to a number with ``size`` bits
+    set only if no two are equal (a carry would merge them), so the sum of the cards'
+    bits is the pack's mask exactly when every card of the pack is there once."""
     if len(deck) != size:
         raise MalformedInput(f"the deck must hold {size} cards, got {len(deck)}")
     if set(map(type, deck)) != {Card}:
         raise MalformedInput("the deck must hold Card objects")
     indices = list(map(_INDEX, deck))
-    distinct = set(indices)
-    if len(distinct) != size or not distinct <= (_FULL if size == 52 else _SHORT):
+    if sum(map(_BIT.__getitem__, indices)) != (FULL_MASK if size == 52 else SHORT_MASK):
         raise MalformedInput(f"the deck is not the {size}-card pack (a card missing or twice)")
     return indices
 
 
 _BIT = tuple(1 << i for i in range(52))
 _INDEX = attrgetter("index")
-_FULL = frozenset(range(52))
-_SHORT = frozenset(card.index for card in SHORT_PACK)
 
 
 def _check_determinization(

@@ -161,13 +161,13 @@ class TrickFlow:
     def play_card(self, seat: int, index: int) -> None:
         """``seat`` (which must be ``to_act``) plays card ``index``: the transition of a
         play, unchecked — the rollouts' shortcut past :meth:`step`."""
+        bit, suit, points = _PLAYED[index]
         self.hands[seat] &= _ALL_BUT[index]
-        self.played |= _BIT[index]
+        self.played |= bit
         trick = self.trick
         trick.append(index)
-        suit = CARD_SUIT[index]
         strength = self.strength[index]
-        self.trick_points += CARD_POINTS[index]
+        self.trick_points += points
         led = self.led
         if led < 0:
             self.led = led = suit
@@ -188,10 +188,9 @@ class TrickFlow:
             self.to_act = self.left[seat]
             return
         # the trick is complete: a trump wins it, else the highest card of the led suit
-        trumped = self.hi_trump_seat >= 0 and self.trump_suit != led
-        winner = self.hi_trump_seat if self.hi_trump_seat >= 0 else self.hi_led_seat
-        self.winner = winner
-        if self.renounced if self.trump_memory else trumped:
+        trumper = self.hi_trump_seat
+        winner = self.winner = trumper if trumper >= 0 else self.hi_led_seat
+        if self.renounced if self.trump_memory else trumper >= 0 and self.trump_suit != led:
             self.to_act, self.awaiting = self.hi_led_seat, AWAIT_SWALLOW
         else:
             self._take(winner, False)
@@ -206,19 +205,26 @@ class TrickFlow:
 
     def _take(self, taker: int, swallowed: bool) -> None:
         gained = self.trick_points
-        self.points[taker] += gained
+        points = self.points
+        points[taker] += gained
         self._trick_log.append((self.leader, tuple(self.trick), taker, gained, swallowed))
-        self._reset_trick()
+        # the next trick, as _reset_trick and _begin_trick (written out: once a trick)
+        self.trick = []
+        self.led = self.hi_led_seat = self.hi_trump_seat = self.winner = -1
+        self.hi_led_str = self.hi_trump_str = -1
+        self.trick_points = self.follow = 0
+        self.renounced = False
         self.leader = taker
-        self.tricks_played += 1
+        played = self.tricks_played = self.tricks_played + 1
         if self.declare_out:
             self.to_act, self.awaiting = taker, AWAIT_DECLARE
-        elif self.points[taker] >= self.out_at:
-            self._end_out(taker, f"seat {taker} reached {self.points[taker]} points")
-        elif self.tricks_played == self.hand_size:
+        elif points[taker] >= self.out_at:
+            self._end_out(taker, f"seat {taker} reached {points[taker]} points")
+        elif played == self.hand_size:
             self._end_by_points()
-        else:
-            self._begin_trick()
+        else:  # a later trick: a window only when there is one before every trick
+            self.to_act = taker
+            self.awaiting = AWAIT_OFFER if self.exchange_rule is _EVERY else AWAIT_PLAY
 
     def _declare(self, out: bool, challenge: int | None) -> None:
         seat = self.to_act
@@ -296,3 +302,5 @@ class TrickFlow:
 #: ``1 << i`` and its complement within the pack, built once (big-integer shifts cost)
 _BIT = tuple(1 << i for i in range(52))
 _ALL_BUT = tuple(FULL_MASK ^ bit for bit in _BIT)
+#: per card index, what its play changes: its bit, its suit and its points
+_PLAYED = tuple(zip(_BIT, CARD_SUIT, CARD_POINTS, strict=True))

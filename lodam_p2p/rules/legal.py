@@ -139,11 +139,38 @@ PAIR_BITS = TOP_FIVE | (TOP_FIVE << SUIT_SPAN)
 FIRST_PAIR, SECOND_PAIR = _TEN, _TEN + 2 * SUIT_SPAN
 
 
+class Spelled(dict[int, tuple[M, ...]]):
+    """Legal tuples by the mask of the cards they use, spelled on first use by
+    ``spell``: the engine then answers the commonest questions (which answers, which
+    offers, which plays of the led suit) with one dictionary look-up. Each key is a set
+    of one seat's cards of a few kinds, so the table stays small; it stops growing at
+    ``limit`` entries, and past that spells every miss again (the same tuple)."""
+
+    __slots__ = ("limit", "spell")
+
+    def __init__(self, spell: Callable[[int], tuple[M, ...]], limit: int) -> None:
+        super().__init__()
+        self.spell, self.limit = spell, limit
+
+    def __missing__(self, cards: int) -> tuple[M, ...]:
+        found = self.spell(cards)
+        if len(self) < self.limit:
+            self[cards] = found
+        return found
+
+
+#: Entries a :class:`Spelled` table keeps (a few megabytes per seat at most): every
+#: answer pattern (at most 2**12 coats and 2**8 cards) fits, and the plays of one suit
+#: and the offers that come up first — the small sets, which come up most.
+_SPELLED_LIMIT = 1 << 13
+
+
 class Moves(Generic[M]):
     """One seat's moves in one alphabet (actions or codes), spelled from masks."""
 
-    __slots__ = ("_challenges", "_declare_out", "_plays", "answer_tables", "declare_pass",
-                 "decline", "no_offer", "offer_tables", "play_row", "swallows")
+    __slots__ = ("_challenges", "_declare_out", "_plays", "answer_tables", "answering",
+                 "declare_pass", "decline", "following", "no_offer", "offer_tables",
+                 "offering", "play_row", "swallows")
 
     def __init__(
         self,
@@ -166,6 +193,11 @@ class Moves(Generic[M]):
         self.declare_pass = declare_pass  #: not now
         self._declare_out = tuple(declare_out)
         self._challenges = tuple(challenges)
+        #: ``answering[cards]``: :meth:`answers`; ``offering[cards]``: :meth:`offers`;
+        #: ``following[cards]``: :meth:`plays` of cards of one suit (see :class:`Spelled`)
+        self.answering: Spelled[M] = Spelled(self.answers, _SPELLED_LIMIT)
+        self.offering: Spelled[M] = Spelled(self.offers, _SPELLED_LIMIT)
+        self.following: Spelled[M] = Spelled(self.plays, _SPELLED_LIMIT)
 
     def plays(self, cards: int) -> tuple[M, ...]:
         """Plays of the ``cards`` (a mask), in index order."""

@@ -68,12 +68,7 @@ from lodam_p2p.rules.flow import (
 )
 from lodam_p2p.rules.legal import (
     CODE_MOVES,
-    FIRST_PAIR,
-    PAIR_BITS,
-    SECOND_PAIR,
     SUIT_GETTERS,
-    SUIT_SHIFT,
-    TOP_FIVE,
     Moves,
 )
 from lodam_p2p.rules.options import Options
@@ -202,33 +197,26 @@ class DealMachine(TrickFlow, Generic[M]):
         """Every legal move of ``to_act``, spelled in this machine's ``alphabet``
         (interned actions for a full deal, codes otherwise), in a fixed order, defaults
         first; empty once the deal is over."""
-        seat = self.to_act
-        if seat is None:
-            return ()
-        d, hand = self.awaiting, self.hands[seat]
-        # by frequency; the table look-ups of Moves written out (a call saved per move)
+        # by frequency; the commonest questions are one look-up in a Spelled table
+        d = self.awaiting
         if d is AWAIT_ANSWER:
-            cards = hand & self.offer_mask
-            if not cards:
-                return self.alphabet[seat].decline
-            low, high = self.alphabet[seat].answer_tables
-            x, y = (cards >> FIRST_PAIR) & PAIR_BITS, cards >> SECOND_PAIR
-            return low[(x & TOP_FIVE) | (x >> 8)] + high[(y & TOP_FIVE) | (y >> 8)]
+            seat: int = self.to_act  # type: ignore[assignment]
+            return self.alphabet[seat].answering[self.hands[seat] & self.offer_mask]
         if d is AWAIT_PLAY:
+            seat = self.to_act  # type: ignore[assignment]
+            hand = self.hands[seat]
             following = hand & self.follow
-            if following:  # one suit: one table look-up
-                led = self.led
-                return SUIT_GETTERS[led][following >> SUIT_SHIFT[led]](self.alphabet[seat].play_row)
+            if following:
+                return self.alphabet[seat].following[following]
             row, get = self.alphabet[seat].play_row, SUIT_GETTERS
             return (get[0][hand & SUIT_BITS](row) + get[1][(hand >> 13) & SUIT_BITS](row)
                     + get[2][(hand >> 26) & SUIT_BITS](row) + get[3][hand >> 39](row))
         if d is AWAIT_OFFER:
-            cards = hand & EXCHANGEABLE_MASK
-            if not cards:
-                return self.alphabet[seat].no_offer
-            low, high = self.alphabet[seat].offer_tables
-            x, y = (cards >> FIRST_PAIR) & PAIR_BITS, cards >> SECOND_PAIR
-            return low[(x & TOP_FIVE) | (x >> 8)] + high[(y & TOP_FIVE) | (y >> 8)]
+            seat = self.to_act  # type: ignore[assignment]
+            return self.alphabet[seat].offering[self.hands[seat] & EXCHANGEABLE_MASK]
+        if d is None:
+            return ()
+        seat = self.to_act  # type: ignore[assignment]
         moves = self.alphabet[seat]
         if d is AWAIT_SWALLOW:
             return moves.swallows
@@ -265,13 +253,13 @@ class DealMachine(TrickFlow, Generic[M]):
         on the hidden part filled in — else raise ``IllegalAction`` naming seat and move
         (:mod:`.explain`). A refused action leaves the deal untouched."""
         seat = self.to_act
-        if seat is not None and action.seat == seat:
-            # by frequency: answers, plays, offers, each tested as allows() does; the
-            # commonest transitions (decline, no offer) written out
-            d = self.awaiting
-            if d is AWAIT_ANSWER:
-                if type(action) is Answer:
-                    card = action.card
+        if action.seat == seat:  # never so once the deal is over (``to_act`` None)
+            # answers, plays and offers tested as allows() does, by the action's type;
+            # the commonest transition (decline) written out
+            kind = type(action)
+            if kind is Answer:
+                if self.awaiting is AWAIT_ANSWER:
+                    card = action.card  # type: ignore[union-attr]
                     if card is None:
                         following = self.left[seat]
                         if following != self.offerer:
@@ -285,18 +273,20 @@ class DealMachine(TrickFlow, Generic[M]):
                             void = CARD_SUIT[index] == CARD_SUIT[self.offer_card]
                             self._accept(seat, index, void)
                             return
-            elif d is AWAIT_PLAY:
-                if type(action) is Play:
-                    card, hand = action.card, self.hands[seat]
-                    if type(card) is Card and (hand & self.follow or hand) >> card.index & 1:
-                        self.play_card(seat, card.index)
-                        return
-            elif d is AWAIT_OFFER:
-                if type(action) is Offer:
-                    card = action.card
+            elif kind is Play:
+                if self.awaiting is AWAIT_PLAY:
+                    card = action.card  # type: ignore[union-attr]
+                    if type(card) is Card:
+                        hand = self.hands[seat]
+                        index = card.index
+                        if (hand & self.follow or hand) >> index & 1:
+                            self.play_card(seat, index)
+                            return
+            elif kind is Offer:
+                if self.awaiting is AWAIT_OFFER:
+                    card = action.card  # type: ignore[union-attr]
                     if card is None:
-                        following = self.to_act = self.left[seat]
-                        self.awaiting = AWAIT_PLAY if following == self.leader else AWAIT_OFFER
+                        self._offer(seat, -1, None)
                         return
                     if type(card) is Card:
                         index = card.index

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 
+from lodam_p2p.rulebase import assignments, enum_option, json_or_text, options_from_mapping
 from lodam_p2p.rules.actions import OptionError
 
 FULL_PACK_SIZE = 52
@@ -54,26 +54,12 @@ class Options:
     @classmethod
     def from_mapping(cls, values: Mapping[str, object]) -> Options:
         """Options from JSON-ish values; ``OptionError`` naming the bad option."""
-        if not isinstance(values, Mapping):
-            raise OptionError(f"options must be an object, got {values!r}")
-        known = {f.name for f in fields(cls)}
-        converted: dict[str, object] = {}
-        for name, raw in values.items():
-            if name not in known:
-                raise OptionError(f"unknown option {name!r} (known: {', '.join(sorted(known))})")
-            converted[name] = _convert(name, raw)
-        return cls(**converted)  # type: ignore[arg-type]
+        return options_from_mapping(cls, values, _convert)
 
     @classmethod
     def parse_assignments(cls, items: Iterable[str]) -> Options:
         """Options from ``["lives=2", "declare_out=true"]`` (the CLI's ``--option k=v``)."""
-        values: dict[str, object] = {}
-        for item in items:
-            name, sep, text = item.partition("=")
-            if not sep or not name.strip():
-                raise OptionError(f"option must be written name=value, got {item!r}")
-            values[name.strip()] = _from_text(text.strip())
-        return cls.from_mapping(values)
+        return cls.from_mapping(assignments(items, lambda _name, text: json_or_text(text)))
 
     def to_mapping(self) -> dict[str, object]:
         """JSON-ready values; ``Options.from_mapping(o.to_mapping()) == o``."""
@@ -118,12 +104,7 @@ _INTS = {"lives", "out_at", "short_deck_at", "stake"}
 def _convert(name: str, raw: object) -> object:
     """One JSON value to the option's type, or ``OptionError``."""
     if name in _ENUMS:
-        choices = _ENUMS[name]
-        for member in choices:
-            if raw == member.value or raw is member:
-                return member
-        allowed = ", ".join(repr(m.value) for m in choices)
-        raise OptionError(f"option {name} must be one of {allowed}, got {raw!r}")
+        return enum_option(name, raw, _ENUMS[name])
     if name in _BOOLS:
         if not isinstance(raw, bool):
             raise OptionError(f"option {name} must be true or false, got {raw!r}")
@@ -137,14 +118,6 @@ def _convert(name: str, raw: object) -> object:
             raise OptionError(f"option {name} must be a number, got {raw!r}")
         return raw
     return raw
-
-
-def _from_text(text: str) -> object:
-    """A ``k=v`` value: JSON when it parses (``true``, ``7``, ``null``), else the string."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
 
 
 def _check(o: Options) -> None:

@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from lodam_p2p.rulebase import ReplayFormatError, card_field, field, int_field
+from lodam_p2p.rulebase import run_script as run_deal_script
 from lodam_p2p.rules.actions import (
     Action,
     Answer,
     Challenge,
     Declare,
-    IllegalAction,
-    MalformedInput,
     Offer,
     Play,
     Swallow,
@@ -33,22 +33,18 @@ from lodam_p2p.rules.match import Match
 from lodam_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS, Options
 
 
-class ReplayFormatError(MalformedInput):
-    """A scenario that does not follow the replay format."""
-
-
 def replay_scenario(obj: Mapping[str, Any]) -> dict[str, Any]:
     """Replay one scenario; the result object of the replay format."""
     if not isinstance(obj, Mapping):
         raise ReplayFormatError("a scenario must be a JSON object")
     if obj.get("game") != "lodam":
         raise ReplayFormatError(f'"game" must be "lodam", got {obj.get("game")!r}')
-    options = Options.from_mapping(_field(obj, "options", Mapping, {}))
-    players = _int_field(obj, "players", MIN_PLAYERS, MAX_PLAYERS)
-    dealer = _int_field(obj, "dealer", 0, players - 1)
+    options = Options.from_mapping(field(obj, "options", Mapping, {}))
+    players = int_field(obj, "players", MIN_PLAYERS, MAX_PLAYERS)
+    dealer = int_field(obj, "dealer", 0, players - 1)
     lives = _lives(obj, players, options)
-    deck = _cards(_field(obj, "deck", list), "deck")
-    actions = [parse_action(a, i) for i, a in enumerate(_field(obj, "actions", list, []))]
+    deck = card_field(field(obj, "deck", list), "deck", Card.parse)
+    actions = [parse_action(a, i) for i, a in enumerate(field(obj, "actions", list, []))]
     match = Match.resume(options, lives, dealer)
     deal = match.new_deal(deck)
     used, error = run_script(deal, actions)
@@ -58,26 +54,12 @@ def replay_scenario(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 def run_script(deal: Deal, actions: Sequence[Action]) -> tuple[int, dict[str, Any] | None]:
     """Drive ``deal`` by ``actions`` with the default rule; (actions used, error or None)."""
-    used = 0
-    while not deal.is_over:
-        seat, awaiting = deal.to_act, deal.awaiting
-        assert seat is not None and awaiting is not None
-        action = actions[used] if used < len(actions) else None
-        default = deal.default_action()
-        if default is not None and (
-            action is None or action.decision is not awaiting or action.seat != seat
-        ):
-            deal.apply(default)
-            continue
-        if action is None:
-            message = f"the actions ran out with seat {seat} to {awaiting.value}"
-            return used, {"index": used, "seat": seat, "message": message}
-        try:
-            deal.apply(action)
-        except IllegalAction as err:
-            return used, {"index": used, "seat": action.seat, "message": str(err)}
-        used += 1
-    return used, None
+    return run_deal_script(deal, actions, _takes_default)
+
+
+def _takes_default(action: Action | None, seat: int, awaiting: object) -> bool:
+    """Whether the default goes first: the next action is not the awaited decision."""
+    return action is None or action.decision is not awaiting or action.seat != seat
 
 
 def parse_action(raw: object, index: int) -> Action:
@@ -168,26 +150,6 @@ _ACTION_PARSERS: dict[str, Callable[[int, Mapping[str, Any]], Action]] = {
 }
 
 
-def _field(obj: Mapping[str, Any], name: str, kind: type, default: object = ...) -> Any:
-    if name not in obj:
-        if default is ...:
-            raise ReplayFormatError(f'missing "{name}"')
-        return default
-    value = obj[name]
-    if value is None and default is not ...:
-        return default
-    if not isinstance(value, kind):
-        raise ReplayFormatError(f'"{name}" has the wrong type: {value!r}')
-    return value
-
-
-def _int_field(obj: Mapping[str, Any], name: str, low: int, high: int) -> int:
-    value = obj.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ReplayFormatError(f'"{name}" must be an integer {low} … {high}, got {value!r}')
-    return value
-
-
 def _lives(obj: Mapping[str, Any], players: int, options: Options) -> list[int]:
     """Counters per seat; missing: the match start (``lives`` each, or 0 each when winning)."""
     if obj.get("lives") is None:
@@ -198,13 +160,6 @@ def _lives(obj: Mapping[str, Any], players: int, options: Options) -> list[int]:
     ):
         raise ReplayFormatError(f'"lives" must list {players} counts ≥ 0, got {lives!r}')
     return lives
-
-
-def _cards(texts: list[Any], name: str) -> list[Card]:
-    try:
-        return [Card.parse(t) for t in texts]
-    except ValueError as err:
-        raise ReplayFormatError(f'"{name}": {err}') from None
 
 
 def _report(

@@ -3,7 +3,8 @@
 The engine is :mod:`lodam_p2p.rules`; this package states it behind the game interface
 (:mod:`lodam_p2p.games.lodam.game`) and is the one door through which Lodam-specific
 code above the games (a Lodam bot, a Lodam client panel) reaches the game's own values:
-its cards, actions and views.
+its cards, actions and views, and — for the networked Lodam hand, which tracks the deal
+itself — its deal, public deal, match and errors.
 """
 
 from lodam_p2p.games.lodam.game import GAME, LodamGame
@@ -14,20 +15,25 @@ from lodam_p2p.rules import (
     Answer,
     Card,
     Challenge,
+    Deal,
     Decision,
     Declare,
     ExchangeRule,
     IllegalAction,
     Kind,
+    Match,
     Offer,
     Options,
     Play,
     PlayerView,
+    PublicDeal,
     PublicExchange,
     Rank,
     RankOrder,
+    RulesError,
     Suit,
     Swallow,
+    legal_actions_for,
     rank_strength,
 )
 
@@ -39,20 +45,25 @@ __all__ = [
     "Answer",
     "Card",
     "Challenge",
+    "Deal",
     "Decision",
     "Declare",
     "ExchangeRule",
     "IllegalAction",
     "Kind",
     "LodamGame",
+    "Match",
     "Offer",
     "Options",
     "Play",
     "PlayerView",
+    "PublicDeal",
     "PublicExchange",
     "Rank",
     "RankOrder",
+    "RulesError",
     "Suit",
     "Swallow",
+    "legal_actions_for",
     "rank_strength",
 ]

@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar
 
+from lodam_p2p import rulebase
 from lodam_p2p.games.lorum.cards import CARDS, Card
 
 #: Seats are 0 … MAX_SEATS - 1.
@@ -75,27 +76,11 @@ class Announce:
 Action = Play | Lay | Pass | Announce
 
 
-class RulesError(ValueError):
-    """Base of every error the Lorum engine raises."""
-
-
-class MalformedInput(RulesError):
-    """Input that is not a game position at all: a wrong pack, a bad seat, a bad option."""
-
-
-class OptionError(MalformedInput):
-    """A table option with an unknown name or a value out of range."""
-
-
-class IllegalAction(RulesError):
-    """A well-formed action that the rules forbid here; names the seat and the move."""
-
-    def __init__(self, seat: int, action: Action | None, reason: str) -> None:
-        self.seat = seat
-        self.action = action
-        self.reason = reason
-        move = str(action) if action is not None else "act"
-        super().__init__(f"seat {seat} cannot {move}: {reason}")
+# The engine's errors are every game's (lodam_p2p.rulebase), named here too.
+RulesError = rulebase.RulesError
+MalformedInput = rulebase.MalformedInput
+OptionError = rulebase.OptionError
+IllegalAction = rulebase.IllegalAction
 
 
 # --- interned actions --------------------------------------------------------------

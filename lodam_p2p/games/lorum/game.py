@@ -267,7 +267,7 @@ class LorumGame(OptionsOfType, Game):
                           plan=m.plan(), auto=False)
         counted = _Counted(actions)
         refused = first_breach(deal, counted)
-        if refused is None or refused.action is None:
+        if refused is None or not isinstance(refused.action, Action):  # None: no move
             return Replayed(deal, counted.applied, None)
         # a refused action leaves the deal as it was: judge it there
         offence = _offence(deal, refused.action)

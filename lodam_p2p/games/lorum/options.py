@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any
 
 from lodam_p2p.games.lorum.actions import OptionError
+from lodam_p2p.rulebase import assignments, enum_option, json_or_text, options_from_mapping
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 4
@@ -74,26 +73,12 @@ class Options:
     @classmethod
     def from_mapping(cls, values: Mapping[str, object]) -> Options:
         """Options from JSON-ish values; ``OptionError`` naming the bad option."""
-        if not isinstance(values, Mapping):
-            raise OptionError(f"options must be an object, got {values!r}")
-        known = {f.name for f in fields(cls)}
-        converted: dict[str, Any] = {}
-        for name, raw in values.items():
-            if name not in known:
-                raise OptionError(f"unknown option {name!r} (known: {', '.join(sorted(known))})")
-            converted[name] = _convert(name, raw)
-        return cls(**converted)
+        return options_from_mapping(cls, values, _convert)
 
     @classmethod
     def parse_assignments(cls, items: Iterable[str]) -> Options:
         """Options from ``["rounds=2", "contracts=reds,lorum"]`` (``--option k=v``)."""
-        values: dict[str, object] = {}
-        for item in items:
-            name, sep, text = item.partition("=")
-            if not sep or not name.strip():
-                raise OptionError(f"option must be written name=value, got {item!r}")
-            values[name.strip()] = _from_text(name.strip(), text.strip())
-        return cls.from_mapping(values)
+        return cls.from_mapping(assignments(items, _from_text))
 
     def to_mapping(self) -> dict[str, object]:
         """JSON-ready values; ``Options.from_mapping(o.to_mapping()) == o``."""
@@ -124,11 +109,7 @@ _LOW = {"rounds": 1, "breach_points": 0}
 def _convert(name: str, raw: object) -> object:
     """One JSON value to the option's type, or ``OptionError``."""
     if name in _ENUMS:
-        for member in _ENUMS[name]:
-            if raw == member.value or raw is member:
-                return member
-        allowed = ", ".join(repr(m.value) for m in _ENUMS[name])
-        raise OptionError(f"option {name} must be one of {allowed}, got {raw!r}")
+        return enum_option(name, raw, _ENUMS[name])
     if name == "contracts":
         return _contracts(raw)
     return raw
@@ -154,10 +135,7 @@ def _from_text(name: str, text: str) -> object:
     """A ``k=v`` value: a comma list for ``contracts``, else JSON when it parses."""
     if name == "contracts" and not text.startswith("["):
         return [part.strip() for part in text.split(",") if part.strip()]
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
+    return json_or_text(text)
 
 
 def _check(o: Options) -> None:

@@ -24,7 +24,6 @@ from typing import Any
 from lodam_p2p.games.lorum.actions import (
     Action,
     Announce,
-    IllegalAction,
     Lay,
     MalformedInput,
     Play,
@@ -32,10 +31,8 @@ from lodam_p2p.games.lorum.actions import (
 from lodam_p2p.games.lorum.cards import Card
 from lodam_p2p.games.lorum.deal import Deal
 from lodam_p2p.games.lorum.options import MAX_PLAYERS, MIN_PLAYERS, Contract, Options
-
-
-class ReplayFormatError(MalformedInput):
-    """A scenario that does not follow the replay format."""
+from lodam_p2p.rulebase import ReplayFormatError, card_field, field, int_field
+from lodam_p2p.rulebase import run_script as run_deal_script
 
 
 def replay_scenario(obj: Mapping[str, Any]) -> dict[str, Any]:
@@ -44,13 +41,13 @@ def replay_scenario(obj: Mapping[str, Any]) -> dict[str, Any]:
         raise ReplayFormatError("a scenario must be a JSON object")
     if obj.get("game") != "lorum":
         raise ReplayFormatError(f'"game" must be "lorum", got {obj.get("game")!r}')
-    options = Options.from_mapping(_field(obj, "options", Mapping, {}))
-    players = _int_field(obj, "players", MIN_PLAYERS, MAX_PLAYERS)
-    dealer = _int_field(obj, "dealer", 0, players - 1)
+    options = Options.from_mapping(field(obj, "options", Mapping, {}))
+    players = int_field(obj, "players", MIN_PLAYERS, MAX_PLAYERS)
+    dealer = int_field(obj, "dealer", 0, players - 1)
     contract = _contract(obj.get("contract"))
-    deck = _cards(_field(obj, "deck", list))
+    deck = card_field(field(obj, "deck", list), "deck", Card.parse)
     lay = contract is Contract.LORUM
-    raw_actions = _field(obj, "actions", list, [])
+    raw_actions = field(obj, "actions", list, [])
     actions = [parse_action(a, i, lay) for i, a in enumerate(raw_actions)]
     deal = Deal.start(options, contract, dealer, deck, players=players)
     used, error = run_script(deal, actions)
@@ -59,26 +56,13 @@ def replay_scenario(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 def run_script(deal: Deal, actions: Sequence[Action]) -> tuple[int, dict[str, Any] | None]:
     """Drive ``deal`` by ``actions`` with the default rule; (actions used, error or None)."""
-    used = 0
-    while not deal.is_over:
-        seat = deal.to_act
-        assert seat is not None and deal.awaiting is not None
-        action = actions[used] if used < len(actions) else None
-        default = deal.default_action()
-        if default is not None and (
-            not isinstance(action, Announce) or action.seat != seat
-        ):
-            deal.apply(default)
-            continue
-        if action is None:
-            message = f"the actions ran out with seat {seat} to {deal.awaiting.value}"
-            return used, {"index": used, "seat": seat, "message": message}
-        try:
-            deal.apply(action)
-        except IllegalAction as err:
-            return used, {"index": used, "seat": action.seat, "message": str(err)}
-        used += 1
-    return used, None
+    return run_deal_script(deal, actions, _takes_default)
+
+
+def _takes_default(action: Action | None, seat: int, awaiting: object) -> bool:
+    """Whether the default (no announcement) goes first: the next action is not the
+    awaiting seat's announcement."""
+    return not isinstance(action, Announce) or action.seat != seat
 
 
 def parse_action(raw: object, index: int, lay: bool) -> Action:
@@ -120,33 +104,6 @@ def _contract(value: object) -> Contract:
             return contract
     names = ", ".join(c.value for c in Contract)
     raise ReplayFormatError(f'"contract" must be one of {names}, got {value!r}')
-
-
-def _field(obj: Mapping[str, Any], name: str, kind: type, default: object = ...) -> Any:
-    if name not in obj:
-        if default is ...:
-            raise ReplayFormatError(f'missing "{name}"')
-        return default
-    value = obj[name]
-    if value is None and default is not ...:
-        return default
-    if not isinstance(value, kind):
-        raise ReplayFormatError(f'"{name}" has the wrong type: {value!r}')
-    return value
-
-
-def _int_field(obj: Mapping[str, Any], name: str, low: int, high: int) -> int:
-    value = obj.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ReplayFormatError(f'"{name}" must be an integer {low} … {high}, got {value!r}')
-    return value
-
-
-def _cards(texts: list[Any]) -> list[Card]:
-    try:
-        return [Card.parse(t) for t in texts]
-    except ValueError as err:
-        raise ReplayFormatError(f'"deck": {err}') from None
 
 
 def _report(deal: Deal, error: dict[str, Any] | None, unused: int | None) -> dict[str, Any]:
