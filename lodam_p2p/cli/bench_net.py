@@ -9,7 +9,12 @@ process of its own, as at a LAN party. Bots answer at once (no think time). Meas
   the median over the match's hands;
 - ``match_s`` — the whole match, from the start (the seat list complete) to the result;
 - ``bytes_per_hand`` — everything the peers published (frames, heartbeats, resends),
-  as received by the host, per hand.
+  as received by the host, per hand;
+- ``remasks`` — the re-masks of the audited hands (two per exchange: each is a proof of
+  shuffle every peer checks, and a batch of shares from every other seat), which with
+  bots that trade at random is most of the work of a hand;
+- ``cpu_s`` — user and system CPU of this process, the bots and the private broker,
+  from start to end: on a shared machine a steadier figure than the wall clock.
 
 ``--game lorum`` measures a Lorum round instead (4 seats: 32 deals; 3 seats: 24).
 
@@ -27,6 +32,7 @@ import asyncio
 import contextlib
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -79,14 +85,22 @@ def run(args: argparse.Namespace) -> int:
         figures = asyncio.run(_measure(args))
     except SessionError as err:
         raise CliError(str(err), 1) from None
+    figures["cpu_s"] = round(sum(_cpu(who) for who in (resource.RUSAGE_SELF,
+                                                       resource.RUSAGE_CHILDREN)), 2)
     if args.json:
         print(json.dumps(figures))
     else:
         print(f"{figures['broker']}: {game.title}, {args.seats} seats, "
               f"{figures['deals']} deals; "
               f"shuffle+deal median {figures['shuffle_deal_ms_median']} ms; "
-              f"match {figures['match_s']} s; {figures['bytes_per_hand']} bytes per hand")
+              f"match {figures['match_s']} s; {figures['bytes_per_hand']} bytes per hand; "
+              f"{figures['remasks']} re-masks; CPU {figures['cpu_s']} s")
     return 0
+
+
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 @contextlib.asynccontextmanager
@@ -130,6 +144,7 @@ async def _measure(args: argparse.Namespace) -> dict[str, object]:
         "bytes_per_hand": round(link.bytes_received / hands),
         "deals": outcome.deals,
         "audits_passed": outcome.audits_passed,
+        "remasks": host.remasks_audited,
     }
 
 

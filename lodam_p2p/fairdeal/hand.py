@@ -60,6 +60,7 @@ from lodam_p2p.fairdeal.messages import (
     SharesMsg,
     ShuffleMsg,
     TransferMsg,
+    decode,
     encode,
     kind_of,
 )
@@ -72,6 +73,8 @@ from lodam_p2p.fairdeal.shuffleproof import prove_shuffle
 from lodam_p2p.fairdeal.wire import GENESIS, Envelope, open_envelope
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
 
+#: Most envelopes kept opened between :meth:`Hand.peek` and :meth:`Hand.receive`.
+_MAX_PEEKED = 256
 _PLAYING = frozenset({Kind.REVEAL, Kind.TRANSFER, Kind.REMASK, Kind.SHARES, Kind.AUDIT})
 #: Which kinds the hand can take in each phase (others wait in their sender's queue).
 _PHASE_TAKES: dict[Phase, frozenset[Kind]] = {
@@ -116,6 +119,8 @@ class Hand(PlayPhase):
         self._events: list[Event] = []
         self._out: list[bytes] = []
         self._sent: list[bytes] = []
+        #: envelopes opened by :meth:`peek`, awaiting :meth:`receive` (raw → opened)
+        self._peeked: dict[bytes, tuple[Envelope, Message]] = {}
         #: Cards this seat knows: its deal and what transfers handed it (position → card).
         self.cards: dict[int, int] = {}
         self._me: SeatSecrets | None = None
@@ -134,9 +139,32 @@ class Hand(PlayPhase):
             return  # our own broadcast echoed back
         if sender not in self._intake.logs:
             raise blame(sender, "envelope", "no such seat in this hand", attributable=False)
-        env = open_envelope(data, sender, self._peers[sender], self.config.table_id,
-                            self.config.hand)
-        self._guarded(lambda: self._accept(env, now))
+        peeked = self._peeked.pop(data, None)
+        if peeked is not None and peeked[0].seat == sender:
+            env, message = peeked
+        else:
+            env, message = self._open(sender, data), None
+        self._guarded(lambda: self._accept(env, now, message))
+
+    def peek(self, sender: int, data: bytes) -> Message | None:
+        """The message in ``data`` if it is an envelope ``sender`` signed for this hand,
+        else None; nothing is taken. A caller that looks at an envelope before handing
+        it to :meth:`receive` pays for the signature check and the decoding once: the
+        opened envelope is kept until ``receive`` takes it (or the hand ends)."""
+        if sender not in self._peers:
+            return None
+        try:
+            env = self._open(sender, data)
+            message = decode(env.body)
+        except (RemoteProtocolError, ValueError, KeyError):
+            return None
+        if sender != self.seat and len(self._peeked) < _MAX_PEEKED:
+            self._peeked[env.raw] = (env, message)
+        return message
+
+    def _open(self, sender: int, data: bytes) -> Envelope:
+        return open_envelope(data, sender, self._peers[sender], self.config.table_id,
+                             self.config.hand)
 
     def outgoing(self) -> list[bytes]:
         """Envelopes to broadcast, oldest first (each is returned once)."""
@@ -230,8 +258,8 @@ class Hand(PlayPhase):
         self.phase = Phase.ABORTED
         self.blame = err
 
-    def _accept(self, env: Envelope, now: float) -> None:
-        gap = self._intake.accept(env)
+    def _accept(self, env: Envelope, now: float, message: Message | None = None) -> None:
+        gap = self._intake.accept(env, message)
         if gap is not None:
             self._events.append(ResendWanted(env.seat, gap))
         self._pump(now)

@@ -45,8 +45,11 @@ class Intake:
         self.reported_gap: dict[int, int | None] = dict.fromkeys(seats)
         self.transcript: list[tuple[int, bytes]] = []
 
-    def accept(self, env: Envelope) -> int | None:
-        """Take an envelope; return the start of a *newly seen* gap in its chain, if any."""
+    def accept(self, env: Envelope, message: Message | None = None) -> int | None:
+        """Take an envelope; return the start of a *newly seen* gap in its chain, if any.
+
+        ``message``: its body, if the caller has decoded it already (decoding is
+        deterministic, so it is the message ``decode`` would give)."""
         log = self.logs[env.seat]
         try:
             ready = log.accept(env)
@@ -54,14 +57,14 @@ class Intake:
             self.transcript.append((env.seat, env.raw))  # the second version: the evidence
             raise
         for envelope in ready:
-            self._enqueue(envelope)
+            self._enqueue(envelope, message if envelope is env else None)
         gap, reported = log.gap(), self.reported_gap[env.seat]
         self.reported_gap[env.seat] = gap
         return gap if gap is not None and gap != reported else None
 
-    def _enqueue(self, env: Envelope) -> None:
+    def _enqueue(self, env: Envelope, decoded: Message | None = None) -> None:
         try:
-            msg = decode(env.body)
+            msg = decoded if decoded is not None else decode(env.body)
         except ValueError as err:
             raise blame(env.seat, "malformed", f"envelope {env.seq}: {err}") from None
         self.follow(env.seat, kind_of(msg))

@@ -107,6 +107,8 @@ class Course(Clocks, GameCourse, ABC):
         #: figures for benchmarks: seconds from each hand's start until it was dealt,
         #: and the clock at the match's start and end
         self.deal_times: list[float] = []
+        #: re-masks in the hands that passed their audit (each one proven and shared)
+        self.remasks_audited = 0
         self.hand_started_at = self.match_started_at = self.match_ended_at = 0.0
 
     @abstractmethod
@@ -201,6 +203,7 @@ class Course(Clocks, GameCourse, ABC):
         """The audit passed: settle the deal and go on."""
         assert self.hand is not None and self.hand.full is not None and self.match is not None
         self.audits += 1
+        self.remasks_audited += len(self.hand.fair.record.remasks)
         self.voids_in_row = 0
         if self.game is not None:
             self.game_settle()
