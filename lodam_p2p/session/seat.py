@@ -80,7 +80,7 @@ class Session(Rejoining):
     def __init__(self, link: Link, *, plan: SeatPlan | None, entropy: Entropy,
                  timing: Timing | None = None, host: str | None = None,
                  desk: HostDesk | None = None, spectator: SpectatorLog | None = None,
-                 journal: SeatJournal | None = None) -> None:
+                 journal: SeatJournal | None = None, follow: str | None = None) -> None:
         super().__init__(link.table, plan, link.identity, entropy=entropy,
                          timing=timing or Timing(), spectator=spectator)
         self.link = link
@@ -97,13 +97,16 @@ class Session(Rejoining):
         self._renamed: Notice | None = None
         #: messages whose handler failed in a way it did not foresee (logged, dropped)
         self.unexpected = 0
-        self.setup_rejoin(journal)
+        self.setup_rejoin(journal, follow)
+        #: set once the link is open (subscribed): a restarted host's seats wait for it
+        self.opened = asyncio.Event()
 
     # --- the loop -----------------------------------------------------------------------
 
     async def run(self) -> MatchOutcome:
         """Play from the lobby to the result."""
         await self.link.open(self.inbox)
+        self.opened.set()
         try:
             self._begin()
             while self.phase is not SessionPhase.DONE:
@@ -168,6 +171,9 @@ class Session(Rejoining):
             self.host = self.host or self.journal.entry.get("host")
             roster = self.rejoin_begin()
             self.link.restrict(roster.peers | {self.host or self.me})
+            if self.desk is not None:  # a restarted host: the table is still playing
+                self.desk.resume(roster)
+                self._announce()
             return
         if self.desk is not None:
             self._announce()

@@ -13,9 +13,10 @@ from lodam_p2p.rules import Options
 from lodam_p2p.session import Session
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.journal import Journal, SeatJournal
-from lodam_p2p.session.keys import seeded
+from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.link import Link
-from lodam_p2p.session.table import _sessions
+from lodam_p2p.session.table import _run_all, _sessions
+from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import bots
 
@@ -114,3 +115,49 @@ async def _bounce(tmp_path: Path) -> None:
 
 def test_a_seat_whose_will_fired_asks_back_from_the_same_process(tmp_path: Path) -> None:
     asyncio.run(asyncio.wait_for(_bounce(tmp_path), PATIENCE * 2))
+
+
+def _joiner(hub: MemoryHub, plan: SeatPlan, place: int) -> Session:
+    """A seat that joins the table from a process of its own."""
+    entropy = seeded(8, place)
+    link = Link(hub.transport, "oak", new_identity(entropy), watch_lobby=True,
+                heartbeat=0.1, retry=0.1)
+    return Session(link, plan=plan, entropy=entropy, timing=TIMING)
+
+
+async def _host_back(tmp_path: Path) -> None:
+    hub = MemoryHub()
+    journal = Journal.open(tmp_path / "state")
+    hosted = _sessions("oak", Options(lives=1), 4, bots(["heuristic"]),
+                       connect=hub.transport, seed=3, timing=TIMING, spectator=None,
+                       journal=journal)
+    joiners = [_joiner(hub, plan, place)
+               for place, plan in enumerate(bots(["random", "heuristic", "random"]), 1)]
+    host_tasks = [asyncio.create_task(s.run()) for s in hosted]
+    joined = [asyncio.create_task(s.run()) for s in joiners]
+    mine = hosted[1]
+    await _until("a hand dealt at the host's seat",
+                 lambda: mine.hand_no >= 2 and mine.hand is not None and mine.hand.dealt)
+    for session, task in zip(hosted, host_tasks, strict=True):  # as kill -9 of the host
+        session.link.transport.abort()
+        task.cancel()
+    await _until("every joiner sees the host's seat away", lambda: all(
+        s.away for s in joiners))
+    again = _sessions("oak", Options(lives=1), 4, bots(["heuristic"]), connect=hub.transport,
+                      seed=3, timing=TIMING, spectator=None, journal=journal)
+    assert [s.me for s in again] == [s.me for s in hosted]
+    outcomes = await asyncio.gather(_run_all(again), *joined)
+    watched = outcomes[0][0]
+    assert {repr(o.to_json()) for o in [*outcomes[1:], again[1].outcome]} == {
+        repr(watched.to_json())}
+    assert watched.blames == () and watched.winners
+    assert journal.entry("host")["outcome"]["winners"] == list(watched.winners)
+    assert journal.entry("host")["epoch"] == 1
+    with contextlib.suppress(Exception):
+        journal.close()
+
+
+def test_a_dead_host_comes_back_from_its_journal_beside_its_seat(tmp_path: Path) -> None:
+    """The host's watcher and its local seat die together, as in ``kill -9`` of ``lodam
+    host``; the same journal puts both back, and every peer ends with one result."""
+    asyncio.run(asyncio.wait_for(_host_back(tmp_path), PATIENCE * 2))
