@@ -202,13 +202,24 @@ class Rejoining(Course):
     # --- seats going and coming ----------------------------------------------------
 
     def seat_gone(self, seat: int) -> None:
-        """A seated peer's presence went away: hold the table for it."""
+        """A seated peer's presence went away: hold the table for it — unless the seat
+        is done with the match (put out of it, or its result sent): nobody waits for
+        such a seat, and a seat behind the others must not hold its clocks for one."""
         if self.phase not in (SessionPhase.MATCH, SessionPhase.GRACE) or seat == self.seat:
+            return
+        if self._done_with(seat):
             return
         now = self.now()
         self.away.setdefault(seat, now)
         self._countdown_at[seat] = now
         self._tell_away(seat, now)
+
+    def _done_with(self, seat: int) -> bool:
+        """Whether ``seat`` is out of the match or has sent its result."""
+        assert self.roster is not None
+        if self.roster.sitters[seat].peer in self.results:
+            return True
+        return self.match is not None and not self.active()[seat]
 
     def seat_back(self, seat: int) -> None:
         """A seated peer's presence is back (same process, or a new one: REJOIN follows)."""
