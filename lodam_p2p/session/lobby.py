@@ -129,6 +129,11 @@ class HostDesk:
         self.seated[peer] = Sitter(peer, pubkey, self._unique(name), kind)
         return True
 
+    def resume(self, roster: Roster) -> None:
+        """The desk of a started match, rebuilt from its roster (a restarted host)."""
+        self.seated = {s.peer: s for s in roster.sitters}
+        self.reserved, self.started = (), True
+
     def leave(self, peer: str) -> bool:
         """Free ``peer``'s seat (before the start); True if the seat list changed."""
         if self.started:

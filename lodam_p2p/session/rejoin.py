@@ -49,6 +49,15 @@ seat gives up when the grace runs out. A match already over is told the same way
 returning seat then adopts that state, so its result and ``--json`` line are the same as
 everyone's.
 
+*The host.* A restarted ``lodam host`` comes back the same way: its journal keeps an
+entry per session of the process (the watcher that keeps the lobby, and each local
+seat), so the same command puts the same identities back in a new stream epoch. Each
+local seat sends REJOIN; the watcher, which has no seat to ask for, follows the first
+local seat back in: it counts the same RESUME and ATTESTs, checks them against its own
+journal, and adopts the same state, so the host's ``--json`` line is the one every seat
+prints. The others never needed the watcher: while it is gone they wait only for its
+seats, as for any seat that is away.
+
 *Giving up.* When a seat stays away past ``rejoin_grace`` it has left: it is blamed
 (``left``) and the match ends with the result of the seats that remain, as for any
 seat that cannot be waited for.
@@ -63,6 +72,8 @@ Limits
 - The coordinator itself away: REJOIN waits for no one else; a returning seat gives up
   after ``rejoin_grace`` without an answer.
 - A hand is lost at each return, even one that could in principle go on.
+- A restarted host comes back only beside a seat of its own (``--watch`` alone cannot),
+  and with one local seat: two returning seats at once are each other's coordinator.
 - The grace is each peer's own setting (``--option rejoin_grace``); peers configured
   differently may end the wait at different times.
 """
@@ -107,11 +118,17 @@ class Rejoining(Course):
     _rejoin_deadline: float
     _countdown_at: dict[int, float]
 
-    def setup_rejoin(self, journal: SeatJournal | None) -> None:
-        """Attach the journal (None: nothing is kept) and clear the away list."""
+    def setup_rejoin(self, journal: SeatJournal | None, follow: str | None = None) -> None:
+        """Attach the journal (None: nothing is kept) and clear the away list.
+
+        ``follow``: for a watcher (a restarted host), the peer of a seat of its own
+        process whose return it follows (see :meth:`rejoin_begin`)."""
         self.journal = journal or SeatJournal(None, "seat", self.table)
         self.away, self._countdown_at = {}, {}
         self._rejoin_deadline = 0.0
+        self.follow = follow
+        #: the seat whose return this session waits for: its own, or the followed one
+        self._back: int | None = None
         self._votes: dict[int, tuple[int, bytes]] = {}
 
     # --- journaling ----------------------------------------------------------------
@@ -139,7 +156,11 @@ class Rejoining(Course):
     # --- the returning seat --------------------------------------------------------
 
     def rejoin_begin(self) -> Roster:
-        """Sit down again from the journal: roster and seat back, REJOIN sent."""
+        """Sit down again from the journal: roster and seat back, REJOIN sent.
+
+        A watcher (the table's restarted host) has no seat to ask for: it follows a seat
+        of its own process (``follow``) back in, counting the same RESUME and ATTESTs
+        that seat counts and adopting the same state, so both print one result."""
         try:
             table_id, options, rows, limit = self.journal.entry["start"]
             body = Body(Msg.START, args=(bytes.fromhex(table_id), options, [
@@ -150,15 +171,22 @@ class Rejoining(Course):
             raise TableGone(f"the journal's match is unusable ({err}); start again for a "
                             "new one") from None
         self.roster, self.seat = roster, roster.seat_of(self.me)
-        if self.seat is None:
-            raise TableGone(f"the journal's table {self.table} has no seat for this key")
+        self._back = self.seat
+        if self.seat is None and self.follow is not None:
+            self._back = roster.seat_of(self.follow)
+        if self._back is None:
+            raise TableGone(f"the journal's table {self.table} has no seat for this key"
+                            if self.follow is None else f"the host of table {self.table} "
+                            "comes back only beside a seat of its own")
         self.phase = SessionPhase.REJOIN
         self._rejoin_deadline = self.now() + self.timing.grace_s
+        self.tell(Progress(Phase.LOBBY, detail=f"back at table {self.table}: waiting to resume"))
+        if self.seat is None:
+            return roster
         kept = self.journal.entry.get("match")
         hand = kept.get("hand_no") if isinstance(kept, dict) else None
         self.send(Body(Msg.REJOIN, args=(hand if isinstance(hand, int) and 0 <= hand < 2**32
                                          else 0,)))
-        self.tell(Progress(Phase.LOBBY, detail=f"back at table {self.table}: waiting to resume"))
         return roster
 
     def own_will_seen(self) -> None:
@@ -174,13 +202,24 @@ class Rejoining(Course):
     # --- seats going and coming ----------------------------------------------------
 
     def seat_gone(self, seat: int) -> None:
-        """A seated peer's presence went away: hold the table for it."""
+        """A seated peer's presence went away: hold the table for it — unless the seat
+        is done with the match (put out of it, or its result sent): nobody waits for
+        such a seat, and a seat behind the others must not hold its clocks for one."""
         if self.phase not in (SessionPhase.MATCH, SessionPhase.GRACE) or seat == self.seat:
+            return
+        if self._done_with(seat):
             return
         now = self.now()
         self.away.setdefault(seat, now)
         self._countdown_at[seat] = now
         self._tell_away(seat, now)
+
+    def _done_with(self, seat: int) -> bool:
+        """Whether ``seat`` is out of the match or has sent its result."""
+        assert self.roster is not None
+        if self.roster.sitters[seat].peer in self.results:
+            return True
+        return self.match is not None and not self.active()[seat]
 
     def seat_back(self, seat: int) -> None:
         """A seated peer's presence is back (same process, or a new one: REJOIN follows)."""
@@ -254,7 +293,7 @@ class Rejoining(Course):
         state = _read_state(self.table, blob)
         if state is None:
             return
-        if self.phase is SessionPhase.REJOIN and seat == self.seat:
+        if self.phase is SessionPhase.REJOIN and seat == self._back:
             self._vote(self.coordinator(seat), nxt, state)
         elif (self.phase in (SessionPhase.MATCH, SessionPhase.GRACE)
               and self.hand_no <= nxt <= self.hand_no + 2 and "outcome" not in state):
@@ -263,7 +302,7 @@ class Rejoining(Course):
     def take_attest(self, voter: int, body: Body) -> None:
         """Another seat's own view of the state this returning seat resumes into."""
         seat, nxt, blob = body.args
-        if self.phase is not SessionPhase.REJOIN or seat != self.seat or voter == seat:
+        if self.phase is not SessionPhase.REJOIN or seat != self._back or voter == seat:
             return
         state = _read_state(self.table, blob)
         if state is not None:
@@ -272,16 +311,16 @@ class Rejoining(Course):
     def rejoin_drops(self, seat: int) -> bool:
         """Whether a returning seat drops ``seat``'s message rather than holding it: the
         coordinator's messages before its RESUME belong to the abandoned hand."""
-        assert self.seat is not None
-        return seat == self.coordinator(self.seat) and seat not in self._votes
+        assert self._back is not None
+        return seat == self.coordinator(self._back) and seat not in self._votes
 
     def _vote(self, voter: int, nxt: int, state: dict[str, Any]) -> None:
         """Count one seat's account of where the match stands; resume once a majority
         of the other seats, the coordinator among those heard, agree on a state that
         can follow this seat's own journal."""
-        assert self.roster is not None and self.seat is not None
+        assert self.roster is not None and self._back is not None
         self._votes[voter] = (-1 if "outcome" in state else nxt, _pack(state))
-        if self.coordinator(self.seat) not in self._votes:
+        if self.coordinator(self._back) not in self._votes:
             return
         needed = (len(self.roster.sitters) - 1) // 2 + 1
         for (told_nxt, blob), count in Counter(self._votes.values()).most_common():

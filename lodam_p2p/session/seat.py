@@ -80,7 +80,7 @@ class Session(Rejoining):
     def __init__(self, link: Link, *, plan: SeatPlan | None, entropy: Entropy,
                  timing: Timing | None = None, host: str | None = None,
                  desk: HostDesk | None = None, spectator: SpectatorLog | None = None,
-                 journal: SeatJournal | None = None) -> None:
+                 journal: SeatJournal | None = None, follow: str | None = None) -> None:
         super().__init__(link.table, plan, link.identity, entropy=entropy,
                          timing=timing or Timing(), spectator=spectator)
         self.link = link
@@ -97,22 +97,25 @@ class Session(Rejoining):
         self._renamed: Notice | None = None
         #: messages whose handler failed in a way it did not foresee (logged, dropped)
         self.unexpected = 0
-        self.setup_rejoin(journal)
+        self.setup_rejoin(journal, follow)
+        #: set once the link is open (subscribed): a restarted host's seats wait for it
+        self.opened = asyncio.Event()
 
     # --- the loop -----------------------------------------------------------------------
 
     async def run(self) -> MatchOutcome:
         """Play from the lobby to the result."""
         await self.link.open(self.inbox)
+        self.opened.set()
         try:
             self._begin()
             while self.phase is not SessionPhase.DONE:
                 await self._flush()
                 with contextlib.suppress(TimeoutError):
-                    self._guard(self._intake, await asyncio.wait_for(self.inbox.get(), 0.2))
+                    self.receive(await asyncio.wait_for(self.inbox.get(), 0.2))
                 while not self.inbox.empty():
-                    self._guard(self._intake, self.inbox.get_nowait())
-                self._guard(self._step)
+                    self.receive(self.inbox.get_nowait())
+                self.handle_timer(self.now())
             await self._flush()
             if self.desk is not None:
                 self._publish.append((self.desk.announcement().topic, b""))
@@ -130,10 +133,23 @@ class Session(Rejoining):
         assert self.outcome is not None
         return self.outcome
 
-    def _step(self) -> None:
-        """Take what can be taken and check the clocks."""
+    # The loop above is the only part that awaits: everything it learns goes in through
+    # receive(), time through handle_timer(), and what the session says comes out of
+    # ``outgoing`` (and the retained lobby writes). The table is a machine driven by
+    # these three; the link, the player's task and the clock stay out here.
+
+    def receive(self, item: object) -> None:
+        """Take one thing the link or the player delivered (a body, a presence change,
+        the lobby, a decision); what a peer sent never raises out of here."""
+        self._guard(self._intake, item)
+
+    def handle_timer(self, now: float) -> None:
+        """Take what can be taken now and check the clocks at ``now``."""
+        self._guard(self._step, now)
+
+    def _step(self, now: float | None = None) -> None:
         self._advance()
-        self.check_timers(self.now())
+        self.check_timers(self.now() if now is None else now)
 
     def _guard(self, work: Callable[..., None], *args: object) -> None:
         """Run one piece of the loop; a bug reached through peer input (or the local
@@ -168,6 +184,9 @@ class Session(Rejoining):
             self.host = self.host or self.journal.entry.get("host")
             roster = self.rejoin_begin()
             self.link.restrict(roster.peers | {self.host or self.me})
+            if self.desk is not None:  # a restarted host: the table is still playing
+                self.desk.resume(roster)
+                self._announce()
             return
         if self.desk is not None:
             self._announce()
@@ -308,41 +327,36 @@ class Session(Rejoining):
         return self.hand.route(seat, body)
 
     def _take(self, peer: str, body: Body) -> None:
-        kind, seat = body.kind, self.roster.seat_of(peer) if self.roster else None
-        if kind is Msg.JOIN:
-            self._join(peer, body)
-        elif kind is Msg.LEAVE:
-            if self.desk is not None and self.desk.leave(peer):
-                self._desk_changed()
-        elif kind is Msg.SEATS:
-            self._seats(body)
-        elif kind is Msg.START:
-            self._start(body)
-        elif kind is Msg.RESULT:
-            self.results[peer] = body.args
-            self.others_done(self.now())
-        elif kind is Msg.BYE:
-            pass
-        elif seat is None:
+        """Apply ``body`` (routed TAKE) by the table of transitions: :data:`_FROM_ANY`
+        for what any peer may say, :data:`_FROM_SEAT` for a seated peer's messages, the
+        hand for the rest."""
+        anyone = _FROM_ANY.get(body.kind)
+        if anyone is not None:
+            anyone(self, peer, body)
             return
-        elif kind is Msg.REJOIN:
-            if peer != self.me:
-                self.take_rejoin(seat)
-        elif kind is Msg.RESUME:
-            self.take_resume(body)
-        elif kind is Msg.ATTEST:
-            self.take_attest(seat, body)
-        elif kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL):
-            self._lot_message(seat, body)
-        elif kind is Msg.TIMEOUT and body.hand == 0:
-            self.lot_vote(seat, body)
-        elif kind is Msg.VOID:
-            if peer != self.me:
-                self._claim(peer, body)
-        elif kind is Msg.TIMEOUT:
-            self.timeout_vote(seat, body)
+        seat = self.roster.seat_of(peer) if self.roster is not None else None
+        if seat is None:
+            return
+        seated = _FROM_SEAT.get(body.kind)
+        if seated is not None:
+            seated(self, peer, seat, body)
         else:
             self._hand_message(seat, body)
+
+    def _left_lobby(self, peer: str) -> None:
+        if self.desk is not None and self.desk.leave(peer):
+            self._desk_changed()
+
+    def _result(self, peer: str, body: Body) -> None:
+        self.results[peer] = body.args
+        self.others_done(self.now())
+
+    def _timeout(self, seat: int, body: Body) -> None:
+        """A TIMEOUT vote: in the lot (hand 0), or at a step of the hand."""
+        if body.hand == 0:
+            self.lot_vote(seat, body)
+        else:
+            self.timeout_vote(seat, body)
 
     # --- lobby and lot ------------------------------------------------------------------
 
@@ -534,3 +548,27 @@ class Session(Rejoining):
 def _default(legal: tuple[Action, ...]) -> Action:
     """The first legal action (the engine lists defaults first)."""
     return legal[0]
+
+
+#: What any peer may say, seated or not: message kind → what the session does.
+_FROM_ANY: dict[Msg, Callable[[Session, str, Body], None]] = {
+    Msg.JOIN: lambda session, peer, body: session._join(peer, body),
+    Msg.LEAVE: lambda session, peer, _body: session._left_lobby(peer),
+    Msg.SEATS: lambda session, _peer, body: session._seats(body),
+    Msg.START: lambda session, _peer, body: session._start(body),
+    Msg.RESULT: lambda session, peer, body: session._result(peer, body),
+    Msg.BYE: lambda _session, _peer, _body: None,
+}
+#: What a seated peer says outside the hand's own messages (those go to the hand);
+#: a session's own REJOIN and VOID have done their work when it sent them.
+_FROM_SEAT: dict[Msg, Callable[[Session, str, int, Body], None]] = {
+    Msg.REJOIN: lambda session, peer, seat, _body: (
+        None if peer == session.me else session.take_rejoin(seat)),
+    Msg.RESUME: lambda session, _peer, _seat, body: session.take_resume(body),
+    Msg.ATTEST: lambda session, _peer, seat, body: session.take_attest(seat, body),
+    Msg.LOT_COMMIT: lambda session, _peer, seat, body: session._lot_message(seat, body),
+    Msg.LOT_REVEAL: lambda session, _peer, seat, body: session._lot_message(seat, body),
+    Msg.VOID: lambda session, peer, _seat, body: (
+        None if peer == session.me else session._claim(peer, body)),
+    Msg.TIMEOUT: lambda session, _peer, seat, body: session._timeout(seat, body),
+}

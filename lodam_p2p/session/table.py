@@ -85,20 +85,25 @@ async def _run_all(sessions: Sequence[Session]) -> list[MatchOutcome]:
     session's that fails once the match has begun (its own broker connection lost) only
     leaves the table: the other seats of this process, bots seated beside a person, play
     on, and the table deals with the missing seat as with any other.
+
+    The others start once the first (the host) is subscribed: a restarted host follows
+    its first seat back in, and must hear every answer to that seat's REJOIN.
     """
     first, *others = sessions
     try:
         async with asyncio.TaskGroup() as group:
             task = group.create_task(first.run())
             for other in others:
-                group.create_task(_seat_run(other))
+                group.create_task(_seat_run(other, first.opened))
     except* (SessionError, ConnectError) as failures:
         raise SessionError(str(failures.exceptions[0])) from None
     return [task.result()]
 
 
-async def _seat_run(session: Session) -> MatchOutcome | None:
-    """Run one of the process's seats (see :func:`_run_all`); None if it left the table."""
+async def _seat_run(session: Session, after: asyncio.Event) -> MatchOutcome | None:
+    """Run one of the process's seats once ``after`` is set (see :func:`_run_all`);
+    None if it left the table."""
+    await after.wait()
     try:
         return await session.run()
     except (SessionError, ConnectError) as err:
@@ -122,38 +127,52 @@ def _sessions(table: str, options: Any, seats: int, local: Sequence[SeatPlan], *
               game: Game | None = None) -> list[Session]:
     """The host (a watcher keeping the lobby) and one session per local seat.
 
-    With a ``journal``, each session keeps its identity, the match and the result there
-    (a restarted host starts a new table: only joined seats rejoin, see .rejoin)."""
-    kept = [_fresh(journal, role, table) for role in ["host"] + [f"seat-{i}" for i in
-                                                                  range(1, len(local) + 1)]]
-    host_entropy = entropy_for(seed, 0)
-    host_link = _link(connect, table, new_identity(host_entropy), timing)
+    With a ``journal``, each session keeps its identity, the match and the result there.
+    A journal holding this table's unfinished match puts them all back (a restarted
+    ``lodam host``): the same identities in a new stream epoch; each seat asks to be
+    taken back (:mod:`.rejoin`) and the host follows the first seat in."""
+    kept = _kept(journal, table, len(local))
     links, entropies = [], []
-    for place, _plan in enumerate(local, start=1):
-        entropy = entropy_for(seed, place)
+    for place, entry in enumerate(kept):
+        epoch = int(entry.entry.get("epoch", -1)) + 1
+        entropy = entropy_for(seed, place + 1000 * epoch)
         entropies.append(entropy)
-        links.append(_link(connect, table, new_identity(entropy), timing))
-    for kept_entry, link in zip(kept, [host_link, *links], strict=True):
-        kept_entry.keep(identity=link.identity.private_bytes_raw().hex(), epoch=0)
+        links.append(_link(connect, table, entry.identity(entropy), timing, epoch=epoch))
+        entry.next_epoch()
+    host_link, *seat_links = links
     # One limit for every seat: a person at the host's own seats gets time to think.
     person = any(plan.kind == "human" for plan in local)
     limit = max(timing.timeout_s, timing.person_s) if person else timing.timeout_s
-    desk = HostDesk(table, host_link.peer, seats, options, tuple(link.peer for link in links),
-                    limit_s=limit, game=game)
-    host = Session(host_link, plan=None, entropy=host_entropy, timing=timing,
-                   host=host_link.peer, desk=desk, spectator=spectator, journal=kept[0])
+    desk = HostDesk(table, host_link.peer, seats, options,
+                    tuple(link.peer for link in seat_links), limit_s=limit, game=game)
+    host = Session(host_link, plan=None, entropy=entropies[0], timing=timing,
+                   host=host_link.peer, desk=desk, spectator=spectator, journal=kept[0],
+                   follow=seat_links[0].peer if seat_links else None)
     return [host] + [
         Session(link, plan=plan, entropy=entropy, timing=timing, host=host_link.peer,
-                journal=journal)
-        for link, plan, entropy, journal in zip(links, local, entropies, kept[1:], strict=True)
+                journal=entry)
+        for link, plan, entropy, entry in zip(seat_links, local, entropies[1:], kept[1:],
+                                              strict=True)
     ]
 
 
-def _fresh(journal: Journal | None, role: str, table: str) -> SeatJournal:
-    """A journal entry for a new table (whatever the journal held before)."""
-    kept = SeatJournal(journal, role, table)
-    kept.entry.clear()
-    kept.entry["table"] = table
+def _kept(journal: Journal | None, table: str, seats: int) -> list[SeatJournal]:
+    """The journal entries of the host and its ``seats`` local seats: as they are when
+    they hold this table's unfinished match (all of them, or :class:`SessionError`),
+    else cleared for a new table."""
+    roles = ["host"] + [f"seat-{i}" for i in range(1, seats + 1)]
+    kept = [SeatJournal(journal, role, table) for role in roles]
+    back = [entry.rejoining for entry in kept]
+    if all(back) and seats > 0:
+        return kept
+    if any(back):
+        raise SessionError(f"the journal holds table {table}'s match under way, hosted with "
+                           + ("no seat here: the host comes back only beside a seat of its "
+                              "own" if seats == 0 else "other seats here: start it again "
+                              "with the same --bot seats"))
+    for entry in kept:
+        entry.entry.clear()
+        entry.entry["table"] = table
     return kept
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tests.support.brokers import Mosquitto
+from tests.support.procs import announced, seated, wait_for
 
 #: The table's time limit: silence is voted out after this many seconds.
 LIMIT = "5"
@@ -46,10 +46,11 @@ def play_against(kind: str, broker: Mosquitto, tmp_path: Path, *, seed: str = "7
     host = _lodam("host", "--table", table, "--seats", "3", "--bot", "random", "--broker",
                   broker.url, "--json", "--timeout", LIMIT, "--option", f"lives={lives}",
                   "--seed", seed, log=tmp_path / "host.log")
-    time.sleep(1.0)  # the announcement is on the broker first
+    wait_for("the table announced", lambda: announced(broker, table))
     bot = _lodam("bot", "random", "--table", table, "--broker", broker.url, "--json",
                  "--timeout", LIMIT, "--seed", seed, log=tmp_path / "bot.log")
-    time.sleep(0.5)  # the honest bot takes the second seat, the adversary the third
+    # the honest bot takes the second seat, the adversary the third
+    wait_for("the honest bot seated", lambda: seated(broker, table) == 2)
     adversary = _lodam("adversary", kind, "--table", table, "--broker", broker.url, "--json",
                        "--timeout", LIMIT, log=tmp_path / "adversary.log")
     try:
@@ -68,7 +69,8 @@ def play_against(kind: str, broker: Mosquitto, tmp_path: Path, *, seed: str = "7
 
 def assert_convicted(played: Played) -> None:
     """Every honest seat names the adversary alone, with the same evidence, and the
-    honest seats finished the match; the adversary learned nothing."""
+    honest seats finished the match; the adversary learned nothing, and held its table
+    for none of the honest seats once they had finished."""
     report, logs = played.adversary, played.logs
     assert report["attempted"], logs
     assert report["learned"] == [], logs
@@ -80,6 +82,9 @@ def assert_convicted(played: Played) -> None:
     assert {line.split(":")[0] for line in blames[0]} == {f"seat {seat}"}, logs
     for result in played.honest:
         assert result["winners"] and seat not in result["winners"], logs
+    # the honest seats finished and went: even the attacker's own view waited for nobody
+    seen = (report.get("result") or {}).get("blames", [])
+    assert not [line for line in seen if ": left:" in line], logs
 
 
 def assert_out_before_a_card(played: Played) -> None:

@@ -13,11 +13,12 @@ from lodam_p2p.rules import Options
 from lodam_p2p.session import Session
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.journal import Journal, SeatJournal
-from lodam_p2p.session.keys import seeded
+from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.link import Link
-from lodam_p2p.session.table import _sessions
+from lodam_p2p.session.table import _run_all, _sessions
+from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
-from tests.session.helpers import bots
+from tests.session.helpers import bots, table
 
 #: Patient protocol timeouts and a long rejoin grace: nobody may be blamed here.
 TIMING = Timing(timeout_s=60.0, grace_s=60.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
@@ -114,3 +115,79 @@ async def _bounce(tmp_path: Path) -> None:
 
 def test_a_seat_whose_will_fired_asks_back_from_the_same_process(tmp_path: Path) -> None:
     asyncio.run(asyncio.wait_for(_bounce(tmp_path), PATIENCE * 2))
+
+
+def _joiner(hub: MemoryHub, plan: SeatPlan, place: int) -> Session:
+    """A seat that joins the table from a process of its own."""
+    entropy = seeded(8, place)
+    link = Link(hub.transport, "oak", new_identity(entropy), watch_lobby=True,
+                heartbeat=0.1, retry=0.1)
+    return Session(link, plan=plan, entropy=entropy, timing=TIMING)
+
+
+async def _host_back(tmp_path: Path) -> None:
+    hub = MemoryHub()
+    journal = Journal.open(tmp_path / "state")
+    hosted = _sessions("oak", Options(lives=1), 4, bots(["heuristic"]),
+                       connect=hub.transport, seed=3, timing=TIMING, spectator=None,
+                       journal=journal)
+    joiners = [_joiner(hub, plan, place)
+               for place, plan in enumerate(bots(["random", "heuristic", "random"]), 1)]
+    host_tasks = [asyncio.create_task(s.run()) for s in hosted]
+    joined = [asyncio.create_task(s.run()) for s in joiners]
+    mine = hosted[1]
+    await _until("a hand dealt at the host's seat",
+                 lambda: mine.hand_no >= 2 and mine.hand is not None and mine.hand.dealt)
+    for session, task in zip(hosted, host_tasks, strict=True):  # as kill -9 of the host
+        session.link.transport.abort()
+        task.cancel()
+    await _until("every joiner sees the host's seat away", lambda: all(
+        s.away for s in joiners))
+    again = _sessions("oak", Options(lives=1), 4, bots(["heuristic"]), connect=hub.transport,
+                      seed=3, timing=TIMING, spectator=None, journal=journal)
+    assert [s.me for s in again] == [s.me for s in hosted]
+    watched = (await _run_all(again))[0]
+    outcomes = [*await asyncio.gather(*joined), again[1].outcome]
+    assert {repr(o.to_json()) for o in outcomes if o is not None} == {repr(watched.to_json())}
+    assert None not in outcomes
+    assert watched.blames == () and watched.winners
+    assert journal.entry("host")["outcome"]["winners"] == list(watched.winners)
+    assert journal.entry("host")["epoch"] == 1
+    with contextlib.suppress(Exception):
+        journal.close()
+
+
+def test_a_dead_host_comes_back_from_its_journal_beside_its_seat(tmp_path: Path) -> None:
+    """The host's watcher and its local seat die together, as in ``kill -9`` of ``lodam
+    host``; the same journal puts both back, and every peer ends with one result."""
+    asyncio.run(asyncio.wait_for(_host_back(tmp_path), PATIENCE * 2))
+
+
+async def _gone_after_the_end() -> list[set[int]]:
+    sessions = table(MemoryHub(), bots(["random"] * 3), Options(lives=1), timing=TIMING)
+    watcher, seat = sessions[0], sessions[1]
+    assert watcher.desk is not None
+    for session in sessions[1:]:
+        watcher.desk.join(session.me, session.link.pubkey, "bot", "bot:random")
+    seat._start(watcher.desk.start_body(bytes(16)))
+    seat.begin_match(0)
+    peer = seat.roster.sitters[2].peer if seat.roster is not None else ""
+    seen = []
+    seat.seat_gone(2)  # gone mid-match: the table waits for it
+    seen.append(set(seat.away))
+    seat.away.clear()
+    seat.results[peer] = ()  # its result is in: it finished, nobody waits for it
+    seat.seat_gone(2)
+    seen.append(set(seat.away))
+    seat.results.clear()
+    assert seat.match is not None
+    seat.match.revoke(2)  # put out of the match: nobody waits for it either
+    seat.seat_gone(2)
+    seen.append(set(seat.away))
+    return seen
+
+
+def test_a_seat_gone_after_its_result_or_put_out_is_not_waited_for() -> None:
+    """A seat behind the others (an attacker stuck in a voided hand, a host's watcher
+    still checking the audit) must not hold its clocks for a seat that finished."""
+    assert asyncio.run(_gone_after_the_end()) == [{2}, set(), set()]

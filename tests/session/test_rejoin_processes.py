@@ -28,20 +28,21 @@ def _lodam(*args: str, log: Path) -> subprocess.Popen[bytes]:
                                 stdout=subprocess.PIPE, stderr=err)
 
 
-def _journal_hand(state: Path) -> int:
+def _journal_hand(state: Path, role: str = "seat") -> int:
     try:
         data = json.loads((state / "journal.json").read_text())
     except (OSError, ValueError):
         return 0
-    match = data.get("sessions", {}).get("seat", {}).get("match") or {}
+    match = data.get("sessions", {}).get(role, {}).get("match") or {}
     return int(match.get("hand_no", 0))
 
 
-def _seat_five(broker: Mosquitto, table: str, tmp_path: Path, *extra: str
+def _seat_five(broker: Mosquitto, table: str, tmp_path: Path, *extra: str,
+               hosting: tuple[str, ...] = ()
                ) -> tuple[subprocess.Popen[bytes], list[subprocess.Popen[bytes]], list[Path]]:
-    host = _lodam("host", "--table", table, "--seats", "5", "--bot", "random", "--broker",
-                  broker.url, "--json", "--option", "lives=2", *extra,
-                  log=tmp_path / "host.log")
+    """A 5-seat table: the host (with ``hosting`` arguments) seats a bot, four bot
+    processes join, each with a state directory; ``extra`` goes to every process."""
+    host = _lodam(*_host_args(broker, table), *hosting, *extra, log=tmp_path / "host.log")
     wait_for("the table announced", lambda: announced(broker, table))
     states = [tmp_path / f"state{i}" for i in range(4)]
     bots = [_lodam("bot", name, "--table", table, "--broker", broker.url, "--json",
@@ -49,6 +50,11 @@ def _seat_five(broker: Mosquitto, table: str, tmp_path: Path, *extra: str
             for i, (name, state) in enumerate(zip(["random", "heuristic", "random",
                                                    "heuristic"], states, strict=True))]
     return host, bots, states
+
+
+def _host_args(broker: Mosquitto, table: str) -> list[str]:
+    return ["host", "--table", table, "--seats", "5", "--broker", broker.url, "--json",
+            "--option", "lives=2"]
 
 
 def _results(procs: list[subprocess.Popen[bytes]], tmp_path: Path) -> list[str]:
@@ -64,7 +70,7 @@ def _results(procs: list[subprocess.Popen[bytes]], tmp_path: Path) -> list[str]:
 def test_a_killed_bot_comes_back_and_every_peer_prints_one_result(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
     broker = make_mosquitto(NODELAY)
-    host, bots, states = _seat_five(broker, "ash", tmp_path)
+    host, bots, states = _seat_five(broker, "ash", tmp_path, hosting=("--bot", "random"))
     wait_for("a hand in progress at seat bot2", lambda: _journal_hand(states[2]) >= 2)
     bots[2].send_signal(signal.SIGKILL)
     bots[2].wait(timeout=PATIENCE)
@@ -104,7 +110,7 @@ def test_a_host_killed_in_the_lobby_ends_the_joiners_wait_and_leaves_the_lobby(
 def test_the_broker_restarted_mid_match_every_seat_finishes_with_one_result(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
     broker = make_mosquitto(NODELAY)
-    host, bots, states = _seat_five(broker, "yew", tmp_path)
+    host, bots, states = _seat_five(broker, "yew", tmp_path, hosting=("--bot", "random"))
     wait_for("a hand in progress", lambda: all(_journal_hand(s) >= 2 for s in states))
     broker.stop()
     time.sleep(2.0)  # the outage itself: a broker that stays away a moment, not a race
@@ -112,3 +118,29 @@ def test_the_broker_restarted_mid_match_every_seat_finishes_with_one_result(
     lines = _results([host, *bots], tmp_path)
     assert len(set(lines)) == 1, lines
     assert json.loads(lines[0])["winners"]
+
+
+
+@pytest.mark.slow
+def test_a_killed_host_comes_back_and_every_peer_prints_one_result(
+        make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
+    broker = make_mosquitto(NODELAY)
+    state = tmp_path / "host-state"
+    hosting = ("--bot", "heuristic", "--state-dir", str(state))
+    host, bots, _states = _seat_five(broker, "elm", tmp_path, hosting=hosting)
+    wait_for("a hand in progress at the host's seat",
+             lambda: _journal_hand(state, "seat-1") >= 2)
+    host.send_signal(signal.SIGKILL)
+    host.wait(timeout=PATIENCE)
+    wait_for("the table sees the host's seat gone",
+             lambda: logged(tmp_path / "bot0.log", "seat 0 is gone: waiting"))
+    host = _lodam(*_host_args(broker, "elm"), *hosting, log=tmp_path / "host-again.log")
+    lines = _results([host, *bots], tmp_path)
+    assert len(set(lines)) == 1, lines
+    result = json.loads(lines[0])
+    assert result["blames"] == [] and result["winners"]
+    journal = json.loads((state / "journal.json").read_text())["sessions"]
+    assert journal["host"]["outcome"]["winners"] == result["winners"]
+    assert journal["seat-1"]["outcome"]["winners"] == result["winners"]
+    assert "came back" in (tmp_path / "bot0.log").read_text()
+    assert not announced(broker, "elm")
