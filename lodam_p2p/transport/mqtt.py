@@ -38,6 +38,7 @@ from lodam_p2p.transport.base import (
     TransportError,
 )
 from lodam_p2p.transport.presence import PresenceSpec, is_stale_will, new_nonce
+from lodam_p2p.transport.tasks import stop_tasks
 from lodam_p2p.transport.url import BrokerUrl
 
 log = logging.getLogger(__name__)
@@ -177,9 +178,7 @@ class MqttTransport:
             return
         self._closed = True
         if self._supervisor is not None:
-            self._supervisor.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._supervisor
+            await stop_tasks([self._supervisor])
         client, self._client = self._client, None
         if client is not None and self._online.is_set():
             with contextlib.suppress(aiomqtt.MqttError, TimeoutError):

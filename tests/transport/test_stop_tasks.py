@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from lodam_p2p.session.link import stop_tasks
+from lodam_p2p.transport.tasks import stop_tasks
 
 
 async def _stubborn(ticks: list[int]) -> None:
