@@ -26,7 +26,9 @@ the others are public in play). Every peer tracks the public part only
   deals nobody anything in the protocol; on its turn a seat plays, unasked, its next
   position in dealt order with its share, every other seat adds its share, and the
   card is public once all are in: nobody, its owner included, knew it before;
-- at the end each seat opens its secrets (NOTES) and the fair-deal audit calls
+- at the end each seat opens its secrets (NOTES, stamped with the moves it had taken:
+  another seat holds them until it has taken as many, :meth:`GameHand._route_notes`)
+  and the fair-deal audit calls
   :meth:`GameHand._check`, which replays the full deal over the logged moves
   (:meth:`Game.replay <lodam_p2p.games.Game.replay>`): the first move the rules refuse,
   or the silent holder, is the verdict — the same at every honest peer.
@@ -107,6 +109,12 @@ class GameHand(HandBase):
         self._mine: Any = None
         self._finished = False
         self._blind_sent = -1  #: the step this seat last sent its blind play for
+        #: the steps at which the public part awaited a card's holder, not a seat
+        self.holder_steps: set[int] = set()
+        #: per seat, the moves it had taken when it opened its secrets (its NOTES); the
+        #: audit replays the moves up to the fewest (every peer sees every NOTES)
+        self.opened_at: dict[int, int] = {}
+        self._note_turn()
         self._flush()
 
     # --- what the hand waits for ------------------------------------------------------
@@ -130,6 +138,10 @@ class GameHand(HandBase):
                 turn.card in self.hand_cards()) else None
         return None if turn is None else (turn, Msg.MOVE)
 
+    def _note_turn(self) -> None:
+        if not self.public.is_over and isinstance(self.game.turn(self.public), Holder):
+            self.holder_steps.add(self.step)
+
     def my_turn(self) -> bool:
         """This seat must decide now (never in a blind deal: its next card is played)."""
         due = self.awaited()
@@ -145,9 +157,7 @@ class GameHand(HandBase):
         if body.kind is Msg.PROTO:
             return Route.TAKE
         if body.kind is Msg.NOTES:
-            if self._pending is not None or not (self.public.is_over or self._open_now()):
-                return Route.WAIT
-            return Route.DROP if seat in self.fair.opened() and seat != self.me else Route.TAKE
+            return self._route_notes(seat, body)
         if body.kind is not Msg.MOVE or self.public.is_over or body.step < self.step:
             return Route.DROP
         if body.step > self.step or not self.dealt or self._pending is not None:
@@ -157,9 +167,25 @@ class GameHand(HandBase):
         turn = self.game.turn(self.public)
         return Route.TAKE if isinstance(turn, Holder) or turn == seat else Route.WAIT
 
-    def _open_now(self) -> bool:
-        """Openings are due before the end: a silent holder is being looked for."""
-        return self.holder_turn() is not None or self.stalled or self.fair.phase is Phase.AUDIT
+    def _route_notes(self, seat: int, body: Body) -> Route:
+        """A seat's openings (NOTES), sent after the moves it had taken (its ``step``).
+
+        They wait while this seat still has moves of the sender's to take: on a lossy
+        network the last MOVE may come late, and openings taken first would stop the
+        deal short here only. Before the end they are taken only at a holder's step
+        (the sender gave up waiting for a silent holder), or from a sender that stopped
+        at an earlier step than this seat (then the audit replays up to that step), or
+        once this seat has opened itself."""
+        if seat in self.fair.opened() and seat != self.me:
+            return Route.DROP
+        if self._pending is not None:
+            return Route.WAIT
+        if self.fair.phase is not Phase.PLAY or self.stalled or self.public.is_over:
+            return Route.TAKE
+        if body.step > self.step:
+            return Route.WAIT
+        return Route.TAKE if body.step < self.step or self.holder_turn() is not None \
+            else Route.WAIT
 
     # --- taking messages --------------------------------------------------------------
 
@@ -168,6 +194,8 @@ class GameHand(HandBase):
         if body.kind is Msg.MOVE:
             self._take_move(seat, body, now)
             return
+        if body.kind is Msg.NOTES:
+            self.opened_at.setdefault(seat, min(body.step, self.step))
         self.feed(seat, body.envelopes, now)
 
     def _take_move(self, seat: int, body: Body, now: float) -> None:
@@ -221,6 +249,7 @@ class GameHand(HandBase):
             raise Blamed(Blame(seat, "play", reason)) from None
         self.log.append(action)
         self.step += 1
+        self._note_turn()
         shown = self.game.public_action(action)
         if seat == self.seat and self._mine is not None:
             shown, self._mine = self._mine, None
@@ -332,24 +361,30 @@ class GameHand(HandBase):
         if self.me is None or self._finished or not self.dealt:
             return
         self._finished = True
+        self.opened_at.setdefault(self.me, self.step)
         self._flush()
         self.fair.finish(now)
-        self.outbox.append(Body(Msg.NOTES, self.config.hand, 0, ([],),
+        self.outbox.append(Body(Msg.NOTES, self.config.hand, self.step, ([],),
                                 tuple(self.fair.outgoing())))
 
     # --- the audit ----------------------------------------------------------------------
 
     def _check(self, indices: tuple[int, ...], masked: Mapping[int, int]) -> Blame | None:
         """The fair-deal audit's checker: replay the full deal over the logged moves."""
+        cut = min(self.opened_at.values(), default=len(self.log))
         deck = tuple(self.plan.pack[i] for i in indices)
-        replayed = self.game.replay(self.match, deck, self.log)
+        replayed = self.game.replay(self.match, deck, self.log[:cut])
         self.full = replayed.deal
         error = replayed.error
         if error is not None:
             self.verdict = Blame(error.seat, error.offence, error.message[:160])
+        elif not replayed.deal.is_over and cut not in self.holder_steps:
+            first = min(s for s, step in self.opened_at.items() if step == cut)
+            self.verdict = Blame(first, "early-audit", f"opened its secrets at step {cut}, "
+                                 "before the end, when no card's holder was awaited")
         elif not replayed.deal.is_over:
             seat = replayed.deal.to_act
             self.verdict = Blame(seat if seat is not None else 0, "silent-holder",
-                                 f"held the card awaited at step {self.step} and did not "
+                                 f"held the card awaited at step {cut} and did not "
                                  "play it")
         return self.verdict
