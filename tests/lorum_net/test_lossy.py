@@ -14,7 +14,8 @@ from tests.lorum_net.helpers import lorum_table
 from tests.session.helpers import PATIENT, lossy, run_all
 from tests.support.aio import MATCH_PATIENCE, run
 
-#: (hub seed, seats, options): every contract at three and four seats, the blind Red King
+#: (hub seed, seats, options): every contract at three and four seats, the blind Red
+#: King, and the short First-and-last dealt on from a carried deck
 CASES = [
     (3, 4, ("contracts=quartet,lorum",)),
     (11, 4, ("contracts=quartet,lorum",)),
@@ -22,6 +23,8 @@ CASES = [
     (7, 4, ("contracts=reds,obers,tricks,first_last",)),
     (9, 3, ("contracts=fifth,red_king,tricks",)),
     (13, 3, ("contracts=red_king,reds", "red_king_blind=true")),
+    (17, 4, ("contracts=first_last,fifth", "first_last_short=true")),
+    (19, 3, ("contracts=first_last", "first_last_short=true")),
 ]
 
 
