@@ -11,8 +11,8 @@ DNS-SD. Others join with ``lodam join TABLE --broker URL`` or ``lodam bot NAME``
 ``--json`` a finished match prints one JSON line (``table``, ``game``, ``winners``,
 ``deals``, ``audits_passed``, ``blames``, ``standings``).
 
-``--game lorum`` hosts Lorum (3 or 4 seats; ``--option`` takes every LORUM.md option
-but ``first_last_short``, which a networked table refuses for now); the person sits at
+``--game lorum`` hosts Lorum (3 or 4 seats; ``--option`` takes every LORUM.md option,
+``first_last_short`` too: its stack carries over still encrypted); the person sits at
 the Lorum screen, and those who join with ``lodam join`` get it too.
 """
 

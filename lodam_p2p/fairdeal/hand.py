@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import replace
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
@@ -231,6 +232,36 @@ class Hand(PlayPhase):
 
     # --- commands ---------------------------------------------------------------------
 
+    def check_with(self, checker: AuditChecker) -> None:
+        """Judge the audit with ``checker`` from now on (a carried deck's current deal)."""
+        self._checker = checker
+
+    def deal_on(self, schedule: tuple[int | None, ...], now: float) -> None:
+        """Deal the next deal of a carried deck: the same keys and shuffled deck, the
+        positions of ``schedule`` dealt now (each seat's deal shares for them, proven as
+        in the first deal), the positions dealt before out of play.
+
+        Allowed in play before anybody has opened: a carried deck's earlier deals never
+        open the keys (every card they dealt was played, or the deal was void), so the
+        positions not dealt yet stay secret from everyone. A position dealt before and
+        not played stays its owner's secret, out of play."""
+        self._check_live()
+        if self.phase is not Phase.PLAY or self._openings:
+            raise LocalProtocolError(f"a carried deck deals on only in play, not "
+                                     f"{self.phase.value}")
+        old = self.config.schedule
+        if len(schedule) != len(old) or any(
+                seat is not None and (old[j] is not None or j in self.record.revealed)
+                for j, seat in enumerate(schedule)):
+            raise LocalProtocolError("a carried deck deals only positions never dealt")
+        self.config = replace(self.config, schedule=schedule)
+        self.record.config = self.config
+        self.record.dealt = set()
+        self._reveal_since.clear()
+        self._enter(Phase.DEAL, now)
+        self._send_deal(now)
+        self._pump(now)
+
     def finish(self, now: float) -> None:
         """End the hand: open this seat's hand key, shuffle and re-mask seed."""
         me = self._commanding(None)
@@ -280,6 +311,8 @@ class Hand(PlayPhase):
         match msg:
             case ShuffleMsg():
                 return rec.next_shuffler() == seat
+            case DealMsg():
+                return seat not in rec.dealt  # a carried deck's next deal waits for it
             case RemaskMsg():
                 return rec.remask_ready(seat, msg)
             case SharesMsg():

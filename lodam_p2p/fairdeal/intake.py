@@ -6,6 +6,9 @@ checks the sender's grammar
 
     KEY  SHUFFLE  DEAL  (REVEAL | TRANSFER | REMASK | SHARES)*  AUDIT
 
+where a DEAL may also follow a DEAL or a REVEAL: the next deal of a carried deck
+(``Hand.deal_on``), which the hand takes only once it has itself moved on to it.
+
 (the transition table ``SENDER_NEXT``; a missing entry is the error) and queues the
 message until the hand can take it. It also keeps the transcript: every envelope taken,
 in the order taken, plus the second version of an equivocation as evidence.
@@ -26,8 +29,8 @@ SENDER_NEXT: dict[Kind | None, frozenset[Kind]] = {
     None: frozenset({Kind.KEY}),
     Kind.KEY: frozenset({Kind.SHUFFLE}),
     Kind.SHUFFLE: frozenset({Kind.DEAL}),
-    Kind.DEAL: _PLAYING,
-    Kind.REVEAL: _PLAYING,
+    Kind.DEAL: _PLAYING | {Kind.DEAL},
+    Kind.REVEAL: _PLAYING | {Kind.DEAL},
     Kind.TRANSFER: _PLAYING,
     Kind.REMASK: _PLAYING,
     Kind.SHARES: _PLAYING,

@@ -41,7 +41,8 @@ class Timing:
     timeout_s: float = 30.0  #: a protocol step or a decision (a host puts it in START)
     person_s: float = 300.0  #: the table's limit instead, when its host seats a person
     grace_s: float = 60.0  #: a blamed, disconnected seat's time to come back
-    linger_s: float = 5.0  #: after the result, time to answer resends
+    linger_s: float = 5.0  #: after the result, time to answer resends (then up to the
+    #: time of a protocol step more while a connected seat has not sent its result)
     lobby_s: float | None = None  #: time for the table to fill (None: no limit)
     heartbeat_s: float = 1.0  #: stream heartbeats (a lost last message is noticed by then)
     retry_s: float = 0.5  #: resend requests are repeated this often
@@ -153,7 +154,11 @@ class Clocks:
         elif self.phase is SessionPhase.LINGER:
             waiting = [s.peer for s in self.roster.sitters if s.peer not in self.results
                        and self.online(s.peer)] if self.roster is not None else []
-            if now >= self.linger_until or not waiting:
+            # a seat still playing the last deal may need this one's frames again: wait
+            # for every connected seat's result, up to a protocol step's time past the
+            # linger (never a person's thinking time: nobody decides any more)
+            extra = min(self._limit(), self.timing.timeout_s)
+            if not waiting or now >= self.linger_until + extra:
                 self.phase = SessionPhase.DONE
 
     def _lot_timer(self, now: float) -> None:

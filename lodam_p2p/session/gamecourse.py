@@ -17,7 +17,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.fairdeal import Blame
+from lodam_p2p.fairdeal import Blame, Hand, Phase
 from lodam_p2p.games import Game, GameMatch, Standings
 from lodam_p2p.player import DealEnded, MatchEnded, Notice, NoticeLevel, TableEvent
 from lodam_p2p.session.gamehand import GameHand
@@ -45,6 +45,8 @@ class GameCourse:
     voids_in_row: int
     blames: list[str]
     last_blamed: int | None
+    #: the encrypted deck the next deal may carry on with (a short deal's fair-deal hand)
+    deck: Hand | None = None
 
     def tell(self, event: TableEvent) -> None:
         raise NotImplementedError
@@ -71,10 +73,14 @@ class GameCourse:
         """This session's hand machine for the match's next deal."""
         assert self.roster is not None and self.game is not None
         r = self.roster
+        deck = self.deck
+        carried = deck if deck is not None and deck.phase is Phase.PLAY and not deck.opened() \
+            else None
         hand = self.hand_type(self.game, self._game_match(), tuple(s.pubkey for s in r.sitters),
                         self.seat, table_id=r.table_id, hand=self.hand_no,
                         identity=self.identity, entropy=self.entropy, now=self.now(),
-                        timeout=self._limit())
+                        timeout=self._limit(), carried=carried)
+        self.deck = hand.fair if hand.short else None
         if self.spectator is not None:
             match = self._game_match()
             self.spectator.line(f"deal {match.deals_played + 1} (hand {self.hand_no}): "

@@ -26,7 +26,14 @@ the others are public in play). Every peer tracks the public part only
   deals nobody anything in the protocol; on its turn a seat plays, unasked, its next
   position in dealt order with its share, every other seat adds its share, and the
   card is public once all are in: nobody, its owner included, knew it before;
-- at the end each seat opens its secrets (NOTES) and the fair-deal audit calls
+- a deck that carries over (Lorum's short First-and-last, :func:`carries`): the next
+  deal reuses the same fair-deal hand, which deals on from the encrypted stack
+  (:meth:`Hand.deal_on <lodam_p2p.fairdeal.Hand.deal_on>`); such a deal plays every card
+  it dealt, so its check is the replay over the played cards and nobody opens a secret
+  (the stack stays closed);
+- at the end each seat opens its secrets (NOTES, stamped with the moves it had taken:
+  another seat holds them until it has taken as many, :meth:`GameHand._route_notes`)
+  and the fair-deal audit calls
   :meth:`GameHand._check`, which replays the full deal over the logged moves
   (:meth:`Game.replay <lodam_p2p.games.Game.replay>`): the first move the rules refuse,
   or the silent holder, is the verdict — the same at every honest peer.
@@ -46,6 +53,7 @@ from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase
 from lodam_p2p.fairdeal.group import Entropy
 from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
 from lodam_p2p.games import (
+    DealPlan,
     Game,
     GameError,
     GameMatch,
@@ -57,6 +65,12 @@ from lodam_p2p.games import (
 from lodam_p2p.session.handbase import HandBase
 from lodam_p2p.session.handtypes import Applied, Blamed, Refused, Route
 from lodam_p2p.session.wire import Body, Msg
+
+
+def carries(plan: DealPlan) -> bool:
+    """Whether a deal by ``plan`` is one of a deck that carries over: it leaves a stack
+    for the next deal, or deals from the last one's (Lorum's short First-and-last)."""
+    return bool(plan.talon) or not plan.fresh
 
 
 @dataclass(slots=True)
@@ -75,12 +89,10 @@ class GameHand(HandBase):
     def __init__(self, game: Game, match: GameMatch, identities: tuple[bytes, ...],
                  seat: int | None, *, table_id: bytes, hand: int,
                  identity: Ed25519PrivateKey | None, entropy: Entropy, now: float,
-                 timeout: float) -> None:
+                 timeout: float, carried: Hand | None = None) -> None:
         self.game, self.match, self.seat = game, match, seat
         self.plan = plan = game.deal_plan(match)
-        if not plan.fresh:
-            raise GameError("a deck carried over from the last deal is not dealt at a "
-                            "networked table yet")
+        self.number = hand
         self.public = game.public_start(match)
         #: dealt face down to everyone: the protocol deals nobody anything, and each play
         #: is revealed by every seat's share of the player's next position in dealt order
@@ -88,11 +100,26 @@ class GameHand(HandBase):
         players = len(identities)
         order = tuple((match.dealer + 1 + k) % players for k in range(players))
         schedule = (None,) * len(plan.pack) if self.blind else plan.schedule
-        self.config = HandConfig(table_id, hand, order, tuple(identities[s] for s in order),
-                                 len(plan.pack), schedule, timeout)
         self.me = seat
-        self.fair = Hand(self.config, seat, identity if seat is not None else None,
-                         entropy if seat is not None else None, now, checker=self._check)
+        #: the deck carries over from the last deal (see the module docstring): the same
+        #: fair-deal hand deals on; its context stays the hand number of its first deal
+        self.carried = carried is not None and not plan.fresh and carries(plan)
+        if self.carried:
+            assert carried is not None
+            self.fair = carried
+            self.fair.check_with(self._check)
+            self.fair.deal_on(schedule, now)
+        else:
+            config = HandConfig(table_id, hand, order, tuple(identities[s] for s in order),
+                                len(plan.pack), schedule, timeout)
+            self.fair = Hand(config, seat, identity if seat is not None else None,
+                             entropy if seat is not None else None, now,
+                             checker=self._check)
+        self.config = self.fair.config
+        #: a short deal of a deck that may carry on: every card it deals is played, and
+        #: its check is the replay over them, with no secret opened (see ``_played_check``)
+        self.short = carries(plan)
+        self._played_ok = False  #: the replay over the played cards passed
         self.holdings = {s: set(plan.positions_of(s)) for s in order}
         self.step = 0
         self.since = now  #: when the current step began
@@ -107,7 +134,23 @@ class GameHand(HandBase):
         self._mine: Any = None
         self._finished = False
         self._blind_sent = -1  #: the step this seat last sent its blind play for
+        #: the steps at which the public part awaited a card's holder, not a seat
+        self.holder_steps: set[int] = set()
+        #: per seat, the moves it had taken when it opened its secrets (its NOTES); the
+        #: audit replays the moves up to the fewest (every peer sees every NOTES)
+        self.opened_at: dict[int, int] = {}
+        self._note_turn()
         self._flush()
+
+    @property
+    def hand_no(self) -> int:
+        """The session's hand number (a carried deck's context is its first deal's)."""
+        return self.number
+
+    @property
+    def audited(self) -> bool:
+        """The audit passed (for a short deal: the replay over its played cards)."""
+        return self._played_ok or self.fair.phase is Phase.DONE
 
     # --- what the hand waits for ------------------------------------------------------
 
@@ -130,6 +173,10 @@ class GameHand(HandBase):
                 turn.card in self.hand_cards()) else None
         return None if turn is None else (turn, Msg.MOVE)
 
+    def _note_turn(self) -> None:
+        if not self.public.is_over and isinstance(self.game.turn(self.public), Holder):
+            self.holder_steps.add(self.step)
+
     def my_turn(self) -> bool:
         """This seat must decide now (never in a blind deal: its next card is played)."""
         due = self.awaited()
@@ -145,9 +192,7 @@ class GameHand(HandBase):
         if body.kind is Msg.PROTO:
             return Route.TAKE
         if body.kind is Msg.NOTES:
-            if self._pending is not None or not (self.public.is_over or self._open_now()):
-                return Route.WAIT
-            return Route.DROP if seat in self.fair.opened() and seat != self.me else Route.TAKE
+            return self._route_notes(seat, body)
         if body.kind is not Msg.MOVE or self.public.is_over or body.step < self.step:
             return Route.DROP
         if body.step > self.step or not self.dealt or self._pending is not None:
@@ -157,9 +202,25 @@ class GameHand(HandBase):
         turn = self.game.turn(self.public)
         return Route.TAKE if isinstance(turn, Holder) or turn == seat else Route.WAIT
 
-    def _open_now(self) -> bool:
-        """Openings are due before the end: a silent holder is being looked for."""
-        return self.holder_turn() is not None or self.stalled or self.fair.phase is Phase.AUDIT
+    def _route_notes(self, seat: int, body: Body) -> Route:
+        """A seat's openings (NOTES), sent after the moves it had taken (its ``step``).
+
+        They wait while this seat still has moves of the sender's to take: on a lossy
+        network the last MOVE may come late, and openings taken first would stop the
+        deal short here only. Before the end they are taken only at a holder's step
+        (the sender gave up waiting for a silent holder), or from a sender that stopped
+        at an earlier step than this seat (then the audit replays up to that step), or
+        once this seat has opened itself."""
+        if seat in self.fair.opened() and seat != self.me:
+            return Route.DROP
+        if self._pending is not None:
+            return Route.WAIT
+        if self.fair.phase is not Phase.PLAY or self.stalled or self.public.is_over:
+            return Route.TAKE
+        if body.step > self.step:
+            return Route.WAIT
+        return Route.TAKE if body.step < self.step or self.holder_turn() is not None \
+            else Route.WAIT
 
     # --- taking messages --------------------------------------------------------------
 
@@ -168,6 +229,8 @@ class GameHand(HandBase):
         if body.kind is Msg.MOVE:
             self._take_move(seat, body, now)
             return
+        if body.kind is Msg.NOTES:
+            self.opened_at.setdefault(seat, min(body.step, self.step))
         self.feed(seat, body.envelopes, now)
 
     def _take_move(self, seat: int, body: Body, now: float) -> None:
@@ -221,6 +284,7 @@ class GameHand(HandBase):
             raise Blamed(Blame(seat, "play", reason)) from None
         self.log.append(action)
         self.step += 1
+        self._note_turn()
         shown = self.game.public_action(action)
         if seat == self.seat and self._mine is not None:
             shown, self._mine = self._mine, None
@@ -291,8 +355,33 @@ class GameHand(HandBase):
         self._play_blind(now)
         if self._pending is None and (self.public.is_over or self.stalled
                                       or self.fair.phase is Phase.AUDIT):
-            self._open_for_audit(now)
+            if self.short and self.public.is_over and self.fair.phase is Phase.PLAY \
+                    and self._all_played():
+                self._played_check()
+            else:
+                self._open_for_audit(now)
         self._flush()
+
+    def _all_played(self) -> bool:
+        revealed = self.fair.record.revealed
+        return all(seat is None or j in revealed for j, seat in enumerate(self.plan.schedule))
+
+    def _played_check(self) -> None:
+        """A short deal of a deck that carries on: every card it dealt is public, so the
+        replay needs no secret; the deck's other positions stay closed for the next
+        deal. The shuffles and every share were proven as they came in."""
+        if self._played_ok or self.verdict is not None:
+            return
+        revealed = self.fair.record.revealed
+        dealt = {j: revealed[j] for j, seat in enumerate(self.plan.schedule)
+                 if seat is not None}
+        rest = iter(sorted(set(range(len(self.plan.pack))) - set(dealt.values())))
+        indices = tuple(dealt[j] if j in dealt else next(rest)
+                        for j in range(len(self.plan.pack)))
+        verdict = self._check(indices, {})
+        if verdict is not None:
+            raise Blamed(verdict)
+        self._played_ok = True
 
     def _play_blind(self, now: float) -> None:
         """Blind: on this seat's turn, play its next position (no choice, nobody asked)."""
@@ -332,24 +421,30 @@ class GameHand(HandBase):
         if self.me is None or self._finished or not self.dealt:
             return
         self._finished = True
+        self.opened_at.setdefault(self.me, self.step)
         self._flush()
         self.fair.finish(now)
-        self.outbox.append(Body(Msg.NOTES, self.config.hand, 0, ([],),
+        self.outbox.append(Body(Msg.NOTES, self.number, self.step, ([],),
                                 tuple(self.fair.outgoing())))
 
     # --- the audit ----------------------------------------------------------------------
 
     def _check(self, indices: tuple[int, ...], masked: Mapping[int, int]) -> Blame | None:
         """The fair-deal audit's checker: replay the full deal over the logged moves."""
+        cut = min(self.opened_at.values(), default=len(self.log))
         deck = tuple(self.plan.pack[i] for i in indices)
-        replayed = self.game.replay(self.match, deck, self.log)
+        replayed = self.game.replay(self.match, deck, self.log[:cut])
         self.full = replayed.deal
         error = replayed.error
         if error is not None:
             self.verdict = Blame(error.seat, error.offence, error.message[:160])
+        elif not replayed.deal.is_over and cut not in self.holder_steps:
+            first = min(s for s, step in self.opened_at.items() if step == cut)
+            self.verdict = Blame(first, "early-audit", f"opened its secrets at step {cut}, "
+                                 "before the end, when no card's holder was awaited")
         elif not replayed.deal.is_over:
             seat = replayed.deal.to_act
             self.verdict = Blame(seat if seat is not None else 0, "silent-holder",
-                                 f"held the card awaited at step {self.step} and did not "
+                                 f"held the card awaited at step {cut} and did not "
                                  "play it")
         return self.verdict

@@ -30,7 +30,7 @@ class HandBase:
 
     @property
     def hand_no(self) -> int:
-        """The hand number (the fair-deal context)."""
+        """The hand number of the session's bodies (here the fair-deal context too)."""
         return self.config.hand
 
     @property
@@ -95,7 +95,7 @@ class HandBase:
         envelopes = self.fair.outgoing()
         for start in range(0, len(envelopes), MAX_ENVELOPES):
             chunk = tuple(envelopes[start:start + MAX_ENVELOPES])
-            self.outbox.append(Body(Msg.PROTO, self.config.hand, 0, (), chunk))
+            self.outbox.append(Body(Msg.PROTO, self.hand_no, 0, (), chunk))
 
     def _body(self, kind: Msg, args: tuple[object, ...], envelopes: list[bytes]) -> Body:
-        return Body(kind, self.config.hand, self.step, args, tuple(envelopes))
+        return Body(kind, self.hand_no, self.step, args, tuple(envelopes))

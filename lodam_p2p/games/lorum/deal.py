@@ -385,5 +385,11 @@ def _check_world(public: PublicDeal, hands: tuple[tuple[Card, ...], ...]) -> Non
         raise MalformedInput("hands must hold Card objects")
     everything = [c for h in hands for c in h]
     unseen = PACK_MASK & ~public.gone_mask
-    if len(everything) != unseen.bit_count() or mask_of(everything) != unseen:
+    held = mask_of(everything)
+    if len(everything) != held.bit_count() or held & ~unseen:
+        raise MalformedInput("the hands must hold cards still in play, each once")
+    # a short First-and-last leaves the stack out of every hand; else all are held
+    if public.hand_size < full_hand(public.players):
+        return
+    if held != unseen:
         raise MalformedInput("the hands must hold every card still in play exactly once")
