@@ -4,10 +4,12 @@ A mixin of :class:`~lodam_p2p.session.course.Course`. A seat that waits past the
 limit for another seat signs a TIMEOUT vote naming that seat and the step; once every
 other active seat has voted alike, the silent seat is found at fault
 (:meth:`Course.offence <lodam_p2p.session.course.Course.offence>`). When the public part
-awaits the holder of a card (Lorum's Quartet) nobody can name the silent seat: past the
-limit each seat opens its secrets and the audit names it
-(:meth:`~lodam_p2p.session.gamehand.GameHand.stall`). The lot, the lobby, a blamed seat's
-grace and the linger after the result have their own waits.
+awaits the holder of a card (Lorum's Quartet) nobody can name the silent seat: the vote
+names the step and :data:`HOLDER` for the seat, and once every active seat but one (the
+silent holder) has voted so, each seat opens its secrets and the audit names the holder
+(:meth:`~lodam_p2p.session.gamehand.GameHand.silence`). One seat alone cannot start that
+audit: the holder may be about to play. The lot, the lobby, a blamed seat's grace and the
+linger after the result have their own waits.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from lodam_p2p.fairdeal import Blame
 from lodam_p2p.fairdeal import Phase as FairPhase
 from lodam_p2p.session.gamehand import GameHand
 from lodam_p2p.session.wire import Body, Msg
+
+#: The seat a TIMEOUT vote names when it waits for whoever holds the awaited card.
+HOLDER = 255
 
 
 class SessionPhase(Enum):
@@ -58,6 +63,8 @@ class Clocks:
     hand: Any
     match: Any
     seat: int | None
+    host: str | None
+    me: str
     hand_no: int
     blames: list[str]
     last_blamed: int | None
@@ -78,6 +85,10 @@ class Clocks:
     def online(self, peer: str) -> bool:
         raise NotImplementedError
 
+    def watching_host(self) -> bool:
+        """This session is the host's watcher (it keeps the lobby, sits at no seat)."""
+        return self.seat is None and self.host is not None and self.host == self.me
+
     def finish(self, *, early: bool) -> None:
         raise NotImplementedError
 
@@ -92,6 +103,9 @@ class Clocks:
         raise NotImplementedError
 
     def _limit(self) -> float:
+        raise NotImplementedError
+
+    def now(self) -> float:
         raise NotImplementedError
 
     # --- silence: the table's decision ----------------------------------------------------
@@ -111,6 +125,9 @@ class Clocks:
         """Count ``voter``'s TIMEOUT vote; when every other active seat agrees, expel."""
         assert self.match is not None
         silent, active = body.args[0], self.active()
+        if silent == HOLDER:
+            self._holder_vote(voter, body, active)
+            return
         if not (0 <= silent < len(active) and active[silent] and active[voter]
                 and voter != silent):
             return
@@ -122,6 +139,18 @@ class Clocks:
             detail = (f"silent at step {body.step} past the table's limit of "
                       f"{self._limit():g} s (votes of seats {seats})")
             self.offence(Blame(silent, "timeout", detail), announce=False)
+
+    def _holder_vote(self, voter: int, body: Body, active: tuple[bool, ...]) -> None:
+        """A vote that the holder awaited at ``body.step`` is silent: once every active
+        seat but one has voted so, the table's seats open their secrets."""
+        hand = self.hand
+        if not isinstance(hand, GameHand) or not active[voter]:
+            return
+        voters = self.votes.setdefault((body.hand, body.step, HOLDER), set())
+        voters.add(voter)
+        if len(voters) >= sum(active) - 1 and body.step not in hand.silenced:
+            hand.silence(body.step, self.now())
+            self.drain_hand()
 
     def others_done(self, now: float) -> None:
         """Note when every other seat has published its result."""
@@ -154,6 +183,10 @@ class Clocks:
         elif self.phase is SessionPhase.LINGER:
             waiting = [s.peer for s in self.roster.sitters if s.peer not in self.results
                        and self.online(s.peer)] if self.roster is not None else []
+            host = self.host
+            if (host is not None and not self.watching_host() and host not in self.results
+                    and self.online(host)):
+                waiting.append(host)
             # a seat still playing the last deal may need this one's frames again: wait
             # for every connected seat's result, up to a protocol step's time past the
             # linger (never a person's thinking time: nobody decides any more)
@@ -198,8 +231,7 @@ class Clocks:
             self.vote_timeout(silent)
         elif (silent is None and isinstance(hand, GameHand) and hand.holder_turn() is not None
               and now >= self._awaited_since + self._limit()):
-            hand.stall(now)  # nobody knows who is silent: the audit will tell
-            self.drain_hand()
+            self.vote_timeout(HOLDER)  # nobody knows who is silent: the audit will tell
 
     def _silent(self) -> int | None:
         """The other seat this hand waits for: a decision, or a fair-deal step."""

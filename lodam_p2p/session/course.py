@@ -337,7 +337,9 @@ class Course(Clocks, GameCourse, ABC):
         self.tell(Progress(Phase.MATCH_OVER))
         if self.spectator is not None:
             self.spectator.match_ended(self.outcome)
-        if self.seat is not None:
+        # the host's watcher says it is done too: a seat lingers for its resends as for
+        # another seat's (a watcher still auditing the last deal may need them)
+        if self.seat is not None or self.watching_host():
             self.send(Body(Msg.RESULT, args=(list(winners), min(deals, 255),
                                              min(self.audits, 255), list(lives),
                                              [b[:256] for b in self.blames[-16:]])))

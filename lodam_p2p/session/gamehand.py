@@ -129,6 +129,8 @@ class GameHand(HandBase):
         self.full: Any = None
         self.verdict: Blame | None = None
         self.stalled = False  #: this seat gave up waiting for a silent holder
+        #: the steps at which the table agreed (TIMEOUT votes) that a holder was silent
+        self.silenced: set[int] = set()
         self.last_fed: dict[int, tuple[bytes, ...]] = {}
         self._pending: _Pending | None = None
         self._mine: Any = None
@@ -193,7 +195,8 @@ class GameHand(HandBase):
             return Route.TAKE
         if body.kind is Msg.NOTES:
             return self._route_notes(seat, body)
-        if body.kind is not Msg.MOVE or self.public.is_over or body.step < self.step:
+        if (body.kind is not Msg.MOVE or self.public.is_over or body.step < self.step
+                or self.stalled):  # a holder found silent plays no more: the audit is on
             return Route.DROP
         if body.step > self.step or not self.dealt or self._pending is not None:
             return Route.WAIT
@@ -207,19 +210,19 @@ class GameHand(HandBase):
 
         They wait while this seat still has moves of the sender's to take: on a lossy
         network the last MOVE may come late, and openings taken first would stop the
-        deal short here only. Before the end they are taken only at a holder's step
-        (the sender gave up waiting for a silent holder), or from a sender that stopped
-        at an earlier step than this seat (then the audit replays up to that step), or
-        once this seat has opened itself."""
+        deal short here only. Before the end they are taken only once the table has
+        found the awaited holder silent, or from a sender that stopped
+        at an earlier step than this seat (then the audit replays up to that step and
+        names the sender, unless the table had found the holder silent there). One seat
+        cannot open the audit at a holder's step on its own word: that would name the
+        holder, who may be about to play."""
         if seat in self.fair.opened() and seat != self.me:
             return Route.DROP
         if self._pending is not None:
             return Route.WAIT
         if self.fair.phase is not Phase.PLAY or self.stalled or self.public.is_over:
             return Route.TAKE
-        if body.step > self.step:
-            return Route.WAIT
-        return Route.TAKE if body.step < self.step or self.holder_turn() is not None \
+        return Route.TAKE if body.step < self.step or self.step in self.silenced \
             else Route.WAIT
 
     # --- taking messages --------------------------------------------------------------
@@ -396,10 +399,12 @@ class GameHand(HandBase):
         self.fair.reveal(position, now)
         self.outbox.append(self._body(Msg.MOVE, ("play", [], position), self.fair.outgoing()))
 
-    def stall(self, now: float) -> None:
-        """The table's time limit passed while a card's holder stayed silent: open this
-        seat's secrets so that the audit names the holder."""
-        if self.holder_turn() is None or self.me is None:
+    def silence(self, step: int, now: float) -> None:
+        """The table agreed that the holder awaited at ``step`` is silent (every seat but
+        one voted so, :mod:`.clocks`): at that step, open this seat's secrets so that
+        the audit names the holder."""
+        self.silenced.add(step)
+        if step != self.step or self.holder_turn() is None or self.me is None:
             return
         self.stalled = True
         self.poll(now)
@@ -438,10 +443,12 @@ class GameHand(HandBase):
         error = replayed.error
         if error is not None:
             self.verdict = Blame(error.seat, error.offence, error.message[:160])
-        elif not replayed.deal.is_over and cut not in self.holder_steps:
+        elif not replayed.deal.is_over and not (cut in self.holder_steps
+                                                and cut in self.silenced):
             first = min(s for s, step in self.opened_at.items() if step == cut)
             self.verdict = Blame(first, "early-audit", f"opened its secrets at step {cut}, "
-                                 "before the end, when no card's holder was awaited")
+                                 "before the end, when the table had not found a card's "
+                                 "holder silent")
         elif not replayed.deal.is_over:
             seat = replayed.deal.to_act
             self.verdict = Blame(seat if seat is not None else 0, "silent-holder",

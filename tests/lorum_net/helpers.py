@@ -57,6 +57,22 @@ class SilentHand(GameHand):
         return due
 
 
+class EarlyOpenHand(GameHand):
+    """Opens its secrets at once, the first time the deal awaits a run card that another
+    seat holds: an attempt to have that holder named silent before it could play."""
+
+    opened_at: tuple[int, int] | None = None
+
+    def poll(self, now: float) -> None:
+        super().poll(now)
+        turn = self.holder_turn()
+        if (EarlyOpenHand.opened_at is None and turn is not None
+                and turn.card not in self.hand_cards()):
+            EarlyOpenHand.opened_at = (self.number, self.step)
+            self.stalled = True
+            super().poll(now)
+
+
 def cheat(sessions: Sequence[Session], seat: int, hand_type: type[GameHand]) -> None:
     """Seat ``seat`` (1 + its index: the host watcher is first) deals with ``hand_type``."""
     sessions[seat + 1].hand_type = hand_type

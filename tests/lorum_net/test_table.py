@@ -24,6 +24,7 @@ from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
 from tests.lorum_net.helpers import (
     LORUM,
+    EarlyOpenHand,
     PassingHand,
     SilentHand,
     cheat,
@@ -94,6 +95,18 @@ def test_a_seat_silent_while_holding_a_run_card_is_caught_at_the_audit() -> None
     assert SilentHand.silent_at is not None
     assert len(outcome.blames) == 1 and outcome.blames[0].startswith("seat 1: silent-holder")
     assert outcome.deals == 5 and outcome.audits_passed == 4
+
+
+@pytest.mark.slow
+def test_one_seat_cannot_have_a_holder_named_silent_by_opening_early() -> None:
+    EarlyOpenHand.opened_at = None
+    sessions = lorum_table(MemoryHub(), 4, "contracts=quartet")
+    cheat(sessions, 2, EarlyOpenHand)
+    outcomes = run(run_all(sessions), MATCH_PATIENCE)
+    honest = _agree([o for i, o in enumerate(outcomes) if i != 3])  # the host and seats 0, 1, 3
+    assert EarlyOpenHand.opened_at is not None
+    assert honest.blames and honest.blames[0].startswith("seat 2: early-audit"), honest.blames
+    assert all(blame.startswith("seat 2: ") for blame in honest.blames), honest.blames
 
 
 def _watch(session: Session, seen: dict[int, list[tuple[Body, frozenset[object], object]]]
