@@ -57,3 +57,28 @@ def test_a_whole_lorum_round_in_four_processes_over_mosquitto(
     assert result["deals"] == result["audits_passed"] == 32 and result["blames"] == []
     assert sorted(result["standings"]) == [0, 1, 2, 3] and result["winners"]
     assert all(json.loads(text.strip()) == result for text in outs)
+
+
+@pytest.mark.slow
+def test_three_seats_blind_red_king_and_short_first_and_last_in_processes(
+        make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
+    """Three processes over Mosquitto: 7S 8S set aside, the blind Red King, and the short
+    First-and-last dealt on from the carried, still encrypted deck."""
+    broker = make_mosquitto(NODELAY)
+    bot = _lorum_bot()
+    options = ["--option", "contracts=red_king,first_last", "--option",
+               "red_king_blind=true", "--option", "first_last_short=true"]
+    host = _lodam("host", "--game", "lorum", "--table", "elm", "--seats", "3",
+                  "--bot", bot, "--broker", broker.url, "--json", "--watch", *options,
+                  log=tmp_path / "host.log")
+    wait_for("the host's announcement on the broker", lambda: announced(broker, "elm"))
+    bots = [_lodam("bot", bot, "--table", "elm", "--broker", broker.url, "--json",
+                   log=tmp_path / f"bot{i}.log") for i in range(2)]
+    out, _ = host.communicate(timeout=MATCH_PATIENCE)
+    assert host.returncode == 0, (tmp_path / "host.log").read_text()
+    outs = [b.communicate(timeout=60)[0].decode() for b in bots]
+    assert [b.returncode for b in bots] == [0, 0]
+    result = json.loads(out.decode().strip())
+    assert result["game"] == "lorum" and result["blames"] == []
+    assert result["deals"] == result["audits_passed"] == 6  # two contracts, three dealers
+    assert all(json.loads(text.strip()) == result for text in outs)
