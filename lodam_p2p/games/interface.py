@@ -214,6 +214,19 @@ class Game(abc.ABC):
         the offender out instead (Lodam) has none."""
         raise GameError(f"{self.title} has no breach penalty")
 
+    def match_state(self, match: GameMatch) -> dict[str, Any]:
+        """The match as plain JSON (numbers, texts, lists, objects): everything the
+        scores and the next deal depend on, so that :meth:`restore_match` gives back a
+        match that plays on exactly as this one. A game that cannot be saved says so
+        (:class:`GameError`)."""
+        raise GameError(f"a {self.title} match cannot be saved")
+
+    def restore_match(self, options: Any, players: int, state: object) -> GameMatch:
+        """The match :meth:`match_state` described, at a table of ``players`` with
+        ``options``. ``state`` may come from another peer: it is checked strictly, and
+        ``ValueError`` says what does not fit."""
+        raise GameError(f"a {self.title} match cannot be restored")
+
     # -- the deal -----------------------------------------------------------------------
 
     @abc.abstractmethod

@@ -12,7 +12,8 @@ join``/``bot``, ``host`` and ``seat-1`` … for ``lodam host``):
 - the stream epoch, bumped and written *before* each start (see
   :mod:`lodam_p2p.transport.stream`: a restarted peer never reuses a frame number);
 - the START of the match (table id, options, roster) and the table's host;
-- the match state after each settled or voided deal (:func:`match_snapshot`);
+- the match state after each settled or voided deal (:func:`match_snapshot`; a game
+  played through the game interface saves its own part);
 - the final result once the match is over.
 
 Every write goes to a temporary file (mode 0600) that is flushed, ``fsync``-ed and
@@ -38,6 +39,7 @@ from typing import IO, Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from lodam_p2p.games import Game, GameError
 from lodam_p2p.rules import Match, Options
 from lodam_p2p.session.keys import Entropy
 
@@ -234,21 +236,33 @@ class SeatJournal:
             self.journal.save()
 
 
-def match_snapshot(match: Match, hand_no: int, audits: int,
-                   blames: list[str]) -> dict[str, Any]:
-    """The match state every peer agrees on after a settled or voided deal (of a game
-    played through the game interface, only the hand and the audits: not kept for a
-    seat coming back yet)."""
-    if not isinstance(match, Match):
-        return {"hand_no": hand_no, "audits": audits, "blames": list(blames)}
+def match_snapshot(match: Any, hand_no: int, audits: int, blames: list[str],
+                   game: Game | None = None) -> dict[str, Any]:
+    """The match state every peer agrees on after a settled or voided deal. A game
+    played through the game interface (``game``) saves its match itself
+    (:meth:`Game.match_state <lodam_p2p.games.Game.match_state>`), under ``game``."""
+    if game is not None:
+        return {"hand_no": hand_no, "audits": audits, "blames": list(blames),
+                "deals_played": match.deals_played, "game": game.match_state(match)}
+    assert isinstance(match, Match)
     return {"hand_no": hand_no, "audits": audits, "blames": list(blames),
             "lives": list(match.lives), "dealer": match.dealer, "active": list(match.active),
             "deals_played": match.deals_played, "eliminated_in": list(match.eliminated_in),
             "is_over": match.is_over, "winners": list(match.winners)}
 
 
-def match_from(snapshot: dict[str, Any], options: Options) -> Match:
-    """Rebuild a :class:`Match` from :func:`match_snapshot`; ``ValueError`` if unsound."""
+def match_from(snapshot: dict[str, Any], options: Options | Any, game: Game | None = None,
+               players: int = 0) -> Any:
+    """Rebuild the match from :func:`match_snapshot` (of ``game`` at a table of
+    ``players``, when played through the game interface); ``ValueError`` if unsound."""
+    if game is not None:
+        try:
+            match = game.restore_match(options, players, snapshot["game"])
+        except (KeyError, GameError) as err:
+            raise ValueError(f"unsound match state: {err}") from None
+        if match.deals_played != snapshot.get("deals_played"):
+            raise ValueError("unsound match state: deals played differ")
+        return match
     try:
         lives = [int(v) for v in snapshot["lives"]]
         active = [bool(v) for v in snapshot["active"]]
@@ -274,19 +288,25 @@ _PER_DEAL = ("lives", "dealer", "active", "eliminated_in", "is_over", "winners")
 def check_snapshot(state: object, players: int) -> dict[str, Any]:
     """``state`` if it is a sound :func:`match_snapshot` of a ``players``-seat match;
     ``ValueError`` saying what is wrong otherwise. Strict: no coercion, every field of
-    its own type and range (it may come from another peer)."""
+    its own type and range (it may come from another peer). The state of a game played
+    through the game interface (under ``game``) is the game's to check
+    (:func:`match_from`)."""
     if not isinstance(state, dict):
         raise ValueError("match state is not an object")
     _int(state, "hand_no", 2**32 - 1)
     _int(state, "audits", 2**32 - 1)
     _int(state, "deals_played", 2**32 - 1)
-    _int(state, "dealer", players - 1)
-    if not isinstance(state.get("is_over"), bool):
-        raise ValueError("match state 'is_over' is not a boolean")
     blames = state.get("blames")
     if not (isinstance(blames, list) and len(blames) <= _MAX_BLAMES and all(
             isinstance(b, str) and len(b) <= _MAX_BLAME_CHARS for b in blames)):
         raise ValueError("match state 'blames' is not a short list of texts")
+    if "game" in state:
+        if not isinstance(state["game"], dict):
+            raise ValueError("match state 'game' is not an object")
+        return state
+    _int(state, "dealer", players - 1)
+    if not isinstance(state.get("is_over"), bool):
+        raise ValueError("match state 'is_over' is not a boolean")
     _seats(state, "lives", players, lambda v: _is_int(v) and 0 <= v < 2**16)
     _seats(state, "active", players, lambda v: isinstance(v, bool))
     _seats(state, "eliminated_in", players, lambda v: v is None or (_is_int(v) and v >= 0))
@@ -335,6 +355,11 @@ def contradiction(state: dict[str, Any], kept: dict[str, Any] | None) -> str | N
         return "fewer audits than the journal holds"
     if state["blames"][:len(kept["blames"])] != kept["blames"]:
         return "blames differ from the journal's"
+    if ("game" in state) != ("game" in kept):
+        return "a state of another game than the journal's"
+    if "game" in kept:
+        return "the match changed without a deal played" if deals == 0 and (
+            state["game"] != kept["game"]) else None
     for seat, out in enumerate(kept["eliminated_in"]):
         if out is not None and state["eliminated_in"][seat] != out:
             return f"seat {seat}, eliminated, is back in"

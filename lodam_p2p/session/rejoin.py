@@ -27,27 +27,34 @@ every message. So the hand is voided *without blame* and the same dealer deals a
 
 *Agreeing.* Which hand is void and what the match state is must be the same at every
 peer, or the final results would differ. One peer decides: the *coordinator*, the
-lowest seat other than the returning one. On REJOIN it publishes RESUME (signed, in its
-own stream like every message): the returning seat, the number of the next hand, and
-the match state (counters, dealer, deals played, audits, blames). Every peer, the
-coordinator included, applies RESUME in the coordinator's stream order: a peer still in
-an earlier hand waits until it has caught up; the hand in progress is voided; the next
-hand is dealt. A peer keeps its *own* match state (it played the same deals; one that
-differs from the coordinator's is logged) and tells it to the returning seat in an
-ATTEST (signed, in its own stream).
+lowest seat that is not coming back. REJOIN names the seats returning together with
+the sender (the local seats of a restarted host process: none of them holds the match
+any more), so every peer that heard it picks the same coordinator; a RESUME from a
+seat that is not yet known to be the coordinator waits for that REJOIN. When every
+seat of the table is coming back at once, nobody holds the match: the returning seats
+say so and stop at once, and their journals start a new match next time.
+
+On REJOIN the coordinator publishes RESUME (signed, in its own stream like every
+message): the returning seat, the number of the next hand, and the match state
+(counters, dealer, deals played, audits, blames). Every peer, the coordinator included,
+applies RESUME in the coordinator's stream order: a peer still in an earlier hand waits
+until it has caught up; the hand in progress is voided; the next hand is dealt. A peer
+keeps its *own* match state (it played the same deals; one that differs from the
+coordinator's is logged) and tells it to the returning seat in an ATTEST (signed, in its
+own stream).
 
 *Checking.* The returning seat does not take the coordinator's word. It counts the
-coordinator's RESUME and the others' ATTESTs as votes and sits down only in a state
-that (1) a majority of the other seats told it, the coordinator among those heard, (2)
-is sound (every field of its type and range, :func:`~.journal.check_snapshot`), and (3)
-can follow its own journal (:func:`~.journal.contradiction`: the match only moves
-forward, and without a deal played since the journal's snapshot nothing a deal settles
-may have changed). A lying coordinator is outvoted by the seats that played the same
-deals; a lie the journal contradicts is refused even if a majority repeats it, and the
-seat gives up when the grace runs out. A match already over is told the same way
-(``{"outcome": …}``; the others answer REJOIN with ATTEST while they linger). The
-returning seat then adopts that state, so its result and ``--json`` line are the same as
-everyone's.
+coordinator's RESUME and the others' ATTESTs as votes and sits down only in a state that
+(1) a majority of the other seats that are not coming back with it told it, the
+coordinator among those heard, (2) is sound (every field of its type and range,
+:func:`~.journal.check_snapshot`), and (3) can follow its own journal
+(:func:`~.journal.contradiction`: the match only moves forward, and without a deal
+played since the journal's snapshot nothing a deal settles may have changed). A lying
+coordinator is outvoted by the seats that played the same deals; a lie the journal
+contradicts is refused even if a majority repeats it, and the seat gives up when the
+grace runs out. A match already over is told the same way (``{"outcome": …}``; the
+others answer REJOIN with ATTEST while they linger). The returning seat then adopts that
+state, so its result and ``--json`` line are the same as everyone's.
 
 *The host.* A restarted ``lodam host`` comes back the same way: its journal keeps an
 entry per session of the process (the watcher that keeps the lobby, and each local
@@ -72,8 +79,15 @@ Limits
 - The coordinator itself away: REJOIN waits for no one else; a returning seat gives up
   after ``rejoin_grace`` without an answer.
 - A hand is lost at each return, even one that could in principle go on.
-- A restarted host comes back only beside a seat of its own (``--watch`` alone cannot),
-  and with one local seat: two returning seats at once are each other's coordinator.
+- A restarted host comes back only beside a seat of its own (``--watch`` alone cannot).
+  Its seats come back together, and only the seats that stayed vote: at a table of
+  three, a host with two seats of its own comes back on the word of the third alone.
+- A table whose every seat is coming back cannot resume (nobody holds the match).
+- A game played through the game interface (Lorum) travels as the game saves it
+  (:meth:`Game.match_state <lodam_p2p.games.Game.match_state>`). A Lorum seat cannot
+  come back while a short First-and-last's stack carries over (that deck is held only
+  in memory): the state is refused and the grace runs out. A RESUME carries at most
+  8 KiB: a Lorum match of four rounds or more outgrows it.
 - The grace is each peer's own setting (``--option rejoin_grace``); peers configured
   differently may end the wait at different times.
 """
@@ -83,10 +97,13 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
+from lodam_p2p.games import DEFAULT_GAME, Game
 from lodam_p2p.player import DealEnded, Notice, NoticeLevel, Phase, Progress
 from lodam_p2p.session.course import Course, SessionPhase
+from lodam_p2p.session.handplay import Route
 from lodam_p2p.session.journal import (
     SeatJournal,
     check_snapshot,
@@ -118,11 +135,13 @@ class Rejoining(Course):
     _rejoin_deadline: float
     _countdown_at: dict[int, float]
 
-    def setup_rejoin(self, journal: SeatJournal | None, follow: str | None = None) -> None:
+    def setup_rejoin(self, journal: SeatJournal | None, follow: str | None = None,
+                     together: Sequence[str] = ()) -> None:
         """Attach the journal (None: nothing is kept) and clear the away list.
 
         ``follow``: for a watcher (a restarted host), the peer of a seat of its own
-        process whose return it follows (see :meth:`rejoin_begin`)."""
+        process whose return it follows (see :meth:`rejoin_begin`). ``together``: the
+        peers of every seat of this process, which come back together."""
         self.journal = journal or SeatJournal(None, "seat", self.table)
         self.away, self._countdown_at = {}, {}
         self._rejoin_deadline = 0.0
@@ -130,6 +149,10 @@ class Rejoining(Course):
         #: the seat whose return this session waits for: its own, or the followed one
         self._back: int | None = None
         self._votes: dict[int, tuple[int, bytes]] = {}
+        self._together = tuple(together)
+        #: per returning seat, the seats coming back with it (itself included), as its
+        #: REJOIN told: none of them can coordinate its return
+        self._returning: dict[int, frozenset[int]] = {}
 
     # --- journaling ----------------------------------------------------------------
 
@@ -144,7 +167,7 @@ class Rejoining(Course):
         """Keep the match state, then begin the hand."""
         if self.match is not None:
             self.journal.keep(match=match_snapshot(self.match, self.hand_no, self.audits,
-                                                   self.blames))
+                                                   self.blames, self.game))
         super().new_hand()
 
     def finish(self, *, early: bool) -> None:
@@ -181,23 +204,37 @@ class Rejoining(Course):
         self.phase = SessionPhase.REJOIN
         self._rejoin_deadline = self.now() + self.timing.grace_s
         self.tell(Progress(Phase.LOBBY, detail=f"back at table {self.table}: waiting to resume"))
+        together = {roster.seat_of(peer) for peer in self._together} | {self._back}
+        self._returning[self._back] = frozenset(s for s in together if s is not None)
+        if self.coordinator(self._back) is None:
+            self.journal.keep(start=None)  # nobody holds the match: the next start is new
+            raise TableGone(f"every seat of table {self.table} is coming back at once: "
+                            "nobody holds the match to resume it; start a new one")
         if self.seat is None:
             return roster
         kept = self.journal.entry.get("match")
         hand = kept.get("hand_no") if isinstance(kept, dict) else None
         self.send(Body(Msg.REJOIN, args=(hand if isinstance(hand, int) and 0 <= hand < 2**32
-                                         else 0,)))
+                                         else 0, sorted(together - {self.seat, None}))))
         return roster
 
     def own_will_seen(self) -> None:
         """This process lost its connection long enough for the broker to publish its
         will: the others hold the table for it, so it asks to be taken back."""
         if self.seat is not None and self.phase in (SessionPhase.MATCH, SessionPhase.GRACE):
-            self.send(Body(Msg.REJOIN, args=(self.hand_no,)))
+            self.send(Body(Msg.REJOIN, args=(self.hand_no, [])))
 
-    def coordinator(self, back: int) -> int:
-        """The seat that answers a returning seat: the lowest other one."""
-        return 1 if back == 0 else 0
+    def coordinator(self, back: int) -> int | None:
+        """The seat that answers a returning seat: the lowest one not coming back with
+        it (None: every seat is coming back)."""
+        assert self.roster is not None
+        out = self._returning.get(back, frozenset()) | {back}
+        return min((s for s in range(len(self.roster.sitters)) if s not in out), default=None)
+
+    def rejoin_unheard(self, back: int) -> bool:
+        """Whether no REJOIN from ``back`` has been heard yet (which seats come back
+        with it, hence its coordinator, is not known)."""
+        return back not in self._returning
 
     # --- seats going and coming ----------------------------------------------------
 
@@ -262,12 +299,25 @@ class Rejoining(Course):
 
     # --- REJOIN and RESUME ---------------------------------------------------------
 
-    def route_resume(self, body: Body) -> bool:
-        """Whether RESUME may be applied now (False: wait until this peer caught up)."""
-        return self.phase is SessionPhase.REJOIN or self.hand is None or body.hand <= self.hand_no
+    def route_resume(self, sender: int, body: Body) -> Route:
+        """Where ``sender``'s RESUME goes: dropped unless it is the coordinator's for a
+        seat this peer waits for; held until this peer caught up, or until the REJOIN
+        naming the seats back with the returning one (hence its coordinator) is heard.
+        A returning seat takes only the RESUME of its own return."""
+        back = body.args[0]
+        if self.phase is SessionPhase.REJOIN:
+            return Route.TAKE if back == self._back and sender == self.coordinator(back) \
+                else Route.DROP
+        if sender != self.coordinator(back):
+            return Route.WAIT if self.rejoin_unheard(back) else Route.DROP
+        return Route.TAKE if self.hand is None or body.hand <= self.hand_no else Route.WAIT
 
-    def take_rejoin(self, seat: int) -> None:
-        """A seat is back with a new process; the coordinator answers RESUME."""
+    def take_rejoin(self, seat: int, together: list[int]) -> None:
+        """A seat is back with a new process (``together``: the seats coming back with
+        it); the coordinator answers RESUME."""
+        assert self.roster is not None
+        players = len(self.roster.sitters)
+        self._returning[seat] = frozenset([seat, *(s for s in together if s < players)])
         self.away.pop(seat, None)
         self._awaited = ()
         self.tell(Notice(NoticeLevel.INFO, f"seat {seat} is back at the table"))
@@ -283,7 +333,7 @@ class Rejoining(Course):
         if self.match is None or self.phase not in (SessionPhase.MATCH, SessionPhase.GRACE):
             return  # the lot: not resumable (see Limits)
         nxt = self.hand_no + 1 if self.hand is not None else self.hand_no
-        state = match_snapshot(self.match, nxt, self.audits, self.blames)
+        state = match_snapshot(self.match, nxt, self.audits, self.blames, self.game)
         self.send(Body(Msg.RESUME, self.hand_no, 0, (seat, nxt, _pack(state))))
 
     def take_resume(self, body: Body) -> None:
@@ -293,8 +343,10 @@ class Rejoining(Course):
         state = _read_state(self.table, blob)
         if state is None:
             return
+        coordinator = self.coordinator(seat)
         if self.phase is SessionPhase.REJOIN and seat == self._back:
-            self._vote(self.coordinator(seat), nxt, state)
+            if coordinator is not None:  # always so: routed only from the coordinator
+                self._vote(coordinator, nxt, state)
         elif (self.phase in (SessionPhase.MATCH, SessionPhase.GRACE)
               and self.hand_no <= nxt <= self.hand_no + 2 and "outcome" not in state):
             self._resume_table(seat, nxt, state)
@@ -322,7 +374,8 @@ class Rejoining(Course):
         self._votes[voter] = (-1 if "outcome" in state else nxt, _pack(state))
         if self.coordinator(self._back) not in self._votes:
             return
-        needed = (len(self.roster.sitters) - 1) // 2 + 1
+        voters = len(self.roster.sitters) - len(self._returning[self._back])
+        needed = voters // 2 + 1
         for (told_nxt, blob), count in Counter(self._votes.values()).most_common():
             if count < needed:
                 return
@@ -350,7 +403,7 @@ class Rejoining(Course):
             return None
         try:
             check_snapshot(state, players)
-            match_from(state, self.roster.options)
+            match_from(state, self.roster.options, self._played(), players)
         except ValueError as err:
             return str(err)
         if state["hand_no"] != nxt:
@@ -366,7 +419,9 @@ class Rejoining(Course):
             self.journal.keep(outcome=_outcome_json(self.outcome))
             self.phase = SessionPhase.DONE
             return
-        self.match = match_from(state, self.roster.options)
+        self.game = self._played()
+        self.match = match_from(state, self.roster.options, self.game,
+                                len(self.roster.sitters))
         self.audits, self.blames = state["audits"], list(state["blames"])
         self.hand_no, self.hand, self.phase = nxt, None, SessionPhase.MATCH
         self.tell_seats()
@@ -374,7 +429,7 @@ class Rejoining(Course):
 
     def _resume_table(self, seat: int, nxt: int, state: dict[str, Any]) -> None:
         assert self.match is not None and self.roster is not None
-        mine = match_snapshot(self.match, nxt, self.audits, self.blames)
+        mine = match_snapshot(self.match, nxt, self.audits, self.blames, self.game)
         if self.seat is not None and self.seat != self.coordinator(seat):
             self.send(Body(Msg.ATTEST, self.hand_no, 0, (seat, nxt, _pack(mine))))
         if mine != state:  # this seat played the same deals: its own state stands
@@ -384,7 +439,7 @@ class Rejoining(Course):
             return  # this hand began already (the seat's presence came back first)
         if self.hand is not None:
             reason = f"seat {seat} came back: the hand is dealt again (no blame)"
-            lives = tuple(self.match.lives)
+            lives = self.scores() if self.game is not None else tuple(self.match.lives)
             zero = (0,) * len(lives)
             self.tell(DealEnded(zero, zero, lives, reason, "not reached: a seat came back",
                                 void=True))
@@ -392,6 +447,11 @@ class Rejoining(Course):
                 self.spectator.deal_ended(reason, "not reached", lives)
         self.hand, self.hand_no = None, nxt
         self.new_hand()
+
+    def _played(self) -> Game | None:
+        """The game played through the game interface at this table (None: Lodam)."""
+        assert self.roster is not None
+        return self.roster.game if self.roster.game.name != DEFAULT_GAME else None
 
     def tell_seats(self) -> None:
         """Tell the player the seats (the session says how)."""

@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from lodam_p2p.fairdeal import Blame, LocalProtocolError, RemoteProtocolError
@@ -80,7 +80,8 @@ class Session(Rejoining):
     def __init__(self, link: Link, *, plan: SeatPlan | None, entropy: Entropy,
                  timing: Timing | None = None, host: str | None = None,
                  desk: HostDesk | None = None, spectator: SpectatorLog | None = None,
-                 journal: SeatJournal | None = None, follow: str | None = None) -> None:
+                 journal: SeatJournal | None = None, follow: str | None = None,
+                 together: Sequence[str] = ()) -> None:
         super().__init__(link.table, plan, link.identity, entropy=entropy,
                          timing=timing or Timing(), spectator=spectator)
         self.link = link
@@ -97,7 +98,7 @@ class Session(Rejoining):
         self._renamed: Notice | None = None
         #: messages whose handler failed in a way it did not foresee (logged, dropped)
         self.unexpected = 0
-        self.setup_rejoin(journal, follow)
+        self.setup_rejoin(journal, follow, together)
         #: set once the link is open (subscribed): a restarted host's seats wait for it
         self.opened = asyncio.Event()
 
@@ -309,9 +310,7 @@ class Session(Rejoining):
         if kind in (Msg.REJOIN, Msg.ATTEST):
             return Route.TAKE
         if kind is Msg.RESUME:
-            if seat != self.coordinator(body.args[0]):
-                return Route.DROP
-            return Route.TAKE if self.route_resume(body) else Route.WAIT
+            return self.route_resume(seat, body)
         if self.phase is SessionPhase.REJOIN:
             # the coordinator's RESUME comes after all it said of the old hand; others'
             # messages may already belong to the next hand: they wait for RESUME
@@ -562,8 +561,8 @@ _FROM_ANY: dict[Msg, Callable[[Session, str, Body], None]] = {
 #: What a seated peer says outside the hand's own messages (those go to the hand);
 #: a session's own REJOIN and VOID have done their work when it sent them.
 _FROM_SEAT: dict[Msg, Callable[[Session, str, int, Body], None]] = {
-    Msg.REJOIN: lambda session, peer, seat, _body: (
-        None if peer == session.me else session.take_rejoin(seat)),
+    Msg.REJOIN: lambda session, peer, seat, body: (
+        None if peer == session.me else session.take_rejoin(seat, body.args[1])),
     Msg.RESUME: lambda session, _peer, _seat, body: session.take_resume(body),
     Msg.ATTEST: lambda session, _peer, seat, body: session.take_attest(seat, body),
     Msg.LOT_COMMIT: lambda session, _peer, seat, body: session._lot_message(seat, body),

@@ -130,7 +130,8 @@ def _sessions(table: str, options: Any, seats: int, local: Sequence[SeatPlan], *
     With a ``journal``, each session keeps its identity, the match and the result there.
     A journal holding this table's unfinished match puts them all back (a restarted
     ``lodam host``): the same identities in a new stream epoch; each seat asks to be
-    taken back (:mod:`.rejoin`) and the host follows the first seat in."""
+    taken back (:mod:`.rejoin`), naming the others as coming back with it, and the host
+    follows the first seat in."""
     kept = _kept(journal, table, len(local))
     links, entropies = [], []
     for place, entry in enumerate(kept):
@@ -140,6 +141,7 @@ def _sessions(table: str, options: Any, seats: int, local: Sequence[SeatPlan], *
         links.append(_link(connect, table, entry.identity(entropy), timing, epoch=epoch))
         entry.next_epoch()
     host_link, *seat_links = links
+    together = tuple(link.peer for link in seat_links)  # a restarted host's seats come back
     # One limit for every seat: a person at the host's own seats gets time to think.
     person = any(plan.kind == "human" for plan in local)
     limit = max(timing.timeout_s, timing.person_s) if person else timing.timeout_s
@@ -147,10 +149,10 @@ def _sessions(table: str, options: Any, seats: int, local: Sequence[SeatPlan], *
                     tuple(link.peer for link in seat_links), limit_s=limit, game=game)
     host = Session(host_link, plan=None, entropy=entropies[0], timing=timing,
                    host=host_link.peer, desk=desk, spectator=spectator, journal=kept[0],
-                   follow=seat_links[0].peer if seat_links else None)
+                   follow=seat_links[0].peer if seat_links else None, together=together)
     return [host] + [
         Session(link, plan=plan, entropy=entropy, timing=timing, host=host_link.peer,
-                journal=entry)
+                journal=entry, together=together)
         for link, plan, entropy, entry in zip(seat_links, local, entropies[1:], kept[1:],
                                               strict=True)
     ]

@@ -77,7 +77,7 @@ class Msg(enum.IntEnum):
     RESULT = 17  #: the match result as this seat sees it: winners, deals, audits, lives, blames
     BYE = 18  #: this peer leaves the table
     REMASK = 19  #: after an exchange, a trader's holding under fresh positions (envelope along)
-    REJOIN = 20  #: a restarted seat is back: the hand number its journal reached
+    REJOIN = 20  #: a restarted seat is back: its journal's hand, the seats back with it
     RESUME = 21  #: the coordinator's answer: seat back, next hand, match state (JSON)
     ATTEST = 22  #: another seat's own view for a returning seat: seat, next hand, state
     TIMEOUT = 24  #: a vote: this seat has waited past the table's limit for seat, at step
@@ -225,7 +225,7 @@ _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_score), _list_of(_blame_text)),
     Msg.BYE: (),
     Msg.REMASK: (),
-    Msg.REJOIN: (_u32,),
+    Msg.REJOIN: (_u32, _list_of(_small)),
     Msg.RESUME: (_small, _u32, lambda v: isinstance(v, bytes) and 0 < len(v) <= 8192),
     Msg.ATTEST: (_small, _u32, lambda v: isinstance(v, bytes) and 0 < len(v) <= 8192),
     Msg.TIMEOUT: (_small,),

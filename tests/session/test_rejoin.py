@@ -10,7 +10,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.rules import Options
-from lodam_p2p.session import Session
+from lodam_p2p.session import Session, SessionError
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.journal import Journal, SeatJournal
 from lodam_p2p.session.keys import new_identity, seeded
@@ -161,6 +161,78 @@ def test_a_dead_host_comes_back_from_its_journal_beside_its_seat(tmp_path: Path)
     """The host's watcher and its local seat die together, as in ``kill -9`` of ``lodam
     host``; the same journal puts both back, and every peer ends with one result."""
     asyncio.run(asyncio.wait_for(_host_back(tmp_path), PATIENCE * 2))
+
+
+async def _host_of_two_back(tmp_path: Path) -> None:
+    hub = MemoryHub()
+    journal = Journal.open(tmp_path / "state")
+    local = bots(["heuristic", "random"])
+    hosted = _sessions("oak", Options(lives=1), 4, local, connect=hub.transport, seed=6,
+                       timing=TIMING, spectator=None, journal=journal)
+    joiners = [_joiner(hub, plan, place)
+               for place, plan in enumerate(bots(["random", "heuristic"]), 1)]
+    host_tasks = [asyncio.create_task(s.run()) for s in hosted]
+    joined = [asyncio.create_task(s.run()) for s in joiners]
+    mine = hosted[1:]
+    await _until("a hand dealt at the host's seats", lambda: all(
+        s.hand_no >= 2 and s.hand is not None and s.hand.dealt for s in mine))
+    for session, task in zip(hosted, host_tasks, strict=True):  # as kill -9 of the host
+        session.link.transport.abort()
+        task.cancel()
+    await _until("every joiner sees both of the host's seats away", lambda: all(
+        len(s.away) == 2 for s in joiners))
+    again = _sessions("oak", Options(lives=1), 4, local, connect=hub.transport, seed=6,
+                      timing=TIMING, spectator=None, journal=journal)
+    assert [s.me for s in again] == [s.me for s in hosted]
+    watched = (await _run_all(again))[0]
+    outcomes = [*await asyncio.gather(*joined), again[1].outcome, again[2].outcome]
+    assert None not in outcomes
+    assert {repr(o.to_json()) for o in outcomes if o is not None} == {repr(watched.to_json())}
+    assert watched.blames == () and watched.winners
+    seats = {s.seat for s in again[1:]}
+    assert len(seats) == 2 and None not in seats
+    coordinator = min(set(range(4)) - seats)
+    assert all(s.coordinator(seat) == coordinator for s in joiners for seat in seats)
+    with contextlib.suppress(Exception):
+        journal.close()
+
+
+def test_a_dead_host_comes_back_with_two_seats_of_its_own(tmp_path: Path) -> None:
+    """Both local seats of a restarted host come back at once: the coordinator is the
+    lowest seat that stayed, not one of them, and every peer ends with one result."""
+    asyncio.run(asyncio.wait_for(_host_of_two_back(tmp_path), PATIENCE * 2))
+
+
+async def _every_seat_back(tmp_path: Path) -> str:
+    hub = MemoryHub()
+    journal = Journal.open(tmp_path / "state")
+    local = bots(["random"] * 3)
+    hosted = _sessions("oak", Options(lives=1), 3, local, connect=hub.transport, seed=7,
+                       timing=TIMING, spectator=None, journal=journal)
+    tasks = [asyncio.create_task(s.run()) for s in hosted]
+    await _until("a hand dealt", lambda: all(
+        s.hand is not None and s.hand.dealt for s in hosted[1:]))
+    for session, task in zip(hosted, tasks, strict=True):
+        session.link.transport.abort()
+        task.cancel()
+    again = _sessions("oak", Options(lives=1), 3, local, connect=hub.transport, seed=7,
+                      timing=TIMING, spectator=None, journal=journal)
+    try:
+        await _run_all(again)
+    except SessionError as err:
+        assert not journal.resumable("oak")  # the next start is a new match
+        return str(err)
+    finally:
+        journal.close()
+    return "resumed"
+
+
+def test_a_table_whose_every_seat_comes_back_at_once_ends_with_a_reason(
+        tmp_path: Path) -> None:
+    """Nobody holds the match: the returning seats stop at once, saying why, rather
+    than wait out the grace."""
+    told = asyncio.run(asyncio.wait_for(_every_seat_back(tmp_path), PATIENCE))
+    assert "every seat of table oak is coming back at once" in told
 
 
 async def _gone_after_the_end() -> list[set[int]]:

@@ -149,7 +149,7 @@ class _Table:
 
 def _lying_coordinator(liar: Session, told: list[dict[str, Any]]) -> None:
     """Make ``liar`` answer REJOIN with a RESUME whose match state is false."""
-    def take_rejoin(seat: int) -> None:
+    def take_rejoin(seat: int, _together: list[int]) -> None:
         liar.away.pop(seat, None)
         assert liar.match is not None
         nxt = liar.hand_no + 1 if liar.hand is not None else liar.hand_no
@@ -244,7 +244,8 @@ def _bodies(rng: random.Random, good: dict[str, Any], seats: int) -> Body:
     kind = rng.choice([Msg.REJOIN, Msg.RESUME, Msg.ATTEST])
     hand = rng.choice([0, 1, 2, 3, rng.randrange(2**32)])
     if kind is Msg.REJOIN:
-        return Body(kind, hand, 0, (rng.randrange(2**32),))
+        together = rng.sample(range(256), rng.choice([0, 1, 2, 16]))
+        return Body(kind, hand, 0, (rng.randrange(2**32), rng.choice([[], together])))
     seat = rng.choice([*range(seats), rng.randrange(256)])
     nxt = rng.choice([good["hand_no"], good["hand_no"] + 1, rng.randrange(2**32)])
     return Body(kind, hand, 0, (seat, nxt, _mangled(rng, good)))

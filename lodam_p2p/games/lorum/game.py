@@ -19,7 +19,7 @@ from typing import Any
 
 from lodam_p2p.games.common import OptionsOfType, checked
 from lodam_p2p.games.interface import Game, GameDeal, GameMatch
-from lodam_p2p.games.lorum import codec
+from lodam_p2p.games.lorum import codec, saved
 from lodam_p2p.games.lorum.actions import (
     Action,
     Announce,
@@ -105,6 +105,15 @@ class LorumGame(OptionsOfType, Game):
     def start_match(self, options: Any, players: int, first_dealer: int) -> Match:
         self.seats.check(players, self.title)
         return Match.start(_options(options), players, first_dealer)
+
+    def match_state(self, match: GameMatch) -> dict[str, Any]:
+        """See :mod:`lodam_p2p.games.lorum.saved`."""
+        return saved.match_state(_match(match))
+
+    def restore_match(self, options: Any, players: int, state: object) -> Match:
+        """See :mod:`lodam_p2p.games.lorum.saved`."""
+        self.seats.check(players, self.title)
+        return saved.match_from_state(_options(options), players, state)
 
     def deal_plan(self, match: GameMatch) -> DealPlan:
         """LORUM.md 2: one card at a time from the eldest hand, the whole deck (with
