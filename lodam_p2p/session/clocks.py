@@ -160,6 +160,28 @@ class Clocks:
         if others <= set(self.results):
             self.others_done_at = now
 
+    def timer(self) -> float | None:
+        """When :meth:`check_timers` next has something to do (None: only something that
+        arrives can move the session). Early is harmless (nothing is due yet, and the
+        next call says when); late is not, so every wait of :meth:`check_timers` is here.
+        """
+        limit = self._limit()
+        due: list[float] = []
+        if self.others_done_at is not None and self.phase in (
+                SessionPhase.LOT, SessionPhase.MATCH, SessionPhase.GRACE):
+            due.append(self.others_done_at + limit)
+        if self.phase is SessionPhase.LOBBY and self.timing.lobby_s is not None:
+            due.append(self.lobby_since + self.timing.lobby_s)
+        elif self.phase is SessionPhase.LOT:
+            due.append(self.lot_since + limit)
+        elif self.phase is SessionPhase.MATCH and self.hand is not None and self._awaited:
+            due.append(self._awaited_since + limit)
+        elif self.phase is SessionPhase.GRACE:
+            due.append(self.grace_until)
+        elif self.phase is SessionPhase.LINGER:
+            due.append(self.linger_until + min(limit, self.timing.timeout_s))
+        return min(due, default=None)
+
     def check_timers(self, now: float) -> None:
         """Blame whoever is late; end the waits that have run out.
 

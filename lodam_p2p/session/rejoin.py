@@ -456,6 +456,18 @@ class Rejoining(Course):
     def tell_seats(self) -> None:
         """Tell the player the seats (the session says how)."""
 
+    def timer(self) -> float | None:
+        """The next deadline: a returning seat's wait, an away seat's grace and
+        countdown, and the session's own clocks."""
+        if self.phase is SessionPhase.REJOIN:
+            return self._rejoin_deadline
+        due = [super().timer()]
+        if self.phase is SessionPhase.MATCH:
+            for seat, since in self.away.items():
+                due += [since + self.timing.grace_s,
+                        self._countdown_at.get(seat, since) + COUNTDOWN_EVERY]
+        return min((d for d in due if d is not None), default=None)
+
     def check_timers(self, now: float) -> None:
         """Hold the hand's timers while a seat is away; a returning seat's own wait."""
         if self.phase is SessionPhase.REJOIN:

@@ -57,6 +57,10 @@ from lodam_p2p.transport import TransportError, topics
 
 log = logging.getLogger("lodam_p2p.session")
 
+#: The longest the loop waits for input without looking at the clocks: a safety net
+#: only, every deadline is in :meth:`Session.timer`.
+MAX_IDLE = 1.0
+
 #: Refused answers in a row after which the seat's default (or first legal) is taken.
 MAX_REFUSALS = 5
 
@@ -113,7 +117,7 @@ class Session(Rejoining):
             while self.phase is not SessionPhase.DONE:
                 await self._flush()
                 with contextlib.suppress(TimeoutError):
-                    self.receive(await asyncio.wait_for(self.inbox.get(), 0.2))
+                    self.receive(await asyncio.wait_for(self.inbox.get(), self._idle()))
                 while not self.inbox.empty():
                     self.receive(self.inbox.get_nowait())
                 self.handle_timer(self.now())
@@ -133,6 +137,14 @@ class Session(Rejoining):
             await self.link.close()
         assert self.outcome is not None
         return self.outcome
+
+    def _idle(self) -> float:
+        """How long the loop may wait for input: until the session's next deadline
+        (:meth:`timer`), and never more than :data:`MAX_IDLE`."""
+        due = self.timer()
+        if due is None:
+            return MAX_IDLE
+        return min(MAX_IDLE, max(0.0, due - self.now()))
 
     # The loop above is the only part that awaits: everything it learns goes in through
     # receive(), time through handle_timer(), and what the session says comes out of

@@ -1,0 +1,51 @@
+"""The session's next deadline (``Session.timer``): every wait its clocks keep is there,
+so the loop sleeps until the deadline and no longer polls."""
+
+from __future__ import annotations
+
+import pytest
+
+from lodam_p2p.rules import Options
+from lodam_p2p.session import Session, Timing
+from lodam_p2p.session.course import SessionPhase
+from lodam_p2p.session.rejoin import COUNTDOWN_EVERY
+from lodam_p2p.transport.memory import MemoryHub
+from tests.session.helpers import bots, table
+
+TIMING = Timing(timeout_s=7.0, grace_s=40.0, linger_s=2.0, lobby_s=90.0)
+
+
+@pytest.fixture
+def seat() -> Session:
+    """Seat 0's session, not running: its clocks are set by hand."""
+    return table(MemoryHub(), bots(["random"] * 3), Options(), timing=TIMING)[1]
+
+
+def test_each_phase_names_its_deadline(seat: Session) -> None:
+    seat.phase, seat.lobby_since = SessionPhase.LOBBY, 100.0
+    assert seat.timer() == 190.0
+    seat.phase, seat.lot_since = SessionPhase.LOT, 50.0
+    assert seat.timer() == 57.0
+    seat.phase, seat.grace_until = SessionPhase.GRACE, 70.0
+    assert seat.timer() == 70.0
+    seat.phase, seat.linger_until = SessionPhase.LINGER, 10.0
+    assert seat.timer() == 17.0  # the linger, and a protocol step for a late seat
+    seat.phase, seat._rejoin_deadline = SessionPhase.REJOIN, 33.0
+    assert seat.timer() == 33.0
+    seat.phase = SessionPhase.DONE
+    assert seat.timer() is None
+
+
+def test_an_away_seat_brings_its_countdown_and_its_grace(seat: Session) -> None:
+    seat.phase = SessionPhase.MATCH
+    assert seat.timer() is None  # no hand yet: only a message can move it
+    seat.away[2] = 5.0
+    assert seat.timer() == 5.0 + min(COUNTDOWN_EVERY, TIMING.grace_s)
+    seat._countdown_at[2] = 44.0
+    assert seat.timer() == 45.0  # the grace runs out before the next countdown
+
+
+def test_every_other_seat_done_bounds_the_wait(seat: Session) -> None:
+    seat.phase, seat.others_done_at = SessionPhase.GRACE, 1.0
+    seat.grace_until = 100.0
+    assert seat.timer() == 8.0
