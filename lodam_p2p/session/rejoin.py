@@ -87,7 +87,7 @@ Limits
   (:meth:`Game.match_state <lodam_p2p.games.Game.match_state>`). A Lorum seat cannot
   come back while a short First-and-last's stack carries over (that deck is held only
   in memory): the state is refused and the grace runs out. A RESUME carries at most
-  8 KiB: a Lorum match of four rounds or more outgrows it.
+  64 KiB (:data:`~lodam_p2p.session.wire.MAX_STATE`): some 25 rounds of Lorum.
 - The grace is each peer's own setting (``--option rejoin_grace``); peers configured
   differently may end the wait at different times.
 """

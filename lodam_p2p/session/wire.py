@@ -195,6 +195,15 @@ def _plain(v: Any) -> bool:
     return v is None or isinstance(v, bool) or _small(v) or (isinstance(v, str) and len(v) <= 32)
 
 
+#: Largest match state a RESUME or ATTEST carries: a Lorum match saves about 2.3 KB a
+#: round, so this holds some 25 rounds, and stays well inside one publication.
+MAX_STATE = 64 * 1024
+
+
+def _state_blob(v: Any) -> bool:
+    return isinstance(v, bytes) and 0 < len(v) <= MAX_STATE
+
+
 def _score(v: Any) -> bool:
     return _is_int(v) and -2**31 <= v < 2**31
 
@@ -226,8 +235,8 @@ _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.BYE: (),
     Msg.REMASK: (),
     Msg.REJOIN: (_u32, _list_of(_small)),
-    Msg.RESUME: (_small, _u32, lambda v: isinstance(v, bytes) and 0 < len(v) <= 8192),
-    Msg.ATTEST: (_small, _u32, lambda v: isinstance(v, bytes) and 0 < len(v) <= 8192),
+    Msg.RESUME: (_small, _u32, _state_blob),
+    Msg.ATTEST: (_small, _u32, _state_blob),
     Msg.TIMEOUT: (_small,),
     Msg.MOVE: (_text, _list_of(_plain, 8), _opt(_position)),
 }
