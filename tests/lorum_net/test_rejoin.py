@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.session import Session
@@ -21,22 +20,13 @@ from lodam_p2p.tableplan import MatchOutcome
 from lodam_p2p.transport.memory import MemoryHub
 from tests.lorum_net.helpers import LORUM
 from tests.session.helpers import bots
+from tests.support.aio import until
 
 #: Patient protocol timeouts and a long rejoin grace: nobody may be blamed here.
 TIMING = Timing(timeout_s=60.0, grace_s=60.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
                 lobby_s=30.0)
 #: Safety net for each wait (seconds).
 PATIENCE = 120.0
-
-
-async def _until(what: str, check: object) -> None:
-    assert callable(check)
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + PATIENCE
-    while not check():
-        if loop.time() > deadline:
-            pytest.fail(f"never happened: {what}")
-        await asyncio.sleep(0.01)
 
 
 async def _lorum_rejoin(tmp_path: Path) -> tuple[list[MatchOutcome], SeatJournal, Session]:
@@ -47,13 +37,13 @@ async def _lorum_rejoin(tmp_path: Path) -> tuple[list[MatchOutcome], SeatJournal
                          seed=2, timing=TIMING, spectator=None, journal=journal, game=LORUM)
     tasks = {s: asyncio.create_task(s.run()) for s in sessions}
     victim = sessions[3]
-    await _until("a deal scored and the next dealt at the victim", lambda: (
+    await until("a deal scored and the next dealt at the victim", lambda: (
         victim.match is not None and victim.match.deals_played >= 1
         and victim.hand is not None and victim.hand.dealt))
     victim.link.transport.abort()  # as kill -9: the broker fires the Last Will
     tasks.pop(victim).cancel()
     others = [s for s in sessions if s is not victim and s.seat is not None]
-    await _until("every seat sees the victim away", lambda: all(s.away for s in others))
+    await until("every seat sees the victim away", lambda: all(s.away for s in others))
     kept = SeatJournal(journal, "seat-3", "linden")
     assert kept.rejoining and kept.entry["match"]["game"]["history"]
     epoch = kept.next_epoch()

@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
-
 from lodam_p2p.rules import Options
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.link import PresenceSeen
@@ -15,20 +13,11 @@ from lodam_p2p.transport.memory import MemoryHub
 from lodam_p2p.transport.presence import Presence
 from lodam_p2p.transport.topics import presence_topic, table_presence_pattern
 from tests.session.helpers import bots
-from tests.support.aio import Inbox
+from tests.support.aio import Inbox, until
 
 TIMING = Timing(timeout_s=60.0, grace_s=60.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
                 lobby_s=30.0)
 PATIENCE = 120.0
-
-
-async def _until(what: str, check: Any) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + PATIENCE
-    while not check():
-        if loop.time() > deadline:
-            pytest.fail(f"never happened: {what}")
-        await asyncio.sleep(0.01)
 
 
 async def _late_presences() -> tuple[list[PresenceSeen], list[bool]]:
@@ -43,10 +32,10 @@ async def _late_presences() -> tuple[list[PresenceSeen], list[bool]]:
     try:
         sleeper = sessions[2]
         others = [s for s in sessions if s is not sleeper]
-        await _until("a hand dealt", lambda: sleeper.hand is not None and sleeper.hand.dealt)
+        await until("a hand dealt", lambda: sleeper.hand is not None and sleeper.hand.dealt)
         hand = sleeper.hand_no
         await sleeper.link.transport.bounce()  # connection 1's will, then connection 2
-        await _until("the hand dealt again", lambda: sleeper.hand_no > hand
+        await until("the hand dealt again", lambda: sleeper.hand_no > hand
                      and not any(s.away for s in others))
         topic = presence_topic("oak", sleeper.me)
         old = [m.payload for m in heard.received
@@ -59,7 +48,7 @@ async def _late_presences() -> tuple[list[PresenceSeen], list[bool]]:
         for payload in old:  # a network delivering connection 1's news late
             hub._publish(0, topic, payload, retain=False)
         hub._publish(0, topic, b"a marker after them", retain=False)
-        await _until("every peer took the late presences", lambda: all(
+        await until("every peer took the late presences", lambda: all(
             s.link.ignored > before for s, before in zip(others, ignored, strict=True)))
         return seen, [sleeper.me in s.link.presence.online() for s in others]
     finally:

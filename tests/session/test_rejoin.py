@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 from pathlib import Path
 
-import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.rules import Options
@@ -19,22 +18,13 @@ from lodam_p2p.session.table import _run_all, _sessions
 from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import bots, table
+from tests.support.aio import until
 
 #: Patient protocol timeouts and a long rejoin grace: nobody may be blamed here.
 TIMING = Timing(timeout_s=60.0, grace_s=60.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
                 lobby_s=30.0)
 #: Safety net for each wait (seconds).
 PATIENCE = 120.0
-
-
-async def _until(what: str, check: object) -> None:
-    assert callable(check)
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + PATIENCE
-    while not check():
-        if loop.time() > deadline:
-            pytest.fail(f"never happened: {what}")
-        await asyncio.sleep(0.01)
 
 
 async def _rejoin_match(tmp_path: Path) -> None:
@@ -45,12 +35,12 @@ async def _rejoin_match(tmp_path: Path) -> None:
                          timing=TIMING, spectator=None, journal=journal)
     tasks = {s: asyncio.create_task(s.run()) for s in sessions}
     victim = sessions[3]  # seat-3: a joiner's seat, not the coordinator
-    await _until("a hand dealt at the victim",
+    await until("a hand dealt at the victim",
                  lambda: victim.hand_no >= 2 and victim.hand is not None and victim.hand.dealt)
     victim.link.transport.abort()  # as kill -9: the broker fires the Last Will
     tasks.pop(victim).cancel()
     others = [s for s in sessions if s is not victim and s.seat is not None]
-    await _until("every seat sees the victim away", lambda: all(s.away for s in others))
+    await until("every seat sees the victim away", lambda: all(s.away for s in others))
     kept = SeatJournal(journal, "seat-3", "oak")
     assert kept.rejoining
     epoch = kept.next_epoch()
@@ -81,7 +71,7 @@ async def _leaves(tmp_path: Path) -> None:
                          connect=hub.transport, seed=5, timing=timing, spectator=None)
     tasks = {s: asyncio.create_task(s.run()) for s in sessions}
     victim = sessions[2]
-    await _until("a hand dealt", lambda: victim.hand is not None and victim.hand.dealt)
+    await until("a hand dealt", lambda: victim.hand is not None and victim.hand.dealt)
     victim.link.transport.abort()
     tasks.pop(victim).cancel()
     outcomes = await asyncio.gather(*tasks.values())
@@ -102,10 +92,10 @@ async def _bounce(tmp_path: Path) -> None:
                          connect=hub.transport, seed=4, timing=TIMING, spectator=None)
     tasks = [asyncio.create_task(s.run()) for s in sessions]
     sleeper = sessions[2]
-    await _until("a hand dealt", lambda: sleeper.hand is not None and sleeper.hand.dealt)
+    await until("a hand dealt", lambda: sleeper.hand is not None and sleeper.hand.dealt)
     hand = sleeper.hand_no
     await sleeper.link.transport.bounce()  # the will fires; the same process reconnects
-    await _until("the hand dealt again", lambda: sleeper.hand_no > hand)
+    await until("the hand dealt again", lambda: sleeper.hand_no > hand)
     outcomes = await asyncio.gather(*tasks)
     assert len({repr(o.to_json()) for o in outcomes}) == 1
     assert outcomes[0].blames == () and outcomes[0].winners
@@ -136,12 +126,12 @@ async def _host_back(tmp_path: Path) -> None:
     host_tasks = [asyncio.create_task(s.run()) for s in hosted]
     joined = [asyncio.create_task(s.run()) for s in joiners]
     mine = hosted[1]
-    await _until("a hand dealt at the host's seat",
+    await until("a hand dealt at the host's seat",
                  lambda: mine.hand_no >= 2 and mine.hand is not None and mine.hand.dealt)
     for session, task in zip(hosted, host_tasks, strict=True):  # as kill -9 of the host
         session.link.transport.abort()
         task.cancel()
-    await _until("every joiner sees the host's seat away", lambda: all(
+    await until("every joiner sees the host's seat away", lambda: all(
         s.away for s in joiners))
     again = _sessions("oak", Options(lives=1), 4, bots(["heuristic"]), connect=hub.transport,
                       seed=3, timing=TIMING, spectator=None, journal=journal)
@@ -174,12 +164,12 @@ async def _host_of_two_back(tmp_path: Path) -> None:
     host_tasks = [asyncio.create_task(s.run()) for s in hosted]
     joined = [asyncio.create_task(s.run()) for s in joiners]
     mine = hosted[1:]
-    await _until("a hand dealt at the host's seats", lambda: all(
+    await until("a hand dealt at the host's seats", lambda: all(
         s.hand_no >= 2 and s.hand is not None and s.hand.dealt for s in mine))
     for session, task in zip(hosted, host_tasks, strict=True):  # as kill -9 of the host
         session.link.transport.abort()
         task.cancel()
-    await _until("every joiner sees both of the host's seats away", lambda: all(
+    await until("every joiner sees both of the host's seats away", lambda: all(
         len(s.away) == 2 for s in joiners))
     again = _sessions("oak", Options(lives=1), 4, local, connect=hub.transport, seed=6,
                       timing=TIMING, spectator=None, journal=journal)
@@ -210,7 +200,7 @@ async def _every_seat_back(tmp_path: Path) -> str:
     hosted = _sessions("oak", Options(lives=1), 3, local, connect=hub.transport, seed=7,
                        timing=TIMING, spectator=None, journal=journal)
     tasks = [asyncio.create_task(s.run()) for s in hosted]
-    await _until("a hand dealt", lambda: all(
+    await until("a hand dealt", lambda: all(
         s.hand is not None and s.hand.dealt for s in hosted[1:]))
     for session, task in zip(hosted, tasks, strict=True):
         session.link.transport.abort()

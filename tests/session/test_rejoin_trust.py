@@ -30,6 +30,7 @@ from lodam_p2p.session.table import _sessions
 from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import bots
+from tests.support.aio import until
 
 #: Patient protocol timeouts and a long rejoin grace: nobody may be blamed here.
 TIMING = Timing(timeout_s=60.0, grace_s=60.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
@@ -87,15 +88,6 @@ def test_every_field_of_a_told_state_is_checked_strictly(field: str, value: obje
 # --- at the table ------------------------------------------------------------------------
 
 
-async def _until(what: str, check: Any) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + PATIENCE
-    while not check():
-        if loop.time() > deadline:
-            pytest.fail(f"never happened: {what}")
-        await asyncio.sleep(0.01)
-
-
 def _pack(state: dict[str, Any]) -> bytes:
     return json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
 
@@ -121,13 +113,13 @@ class _Table:
 
     async def kill_mid_hand(self) -> None:
         victim = self.victim
-        await _until("a hand dealt at the victim",
+        await until("a hand dealt at the victim",
                      lambda: victim.hand_no >= 2 and victim.hand is not None
                      and victim.hand.dealt)
         victim.link.transport.abort()
         self.tasks.pop(victim).cancel()
         others = [s for s in self.sessions if s is not victim and s.seat is not None]
-        await _until("every seat sees the victim away", lambda: all(s.away for s in others))
+        await until("every seat sees the victim away", lambda: all(s.away for s in others))
 
     def seat(self, seat: int) -> Session:
         return next(s for s in self.sessions if s.seat == seat)

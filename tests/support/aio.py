@@ -17,6 +17,17 @@ T = TypeVar("T")
 MATCH_PATIENCE = 600.0
 
 
+async def until(what: str, check: Callable[[], object], patience: float = 120.0) -> None:
+    """Wait until ``check()`` holds, looking every few milliseconds; fail the test,
+    naming ``what``, if it has not after ``patience`` seconds (a safety net only)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + patience
+    while not check():
+        if loop.time() > deadline:
+            raise AssertionError(f"never happened: {what}")
+        await asyncio.sleep(0.01)
+
+
 def run(scenario: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
     """Run ``scenario`` in a fresh event loop, failing it after ``timeout`` seconds."""
     return asyncio.run(asyncio.wait_for(scenario, timeout))
