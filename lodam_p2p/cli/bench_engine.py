@@ -100,9 +100,9 @@ def play_deals(
     decisions = 0
     for number, deck in enumerate(decks):
         deal = Deal.start(options, number % SEATS, lives, deck)
-        apply = deal.apply
-        while legal := deal.legal:  # empty once the deal is over
-            apply(legal[int(uniform() * len(legal))])
+        legal_codes, apply_code = deal.legal_codes, deal.apply_code
+        while legal := legal_codes():  # empty once the deal is over
+            apply_code(legal[int(uniform() * len(legal))])
             decisions += 1
     return decisions
 

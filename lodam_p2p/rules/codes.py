@@ -42,6 +42,8 @@ ANSWER_BASE, DECLINE = 200, 200 + NO_CARD
 LEAVE, TAKE = 300, 301
 DECLARE_PASS_CODE, DECLARE_BASE, DECLARE_ALONE = 400, 401, 401 + MAX_SEATS
 CHALLENGE_BASE, NO_CHALLENGE = 500, 500 + MAX_SEATS
+#: The highest code.
+LAST_CODE = NO_CHALLENGE
 
 #: Mask of each suit's cards.
 SUIT_MASK: tuple[int, ...] = tuple(SUIT_BITS << (SUIT_SPAN * s) for s in range(4))
@@ -54,7 +56,7 @@ KIND_MASK_OF: tuple[int, ...] = tuple(
     COAT_MASK if k is Kind.COAT else CARD_MASK if k is Kind.CARD else 0 for k in CARD_KINDS
 )
 #: Per suit, the card indices of each 13-bit pattern of that suit.
-_SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(SUIT_SPAN * suit + i for i in range(13) if p >> i & 1) for p in range(1 << 13))
     for suit in range(4)
 )
@@ -67,7 +69,7 @@ def kind_mask(kind: Kind) -> int:
 
 def bits(mask: int) -> list[int]:
     """The card indices of a 52-bit mask, lowest first."""
-    s, h, d, c = _SUIT_CARDS
+    s, h, d, c = SUIT_CARDS
     return [
         *s[mask & SUIT_BITS],
         *h[(mask >> 13) & SUIT_BITS],

@@ -7,17 +7,19 @@ library's board serves both its pseudo-legal and its legal moves from one genera
 
 * **checked**: :class:`~lodam_p2p.rules.public.PublicDeal` takes public events (a card
   played face up, an offer's kind, an answer's outcome) and
-  :class:`~lodam_p2p.rules.deal.Deal` takes a seat's actions; each checks what it is
-  given, says why it refuses, and keeps the typed record;
+  :class:`~lodam_p2p.rules.deal.Deal` takes a seat's actions (:meth:`~DealMachine.apply`)
+  or their codes (:meth:`~DealMachine.apply_code`, the cheaper way in for a program
+  that picks from :meth:`~DealMachine.legal_codes`); each checks what it is given, says
+  why it refuses, and keeps the typed record;
 * **unchecked**: a search plays thousands of deal endings per decision. It fills in the
   hidden part (:meth:`DealMachine.with_hidden`), asks :attr:`~DealMachine.legal`
   and applies small integer codes (:mod:`lodam_p2p.rules.codes`) with
   :meth:`~DealMachine.step`, trusting itself to pick them from the list.
 
-Both go through the same generator (:attr:`~DealMachine.legal`, which spells the legal
-moves in the machine's alphabet: interned actions for a full deal, codes otherwise), the
-same test of one move (:meth:`~DealMachine.allows`) and the same transitions, so the
-paths cannot drift apart.
+Both go through the same generator (:meth:`~DealMachine.legal_codes`; :attr:`~DealMachine.legal`
+spells its codes in the machine's alphabet: interned actions for a full deal, codes
+otherwise), the same test of one move (:meth:`~DealMachine.allows`) and the same
+transitions, so the paths cannot drift apart.
 
 The state is plain integers: hands are 52-bit masks, suits and seats small ints, -1 for
 "none yet". The *hidden part* — ``hands``, ``talon_top`` (the talon's top card) and
@@ -35,13 +37,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from lodam_p2p.rules.actions import NO_CARD, Action, Answer, Offer, Play
+from lodam_p2p.rules.actions import NO_CARD, Action, IllegalAction
 from lodam_p2p.rules.cards import (
     CARD_KINDS,
     CARD_SUIT,
     EXCHANGEABLE_MASK,
     SUIT_BITS,
-    Card,
 )
 from lodam_p2p.rules.codes import (
     ANSWER_BASE,
@@ -50,10 +51,10 @@ from lodam_p2p.rules.codes import (
     DECLARE_BASE,
     DECLARE_PASS_CODE,
     DECLINE,
-    LEAVE,
     NO_CHALLENGE,
     NO_OFFER,
     OFFER_BASE,
+    SUIT_CARDS,
     TAKE,
     code_of,
 )
@@ -67,9 +68,15 @@ from lodam_p2p.rules.flow import (
     TrickFlow,
 )
 from lodam_p2p.rules.legal import (
+    ACTION_MOVES,
+    ANSWERING,
     CODE_MOVES,
-    SUIT_GETTERS,
-    Moves,
+    FOLLOWING,
+    OFFERING,
+    SWALLOW_CODES,
+    challenge_codes,
+    declaration_codes,
+    spell,
 )
 from lodam_p2p.rules.options import Options
 from lodam_p2p.rules.seating import Seating
@@ -99,12 +106,12 @@ class DealMachine(TrickFlow, Generic[M]):
         "_exchange_log", "_exchanges", "_trick_log", "_tricks",
     )
 
-    alphabet: Sequence[Moves[M]]  #: per seat, how :attr:`legal` spells the moves
+    alphabet: Sequence[Sequence[M]]  #: per seat, how :attr:`legal` spells each code
 
     # -- construction -----------------------------------------------------------------
 
     def _setup(
-        self, options: Options, dealer: int, seating: Seating, alphabet: Sequence[Moves[M]]
+        self, options: Options, dealer: int, seating: Seating, alphabet: Sequence[Sequence[M]]
     ) -> None:
         """A deal about to begin at an already checked ``seating``."""
         self.alphabet = alphabet
@@ -132,7 +139,7 @@ class DealMachine(TrickFlow, Generic[M]):
         """An independent copy (lists copied, immutable parts shared)."""
         return self.copy_as(type(self), self.alphabet)
 
-    def copy_as(self, cls: type[Other], alphabet: Sequence[Moves[Any]]) -> Other:
+    def copy_as(self, cls: type[Other], alphabet: Sequence[Sequence[Any]]) -> Other:
         """An independent copy as a ``cls`` spelling its moves in ``alphabet``."""
         new = object.__new__(cls)
         new.alphabet = alphabet
@@ -192,44 +199,41 @@ class DealMachine(TrickFlow, Generic[M]):
         """Seats that ``seat`` may challenge: every other seat dealt in, by seat number."""
         return tuple(t for t in range(self.players) if self.active[t] and t != seat)
 
-    @property
-    def legal(self) -> tuple[M, ...]:
-        """Every legal move of ``to_act``, spelled in this machine's ``alphabet``
-        (interned actions for a full deal, codes otherwise), in a fixed order, defaults
-        first; empty once the deal is over."""
+    def legal_codes(self) -> tuple[int, ...]:
+        """Every legal move of ``to_act`` as a code, in a fixed order, defaults first;
+        empty once the deal is over. The one generator: :attr:`legal` spells it."""
         # by frequency; the commonest questions are one look-up in a Spelled table
         d = self.awaiting
         if d is AWAIT_ANSWER:
-            seat: int = self.to_act  # type: ignore[assignment]
-            return self.alphabet[seat].answering[self.hands[seat] & self.offer_mask]
+            return ANSWERING[self.hands[self.to_act] & self.offer_mask]  # type: ignore[index]
         if d is AWAIT_PLAY:
-            seat = self.to_act  # type: ignore[assignment]
-            hand = self.hands[seat]
+            hand = self.hands[self.to_act]  # type: ignore[index]
             following = hand & self.follow
             if following:
-                return self.alphabet[seat].following[following]
-            row, get = self.alphabet[seat].play_row, SUIT_GETTERS
-            return (get[0][hand & SUIT_BITS](row) + get[1][(hand >> 13) & SUIT_BITS](row)
-                    + get[2][(hand >> 26) & SUIT_BITS](row) + get[3][hand >> 39](row))
+                return FOLLOWING[following]
+            s, h, c, k = SUIT_CARDS
+            return (s[hand & SUIT_BITS] + h[(hand >> 13) & SUIT_BITS]
+                    + c[(hand >> 26) & SUIT_BITS] + k[hand >> 39])
         if d is AWAIT_OFFER:
-            seat = self.to_act  # type: ignore[assignment]
-            return self.alphabet[seat].offering[self.hands[seat] & EXCHANGEABLE_MASK]
-        if d is None:
-            return ()
-        seat = self.to_act  # type: ignore[assignment]
-        moves = self.alphabet[seat]
+            return OFFERING[self.hands[self.to_act] & EXCHANGEABLE_MASK]  # type: ignore[index]
         if d is AWAIT_SWALLOW:
-            return moves.swallows
+            return SWALLOW_CODES
+        seat = self.to_act
+        if seat is None:
+            return ()
         others = self.challenge_targets(seat)
         if d is AWAIT_DECLARE:
-            return moves.declarations(self.points[seat] >= self.out_at, others)
-        return moves.challenges(others)
+            return declaration_codes(self.points[seat] >= self.out_at, others)
+        return challenge_codes(others)
 
-    def legal_codes(self) -> tuple[int, ...]:
-        """Every legal move of ``to_act`` as a code, whatever the alphabet."""
-        if self.alphabet is CODE_MOVES:
-            return self.legal  # type: ignore[return-value]
-        return tuple(code_of(move) for move in self.legal)  # type: ignore[arg-type]
+    @property
+    def legal(self) -> tuple[M, ...]:
+        """Every legal move of ``to_act``, spelled in this machine's ``alphabet``
+        (interned actions for a full deal, codes otherwise): :meth:`legal_codes`."""
+        codes = self.legal_codes()
+        if self.alphabet is CODE_MOVES or not codes:
+            return codes  # type: ignore[return-value]
+        return spell(self.alphabet[self.to_act], codes)  # type: ignore[index]
 
     def allows(self, code: int) -> bool:
         """Whether ``code`` is among :meth:`legal_codes` (without spelling them all)."""
@@ -243,64 +247,70 @@ class DealMachine(TrickFlow, Generic[M]):
             code -= OFFER_BASE
             return code == NO_CARD or (0 <= code < 52 and self.card_choices() >> code & 1 == 1)
         if d is AWAIT_SWALLOW:
-            return code in (LEAVE, TAKE)
+            return code in SWALLOW_CODES
         return d is not None and code in self.legal_codes()
 
     # -- the checked path -------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
-        """Apply a seat's ``action`` if the rules allow it — the test of :meth:`allows`,
-        on the hidden part filled in — else raise ``IllegalAction`` naming seat and move
-        (:mod:`.explain`). A refused action leaves the deal untouched."""
-        seat = self.to_act
-        if action.seat == seat:  # never so once the deal is over (``to_act`` None)
-            # answers, plays and offers tested as allows() does, by the action's type;
-            # the commonest transition (decline) written out
-            kind = type(action)
-            if kind is Answer:
-                if self.awaiting is AWAIT_ANSWER:
-                    card = action.card  # type: ignore[union-attr]
-                    if card is None:
-                        following = self.left[seat]
-                        if following != self.offerer:
-                            self.to_act = following
-                        else:
-                            self._settle(None, -1, False)
-                        return
-                    if type(card) is Card:
-                        index = card.index
-                        if (self.hands[seat] & self.offer_mask) >> index & 1:
-                            void = CARD_SUIT[index] == CARD_SUIT[self.offer_card]
-                            self._accept(seat, index, void)
-                            return
-            elif kind is Play:
-                if self.awaiting is AWAIT_PLAY:
-                    card = action.card  # type: ignore[union-attr]
-                    if type(card) is Card:
-                        hand = self.hands[seat]
-                        index = card.index
-                        if (hand & self.follow or hand) >> index & 1:
-                            self.play_card(seat, index)
-                            return
-            elif kind is Offer:
-                if self.awaiting is AWAIT_OFFER:
-                    card = action.card  # type: ignore[union-attr]
-                    if card is None:
-                        self._offer(seat, -1, None)
-                        return
-                    if type(card) is Card:
-                        index = card.index
-                        if (self.hands[seat] & EXCHANGEABLE_MASK) >> index & 1:
-                            self._offer(seat, index, CARD_KINDS[index])
-                            return
-            else:
-                code = code_of(action)
-                if self.allows(code):
-                    self.step(code)
+    def apply_code(self, code: int) -> None:
+        """Apply the move ``code`` of ``to_act`` if the rules allow it — the test of
+        :meth:`allows`, on the hidden part filled in — else raise ``IllegalAction``
+        naming seat and move (:mod:`.explain`). A refused move leaves the deal untouched.
+        The engine's own way in: :meth:`apply` comes here with an action's code."""
+        # answers, plays and offers tested as allows() does, in order of frequency
+        d, seat = self.awaiting, self.to_act
+        if d is AWAIT_ANSWER:
+            if code == DECLINE:
+                self._decline(seat)  # type: ignore[arg-type]
+                return
+            card = code - ANSWER_BASE
+            if card >= 0 and (self.hands[seat] & self.offer_mask) >> card & 1:  # type: ignore[index]
+                self._accept(seat, card, CARD_SUIT[card] == CARD_SUIT[self.offer_card])  # type: ignore[arg-type]
+                return
+        elif d is AWAIT_PLAY:
+            if code >= 0:
+                hand = self.hands[seat]  # type: ignore[index]
+                if (hand & self.follow or hand) >> code & 1:
+                    self.play_card(seat, code)  # type: ignore[arg-type]
                     return
+        elif d is AWAIT_OFFER:
+            if code == NO_OFFER:
+                self._offer(seat, -1, None)  # type: ignore[arg-type]
+                return
+            card = code - OFFER_BASE
+            if card >= 0 and (self.hands[seat] & EXCHANGEABLE_MASK) >> card & 1:  # type: ignore[index]
+                self._offer(seat, card, CARD_KINDS[card])  # type: ignore[arg-type]
+                return
+        elif self.allows(code):
+            self.step(code)
+            return
+        raise self._refusal(code)
+
+    def apply(self, action: Action) -> None:
+        """Apply a seat's ``action`` if the rules allow it — from ``to_act`` only, its
+        code passing :meth:`allows` — else raise ``IllegalAction`` naming seat and move
+        (:mod:`.explain`)."""
+        if action.seat == self.to_act:  # never so once the deal is over (``to_act`` None)
+            code = code_of(action)
+            if code >= 0 and self.allows(code):
+                self.step(code)
+                return
         from lodam_p2p.rules.explain import why_illegal  # noqa: PLC0415 -- refusals only
 
         raise why_illegal(self, action)
+
+    def _refusal(self, code: object) -> IllegalAction:
+        """The error for a code :meth:`apply_code` refused: the action it spells for
+        ``to_act``, explained, or a code that spells none."""
+        from lodam_p2p.rules.explain import why_illegal  # noqa: PLC0415 -- refusals only
+
+        seat = self.to_act
+        if seat is None:
+            return IllegalAction(-1, None, "the deal is over")
+        row = ACTION_MOVES[seat]
+        if type(code) is int and 0 <= code < len(row) and row[code] is not None:
+            return why_illegal(self, row[code])
+        return IllegalAction(seat, None, f"{code!r} is no move")
 
     # -- the unchecked path -----------------------------------------------------------
 
