@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -97,12 +98,12 @@ def play_deals(
     """Play one deal per deck among random bots choosing by ``uniform()`` (a float in
     [0, 1)); the number of decisions taken."""
     lives = [options.lives] * SEATS
-    decisions = 0
+    decisions, floor = 0, math.floor  # floor(x) is int(x) for x ≥ 0, and a cheaper call
     for number, deck in enumerate(decks):
         deal = Deal.start(options, number % SEATS, lives, deck)
         legal_codes, apply_code = deal.legal_codes, deal.apply_code
         while legal := legal_codes():  # empty once the deal is over
-            apply_code(legal[int(uniform() * len(legal))])
+            apply_code(legal[floor(uniform() * len(legal))])
             decisions += 1
     return decisions
 

@@ -84,9 +84,13 @@ class Card:
     suit: Suit
     #: Small-integer identity used inside the engine (see the module docstring).
     index: int = field(init=False, compare=False, repr=False, hash=False)
+    #: ``1 << index``: the card in a hand's bit mask.
+    bit: int = field(init=False, compare=False, repr=False, hash=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "index", int(self.suit) * SUIT_SPAN + int(self.rank) - 2)
+        index = int(self.suit) * SUIT_SPAN + int(self.rank) - 2
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "bit", 1 << index)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -165,6 +169,24 @@ _STRENGTH_TABLES: dict[str, tuple[int, ...]] = {
 def strength_table(order: RankOrder | str) -> tuple[int, ...]:
     """Strength of every card index within its suit under ``order`` (bigger wins)."""
     return _STRENGTH_TABLES[str(getattr(order, "value", order))]
+
+
+#: What playing a card changes, by card index: the pack's mask without it, its bit, its
+#: suit, its points and its strength within the suit (under one rank order).
+PlayFacts = tuple[int, int, int, int, int]
+
+_FULL = (1 << 52) - 1
+_PLAY_FACTS: dict[str, tuple[PlayFacts, ...]] = {
+    name: tuple(
+        (_FULL ^ (1 << i), 1 << i, i // SUIT_SPAN, CARD_POINTS[i], table[i]) for i in range(52)
+    )
+    for name, table in _STRENGTH_TABLES.items()
+}
+
+
+def play_facts(order: RankOrder | str) -> tuple[PlayFacts, ...]:
+    """:data:`PlayFacts` of every card index under ``order``: a play is one look-up."""
+    return _PLAY_FACTS[str(getattr(order, "value", order))]
 
 
 def rank_strength(card: Card, order: RankOrder) -> int:

@@ -65,17 +65,17 @@ class Deal(DealRecord[Action]):
         self = cls.__new__(cls)
         self._setup(options, dealer, table, ACTION_MOVES)
         deck = tuple(deck)
-        indices = _check_pack(deck, self.pack_size)
-        order, size = self.order, self.hand_size
+        bits = _check_pack(deck, self.pack_size)
+        order, dealt = self.order, self.m * self.hand_size
         m = len(order)
         hands: list[tuple[Card, ...]] = [()] * self.players
         masks = [0] * self.players
         for k, seat in enumerate(order):
-            hands[seat] = deck[k : m * size : m]
-            masks[seat] = sum(map(_BIT.__getitem__, indices[k : m * size : m]))
-        self._dealt, self._talon = tuple(hands), deck[m * size :]
+            hands[seat] = deck[k:dealt:m]
+            masks[seat] = sum(bits[k:dealt:m])  # distinct powers of two: the hand's mask
+        self._dealt, self._talon = tuple(hands), deck[dealt:]
         self._since, self._public, self._records = 0, None, []
-        self.fill_hidden(masks, indices[m * size], -1)
+        self.fill_hidden(masks, deck[dealt].index, -1)
         return self
 
     @classmethod
@@ -217,23 +217,22 @@ def _mask(cards: Sequence[Card]) -> int:
 
 
 def _check_pack(deck: Sequence[Card], size: int) -> list[int]:
-    """``deck`` must be exactly the ``size``-card pack, each card once; its indices.
+    """``deck`` must be exactly the ``size``-card pack, each card once; its cards' bits.
 
     The test is one sum: ``size`` powers of two add up to a number with ``size`` bits
     set only if no two are equal (a carry would merge them), so the sum of the cards'
     bits is the pack's mask exactly when every card of the pack is there once."""
     if len(deck) != size:
         raise MalformedInput(f"the deck must hold {size} cards, got {len(deck)}")
-    if set(map(type, deck)) != {Card}:
+    if set(map(type, deck)) != _CARD_TYPE:
         raise MalformedInput("the deck must hold Card objects")
-    indices = list(map(_INDEX, deck))
-    if sum(map(_BIT.__getitem__, indices)) != (FULL_MASK if size == 52 else SHORT_MASK):
+    bits = [card.bit for card in deck]
+    if sum(bits) != (FULL_MASK if size == 52 else SHORT_MASK):
         raise MalformedInput(f"the deck is not the {size}-card pack (a card missing or twice)")
-    return indices
+    return bits
 
 
-_BIT = tuple(1 << i for i in range(52))
-_INDEX = attrgetter("index")
+_CARD_TYPE = {Card}
 
 
 def _check_determinization(

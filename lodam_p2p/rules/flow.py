@@ -24,10 +24,11 @@ turned into frozen dataclasses only when someone reads them (:mod:`.public`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lodam_p2p.rules.actions import Decision
-from lodam_p2p.rules.cards import CARD_POINTS, CARD_SUIT, FULL_MASK, Kind
+from lodam_p2p.rules.cards import CARD_SUIT, Kind, PlayFacts
 from lodam_p2p.rules.codes import KIND_MASK_OF, SUIT_MASK, kind_mask
 from lodam_p2p.rules.options import ExchangeRule, Options
 
@@ -44,8 +45,9 @@ _FIRST = ExchangeRule.FIRST_TRICK
 #: A resolved offer as logged: offerer, kind, acceptor, void, before which trick, and
 #: the offered and accepting cards (-1 where not known).
 ExchangeRow = tuple[int, Kind, "int | None", bool, int, int, int]
-#: A completed trick as logged: leader, card indices in play order, taker, points, swallowed.
-TrickRow = tuple[int, tuple[int, ...], int, int, bool]
+#: A completed trick as logged: leader, card indices in play order (never changed once
+#: logged), taker, points, swallowed.
+TrickRow = tuple[int, Sequence[int], int, int, bool]
 
 
 class TrickFlow:
@@ -68,6 +70,7 @@ class TrickFlow:
     pack_size: int
     talon_size: int
     strength: tuple[int, ...]  #: of each card index within its suit
+    facts: tuple[PlayFacts, ...]  #: what playing each card changes, by card index
     out_at: int
     declare_out: bool
     trump_memory: bool
@@ -139,21 +142,18 @@ class TrickFlow:
         else:
             self._settle(None, -1, False)
 
-    def _accept(self, seat: int, card: int, void: bool) -> None:
-        """``seat`` accepts with ``card`` (-1 where not known); ``void``: both cards of
-        one suit, so nothing changes hands."""
-        if card >= 0 and not void:
-            swap = (1 << card) | (1 << self.offer_card)
-            hands = self.hands
-            hands[self.offerer] ^= swap
-            hands[seat] ^= swap
-        self._settle(seat, card, void)
-
     def _settle(self, acceptor: int | None, card: int, void: bool) -> None:
-        offerer, kind = self.offerer, self.offer_kind
-        assert kind is not None
-        row = (offerer, kind, acceptor, void, self.tricks_played, self.offer_card, card)
-        self._exchange_log.append(row)
+        """The offer on the table is resolved: ``acceptor`` accepts with ``card`` (-1
+        where not known; ``void``: both cards of one suit, so nothing changes hands), or
+        nobody did (``None``). The window goes on from the offerer's left."""
+        offerer, offered = self.offerer, self.offer_card
+        if card >= 0 and not void:
+            swap = _BIT[card] | _BIT[offered]
+            hands = self.hands
+            hands[offerer] ^= swap
+            hands[acceptor] ^= swap  # type: ignore[index]
+        row = (offerer, self.offer_kind, acceptor, void, self.tricks_played, offered, card)
+        self._exchange_log.append(row)  # type: ignore[arg-type]  # an offer is on the table
         self.offerer, self.offer_kind, self.offer_mask, self.offer_card = -1, None, 0, -1
         following = self.to_act = self.left[offerer]
         self.awaiting = AWAIT_PLAY if following == self.leader else AWAIT_OFFER
@@ -161,12 +161,11 @@ class TrickFlow:
     def play_card(self, seat: int, index: int) -> None:
         """``seat`` (which must be ``to_act``) plays card ``index``: the transition of a
         play, unchecked — the rollouts' shortcut past :meth:`step`."""
-        bit, suit, points = _PLAYED[index]
-        self.hands[seat] &= _ALL_BUT[index]
+        rest, bit, suit, points, strength = self.facts[index]
+        self.hands[seat] &= rest
         self.played |= bit
         trick = self.trick
         trick.append(index)
-        strength = self.strength[index]
         self.trick_points += points
         led = self.led
         if led < 0:
@@ -207,7 +206,8 @@ class TrickFlow:
         gained = self.trick_points
         points = self.points
         points[taker] += gained
-        self._trick_log.append((self.leader, tuple(self.trick), taker, gained, swallowed))
+        # the trick's list is logged as it is: a new one takes its place
+        self._trick_log.append((self.leader, self.trick, taker, gained, swallowed))
         # the next trick, as _reset_trick and _begin_trick (written out: once a trick)
         self.trick = []
         self.led = self.hi_led_seat = self.hi_trump_seat = self.winner = -1
@@ -299,8 +299,5 @@ class TrickFlow:
         self.to_act = self.awaiting = None
 
 
-#: ``1 << i`` and its complement within the pack, built once (big-integer shifts cost)
+#: ``1 << i``, built once (big-integer shifts cost)
 _BIT = tuple(1 << i for i in range(52))
-_ALL_BUT = tuple(FULL_MASK ^ bit for bit in _BIT)
-#: per card index, what its play changes: its bit, its suit and its points
-_PLAYED = tuple(zip(_BIT, CARD_SUIT, CARD_POINTS, strict=True))

@@ -93,7 +93,7 @@ class DealMachine(TrickFlow, Generic[M]):
     __slots__ = (  # noqa: RUF023 -- grouped by role
         # the table, fixed for the deal (copies share it)
         "active", "dealer", "declare_out", "exchange_rule", "hand_size", "left", "lives",
-        "m", "options", "order", "out_at", "pack_size", "players", "strength",
+        "facts", "m", "options", "order", "out_at", "pack_size", "players", "strength",
         "talon_size", "trump_memory", "watchers", "winning",
         # the hidden part, and the alphabet the legal moves are spelled in
         "alphabet", "hands", "offer_card", "talon_top",
@@ -120,7 +120,7 @@ class DealMachine(TrickFlow, Generic[M]):
         self.left, self.order, self.m = seating.left, seating.order, len(seating.order)
         self.hand_size, self.pack_size = seating.hand_size, seating.pack_size
         self.talon_size = self.pack_size - self.m * self.hand_size
-        self.strength = seating.strength
+        self.strength, self.facts = seating.strength, seating.facts
         self.out_at, self.declare_out = options.out_at, options.declare_out
         self.trump_memory, self.winning = options.trump_memory, options.winning
         self.exchange_rule = options.exchanges
@@ -265,7 +265,7 @@ class DealMachine(TrickFlow, Generic[M]):
                 return
             card = code - ANSWER_BASE
             if card >= 0 and (self.hands[seat] & self.offer_mask) >> card & 1:  # type: ignore[index]
-                self._accept(seat, card, CARD_SUIT[card] == CARD_SUIT[self.offer_card])  # type: ignore[arg-type]
+                self._settle(seat, card, CARD_SUIT[card] == CARD_SUIT[self.offer_card])
                 return
         elif d is AWAIT_PLAY:
             if code >= 0:
@@ -326,7 +326,7 @@ class DealMachine(TrickFlow, Generic[M]):
                 self._decline(seat)
             else:
                 card = code - ANSWER_BASE
-                self._accept(seat, card, CARD_SUIT[card] == CARD_SUIT[self.offer_card])
+                self._settle(seat, card, CARD_SUIT[card] == CARD_SUIT[self.offer_card])
         elif d is AWAIT_OFFER:
             if code == NO_OFFER:
                 self._offer(seat, -1, None)

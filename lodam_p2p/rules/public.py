@@ -194,7 +194,7 @@ class PublicDeal(DealRecord[int]):
         """An answer to the offer on the table, with the announced outcome if accepted."""
         self._check_turn(seat, _ANSWER, None)
         if accepted:
-            self._accept(seat, -1, void)
+            self._settle(seat, -1, void)
         else:
             self._decline(seat)
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lodam_p2p.rules.actions import MalformedInput
-from lodam_p2p.rules.cards import strength_table
+from lodam_p2p.rules.cards import PlayFacts, play_facts, strength_table
 from lodam_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS, Options
 
 
@@ -28,6 +28,7 @@ class Seating:
     hand_size: int
     pack_size: int
     strength: tuple[int, ...]  #: of each card index within its suit
+    facts: tuple[PlayFacts, ...]  #: what playing each card changes (:func:`play_facts`)
 
 
 
@@ -101,7 +102,7 @@ def _work_out_seating(
     return Seating(
         lives=tuple(lives), active=active, watchers=seen, left=left, order=order,
         hand_size=hand_size, pack_size=options.pack_size(m),
-        strength=strength_table(options.rank_order),
+        strength=strength_table(options.rank_order), facts=play_facts(options.rank_order),
     )
 
 
