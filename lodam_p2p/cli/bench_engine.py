@@ -102,9 +102,11 @@ def play_deals(
     for number, deck in enumerate(decks):
         deal = Deal.start(options, number % SEATS, lives, deck)
         legal_codes, apply_code = deal.legal_codes, deal.apply_code
+        taken = 0  # counted per deal: small integers are not allocated
         while legal := legal_codes():  # empty once the deal is over
             apply_code(legal[floor(uniform() * len(legal))])
-            decisions += 1
+            taken += 1
+        decisions += taken
     return decisions
 
 

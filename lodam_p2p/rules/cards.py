@@ -171,14 +171,14 @@ def strength_table(order: RankOrder | str) -> tuple[int, ...]:
     return _STRENGTH_TABLES[str(getattr(order, "value", order))]
 
 
-#: What playing a card changes, by card index: the pack's mask without it, its bit, its
-#: suit, its points and its strength within the suit (under one rank order).
-PlayFacts = tuple[int, int, int, int, int]
+#: What playing a card changes, by card index: the pack's mask without it, its suit,
+#: its points and its strength within the suit (under one rank order).
+PlayFacts = tuple[int, int, int, int]
 
 _FULL = (1 << 52) - 1
 _PLAY_FACTS: dict[str, tuple[PlayFacts, ...]] = {
     name: tuple(
-        (_FULL ^ (1 << i), 1 << i, i // SUIT_SPAN, CARD_POINTS[i], table[i]) for i in range(52)
+        (_FULL ^ (1 << i), i // SUIT_SPAN, CARD_POINTS[i], table[i]) for i in range(52)
     )
     for name, table in _STRENGTH_TABLES.items()
 }

@@ -99,7 +99,6 @@ class TrickFlow:
     offer_kind: Kind | None
     offer_mask: int  #: mask of the cards of the offered kind, 0 when none
     challenge_queue: list[int]
-    played: int  #: mask of every card played
     to_act: int | None  #: None once over
     awaiting: Decision | None  #: None once over
     is_over: bool
@@ -110,6 +109,18 @@ class TrickFlow:
     _tricks: list[object]
     _exchange_log: list[ExchangeRow]
     _exchanges: list[object]
+
+    @property
+    def played(self) -> int:
+        """Mask of every card played so far (worked out from the tricks when asked:
+        plays do not keep it)."""
+        mask = 0
+        for row in self._trick_log:
+            for index in row[1]:
+                mask |= _BIT[index]
+        for index in self.trick:
+            mask |= _BIT[index]
+        return mask
 
     # -- transitions: each applies a move already known to be legal -------------------
 
@@ -161,9 +172,8 @@ class TrickFlow:
     def play_card(self, seat: int, index: int) -> None:
         """``seat`` (which must be ``to_act``) plays card ``index``: the transition of a
         play, unchecked — the rollouts' shortcut past :meth:`step`."""
-        rest, bit, suit, points, strength = self.facts[index]
+        rest, suit, points, strength = self.facts[index]
         self.hands[seat] &= rest
-        self.played |= bit
         trick = self.trick
         trick.append(index)
         self.trick_points += points

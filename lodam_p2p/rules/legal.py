@@ -84,14 +84,48 @@ def play_codes(cards: int) -> tuple[int, ...]:
             + d[(cards >> 26) & SUIT_BITS] + c[cards >> 39])
 
 
+#: T J Q K A of two suits as a 10-bit pattern: ``(x & 31) | (x >> 8)`` of
+#: ``x = (cards >> FIRST_PAIR) & PAIR_BITS`` (the second suit's five bits lie 13 higher)
+#: or of ``x = (cards >> SECOND_PAIR) & PAIR_BITS``.
+PAIR_BITS = 31 | (31 << 13)
+FIRST_PAIR, SECOND_PAIR = 8, 8 + 26
+
+
+def _by_pairs(base: int, default: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per pair of suits (spades and hearts, diamonds and clubs), per 10-bit pattern of
+    their T J Q K A: the codes ``base + index`` of those cards; the first pair's entries
+    start with ``default``, so that joining the two gives the whole legal tuple."""
+    fives = [[i for i in range(5) if p >> i & 1] for p in range(32)]
+    suits: list[list[tuple[int, ...]]] = [
+        [tuple(base + 13 * suit + 8 + i for i in found) for found in fives] for suit in range(4)
+    ]
+    pairs: list[tuple[tuple[int, ...], list[tuple[int, ...]], list[tuple[int, ...]]]] = [
+        ((default,), suits[0], suits[1]), ((), suits[2], suits[3])
+    ]
+    return tuple(
+        tuple(lead + low[p & 31] + high[p >> 5] for p in range(1 << 10))
+        for lead, low, high in pairs
+    )
+
+
+_OFFER_PAIRS = _by_pairs(OFFER_BASE, NO_OFFER)
+_ANSWER_PAIRS = _by_pairs(ANSWER_BASE, DECLINE)
+
+
+def _exchange_codes(pairs: tuple[tuple[tuple[int, ...], ...], ...], cards: int) -> tuple[int, ...]:
+    low, high = pairs
+    x, y = (cards >> FIRST_PAIR) & PAIR_BITS, (cards >> SECOND_PAIR) & PAIR_BITS
+    return low[(x & 31) | (x >> 8)] + high[(y & 31) | (y >> 8)]
+
+
 def offer_codes(cards: int) -> tuple[int, ...]:
     """No offer first, then an offer of each of the ``cards`` (coats and cards)."""
-    return (NO_OFFER, *(OFFER_BASE + i for i in play_codes(cards)))
+    return _exchange_codes(_OFFER_PAIRS, cards)
 
 
 def answer_codes(cards: int) -> tuple[int, ...]:
-    """Declining first, then accepting with each of the ``cards``."""
-    return (DECLINE, *(ANSWER_BASE + i for i in play_codes(cards)))
+    """Declining first, then accepting with each of the ``cards`` (coats and cards)."""
+    return _exchange_codes(_ANSWER_PAIRS, cards)
 
 
 #: Leave the trick (the default), swallow it.

@@ -100,7 +100,7 @@ class DealMachine(TrickFlow, Generic[M]):
         # the deal as everybody sees it
         "awaiting", "challenge_queue", "counter_change", "hi_led_seat", "hi_led_str",
         "follow", "hi_trump_seat", "hi_trump_str", "is_over", "leader", "led", "offer_kind",
-        "offer_mask", "offerer", "out", "played", "points", "reason", "renounced",
+        "offer_mask", "offerer", "out", "points", "reason", "renounced",
         "to_act", "trick", "trick_points", "tricks_played", "trump_suit", "winner",
         # records: logged rows and, built from them on demand, typed records
         "_exchange_log", "_exchanges", "_trick_log", "_tricks",
@@ -126,7 +126,7 @@ class DealMachine(TrickFlow, Generic[M]):
         self.exchange_rule = options.exchanges
         self.hands, self.talon_top, self.offer_card = [0] * self.players, -1, -1
         self.points = [0] * self.players
-        self.tricks_played, self.trump_suit, self.played = 0, -1, 0
+        self.tricks_played, self.trump_suit = 0, -1
         self.offerer, self.offer_kind, self.offer_mask = -1, None, 0
         self.challenge_queue = []
         self.is_over, self.out, self.counter_change, self.reason = False, None, (), ""
