@@ -3,9 +3,11 @@
 With ``--game lorum``: random-bot 4-seat Lorum deals, each contract in turn.
 
 Whole deals with the default options (exchange windows before every trick, swallowing,
-going out at 31) between five random bots: each bot picks uniformly among
-``Deal.legal`` with a seeded generator, and the engine checks every choice as
-it would any other. The decks are shuffled before the clock starts and then, with the
+going out at 31) between five random bots: each bot picks uniformly among the legal
+moves with a seeded generator, reading them as codes (``Deal.legal_codes``) and
+handing its choice back as one (``Deal.apply_code``), which the engine checks as it
+would any action: the same choices, in the same order, as a bot picking among
+``Deal.legal`` and calling ``Deal.apply``, without the action objects. The decks are shuffled before the clock starts and then, with the
 engine's tables, moved out of the garbage collector's sight (``gc.freeze``): tens of
 thousands of waiting decks are the benchmark's own baggage, and the collector's passes
 over them are no cost of the engine (it still collects what the deals make).

@@ -1,8 +1,9 @@
 """The deal machine's checked and unchecked uses agree.
 
-One deal is played three ways at once with the same random choices: a :class:`Deal`
-taking actions (checked), the machine stepped by codes with its hidden part filled in
-(unchecked, as a search runs it), and a :class:`PublicDeal` fed only the public events.
+One deal is played four ways at once with the same random choices: a :class:`Deal`
+taking actions (checked), a second one taking their codes (checked, as the benchmark
+drives it), the machine stepped by codes with its hidden part filled in (unchecked, as
+a search runs it), and a :class:`PublicDeal` fed only the public events.
 At every step they must agree on whose turn it is and on what, the legal moves (as
 actions and as codes, and the machine's test of a single code over the whole code
 space), hands, points, the trump and, at the end, the result. Part-way, the unchecked
@@ -29,6 +30,7 @@ from lodam_p2p.rules import (
     Deal,
     Decision,
     Declare,
+    IllegalAction,
     MalformedInput,
     Offer,
     Options,
@@ -123,6 +125,7 @@ def _agree(deal: Deal, sim: DealMachine[int], tracker: PublicDeal) -> None:
     codes, actions = sim.legal, deal.legal
     assert tuple(action_of(seat, awaiting, c) for c in codes) == actions
     assert tuple(code_of(a) for a in actions) == codes
+    assert deal.legal_codes() == codes and sim.legal_codes() == codes
     assert deal.legal_actions() == list(actions)
     assert {c for c in CODE_SPACE if sim.allows(c)} == set(codes)
 
@@ -152,13 +155,16 @@ def _play_three_ways(table: Table, rebuild_at: int | None) -> int:
     options, lives, dealer = table.options, table.lives, table.dealer
     rng = random.Random(table.seed)
     deal = Deal.start(options, dealer, lives, table.deck)
+    coded = Deal.start(options, dealer, lives, table.deck)
     tracker = PublicDeal.start(options, dealer, lives)
     dealt = [mask_of(h) for h in deal.dealt_hands]
     sim = PublicDeal.start(options, dealer, lives).with_hidden(dealt, deal.talon[0].index)
     steps = 0
     while True:
         _agree(deal, sim, tracker)
+        _agree(coded, sim, tracker)
         if deal.is_over:
+            assert coded.result() == deal.result() and coded.exchanges == deal.exchanges
             return steps
         if steps == rebuild_at:
             offered = deal.offered_card
@@ -173,6 +179,7 @@ def _play_three_ways(table: Table, rebuild_at: int | None) -> int:
         assert seat is not None and awaiting is not None
         action = action_of(seat, awaiting, code)
         deal.apply(action)
+        coded.apply_code(code)
         sim.step(code)
         _tell(tracker, deal, action)
         steps += 1
@@ -237,3 +244,40 @@ def kind_of(card: Card) -> Kind:
     kind = card.kind
     assert kind is not None
     return kind
+
+
+@pytest.mark.parametrize("values", OPTION_SETS, ids=lambda v: ",".join(map(str, v)) or "default")
+def test_apply_code_refuses_what_allows_refuses_as_apply_would(values: dict[str, object]) -> None:
+    options = Options.from_mapping(values)
+    rng = random.Random(repr(values) + "refusals")
+    for _ in range(6):
+        table = _table(rng, options)
+        deal = Deal.start(options, table.dealer, table.lives, table.deck)
+        while not deal.is_over:
+            before = (deal.to_act, deal.awaiting, list(deal.hands), deal.exchange_count)
+            seat = deal.to_act
+            assert seat is not None
+            for code in rng.sample(CODE_SPACE, 12):
+                if deal.allows(code):
+                    continue
+                with pytest.raises(IllegalAction) as refused:
+                    deal.apply_code(code)
+                assert (deal.to_act, deal.awaiting, list(deal.hands)) == before[:3]
+                assert deal.exchange_count == before[3]
+                row = [*(action_of(seat, d, code) for d in Decision if _spells(d, code))]
+                if row:  # the same refusal as the action the code spells
+                    with pytest.raises(IllegalAction) as as_action:
+                        deal.apply(row[0])
+                    assert str(refused.value) == str(as_action.value)
+            legal = deal.legal_codes()
+            deal.apply_code(legal[rng.randrange(len(legal))])
+    with pytest.raises(IllegalAction, match="the deal is over"):
+        deal.apply_code(0)
+
+
+def _spells(decision: Decision, code: int) -> bool:
+    """Whether ``code`` lies in the range of codes of ``decision``."""
+    ranges = {Decision.PLAY: range(52), Decision.OFFER: range(100, 153),
+              Decision.ANSWER: range(200, 253), Decision.SWALLOW: range(300, 302),
+              Decision.DECLARE: range(400, 412), Decision.CHALLENGE: range(500, 511)}
+    return code in ranges[decision]
