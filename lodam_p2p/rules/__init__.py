@@ -22,8 +22,10 @@ and every action checked), ``explain`` (why an action is refused), ``view`` (one
 knowledge), ``match`` (counters and dealers), ``replay`` (the scripted-deal format of
 ``lodam rules replay``).
 
-A search runs the same machine unchecked: ``public.with_hidden(hands, talon_top)``,
-then ``legal`` (codes) and ``step(code)`` (see :mod:`lodam_p2p.rules.machine`).
+A program may read the legal moves as small integers instead: ``deal.legal_codes()``,
+then ``deal.apply_code(code)``, checked like ``apply``. A search runs the same machine
+unchecked: ``public.with_hidden(hands, talon_top)``, then ``legal`` (codes) and
+``step(code)`` (see :mod:`lodam_p2p.rules.machine`).
 """
 
 from lodam_p2p.rules.actions import (

@@ -1,7 +1,9 @@
-"""Moves as small integers, for the machine's unchecked path, and card-mask helpers.
+"""Moves as small integers, the deal machine's own alphabet, and card-mask helpers.
 
-A search steps the deal machine thousands of times a decision; it names each move by a
-*code* rather than an :class:`~lodam_p2p.rules.actions.Action` object. Codes carry no
+The machine generates its legal moves as *codes* (``legal_codes``), and a program that
+picks among them hands one back: checked (``apply_code``, as the benchmark's random
+bots do) or not (``step``, as a search does, thousands of times a decision). An
+:class:`~lodam_p2p.rules.actions.Action` is a code spelled for a seat. Codes carry no
 seat: the seat is always the machine's ``to_act``.
 
 ==================  ===================================================
