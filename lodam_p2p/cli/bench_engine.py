@@ -7,10 +7,11 @@ going out at 31) between five random bots: each bot picks uniformly among the le
 moves with a seeded generator, reading them as codes (``Deal.legal_codes``) and
 handing its choice back as one (``Deal.apply_code``), which the engine checks as it
 would any action: the same choices, in the same order, as a bot picking among
-``Deal.legal`` and calling ``Deal.apply``, without the action objects. The decks are shuffled before the clock starts and then, with the
-engine's tables, moved out of the garbage collector's sight (``gc.freeze``): tens of
-thousands of waiting decks are the benchmark's own baggage, and the collector's passes
-over them are no cost of the engine (it still collects what the deals make).
+``Deal.legal`` and calling ``Deal.apply``, without the action objects. The decks are
+shuffled before the clock starts and then, with the engine's tables, moved out of the
+garbage collector's sight (``gc.freeze``): tens of thousands of waiting decks are the
+benchmark's own baggage, and the collector's passes over them are no cost of the
+engine (it still collects what the deals make).
 
 Two clocks: ``deals_per_s`` by the wall clock, and ``deals_per_cpu_s`` by the CPU time
 of this process — on a machine busy with other work the process waits for a core, and
