@@ -42,7 +42,6 @@ from lodam_p2p.rules.cards import (
     CARD_KINDS,
     CARD_SUIT,
     EXCHANGEABLE_MASK,
-    SUIT_BITS,
 )
 from lodam_p2p.rules.codes import (
     ANSWER_BASE,
@@ -54,7 +53,6 @@ from lodam_p2p.rules.codes import (
     NO_CHALLENGE,
     NO_OFFER,
     OFFER_BASE,
-    SUIT_CARDS,
     TAKE,
     code_of,
 )
@@ -76,6 +74,7 @@ from lodam_p2p.rules.legal import (
     SWALLOW_CODES,
     challenge_codes,
     declaration_codes,
+    play_codes,
     spell,
 )
 from lodam_p2p.rules.options import Options
@@ -211,9 +210,7 @@ class DealMachine(TrickFlow, Generic[M]):
             following = hand & self.follow
             if following:
                 return FOLLOWING[following]
-            s, h, c, k = SUIT_CARDS
-            return (s[hand & SUIT_BITS] + h[(hand >> 13) & SUIT_BITS]
-                    + c[(hand >> 26) & SUIT_BITS] + k[hand >> 39])
+            return play_codes(hand)
         if d is AWAIT_OFFER:
             return OFFERING[self.hands[self.to_act] & EXCHANGEABLE_MASK]  # type: ignore[index]
         if d is AWAIT_SWALLOW:
@@ -256,7 +253,7 @@ class DealMachine(TrickFlow, Generic[M]):
         """Apply the move ``code`` of ``to_act`` if the rules allow it — the test of
         :meth:`allows`, on the hidden part filled in — else raise ``IllegalAction``
         naming seat and move (:mod:`.explain`). A refused move leaves the deal untouched.
-        The engine's own way in: :meth:`apply` comes here with an action's code."""
+        :meth:`apply` is the same with a seat's action (its code, from ``to_act``)."""
         # answers, plays and offers tested as allows() does, in order of frequency
         d, seat = self.awaiting, self.to_act
         if d is AWAIT_ANSWER:
