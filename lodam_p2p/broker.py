@@ -24,10 +24,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from amqtt.broker import Broker
 from amqtt.errors import BrokerError
+
+if TYPE_CHECKING:
+    from amqtt.broker import Broker
 
 #: The broker's plugins, in full: anyone on the listener may connect.
 PLUGINS: dict[str, dict[str, Any]] = {
@@ -89,6 +91,10 @@ class EmbeddedBroker:
 
     async def start(self) -> None:
         """Bind and start serving; raise :class:`BrokerStartError` if that fails."""
+        # imported here: half a second of start-up that a peer using another broker
+        # (every ``lodam bot`` and ``join``) never needs
+        from amqtt.broker import Broker  # noqa: PLC0415 -- start-up time
+
         _quiet_amqtt()
         config = {
             "listeners": {"default": {"type": "tcp", "bind": str(self.listen)}},

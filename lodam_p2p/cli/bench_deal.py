@@ -13,7 +13,8 @@ over the whole deck (``lodam bench shuffle`` measures more rounds).
 
 CPU time is measured per seat as the process time spent inside that seat's protocol
 object (its constructor, ``receive``, commands), so it is what one peer would spend on
-its own machine. It is attributed to the phase the call moved the seat into (the call
+its own machine (the process's memo of passed proof checks is off, so no seat profits
+from another's). It is attributed to the phase the call moved the seat into (the call
 that completes the keys and triggers the first shuffle counts for "shuffle", and so on).
 """
 
@@ -34,6 +35,7 @@ from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bench_shuffle import measure
 from lodam_p2p.fairdeal import Hand, HandConfig, Phase, Transcript, deal_schedule
 from lodam_p2p.fairdeal.group import OpCounter, base_mul, mul, random_scalar
+from lodam_p2p.fairdeal.memo import MEMO
 
 _LABEL = {Phase.KEYS: "keys", Phase.SHUFFLE: "shuffle", Phase.DEAL: "deal",
           Phase.PLAY: "play", Phase.AUDIT: "audit", Phase.DONE: "audit"}
@@ -163,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
     """Play one hand and print the figures."""
     if not 2 <= args.seats <= 10:
         raise CliError("--seats must be between 2 and 10")
+    MEMO.enabled = False  # each seat pays for its own checks, as on its own machine
     bench = _Bench(args.seats, args.cards, proofs=args.proofs)
     mults_before = OpCounter.mults
     bench.play()

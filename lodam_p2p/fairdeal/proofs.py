@@ -28,11 +28,13 @@ from lodam_p2p.fairdeal.group import (
     add,
     add_all,
     base_mul,
+    base_mul_add,
     encode_point,
     hash_to_scalar,
     mul,
     scalar_to_bytes,
 )
+from lodam_p2p.fairdeal.memo import MEMO
 
 #: Protocol version byte, bound into every challenge and envelope.
 VERSION = 1
@@ -75,8 +77,9 @@ def _nonce(tag: bytes, x: int, entropy: Entropy, *inputs: bytes) -> int:
 
 def _rebuild(s: int, c: int, base: Point | None, public: Point) -> Point:
     """s·base − c·public (base None means G); ValueError if that is infinity."""
-    s_base = base_mul(s) if base is None else mul(base, s)
-    return add(s_base, mul(public, ORDER - c))
+    if base is None:
+        return base_mul_add(s, ORDER - c, public)
+    return add(mul(base, s), mul(public, ORDER - c))
 
 
 # --- Schnorr proof of knowledge of x with X = x·G -------------------------------------
@@ -121,7 +124,17 @@ def prove_dleq(
 def verify_dleq(
     tag: bytes, ctx: Context, *, big_x: Point, a: Point, d: Point, extra: bytes, proof: Proof
 ) -> bool:
-    """True when ``proof`` shows log_G X = log_A D, bound to ``ctx`` and ``extra``."""
+    """True when ``proof`` shows log_G X = log_A D, bound to ``ctx`` and ``extra``
+    (remembered in ``MEMO`` once it passed)."""
+    parts = (b"dleq", tag, ctx.encode(), encode_point(big_x), encode_point(a), encode_point(d),
+             extra, proof.encode())
+    return MEMO.check(parts, lambda: _verify_dleq(tag, ctx, big_x=big_x, a=a, d=d,
+                                                  extra=extra, proof=proof))
+
+
+def _verify_dleq(
+    tag: bytes, ctx: Context, *, big_x: Point, a: Point, d: Point, extra: bytes, proof: Proof
+) -> bool:
     try:
         r1 = _rebuild(proof.s, proof.c, None, big_x)
         r2 = _rebuild(proof.s, proof.c, a, d)
@@ -180,11 +193,20 @@ def verify_shares(
     ctx: Context, big_x: Point, entries: Sequence[tuple[int, Point, Point]], proof: Proof,
     *, tag: bytes = b"deal",
 ) -> bool:
-    """True when ``proof`` shows every D_j = x·A_j in ``entries`` (non-empty)."""
+    """True when ``proof`` shows every D_j = x·A_j in ``entries`` (non-empty); remembered
+    in ``MEMO`` once it passed."""
+    listed = b"".join(struct.pack(">H", j) + encode_point(a) + encode_point(d)
+                      for j, a, d in entries)
+    parts = (b"shares", tag, ctx.encode(), encode_point(big_x), listed, proof.encode())
+    return MEMO.check(parts, lambda: _verify_shares(ctx, big_x, entries, proof, tag))
+
+
+def _verify_shares(ctx: Context, big_x: Point, entries: ShareEntries, proof: Proof,
+                   tag: bytes) -> bool:
     seed, weights = share_weights(ctx, big_x, entries, tag)
     try:
         a_star = _combine([a for _, a, _ in entries], weights)
         d_star = _combine([d for _, _, d in entries], weights)
     except ValueError:
         return False
-    return verify_dleq(tag, ctx, big_x=big_x, a=a_star, d=d_star, extra=seed, proof=proof)
+    return _verify_dleq(tag, ctx, big_x=big_x, a=a_star, d=d_star, extra=seed, proof=proof)

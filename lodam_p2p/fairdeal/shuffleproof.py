@@ -35,6 +35,7 @@ cheating proof may produce in a rebuilt t, is hashed as 33 zero bytes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import struct
 from collections.abc import Sequence
@@ -49,6 +50,7 @@ from lodam_p2p.fairdeal.group import (
     Point,
     add_all,
     base_mul,
+    base_mul_add,
     encode_point,
     hash_to_curve,
     mul,
@@ -56,6 +58,7 @@ from lodam_p2p.fairdeal.group import (
     scalar_from_bytes,
     scalar_to_bytes,
 )
+from lodam_p2p.fairdeal.memo import MEMO
 from lodam_p2p.fairdeal.proofs import Context, challenge
 from lodam_p2p.fairdeal.shuffle import Ciphertext, ShuffleSecret
 
@@ -124,23 +127,34 @@ def _negated_sum(n: int) -> Point:
     return mul(total, ORDER - 1)
 
 
-def lincomb(terms: Sequence[Term]) -> Point | None:
+def lincomb(terms: Sequence[Term], *, public: bool = False) -> Point | None:
     """Σ k·P over ``terms`` (P None means G); None when the sum is the point at infinity.
-    Zero scalars are skipped (libsecp256k1 refuses to multiply by zero)."""
-    points = []
+    Zero scalars are skipped (libsecp256k1 refuses to multiply by zero). With only
+    ``public`` scalars (a verifier's) the G term rides on the first point's
+    multiplication (``base_mul_add``, variable-time); a prover's keeps G's own
+    constant-time multiplication."""
+    points: list[Point] = []
+    scalars: list[int] = []
     g_scalar = 0
     for point, scalar in terms:
         k = scalar % ORDER
         if point is None:
             g_scalar = (g_scalar + k) % ORDER
         elif k:
-            points.append(mul(point, k))
-    if g_scalar:
-        points.append(base_mul(g_scalar))
-    if not points:
+            points.append(point)
+            scalars.append(k)
+    products = []
+    if g_scalar and points and public:
+        # a·G + b·P in one double multiplication; a pair summing to infinity adds nothing
+        with contextlib.suppress(ValueError):
+            products.append(base_mul_add(g_scalar, scalars.pop(), points.pop()))
+    elif g_scalar:
+        products.append(base_mul(g_scalar))
+    products += [mul(p, k) for p, k in zip(points, scalars, strict=True)]
+    if not products:
         return None
     try:
-        return add_all(points)
+        return add_all(products)
     except ValueError:
         return None
 
@@ -251,7 +265,14 @@ def prove_shuffle(st: Statement, secret: ShuffleSecret, entropy: Entropy) -> Shu
 
 
 def verify_shuffle(st: Statement, proof: ShuffleProof) -> bool:
-    """True when ``proof`` shows the outputs are a re-encryption shuffle of the inputs."""
+    """True when ``proof`` shows the outputs are a re-encryption shuffle of the inputs
+    (remembered in ``MEMO`` once it passed)."""
+    parts = (b"shuffle", st.tag, st.ctx.encode(), encode_point(st.joint), st.extra,
+             _deck_bytes(st.inputs), _deck_bytes(st.outputs), proof.encode())
+    return MEMO.check(parts, lambda: _verify_shuffle(st, proof))
+
+
+def _verify_shuffle(st: Statement, proof: ShuffleProof) -> bool:
     inputs, outputs, joint = st.inputs, st.outputs, st.joint
     n = len(inputs)
     if not 1 <= n <= MAX_SIZE or len(outputs) != n or len(proof.commitments) != n \
@@ -268,15 +289,16 @@ def verify_shuffle(st: Statement, proof: ShuffleProof) -> bool:
         c_bar: Point | None = add_all([*proof.commitments, _negated_sum(n)])
     except ValueError:
         c_bar = None  # Σ c_j = Σ h_k: the rebuilt t1 is then s1·G
-    t1 = lincomb([(None, s1)] + ([] if c_bar is None else [(c_bar, -e)]))
-    t2 = lincomb([(None, s2), (proof.chain[-1], -e), (h, e * u_product)])
+    t1 = lincomb([(None, s1)] + ([] if c_bar is None else [(c_bar, -e)]), public=True)
+    t2 = lincomb([(None, s2), (proof.chain[-1], -e), (h, e * u_product)], public=True)
     t3 = lincomb([(None, s3), *zip(hs, sp, strict=True),
-                  *((c, -e * uj) for c, uj in zip(proof.commitments, u, strict=True))])
+                  *((c, -e * uj) for c, uj in zip(proof.commitments, u, strict=True))], public=True)
     t4a = lincomb([(None, -s4), *((c[0], sk) for c, sk in zip(outputs, sp, strict=True)),
-                   *((c[0], -e * uj) for c, uj in zip(inputs, u, strict=True))])
+                   *((c[0], -e * uj) for c, uj in zip(inputs, u, strict=True))], public=True)
     t4b = lincomb([(joint, -s4), *((c[1], sk) for c, sk in zip(outputs, sp, strict=True)),
-                   *((c[1], -e * uj) for c, uj in zip(inputs, u, strict=True))])
+                   *((c[1], -e * uj) for c, uj in zip(inputs, u, strict=True))], public=True)
     before = (h, *proof.chain[:-1])
-    t_hat = [lincomb([(None, proof.s_hat[k]), (before[k], sp[k]), (proof.chain[k], -e)])
+    t_hat = [lincomb([(None, proof.s_hat[k]), (before[k], sp[k]), (proof.chain[k], -e)],
+                     public=True)
              for k in range(n)]
     return st.challenge(seed, proof.chain, (t1, t2, t3, t4a, t4b, *t_hat)) == e

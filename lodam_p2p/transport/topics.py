@@ -19,6 +19,7 @@ DNS-SD instance name), so they are checked here once: printable, no ``/``, ``+``
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import Enum
 
@@ -49,8 +50,10 @@ def check_name(name: str, what: str = "name") -> str:
     return name
 
 
+@functools.lru_cache(maxsize=1024)
 def _name_problem(name: str) -> str | None:
-    """Why ``name`` is not acceptable, or None."""
+    """Why ``name`` is not acceptable, or None (remembered: every received message's
+    topic names its table and peer, the same few names over and over)."""
     if not name:
         return "empty"
     if len(name) > MAX_NAME_CHARS or len(name.encode()) > MAX_NAME_BYTES:
