@@ -8,8 +8,7 @@ all of it anyway. What only the opening makes checkable:
 2. the opened π is a permutation and the opening matches the commitment
    (``shuffle-commitment``);
 3. the seat's published deck is exactly the previous deck shuffled with the opening
-   (``shuffle``) — a dropped, duplicated or substituted card fails here; where the
-   proof of shuffle was checked, re-deriving the B parts is enough (``rederives``);
+   (``shuffle``) — a dropped, duplicated or substituted card fails here;
 4. every transfer the seat sent unseals (the key is now computable by all) to proven
    shares that let the receiver decrypt the position (``transfer``);
 5. every re-mask the seat made: the (π, r, salt) drawn from the opened seed match its
@@ -61,8 +60,7 @@ def check_shuffle(record: Record, seat: int, msg: AuditMsg) -> None:
         raise blame(seat, "shuffle-commitment", "the opening does not match the commitment")
     index = record.config.index(seat)
     assert record.joint is not None
-    if not rederives(record.decks[index], record.decks[index + 1], record.joint, secret,
-                     proven=record.config.proofs):
+    if not rederives(record.decks[index], record.decks[index + 1], record.joint, secret):
         raise blame(seat, "shuffle", "the published deck is not the opened shuffle of the "
                     "previous deck (a card dropped, duplicated or substituted)")
 
@@ -87,8 +85,7 @@ def check_remasks(record: Record, seat: int, msg: AuditMsg) -> None:
             raise blame(seat, "remask-commitment", f"re-mask {remask.round} does not open to "
                         "its commitment")
         old = tuple(record.ciphertext(j) for j in remask.inputs)
-        if not rederives(old, remask.msg.deck, record.joint, secret,
-                         proven=record.config.proofs):
+        if not rederives(old, remask.msg.deck, record.joint, secret):
             raise blame(seat, "remask", f"re-mask {remask.round} is not its inputs re-masked "
                         "(a card dropped, duplicated or invented)")
 
