@@ -48,8 +48,7 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.rules import Action, Match
-from lodam_p2p.session.audit import RULES_OFFENCES, DealSetup
+from lodam_p2p.session.audit import RULES_OFFENCES
 from lodam_p2p.session.clocks import Clocks, SessionPhase, Timing
 from lodam_p2p.session.gamecourse import GameCourse
 from lodam_p2p.session.handplay import HandPlay
@@ -82,7 +81,8 @@ class Course(Clocks, GameCourse, ABC):
         self.roster: Roster | None = None
         self.seat: int | None = None
         self.lot: Lot | None = None
-        self.match: Match | None = None
+        #: the game's match (Lodam's, while ``game`` is None: its counters, who is out)
+        self.match: Any = None
         self.hand: HandPlay | None = None
         #: the game when the table plays it through the game interface (None: Lodam's
         #: own hand machine; see .gamecourse)
@@ -130,7 +130,7 @@ class Course(Clocks, GameCourse, ABC):
         if self.plan is not None:
             self.plan.player.notify(event)
 
-    def refuse(self, action: Action | None) -> None:
+    def refuse(self, action: Any) -> None:
         """Tell the player its answer was refused."""
         self.tell(Notice(NoticeLevel.WARNING, f"refused: {action} is not a legal answer now"))
 
@@ -169,7 +169,8 @@ class Course(Clocks, GameCourse, ABC):
             self.game = self.roster.game
             self.game_begin(dealer)
         else:
-            self.match = Match.start(self.roster.options, len(self.roster.sitters), dealer)
+            self.match = self.roster.game.start_match(self.roster.options,
+                                                      len(self.roster.sitters), dealer)
         if self.spectator is not None:
             self.spectator.dealer_drawn(dealer)
         self.phase = SessionPhase.MATCH
@@ -183,13 +184,10 @@ class Course(Clocks, GameCourse, ABC):
             self._hand_begun()
             return
         m, r = self.match, self.roster
-        setup = DealSetup(r.options, m.dealer, tuple(m.lives), tuple(m.active), r.table_id,
-                          self.hand_no)
         identities = tuple(s.pubkey for s in r.sitters)
-        plan = self.roster.game.deal_plan(m)
-        self.hand = HandPlay(setup, plan, identities, self.seat, identity=self.identity,
-                             entropy=self.entropy, now=self.now(),
-                             timeout=self._limit())
+        self.hand = HandPlay(r.game, m, identities, self.seat, table_id=r.table_id,
+                             hand=self.hand_no, identity=self.identity, entropy=self.entropy,
+                             now=self.now(), timeout=self._limit())
         if self.spectator is not None:
             self.spectator.hand_started(self.hand_no, m.deals_played + 1, self.hand.public)
         self._hand_begun()
