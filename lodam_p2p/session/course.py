@@ -2,8 +2,9 @@
 
 :class:`Course` is the part of a :class:`~lodam_p2p.session.seat.Session` that knows the
 match: it starts each hand (:class:`~lodam_p2p.session.handplay.HandPlay` with fresh
-keys), settles it when the audit passes (``Match.finish_deal`` on the replayed deal),
-and handles the ways a hand can fail (protocol/SPEC.md, "Evidence and blame"):
+keys), settles it when the audit passes (:meth:`Game.finish_deal
+<lodam_p2p.games.Game.finish_deal>` on the replayed deal, for every game), and
+handles the ways a hand can fail (protocol/SPEC.md, "Evidence and blame"):
 
 - an **offence proven by a signed message** — a proof that fails as it arrives, two
   signed messages for one step, a card played without its reveal, an audit opening
@@ -203,16 +204,7 @@ class Course(Clocks, GameCourse, ABC):
         self.audits += 1
         self.remasks_audited += len(self.hand.fair.record.remasks)
         self.voids_in_row = 0
-        if self.game is not None:
-            self.game_settle()
-            self._next_hand()
-            return
-        result = self.match.finish_deal(self.hand.full)
-        lives = tuple(self.match.lives)
-        self.tell(DealEnded(result.points, result.counter_change, lives, result.reason,
-                            "passed"))
-        if self.spectator is not None:
-            self.spectator.deal_ended(result.reason, "passed", lives)
+        self.game_settle()
         self._next_hand()
 
     def _next_hand(self) -> None:
@@ -296,7 +288,7 @@ class Course(Clocks, GameCourse, ABC):
 
     def _deal_void(self, reason: str, audit: str, blamed: int) -> None:
         assert self.match is not None
-        lives = self.scores() if self.game is not None else tuple(self.match.lives)
+        lives = self.scores()
         zero = (0,) * len(lives)
         self.tell(Notice(NoticeLevel.ERROR, reason, blamed))
         self.tell(DealEnded(zero, zero, lives, reason, audit, void=True))
