@@ -5,7 +5,7 @@ play and the client shell — asks :class:`Game` (:mod:`lodam_p2p.games.interfac
 finds a game by name with :func:`get_game`; none reaches into a game's package.
 """
 
-from lodam_p2p.games.interface import Game, GameDeal, GameMatch, SeatView
+from lodam_p2p.games.interface import Game, GameDeal, GameMatch, HiddenExchange, SeatView
 from lodam_p2p.games.registry import (
     DEFAULT_GAME,
     ENTRY_POINT_GROUP,
@@ -21,6 +21,7 @@ from lodam_p2p.games.values import (
     DealSummary,
     GameError,
     Holder,
+    LoggedMove,
     OptionRow,
     Passage,
     PublicMove,
@@ -46,7 +47,9 @@ __all__ = [
     "GameDeal",
     "GameError",
     "GameMatch",
+    "HiddenExchange",
     "Holder",
+    "LoggedMove",
     "OptionRow",
     "Passage",
     "PublicMove",

@@ -55,6 +55,21 @@ fair-deal schedule from ``plan.schedule``, its card index table from ``plan.pack
 the talon top it reveals from ``plan.turnable``, and the audit replays the logged moves
 through :meth:`Game.replay` against the opened deck.
 
+Hidden exchanges
+----------------
+Lodam's exchanges pass cards face down between two seats: an offer puts a card down
+unseen (committed to, :attr:`Passage.FACE_DOWN`), an accepting answer hands one to the
+offerer alone (:attr:`Passage.TO_ONE`), and the offerer then hands its own over and
+announces whether the exchange was void. A game with such actions states them in
+:attr:`Game.exchanges` (a :class:`HiddenExchange`; ``None`` for a game without, such as
+Lorum): what the public part awaits, who trades with whom, when an exchange is void
+(the two cards then stay where they were; otherwise the two positions swap holders),
+what each seat may know of the exchanges it took part in, and how the audit replays a
+deal over the table's log of :class:`~lodam_p2p.games.values.LoggedMove` — positions,
+the opened offer positions and the transfers the fair deal recorded — naming the first
+seat whose move, card or announcement the opened deck contradicts. The table keeps the
+cryptography (commitments, transfers, re-masks); the game judges the cards.
+
 The interface is a small ABC and a few protocols, not a framework: the match, deal,
 view, action and options objects stay each game's own, and the plain values every
 layer shares live in :mod:`lodam_p2p.games.values`.
@@ -72,6 +87,7 @@ from lodam_p2p.games.values import (
     DealPlan,
     DealSummary,
     GameError,
+    LoggedMove,
     OptionRow,
     PublicMove,
     Replayed,
@@ -119,6 +135,63 @@ class GameMatch(Protocol):
     def is_over(self) -> bool: ...
 
 
+class HiddenExchange(abc.ABC):
+    """What a table asks of a game whose actions pass cards face down between seats
+    (see "Hidden exchanges" in the module docstring). ``public`` is the game's public
+    part; cards are the game's own."""
+
+    @abc.abstractmethod
+    def awaiting(self, public: Any) -> str | None:
+        """The wire kind of the move the public part awaits now (None: none)."""
+
+    @abc.abstractmethod
+    def offerer(self, public: Any) -> int | None:
+        """The seat whose face-down card waits for an answer (None: no offer is open)."""
+
+    @abc.abstractmethod
+    def exchanges_made(self, public: Any) -> int:
+        """How many exchanges the deal has settled (accepted or not)."""
+
+    @abc.abstractmethod
+    def traders(self, public: Any, index: int) -> tuple[int, int | None]:
+        """The offerer of exchange ``index`` and its acceptor (None: nobody accepted)."""
+
+    @abc.abstractmethod
+    def void(self, offered: Card, answered: Card) -> bool:
+        """Whether an exchange of these two cards is void (both stay where they were)."""
+
+    @abc.abstractmethod
+    def turns_up(self, public: Any, card: Card) -> bool:
+        """Whether playing ``card`` now turns the plan's turnable talon card face up."""
+
+    @abc.abstractmethod
+    def news(self, public: Any, told: int) -> list[tuple[int, str]]:
+        """What the rules did on their own since ``told`` such events (a trick taken):
+        per event, the seat it concerns and a sentence."""
+
+    @abc.abstractmethod
+    def move_text(self, public: Any, move: PublicMove) -> str:
+        """A sentence about ``move``, once applied to ``public``, that tells no hidden card."""
+
+    @abc.abstractmethod
+    def seat_view(self, public: Any, seat: int, hand: Sequence[Card],
+                  trades: Sequence[tuple[Card | None, Card | None] | None]) -> Any:
+        """The view of ``seat`` from the public part, its ``hand`` and, per exchange so
+        far, the cards it gave and received (None: it took no part); with its legal
+        actions when the step is its own."""
+
+    @abc.abstractmethod
+    def audit(self, match: GameMatch, deck: Sequence[Card], *, masked: Mapping[int, Card],
+              log: Sequence[LoggedMove], offers: Mapping[int, int | str],
+              transfers: frozenset[tuple[int, int, int]]) -> Replayed:
+        """Replay the match's next deal from the opened ``deck`` over the table's ``log``.
+
+        ``masked``: the cards under the positions re-masks made; ``offers``: per step of
+        a face-down offer, the position it put down as its commitment opened, or why the
+        opening failed; ``transfers``: every (sender, position, receiver) the fair deal
+        recorded. The error names the first offence and the seat it proves guilty."""
+
+
 class Game(abc.ABC):
     """One game behind the interface (see the module docstring); subclass and state it.
 
@@ -136,6 +209,8 @@ class Game(abc.ABC):
     options_type: type
     #: The exception the engine raises for a refused action (has ``seat`` and ``reason``).
     illegal_action: type[Exception]
+    #: How the game's actions pass cards face down between seats (None: they never do).
+    exchanges: HiddenExchange | None = None
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r}: {self.title}>"

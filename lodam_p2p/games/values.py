@@ -175,6 +175,23 @@ class PublicMove:
 
 
 @dataclass(frozen=True, slots=True)
+class LoggedMove:
+    """One public decision of a deal with hidden exchanges, as the table took it.
+
+    ``kind`` is the action's wire kind; ``step`` the deal's step it was taken at; ``args``
+    its public arguments, a card named by its deck position: ``play`` (position,),
+    ``offer`` (kind or None,), ``answer`` (None,) for a decline or (the acceptor's
+    position, the offerer's position, void) for an accepted exchange, and the wire
+    arguments of a move without a card.
+    """
+
+    seat: int
+    kind: str
+    step: int
+    args: tuple[WireValue, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DealSummary:
     """How a deal ended, in terms every layer understands.
 

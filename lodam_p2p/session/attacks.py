@@ -46,7 +46,7 @@ from lodam_p2p.fairdeal.proofs import Proof
 from lodam_p2p.fairdeal.shuffle import Ciphertext
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
-from lodam_p2p.rules import Action, Answer, Offer, Play, PlayerView
+from lodam_p2p.games.lodam import Action, Answer, Offer, Play, PlayerView
 from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.wire import Body, Msg, raw_public
 
@@ -385,8 +385,8 @@ class VoidAnyone(Attack):
         if self.attempted or hand is None or adv.roster is None or not hand.dealt:
             return
         self.attempted = True
-        victim = (hand.public.order[0] if hand.public.order[0] != adv.seat
-                  else hand.public.order[1])
+        seats = hand.config.seats
+        victim = seats[0] if seats[0] != adv.seat else seats[1]
         adv.send(Body(Msg.VOID, adv.hand_no, 0, (victim, f"seat {victim}: cheated")))
         adv.send(Body(Msg.VOID, adv.hand_no, 0, (250, "seat 250: cheated")))
 

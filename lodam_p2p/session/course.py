@@ -2,8 +2,9 @@
 
 :class:`Course` is the part of a :class:`~lodam_p2p.session.seat.Session` that knows the
 match: it starts each hand (:class:`~lodam_p2p.session.handplay.HandPlay` with fresh
-keys), settles it when the audit passes (``Match.finish_deal`` on the replayed deal),
-and handles the ways a hand can fail (protocol/SPEC.md, "Evidence and blame"):
+keys), settles it when the audit passes (:meth:`Game.finish_deal
+<lodam_p2p.games.Game.finish_deal>` on the replayed deal, for every game), and
+handles the ways a hand can fail (protocol/SPEC.md, "Evidence and blame"):
 
 - an **offence proven by a signed message** — a proof that fails as it arrives, two
   signed messages for one step, a card played without its reveal, an audit opening
@@ -48,8 +49,7 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.rules import Action, Match
-from lodam_p2p.session.audit import RULES_OFFENCES, DealSetup
+from lodam_p2p.session.audit import RULES_OFFENCES
 from lodam_p2p.session.clocks import Clocks, SessionPhase, Timing
 from lodam_p2p.session.gamecourse import GameCourse
 from lodam_p2p.session.handplay import HandPlay
@@ -82,7 +82,8 @@ class Course(Clocks, GameCourse, ABC):
         self.roster: Roster | None = None
         self.seat: int | None = None
         self.lot: Lot | None = None
-        self.match: Match | None = None
+        #: the game's match (Lodam's, while ``game`` is None: its counters, who is out)
+        self.match: Any = None
         self.hand: HandPlay | None = None
         #: the game when the table plays it through the game interface (None: Lodam's
         #: own hand machine; see .gamecourse)
@@ -130,7 +131,7 @@ class Course(Clocks, GameCourse, ABC):
         if self.plan is not None:
             self.plan.player.notify(event)
 
-    def refuse(self, action: Action | None) -> None:
+    def refuse(self, action: Any) -> None:
         """Tell the player its answer was refused."""
         self.tell(Notice(NoticeLevel.WARNING, f"refused: {action} is not a legal answer now"))
 
@@ -169,7 +170,8 @@ class Course(Clocks, GameCourse, ABC):
             self.game = self.roster.game
             self.game_begin(dealer)
         else:
-            self.match = Match.start(self.roster.options, len(self.roster.sitters), dealer)
+            self.match = self.roster.game.start_match(self.roster.options,
+                                                      len(self.roster.sitters), dealer)
         if self.spectator is not None:
             self.spectator.dealer_drawn(dealer)
         self.phase = SessionPhase.MATCH
@@ -183,13 +185,10 @@ class Course(Clocks, GameCourse, ABC):
             self._hand_begun()
             return
         m, r = self.match, self.roster
-        setup = DealSetup(r.options, m.dealer, tuple(m.lives), tuple(m.active), r.table_id,
-                          self.hand_no)
         identities = tuple(s.pubkey for s in r.sitters)
-        plan = self.roster.game.deal_plan(m)
-        self.hand = HandPlay(setup, plan, identities, self.seat, identity=self.identity,
-                             entropy=self.entropy, now=self.now(),
-                             timeout=self._limit())
+        self.hand = HandPlay(r.game, m, identities, self.seat, table_id=r.table_id,
+                             hand=self.hand_no, identity=self.identity, entropy=self.entropy,
+                             now=self.now(), timeout=self._limit())
         if self.spectator is not None:
             self.spectator.hand_started(self.hand_no, m.deals_played + 1, self.hand.public)
         self._hand_begun()
@@ -205,16 +204,7 @@ class Course(Clocks, GameCourse, ABC):
         self.audits += 1
         self.remasks_audited += len(self.hand.fair.record.remasks)
         self.voids_in_row = 0
-        if self.game is not None:
-            self.game_settle()
-            self._next_hand()
-            return
-        result = self.match.finish_deal(self.hand.full)
-        lives = tuple(self.match.lives)
-        self.tell(DealEnded(result.points, result.counter_change, lives, result.reason,
-                            "passed"))
-        if self.spectator is not None:
-            self.spectator.deal_ended(result.reason, "passed", lives)
+        self.game_settle()
         self._next_hand()
 
     def _next_hand(self) -> None:
@@ -298,7 +288,7 @@ class Course(Clocks, GameCourse, ABC):
 
     def _deal_void(self, reason: str, audit: str, blamed: int) -> None:
         assert self.match is not None
-        lives = self.scores() if self.game is not None else tuple(self.match.lives)
+        lives = self.scores()
         zero = (0,) * len(lives)
         self.tell(Notice(NoticeLevel.ERROR, reason, blamed))
         self.tell(DealEnded(zero, zero, lives, reason, audit, void=True))

@@ -63,6 +63,13 @@ class GameCourse:
         assert self.match is not None
         return self.match  # type: ignore[no-any-return]
 
+    def _table_game(self) -> Game:
+        """The game of the table, Lodam's own hand machine or not."""
+        if self.game is not None:
+            return self.game
+        assert self.roster is not None
+        return self.roster.game
+
     def game_begin(self, dealer: int) -> None:
         """The match of the roster's game, ``dealer`` dealing first."""
         assert self.roster is not None and self.game is not None
@@ -88,9 +95,10 @@ class GameCourse:
         return hand
 
     def game_settle(self) -> None:
-        """The audit passed: the deal counts."""
-        assert self.game is not None and self.hand is not None
-        summary = self.game.finish_deal(self._game_match(), self.hand.full)
+        """The audit passed: the deal counts (the game settles it, whichever hand machine
+        played it)."""
+        assert self.hand is not None
+        summary = self._table_game().finish_deal(self._game_match(), self.hand.full)
         scores = self.scores()
         change = tuple(g - p for g, p in zip(summary.gain, summary.penalty, strict=True))
         self.tell(DealEnded(summary.points, change, scores, summary.reason, "passed",
@@ -115,8 +123,7 @@ class GameCourse:
 
     def standings(self) -> Standings:
         """The game's standings as they are."""
-        assert self.game is not None
-        return self.game.standings(self._game_match())
+        return self._table_game().standings(self._game_match())
 
     def scores(self) -> tuple[int, ...]:
         """Per seat, the game's running score."""

@@ -1,26 +1,31 @@
 """One hand at one peer: the public deal, the fair-deal protocol, and the glue between.
 
-Theory of operation. RULES.md 4 deals ``deck[k], deck[k+m], …`` to the k-th active seat
-from the eldest and leaves ``deck[m·h:]`` as the talon. The fair-deal protocol deals
-*positions* of a jointly shuffled deck, so the deck order *is* the position order: the
-schedule, the pack and the talon's top are the game's deal plan
-(:meth:`Game.deal_plan <lodam_p2p.games.Game.deal_plan>`: ``plan.schedule``, ``plan.pack``
-— card index ``i`` of the protocol is ``plan.pack[i]`` — and ``plan.turnable``), the
-one statement of the deal that every table of every game reads.
+Theory of operation. The hand is one of a game whose actions pass cards face down
+between seats (:attr:`Game.exchanges <lodam_p2p.games.Game.exchanges>`: Lodam), reached
+through the game interface only. RULES.md 4 deals ``deck[k], deck[k+m], …`` to the k-th
+active seat from the eldest and leaves ``deck[m·h:]`` as the talon. The fair-deal
+protocol deals *positions* of a jointly shuffled deck, so the deck order *is* the
+position order: the schedule, the pack and the talon's top are the game's deal plan
+(:meth:`Game.deal_plan <lodam_p2p.games.Game.deal_plan>`: ``plan.schedule``,
+``plan.pack`` — card index ``i`` of the protocol is ``plan.pack[i]`` — and
+``plan.turnable``), the one statement of the deal that every table of every game reads.
 
 Everything else is public bookkeeping that every peer does alike:
 
 - *holdings*: which positions each seat holds. A card played names its position and the
   player reveals it; a position a seat does not hold is refused before anything is fed
   to the protocol.
-- *the trump*: when a revealed card turns out to be the first renounce, every seat of
-  the hand publishes its share of the talon's top; the play counts once it is public.
+- *the trump*: when a revealed card turns out to be the first renounce
+  (:meth:`HiddenExchange.turns_up <lodam_p2p.games.HiddenExchange.turns_up>`), every
+  seat of the hand publishes its share of the talon's top; the play counts once it is
+  public.
 - *exchanges* (:mod:`.trading`): an offer, an answer with its transfer, the offerer's
   outcome with its transfer, and then both traders re-mask their whole holding into
   fresh positions, so that nothing published later names a traded card's provenance.
 - *the audit*: when the deal is over each seat opens its offer commitments beside its
   fair-deal opening; the protocol's audit then calls :meth:`HandPlay._check`, which
-  replays the full deal (:mod:`.audit`).
+  opens the offers (:mod:`.audit`) and has the game replay the full deal
+  (:meth:`HiddenExchange.audit <lodam_p2p.games.HiddenExchange.audit>`).
 
 This seat's own decisions are in :mod:`.moves`. Actions are taken in the public deal's
 turn order only (:meth:`HandPlay.route`), whatever order the network delivers them in.
@@ -29,69 +34,71 @@ The class is sans-IO: it returns bodies to send (:attr:`outbox`) and never reads
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase
 from lodam_p2p.fairdeal.group import Entropy
 from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
-from lodam_p2p.games import DealPlan
-from lodam_p2p.rules import (
-    Action,
-    Answer,
-    Card,
-    Challenge,
-    Deal,
-    Decision,
-    Declare,
-    Play,
-    PublicDeal,
-    RulesError,
-    Swallow,
+from lodam_p2p.games import (
+    Game,
+    GameError,
+    GameMatch,
+    LoggedMove,
+    Passage,
+    PublicMove,
+    WireAction,
 )
-from lodam_p2p.session.audit import DealSetup, Logged, Replay
+from lodam_p2p.session.audit import opened_offers
 from lodam_p2p.session.handbase import HandBase
 from lodam_p2p.session.handtypes import Applied, Blamed, Pending, Refused, Route
-from lodam_p2p.session.moves import OwnMoves
+from lodam_p2p.session.moves import MSG_OF, OwnMoves
 from lodam_p2p.session.trading import Trading
 from lodam_p2p.session.wire import Body, Msg
 
 __all__ = ["Applied", "Blamed", "HandPlay", "Refused", "Route"]
 
-_MSG_OF = {Decision.OFFER: Msg.OFFER, Decision.ANSWER: Msg.ANSWER, Decision.PLAY: Msg.PLAY,
-           Decision.SWALLOW: Msg.SWALLOW, Decision.DECLARE: Msg.DECLARE,
-           Decision.CHALLENGE: Msg.CHALLENGE}
+#: The wire kind of each decision's message, the other way round.
+_KIND_OF = {msg: kind for kind, msg in MSG_OF.items()}
 
 
 class HandPlay(HandBase, Trading, OwnMoves):
     """One hand as followed by ``seat`` (None: a watcher with no seat at all)."""
 
-    def __init__(self, setup: DealSetup, plan: DealPlan, identities: tuple[bytes, ...],
-                 seat: int | None, *, identity: Ed25519PrivateKey | None, entropy: Entropy,
-                 now: float, timeout: float) -> None:
-        self.setup, self.seat, self.entropy = setup, seat, entropy
-        self.public = p = PublicDeal.start(setup.options, setup.dealer, setup.lives,
-                                           setup.active)
-        self.config = HandConfig(setup.table_id, setup.hand, p.order,
-                                 tuple(identities[s] for s in p.order), len(plan.pack),
+    def __init__(self, game: Game, match: GameMatch, identities: tuple[bytes, ...],
+                 seat: int | None, *, table_id: bytes, hand: int,
+                 identity: Ed25519PrivateKey | None, entropy: Entropy, now: float,
+                 timeout: float) -> None:
+        if game.exchanges is None:
+            raise GameError(f"{game.title} has no hidden exchanges: its hand is a GameHand")
+        self.game, self.match, self.exchanges = game, match, game.exchanges
+        self.table_id, self.number = table_id, hand
+        self.seat, self.entropy = seat, entropy
+        plan = game.deal_plan(match)
+        self.public: Any = game.public_start(match)
+        #: the seats dealt in, eldest first: the order the plan first deals to them
+        self.order = tuple(dict.fromkeys(s for s in plan.schedule if s is not None))
+        self.config = HandConfig(table_id, hand, self.order,
+                                 tuple(identities[s] for s in self.order), len(plan.pack),
                                  plan.schedule, timeout)
-        self.me = seat if seat is not None and setup.active[seat] else None
+        self.me = seat if seat in self.order else None
         self.fair = Hand(self.config, self.me, identity if self.me is not None else None,
                          entropy if self.me is not None else None, now, checker=self._check)
-        self.pack: tuple[Card, ...] = tuple(plan.pack)  # type: ignore[arg-type]
+        self.pack: tuple[Any, ...] = tuple(plan.pack)
         self.top = plan.turnable[0]
-        self.holdings = {s: set(self.config.positions_of(s)) for s in p.order}
+        self.holdings = {s: set(self.config.positions_of(s)) for s in self.order}
         self.step = 0
         self.since = now  #: when the awaited decision became due
-        self.log: list[Logged] = []
+        self.log: list[LoggedMove] = []
         self.commitments: dict[int, bytes] = {}
         self.openings: dict[int, dict[int, tuple[int, bytes]]] = {}
         self.my_offers: dict[int, tuple[int, bytes]] = {}
-        self.trades: list[tuple[Card | None, Card | None] | None] = []
+        self.trades: list[tuple[Any, Any] | None] = []
         self.outbox: list[Body] = []
         self.applied: list[Applied] = []
-        self.full: Deal | None = None
+        self.full: Any = None
         self.verdict: Blame | None = None
         self._pending: Pending | None = None
         self._remasking: dict[int, bool] = {}
@@ -100,7 +107,7 @@ class HandPlay(HandBase, Trading, OwnMoves):
         self._top_shared = False
         self._tricks_told = 0
         self._finished = False
-        self._mine: Action | None = None
+        self._mine: Any = None
         #: each seat's envelopes last fed: the evidence a VOID carries against it
         self.last_fed: dict[int, tuple[bytes, ...]] = {}
         self._flush()
@@ -115,15 +122,16 @@ class HandPlay(HandBase, Trading, OwnMoves):
         trader = self.remasking()
         if trader is not None:
             return None if trader < 0 else (trader, Msg.REMASK)
-        p = self.public
-        if p.is_over or p.to_act is None or p.awaiting is None or not self.dealt:
+        kind = self.exchanges.awaiting(self.public)
+        to_act = self.game.turn(self.public)
+        if kind is None or not isinstance(to_act, int) or not self.dealt:
             return None
-        return p.to_act, _MSG_OF[p.awaiting]
+        return to_act, MSG_OF[kind]
 
     def my_turn(self) -> bool:
         """This seat must decide now."""
         due = self.awaited()
-        return due is not None and due[0] == self.seat and due[1] in _MSG_OF.values()
+        return due is not None and due[0] == self.seat and due[1] in _KIND_OF
 
     def route(self, seat: int, body: Body) -> Route:
         """Whether ``seat``'s next message can be taken now."""
@@ -163,8 +171,8 @@ class HandPlay(HandBase, Trading, OwnMoves):
         if kind is Msg.OFFER:
             self._take_offer(seat, args)
         elif kind is Msg.ANSWER and args[0] is None:
-            self._decide(seat, Answer(seat, None), lambda: self.public.answer(seat, False),
-                         Logged(seat, kind, self.step, (None,)), "declines")
+            self._decide(PublicMove(seat, WireAction("answer")),
+                         LoggedMove(seat, "answer", self.step, (None,)))
         elif kind in (Msg.SWALLOW, Msg.DECLARE, Msg.CHALLENGE):
             self._take_simple(seat, kind, args)
         self.poll(now)
@@ -179,9 +187,9 @@ class HandPlay(HandBase, Trading, OwnMoves):
         if kind is Msg.PLAY:
             self._pending = Pending(seat, position)
         elif kind is Msg.ANSWER:
-            offer = self.public.pending_offer
-            assert offer is not None
-            self._pending = Pending(seat, position, trade_with=offer.offerer)
+            offerer = self.exchanges.offerer(self.public)
+            assert offerer is not None
+            self._pending = Pending(seat, position, trade_with=offerer)
             self.since = now
 
     def _take_notes(self, seat: int, args: tuple[object, ...]) -> None:
@@ -190,43 +198,39 @@ class HandPlay(HandBase, Trading, OwnMoves):
         self.openings[seat] = {step: (position, salt) for step, position, salt in rows}
 
     def _take_simple(self, seat: int, kind: Msg, args: tuple[object, ...]) -> None:
-        p, step = self.public, self.step
-        if kind is Msg.SWALLOW:
-            take = bool(args[0])
-            self._decide(seat, Swallow(seat, take), lambda: p.swallow(seat, take),
-                         Logged(seat, kind, step, (take,)),
-                         "swallows the trick" if take else "leaves the trick to the trump")
-        elif kind is Msg.DECLARE:
-            out, target = bool(args[0]), args[1]
-            assert target is None or isinstance(target, int)
-            text = "does not declare" if not out else "declares out" + (
-                f", challenging seat {target}" if target is not None else "")
-            self._decide(seat, Declare(seat, out, target), lambda: p.declare(seat, out, target),
-                         Logged(seat, kind, step, (out, target)), text)
-        else:
-            aim = args[0]
-            assert aim is None or isinstance(aim, int)
-            text = "does not challenge" if aim is None else f"challenges seat {aim}"
-            self._decide(seat, Challenge(seat, aim), lambda: p.challenge(seat, aim),
-                         Logged(seat, kind, step, (aim,)), text)
+        """A move without a card (swallow, declare, challenge): its wire arguments."""
+        values = tuple(a for a in args if a is None or isinstance(a, bool | int | str))
+        self._decide(PublicMove(seat, WireAction(_KIND_OF[kind], values)),
+                     LoggedMove(seat, _KIND_OF[kind], self.step, values))
 
-    def _decide(self, seat: int, shown: Action | None, apply: Callable[[], None],
-                entry: Logged, text: str) -> None:
+    def _decide(self, move: PublicMove, entry: LoggedMove) -> None:
         try:
-            apply()
-        except RulesError as err:
-            raise Refused(str(err)) from None
-        self._applied(seat, shown, entry, text)
+            self.game.public_apply(self.public, move)
+        except (self.game.illegal_action, ValueError) as err:
+            raise Refused(self.game.refusal_reason(err)) from None
+        self._applied(move, entry)
 
-    def _applied(self, seat: int, shown: Action | None, entry: Logged, text: str) -> None:
+    def _applied(self, move: PublicMove, entry: LoggedMove) -> None:
         self.log.append(entry)
         self.step += 1
-        if seat == self.seat and self._mine is not None:
+        shown = self._shown(move)
+        if move.seat == self.seat and self._mine is not None:
             shown, self._mine = self._mine, None
-        self.applied.append(Applied(seat, shown, f"seat {seat} {text}"))
+        self.applied.append(Applied(move.seat, shown,
+                                    self.exchanges.move_text(self.public, move)))
         self._note_tricks()
-        while len(self.trades) < len(self.public.exchanges):
+        while len(self.trades) < self.exchanges.exchanges_made(self.public):
             self.trades.append(self._my_trade(len(self.trades)))
+
+    def _shown(self, move: PublicMove) -> Any:
+        """What the other seats see of ``move``: the game's action, None if it hid a card."""
+        wire = move.wire
+        if wire.passage is not None and wire.passage is not Passage.FACE_UP:
+            return None
+        try:
+            return self.game.public_action(self.game.decode_action(move.seat, wire))
+        except GameError:
+            return None
 
     def screen(self, seat: int, body: Body) -> None:
         """Refuse an audit opening anywhere but in the seat's NOTES at the deal's end.
@@ -281,20 +285,19 @@ class HandPlay(HandBase, Trading, OwnMoves):
             return
         card = self.pack[revealed[pending.position]]
         trump = None
-        if self.public.turns_trump(card):
+        if self.exchanges.turns_up(self.public, card):
             if self.top not in revealed:
                 self._share_top(now)
                 return
             trump = self.pack[revealed[self.top]]
+        move = PublicMove(pending.seat, WireAction("play", (), card, Passage.FACE_UP), trump)
         try:
-            self.public.play(pending.seat, card, trump)
-        except RulesError as err:
-            raise Blamed(Blame(pending.seat, "play", str(err))) from None
+            self.game.public_apply(self.public, move)
+        except (self.game.illegal_action, ValueError) as err:
+            raise Blamed(Blame(pending.seat, "play", self.game.refusal_reason(err))) from None
         self._pending = None
         self.holdings[pending.seat].discard(pending.position)
-        self._applied(pending.seat, Play(pending.seat, card),
-                      Logged(pending.seat, Msg.PLAY, self.step, (pending.position,)),
-                      f"plays {card}" + (f" (trump turned: {trump})" if trump else ""))
+        self._applied(move, LoggedMove(pending.seat, "play", self.step, (pending.position,)))
 
     def _share_top(self, now: float) -> None:
         if self.me is not None and not self._top_shared:
@@ -303,13 +306,9 @@ class HandPlay(HandBase, Trading, OwnMoves):
             self.fair.reveal(self.top, now)
 
     def _note_tricks(self) -> None:
-        tricks = self.public.tricks
-        while self._tricks_told < len(tricks):
-            trick = tricks[self._tricks_told]
+        for seat, text in self.exchanges.news(self.public, self._tricks_told):
             self._tricks_told += 1
-            how = "swallows" if trick.swallowed else "takes"
-            self.applied.append(Applied(trick.winner, None, f"seat {trick.winner} {how} trick "
-                                        f"{self._tricks_told} ({trick.points} points)"))
+            self.applied.append(Applied(seat, None, text))
 
     def _open_for_audit(self, now: float) -> None:
         if self.me is None or self._finished or not self.dealt:
@@ -319,18 +318,24 @@ class HandPlay(HandBase, Trading, OwnMoves):
         rows = [[step, position, salt] for step, (position, salt) in self.my_offers.items()]
         self.openings[self.me] = dict(self.my_offers)
         self.fair.finish(now)
-        self.outbox.append(Body(Msg.NOTES, self.setup.hand, 0, (rows,),
+        self.outbox.append(Body(Msg.NOTES, self.number, 0, (rows,),
                                 tuple(self.fair.outgoing())))
 
     # --- the audit ----------------------------------------------------------------------
 
     def _check(self, indices: tuple[int, ...], masked: Mapping[int, int]) -> Blame | None:
-        """The fair-deal audit's checker: replay the full deal (see :mod:`.audit`)."""
+        """The fair-deal audit's checker: open the offers, and have the game replay the
+        full deal over the log (see :mod:`.audit`)."""
         deck = tuple(self.pack[i] for i in indices)
         cards = {j: self.pack[i] for j, i in masked.items()}
-        transfers = {(s, msg.position, msg.to) for s, _seq, msg in self.fair.record.transfers}
-        replay = Replay(self.setup, deck, self.log, commitments=self.commitments,
-                        openings=self.openings, transfers=transfers, masked=cards)
-        self.verdict = replay.run()
-        self.full = replay.deal
+        transfers = frozenset((s, msg.position, msg.to)
+                              for s, _seq, msg in self.fair.record.transfers)
+        offers = opened_offers(self.table_id, self.number, self.log, self.commitments,
+                               self.openings)
+        replayed = self.exchanges.audit(self.match, deck, masked=cards, log=self.log,
+                                        offers=offers, transfers=transfers)
+        self.full = replayed.deal
+        error = replayed.error
+        self.verdict = None if error is None else Blame(error.seat, error.offence,
+                                                        error.message)
         return self.verdict

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 from lodam_p2p.fairdeal import Blame
-from lodam_p2p.rules import Action
 
 
 class Route(enum.Enum):
@@ -35,10 +35,11 @@ class Blamed(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """A public decision taken: who, what others may see of it, and a sentence."""
+    """A public decision taken: who, what others may see of it (the game's action, None
+    when it hides a card), and a sentence."""
 
     seat: int
-    shown: Action | None
+    shown: Any
     text: str
 
 

@@ -40,7 +40,7 @@ from typing import IO, Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.games import Game, GameError
-from lodam_p2p.rules import Match, Options
+from lodam_p2p.games.lodam import Match, Options
 from lodam_p2p.session.keys import Entropy
 
 JOURNAL = "journal.json"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from lodam_p2p.rules import PublicDeal
+from lodam_p2p.games.lodam import PublicDeal
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.tableplan import MatchOutcome
 

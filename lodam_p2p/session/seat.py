@@ -33,8 +33,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from lodam_p2p.fairdeal import Blame, LocalProtocolError, RemoteProtocolError
+from lodam_p2p.games.lodam import Action
 from lodam_p2p.player import Notice, Phase, Progress, SeatInfo, SeatsChanged
-from lodam_p2p.rules import Action
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.handplay import Blamed, Refused, Route
 from lodam_p2p.session.journal import SeatJournal

@@ -3,8 +3,9 @@
 A mixin of :class:`~lodam_p2p.session.handplay.HandPlay`. An offer is a kind and a
 salted commitment to the position put down; an accepting answer hands its position over
 at once (a private transfer to the offerer); the offerer, having learnt that card, hands
-its own over and announces the outcome, void or done. Both traders learn both cards;
-holdings swap only when it is done.
+its own over and announces the outcome, void or done, as the game's rule says
+(:meth:`HiddenExchange.void <lodam_p2p.games.HiddenExchange.void>`). Both traders learn
+both cards; holdings swap only when it is done.
 
 Then, void or done, each trader **re-masks its whole holding** (fair-deal ``remask``):
 the same cards under fresh positions that only it can link to the old ones, so when a
@@ -17,11 +18,10 @@ seat's holding, or comes when none is due, blames its seat.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
 from lodam_p2p.fairdeal import Blame, Event, Hand, Phase, Remasked, RemaskShared
-from lodam_p2p.rules import Action, Card, Kind, Offer, PublicDeal, RulesError
-from lodam_p2p.session.audit import DealSetup, Logged
+from lodam_p2p.games import Game, HiddenExchange, LoggedMove, Passage, PublicMove, WireAction
 from lodam_p2p.session.handtypes import Blamed, Pending, Refused
 from lodam_p2p.session.wire import Body, Msg
 
@@ -29,11 +29,12 @@ from lodam_p2p.session.wire import Body, Msg
 class Trading:
     """Offers, outcomes and re-masks (see the module docstring)."""
 
-    setup: DealSetup
+    game: Game
+    exchanges: HiddenExchange
     me: int | None
     fair: Hand
-    public: PublicDeal
-    pack: tuple[Card, ...]
+    public: Any
+    pack: tuple[Any, ...]
     holdings: dict[int, set[int]]
     step: int
     since: float
@@ -46,11 +47,10 @@ class Trading:
     _remasking: dict[int, bool]
     _remask_sent: bool
 
-    def _decide(self, seat: int, shown: Action | None, apply: Callable[[], None],
-                entry: Logged, text: str) -> None:
+    def _decide(self, move: PublicMove, entry: LoggedMove) -> None:
         raise NotImplementedError
 
-    def _applied(self, seat: int, shown: Action | None, entry: Logged, text: str) -> None:
+    def _applied(self, move: PublicMove, entry: LoggedMove) -> None:
         raise NotImplementedError
 
     def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float) -> None:
@@ -72,14 +72,12 @@ class Trading:
         if (kind is None) != (commitment is None):
             raise Refused("an offer needs both a kind and a commitment")
         assert kind is None or isinstance(kind, str)
-        chosen = None if kind is None else Kind(kind)
-        text = "makes no offer" if chosen is None else f"offers a {kind}"
         self._offer_step = self.step
         if isinstance(commitment, bytes):
             self.commitments[self.step] = commitment
-        self._decide(seat, Offer(seat, None) if chosen is None else None,
-                     lambda: self.public.offer(seat, chosen),
-                     Logged(seat, Msg.OFFER, self.step, (kind,)), text)
+        passage = None if kind is None else Passage.FACE_DOWN
+        self._decide(PublicMove(seat, WireAction("offer", (kind,), None, passage)),
+                     LoggedMove(seat, "offer", self.step, (kind,)))
 
     def _trade(self, pending: Pending, now: float) -> None:
         offerer, acceptor = pending.trade_with, pending.seat
@@ -88,7 +86,7 @@ class Trading:
         assert offerer is not None
         mine, _salt = self.my_offers[self._offer_step]
         theirs = self.pack[self.fair.cards[pending.position]]
-        void = self.pack[self.fair.cards[mine]].suit == theirs.suit
+        void = self.exchanges.void(self.pack[self.fair.cards[mine]], theirs)
         pending.sent = True
         self._flush()
         self.fair.transfer(mine, acceptor, now)
@@ -104,10 +102,12 @@ class Trading:
         if self.fair.phase is Phase.ABORTED:
             return
         acceptor = pending.seat
+        move = PublicMove(acceptor, WireAction("answer", (), None, Passage.TO_ONE), None,
+                          (bool(void),))
         try:
-            self.public.answer(acceptor, True, bool(void))
-        except RulesError as err:
-            raise Refused(str(err)) from None
+            self.game.public_apply(self.public, move)
+        except (self.game.illegal_action, ValueError) as err:
+            raise Refused(self.game.refusal_reason(err)) from None
         self._pending = None
         if not void:
             self.holdings[seat].remove(position)
@@ -117,10 +117,8 @@ class Trading:
         self._remasking = {seat: False, acceptor: False}
         self._remask_sent = False
         self.since = now
-        outcome = "void (same suit)" if void else "done"
-        self._applied(acceptor, None, Logged(acceptor, Msg.ANSWER, self.step,
-                                             (pending.position, position, bool(void))),
-                      f"accepts seat {seat}'s offer: exchange {outcome}")
+        self._applied(move, LoggedMove(acceptor, "answer", self.step,
+                                       (pending.position, position, bool(void))))
         self.poll(now)
 
     # --- re-masks -----------------------------------------------------------------------

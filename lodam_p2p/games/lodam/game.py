@@ -12,6 +12,7 @@ from typing import Any
 from lodam_p2p.games.common import OptionsOfType, checked
 from lodam_p2p.games.interface import Game, GameDeal, GameMatch
 from lodam_p2p.games.lodam import codec
+from lodam_p2p.games.lodam.exchange import EXCHANGES
 from lodam_p2p.games.values import (
     DealPlan,
     DealSummary,
@@ -79,6 +80,8 @@ class LodamGame(OptionsOfType, Game):
     card_type = Card
     option_help = OPTION_HELP
     illegal_action = IllegalAction
+    #: offers and answers pass cards face down (RULES.md 6)
+    exchanges = EXCHANGES
 
     # -- the match ----------------------------------------------------------------------
 
