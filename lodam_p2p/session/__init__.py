@@ -17,8 +17,9 @@ connection), :mod:`.lobby` (seating), :mod:`.lot` (the first dealer), :mod:`.han
 """
 
 from lodam_p2p.session.course import Timing
+from lodam_p2p.session.effects import SessionError
 from lodam_p2p.session.log import SpectatorLog
-from lodam_p2p.session.seat import Session, SessionError
+from lodam_p2p.session.runner import Session
 from lodam_p2p.session.table import host_table, join_table, play_table
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
