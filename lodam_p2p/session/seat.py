@@ -1,37 +1,31 @@
 """The table machine: one seat (or a watcher) at a networked table, from the lobby to
 the result, with no I/O and no clock of its own.
 
-Theory of operation. Everything a machine learns comes in through :meth:`receive`
-with the time it arrived; time alone comes in through :meth:`handle_timer`, which also
-moves whatever can move now — call it after every batch of :meth:`receive`. What the
-machine says comes out of three lists the runner (:mod:`.runner`) drains: ``outgoing``
-(bodies to publish), ``retained`` (lobby writes) and ``events`` (:mod:`.effects`: ask
-the player, admit the seated peers). :meth:`timer` says when it next has something to
-do. :meth:`now` is the last time it was given: every handler reads the clock there.
+Theory of operation. Everything a machine learns comes in through :meth:`receive` with
+the time it arrived; time alone through :meth:`handle_timer`, which also moves whatever
+can move now (call it after every batch of :meth:`receive`). What the machine says goes
+into lists its runner (:mod:`.runner`) drains: ``outgoing`` (bodies to publish),
+``retained`` (lobby writes) and ``events`` (:mod:`.effects`: ask the player, admit the
+seated peers). :meth:`timer` says when it next has something to do; :meth:`now` is the
+last time it was given, and every handler reads the clock there. The parts: the lobby
+and the lot (:mod:`.seating`), the player (:mod:`.asking`), seats coming back
+(:mod:`.rejoin`), the match and its clocks (:mod:`.course`, :mod:`.clocks`).
 
-A body from a peer goes into that peer's queue, in that peer's order (:mod:`.link`).
-The machine takes the message at the head of each queue when its time has come
-(:meth:`TableMachine._route`): lobby messages at once, lot messages in the lot, hand
-messages when they belong to the current hand and — for decisions — when the public deal
-awaits exactly that seat at exactly that step (:meth:`HandPlay.route`). Messages that
-belong later wait; stale or out-of-place ones are dropped with the reason logged. The
-machine's own messages go through its own queue the same way, so every peer applies the
-same events in the same order. A message routed TAKE is applied by the table of
-transitions — :data:`_FROM_ANY` for what any peer may say, :data:`_FROM_SEAT` for a
-seated peer's messages — or by the hand.
-
-Once something moves, :meth:`TableMachine._after` does what follows from it: reveal the
-lot, start the match, send what the hand produced, tell the player, ask it (an
-:class:`~lodam_p2p.session.effects.AskPlayer` event) when the seat is to act, settle an
-audited deal. Every wait has a deadline (:mod:`.course`): past the table's time limit a
-seat votes against the silent seat, and the table expels it once every other active
-seat has voted; after the result the machine lingers briefly to answer resends.
+A peer's bodies wait in that peer's queue, in its order (:mod:`.link`); the machine
+takes the head of each queue when its time has come (:meth:`TableMachine._route`):
+lobby messages at once, lot messages in the lot, hand messages when they belong to the
+current hand and — for decisions — when the public deal awaits exactly that seat at
+exactly that step (:meth:`HandPlay.route`). Later ones wait; stale or out-of-place ones
+are dropped with the reason logged. The machine's own messages go through its own queue
+the same way, so every peer applies the same events in the same order. A message routed
+TAKE is applied by the table of transitions (:data:`_FROM_ANY`, :data:`_FROM_SEAT`) or
+by the hand; then :meth:`TableMachine._after` does what follows from it.
 
 Nothing a peer sends can stop a machine: every message is handled inside a guard
-(:meth:`TableMachine._handle`) that logs and drops whatever a handler did not expect,
+(:meth:`TableMachine._handle`) that logs and drops whatever a handler did not foresee,
 and :meth:`receive` and :meth:`handle_timer` survive anything raised while they work
-through peer input. Only the loss of the broker (:class:`~lodam_p2p.session.link.LinkDown`),
-a START without this seat (:class:`SessionError`), or a table gone
+through peer input (``strict`` lets it out instead, for fuzzing). Only the loss of the
+broker, a START without this seat (:class:`SessionError`) or a table gone
 (:class:`~lodam_p2p.session.rejoin.TableGone`) end a machine early.
 """
 
@@ -43,9 +37,9 @@ from collections.abc import Callable, Sequence
 
 from lodam_p2p.fairdeal import Blame, LocalProtocolError, RemoteProtocolError
 from lodam_p2p.player import Phase, Progress
-from lodam_p2p.rules import Action
+from lodam_p2p.session.asking import Asking
 from lodam_p2p.session.course import SessionPhase, Timing
-from lodam_p2p.session.effects import AskPlayer, Decided, Place, SessionError
+from lodam_p2p.session.effects import Decided, Place, SessionError
 from lodam_p2p.session.handplay import Blamed, Refused, Route
 from lodam_p2p.session.journal import SeatJournal
 from lodam_p2p.session.keys import Entropy
@@ -53,20 +47,15 @@ from lodam_p2p.session.link import Delivered, LinkDown, LobbySeen, OwnWillSeen, 
 from lodam_p2p.session.lobby import HostDesk
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.rejoin import TableGone
-from lodam_p2p.session.seating import Seating
 from lodam_p2p.session.wire import BadMessage, Body, Msg
 from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport import topics
 
-__all__ = ["MAX_REFUSALS", "Decided", "SessionError", "TableMachine"]
+__all__ = ["Decided", "SessionError", "TableMachine"]
 
 log = logging.getLogger("lodam_p2p.session")
 
-#: Refused answers in a row after which the seat's default (or first legal) is taken.
-MAX_REFUSALS = 5
-
-
-class TableMachine(Seating):
+class TableMachine(Asking):
     """One peer at a table, as a machine: see the module docstring."""
 
     def __init__(self, place: Place, *, plan: SeatPlan | None, entropy: Entropy,
@@ -81,8 +70,6 @@ class TableMachine(Seating):
         #: the peers whose presence says they are connected
         self.present: set[str] = set()
         self._now = 0.0
-        self._refusals = 0
-        self._asked: tuple[int, int] | None = None
         #: messages dropped here (the link counts those it dropped itself)
         self.ignored = 0
         #: messages whose handler failed in a way it did not foresee (logged, dropped)
@@ -375,49 +362,6 @@ class TableMachine(Seating):
             if self.hand is not None and self.hand.audited:
                 self.settle()
         return len(self.outgoing) > before
-
-    def _maybe_ask(self) -> None:
-        hand = self.hand
-        if self.plan is None or hand is None or not hand.my_turn():
-            return
-        key = (self.hand_no, hand.step)
-        if self._asked == key:
-            return
-        self._asked = key
-        self._ask(key)
-
-    def _ask(self, key: tuple[int, int]) -> None:
-        """Ask the player for step ``key`` (the runner runs its decision)."""
-        assert self.hand is not None
-        self.events.append(AskPlayer(key[0], key[1], self.hand.view()))
-
-    def _decided(self, decided: Decided) -> None:
-        hand = self.hand
-        if hand is None or (decided.hand, decided.step) != (self.hand_no, hand.step):
-            return
-        if not hand.my_turn():
-            return
-        view = hand.view()
-        action = decided.action
-        if not view.legal:  # the seat's cards are still arriving: ask again once they are
-            self._asked = None
-            return
-        if action is None or action not in view.legal:
-            self._refusals += 1
-            if self._refusals < MAX_REFUSALS:
-                self.refuse(action)
-                self._ask((self.hand_no, hand.step))
-                return
-            action = next((a for a in view.legal if a == _default(view.legal)), view.legal[0])
-        self._refusals = 0
-        body = hand.act(action, self.now())
-        self.drain_hand()
-        self.send(body)
-
-
-def _default(legal: tuple[Action, ...]) -> Action:
-    """The first legal action (the engine lists defaults first)."""
-    return legal[0]
 
 
 #: What any peer may say, seated or not: message kind → what the session does.
