@@ -9,7 +9,7 @@ import pytest
 
 from lodam_p2p.rules import Options
 from lodam_p2p.session.course import SessionPhase, Timing
-from lodam_p2p.session.effects import Admit, AskPlayer, Decided
+from lodam_p2p.session.effects import AskPlayer, Decided
 from lodam_p2p.session.wire import Msg
 from tests.session.helpers import bots
 from tests.session.machines import Router, machines
@@ -83,21 +83,24 @@ def test_a_silent_seat_is_found_only_when_the_clock_passes_the_limit() -> None:
 def test_a_decision_is_an_event_and_comes_back_through_receive() -> None:
     table = machines(bots(["random"] * 3), Options(lives=1), timing=TIMING)
     router = Router(table)
-    actor = table[1]
-    router.mute.update(m.me for m in table)
+    router.mute.update(m.me for m in table)  # nobody answers: the table stops at a turn
     router.start()
     router.settle()
-    asks = [e for m in table for e in m.events if isinstance(e, AskPlayer)]
-    assert asks == []  # the router took them (and let nobody answer)
-    waiting = next(m for m in table[1:] if m.hand is not None and m.hand.my_turn())
-    assert waiting.hand is not None
-    view = waiting.hand.view()
-    waiting._asked = None  # ask again, and keep the event this time
-    waiting._maybe_ask()
-    event = waiting.events.pop()
-    assert isinstance(event, AskPlayer) and event.view == view
-    step = waiting.hand.step
-    waiting.receive(Decided(event.hand, event.step, view.legal[0]), router.now)
-    assert waiting.hand.step > step or waiting.outgoing  # it acted on the answer
-    assert actor.unexpected == 0
-    assert not any(isinstance(e, Admit) for e in waiting.events)
+    waiting = [m for m in table if m.hand is not None and m.hand.my_turn()]
+    assert len(waiting) == 1 and router.asked == {}
+    seat = waiting[0]
+    assert seat.hand is not None
+    view, step, sent = seat.hand.view(), seat.hand.step, len(router.sent[seat.me])
+    seat._asked = None  # ask again, and keep the event this time
+    seat.handle_timer(router.now)
+    event = seat.events.pop()
+    assert event == AskPlayer(seat.hand_no, step, view) and seat.events == []
+    seat.receive(Decided(seat.hand_no, step + 1, view.legal[0]), router.now)  # stale
+    seat.receive(Decided(seat.hand_no, step, None), router.now)  # the player failed
+    assert seat.outgoing == [] and seat.hand.step == step
+    assert seat.events == [AskPlayer(seat.hand_no, step, view)]  # asked once more
+    seat.receive(Decided(seat.hand_no, step, view.legal[0]), router.now)
+    router.mute.clear()
+    router.settle()
+    assert seat.hand is None or seat.hand.step > step or seat.hand_no > 1
+    assert len(router.sent[seat.me]) > sent and seat.unexpected == 0
