@@ -3,8 +3,10 @@
 A table of ``random`` bots plays on an in-memory hub until one seat's hand reaches a
 chosen step (a different one for each table); then every session stops and that seat's
 session is driven by hand, in this process: each frame goes through its link (size,
-self-certifying key, signature, frame decoding, the per-sender stream) into the session
-(body decoding, routing, the hand, the audit …), then its timers run. Frames are:
+self-certifying key, signature, frame decoding, the per-sender stream) into its table
+machine's ``receive`` (body decoding, routing, the hand, the audit …), then its
+``handle_timer``. The machine is strict there: whatever a handler lets out escapes
+instead of being logged and counted. Frames are:
 
 - random bytes, on seated peers' topics, an outsider's, presence, the lobby, junk topics;
 - real frames of the match replayed, or with bytes flipped (the signature then fails);
