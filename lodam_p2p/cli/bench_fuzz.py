@@ -3,8 +3,10 @@
 A table of ``random`` bots plays on an in-memory hub until one seat's hand reaches a
 chosen step (a different one for each table); then every session stops and that seat's
 session is driven by hand, in this process: each frame goes through its link (size,
-self-certifying key, signature, frame decoding, the per-sender stream) into the session
-(body decoding, routing, the hand, the audit …), then its timers run. Frames are:
+self-certifying key, signature, frame decoding, the per-sender stream) into its table
+machine's ``receive`` (body decoding, routing, the hand, the audit …), then its
+``handle_timer``. The machine is strict there: whatever a handler lets out escapes
+instead of being logged and counted. Frames are:
 
 - random bytes, on seated peers' topics, an outsider's, presence, the lobby, junk topics;
 - real frames of the match replayed, or with bytes flipped (the signature then fails);
@@ -165,15 +167,15 @@ class Frozen:
     seen: list[tuple[str, bytes]]  #: every peer-topic publication of the match so far
 
     async def take(self, topic: str, payload: bytes, *, pause: bool) -> None:
-        """One frame through the link and the session, then the session's timers."""
-        session = self.session
+        """One frame through the link and the table machine (strict: what a handler lets
+        out escapes), then the machine's timers; the player is asked as the runner would."""
+        session, runner = self.session, self.session.runner
         await session.link._take(topic, payload)
-        while not session.inbox.empty():
-            session._intake(session.inbox.get_nowait())
-        session._advance()
-        session.check_timers(session.now())
+        runner.take_waiting()
+        session.handle_timer(runner.clock())
+        runner.act()
         session.outgoing.clear()
-        session._publish.clear()
+        session.retained.clear()
         if pause:
             await asyncio.sleep(0)  # the bot's answers, asked for in tasks, come in
 
@@ -184,9 +186,7 @@ class Frozen:
 
     async def close(self) -> None:
         """Stop the bot's pending answer, if any."""
-        task = self.session._task
-        if task is not None:
-            task.cancel()
+        self.session.runner.stop()
 
 
 async def freeze(seats: int, *, seed: int, step: int) -> Frozen:
@@ -215,7 +215,8 @@ async def freeze(seats: int, *, seed: int, step: int) -> Frozen:
     recorder.cancel()
     await asyncio.gather(recorder, return_exceptions=True)
     target.link.transport = _Sink()  # type: ignore[assignment]
-    target.link._inbox = target.inbox
+    target.link._inbox = target.runner.inbox
+    target.strict = True
     target._asked = None  # its bot's answer was stopped with it: ask again
     target._maybe_ask()
     return Frozen(target, [s for s in sessions if s is not target], seen)

@@ -21,9 +21,9 @@ from lodam_p2p.bots.adapter import BotPlayer
 from lodam_p2p.cli import CliError
 from lodam_p2p.games import DEFAULT_GAME, Game, GameError, game_names, get_game
 from lodam_p2p.session.course import Timing
+from lodam_p2p.session.effects import SessionError
 from lodam_p2p.session.journal import Journal, JournalError, default_state_root
 from lodam_p2p.session.log import SpectatorLog
-from lodam_p2p.session.seat import SessionError
 from lodam_p2p.session.table import find_announcement, mqtt_connector
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport import BadBrokerUrl, BrokerUrl, ConnectError, topics

@@ -1,6 +1,6 @@
 """Sessions: the rules engine and the fair-deal protocol on the wire.
 
-One seat is one :class:`~lodam_p2p.session.seat.Session` with its own identity, hand
+One seat is one :class:`~lodam_p2p.session.runner.Session` with its own identity, hand
 keys and broker connection; several may run in one process and never share a secret.
 The table drivers (:mod:`.table`) have the shape every client uses:
 
@@ -12,13 +12,16 @@ Module map: :mod:`.wire` (signed frames and message bodies), :mod:`.link` (one p
 connection), :mod:`.lobby` (seating), :mod:`.lot` (the first dealer), :mod:`.handplay`
 (one hand: rules + fair deal), :mod:`.audit` (the rules replay at the end of a hand),
 :mod:`.course` (hands, voids, the end), :mod:`.rejoin` (seats away and coming back),
-:mod:`.journal` (a seat's crash-safe journal), :mod:`.seat` (the session), :mod:`.log`
-(the spectator log).
+:mod:`.journal` (a seat's crash-safe journal), :mod:`.seating` (lobby and lot at a
+seat), :mod:`.asking` (the local player), :mod:`.seat` (the table machine, with no I/O),
+:mod:`.effects` (what the machine and its runner say to each other), :mod:`.runner` (the
+asyncio loop around a machine, and :class:`Session`), :mod:`.log` (the spectator log).
 """
 
 from lodam_p2p.session.course import Timing
+from lodam_p2p.session.effects import SessionError
 from lodam_p2p.session.log import SpectatorLog
-from lodam_p2p.session.seat import Session, SessionError
+from lodam_p2p.session.runner import Session
 from lodam_p2p.session.table import host_table, join_table, play_table
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from lodam_p2p.session.attacks import ATTACKS, Attack, relink
 from lodam_p2p.session.course import SessionPhase
-from lodam_p2p.session.seat import Decided, Session
+from lodam_p2p.session.effects import Decided
+from lodam_p2p.session.runner import Session
 from lodam_p2p.session.wire import Body
 
 log = logging.getLogger("lodam_p2p.adversary")

@@ -27,12 +27,13 @@ from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, EmbeddedBrok
 from lodam_p2p.games import DEFAULT_GAME, Game, GameError, get_game
 from lodam_p2p.player import Notice, NoticeLevel
 from lodam_p2p.session.course import Timing
+from lodam_p2p.session.effects import SessionError
 from lodam_p2p.session.journal import Journal, SeatJournal
 from lodam_p2p.session.keys import entropy_for, new_identity
 from lodam_p2p.session.link import Connector, Link
 from lodam_p2p.session.lobby import HostDesk, check_playable
 from lodam_p2p.session.log import SpectatorLog
-from lodam_p2p.session.seat import Session, SessionError
+from lodam_p2p.session.runner import Session
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport import ConnectError, PresenceSpec, Transport, open_transport, topics
 from lodam_p2p.transport.lobby import TableAnnouncement, read_lobby

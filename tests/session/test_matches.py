@@ -34,7 +34,7 @@ def test_a_match_survives_drops_duplicates_and_reorders() -> None:
     hub = MemoryHub(lossy())
     sessions = table(hub, bots(["random"] * 4), Options(lives=1))
     _check(run(run_all(sessions), MATCH_PATIENCE), 4)
-    assert sum(s.link.ignored for s in sessions) == 0
+    assert sum(s.link.ignored + s.ignored for s in sessions) == 0
 
 
 def test_declarations_and_challenges_over_the_wire() -> None:

@@ -1,69 +1,50 @@
 """No message crashes a session: random and mutated bodies, validly signed, from a seat.
 
-A three-seat table is driven by hand, in process (no broker: each session's bodies are
-handed to the others as its link would deliver them, already authenticated), until the
-first hand is dealt. Then one seat turns hostile: hypothesis draws bodies — fresh ones
-of every kind with arguments that pass the wire format, and mutations of what that seat
-really sent (other kinds, hands, steps, envelopes moved or flipped) — and they go into
-an honest session's receive path. Every handler must return, refuse, or convict; none
-may raise, and the honest session may blame nobody but the hostile seat.
+A three-seat table of table machines is wired by the test router (no event loop, no
+broker: each machine's bodies are handed to the others as its link would deliver them,
+already authenticated), until the first hand is dealt. Then one seat turns hostile:
+hypothesis draws bodies — fresh ones of every kind with arguments that pass the wire
+format, mutations of what that seat really sent (other kinds, hands, steps, envelopes
+moved or flipped), and bodies carrying fair-deal envelopes the hostile seat *signed
+itself* with its real key: its next envelope in the hand's chain (so it passes the
+signature, context and chain checks and reaches the protocol) with a body that is a
+mutation of one it really sent, or a re-signed variant at another place in its chain —
+and they go into the honest machines' receive path. The honest machines are strict:
+a handler must return, refuse, or convict; none may raise, and no honest machine may
+blame anybody but the hostile seat.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
+import hashlib
 from typing import Any
 
+import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lodam_p2p.fairdeal import RemoteProtocolError
+from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope, seal
 from lodam_p2p.rules import Options
-from lodam_p2p.session import Session
-from lodam_p2p.session.link import Delivered
-from lodam_p2p.session.wire import BadMessage, Body, Msg, raw_public
-from lodam_p2p.transport.memory import MemoryHub
-from tests.session.helpers import PATIENT, bots, table
+from lodam_p2p.session.seat import TableMachine
+from lodam_p2p.session.wire import MAX_ENVELOPES, BadMessage, Body, Msg
+from tests.session.helpers import PATIENT, bots
+from tests.session.machines import Router, machines
 
 HOSTILE = 2
 
 
-class Table:
-    """Sessions whose bodies are passed around by hand (see the module docstring)."""
-
-    def __init__(self) -> None:
-        self.sessions = table(MemoryHub(), bots(["random"] * 3),
-                              Options.parse_assignments(["lives=1"]), timing=PATIENT)
-        self.sent: list[Body] = []  #: what the hostile seat sent
-
-    def seat_of(self, session: Session) -> int | None:
-        return session.seat
-
-    async def pump(self, rounds: int = 1) -> None:
-        for _ in range(rounds):
-            for s in self.sessions:
-                while s.outgoing:
-                    body = s.outgoing.pop(0)
-                    if s.seat == HOSTILE:
-                        self.sent.append(body)
-                    self.deliver(s, body.encode())
-                s._step()
-            await asyncio.sleep(0)
-
-    def deliver(self, sender: Session, data: bytes, only: Session | None = None) -> None:
-        for s in self.sessions:
-            if s is not sender and (only is None or s is only):
-                s._intake(Delivered(sender.me, raw_public(sender.identity), data))
-
-    async def dealt(self) -> None:
-        for s in self.sessions:
-            s._begin()
-        for _ in range(400):
-            await self.pump()
-            seats = [s for s in self.sessions if s.seat is not None]
-            if seats and all(s.hand is not None and s.hand.dealt for s in seats):
-                return
-        raise AssertionError("the table never dealt")
+def dealt() -> Router:
+    """A three-seat table, run until every seat's first hand is dealt."""
+    table = machines(bots(["random"] * 3), Options.parse_assignments(["lives=1"]),
+                     timing=PATIENT)
+    router = Router(table)
+    router.start()
+    seats = table[1:]
+    router.until("the first hand dealt", lambda: all(
+        s.hand is not None and s.hand.dealt for s in seats))
+    return router
 
 
 _SMALL = st.integers(0, 255)
@@ -125,31 +106,113 @@ def _envelopes(draw: st.DrawFn, known: list[bytes]) -> tuple[bytes, ...]:
     return tuple(out)
 
 
-def _run(bodies_for: Any) -> None:
-    async def scenario() -> None:
-        t = Table()
-        await t.dealt()
-        hostile = next(s for s in t.sessions if s.seat == HOSTILE)
-        honest = [s for s in t.sessions if s.seat not in (HOSTILE, None)]
-        for body in bodies_for(t.sent):
-            try:
-                data = body.encode()
-                Body.decode(data)
-            except (BadMessage, ValueError, TypeError, OverflowError):
-                continue
-            t.deliver(hostile, data)
-            for s in honest:
-                s._advance()  # not _step: anything a handler lets out fails the test
-                s.check_timers(s.now())
-            await t.pump(2)
-        for s in honest:
-            assert s.unexpected == 0
-            assert all(line.startswith(f"seat {HOSTILE}: ") for line in s.blames), s.blames
+@st.composite
+def _mutated(draw: st.DrawFn, body: bytes) -> bytes:
+    """A fair-deal message body like ``body``: the same, bytes flipped or cut, a field
+    of its msgpack list changed (its kind kept), or another value altogether."""
+    how = draw(st.sampled_from(["same", "flip", "cut", "field", "field", "field", "value"]))
+    if how == "same":  # a real message of this seat, out of its place
+        return body
+    if how == "flip" and body:
+        at = draw(st.integers(0, len(body) - 1))
+        return body[:at] + bytes([body[at] ^ draw(st.integers(1, 255))]) + body[at + 1:]
+    if how == "cut":
+        return body[:draw(st.integers(0, max(0, len(body) - 1)))]
+    try:
+        fields = msgpack.unpackb(body)
+    except ValueError:
+        fields = None
+    if how == "field" and isinstance(fields, list) and len(fields) > 1:
+        at = draw(st.integers(1, len(fields) - 1))  # the kind stays: past the decoder
+        old = fields[at]
+        if isinstance(old, bytes) and old:
+            fields[at] = draw(st.sampled_from([old[:-1], old + b"\0", bytes(len(old)),
+                                               old[::-1]]))
+        elif isinstance(old, int):
+            fields[at] = draw(st.sampled_from([old + 1, old - 1, 0, 2**32, -1]))
+        else:
+            fields[at] = draw(_VALUES)
+        return msgpack.packb(fields, use_bin_type=True)
+    return msgpack.packb(draw(_VALUES), use_bin_type=True)
 
-    asyncio.run(scenario())
+
+_VALUES = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-1, 2**33),
+                                 st.binary(max_size=80)),
+                       lambda inner: st.lists(inner, max_size=6), max_leaves=12)
+
+
+@st.composite
+def signed_bodies(draw: st.DrawFn, router: Router, hostile: TableMachine,
+                  honest: TableMachine) -> Body:
+    """A body from ``hostile`` carrying envelopes it signed with its own key (see the
+    module docstring), placed where ``honest`` would take it."""
+    hand, seat = honest.hand, hostile.seat
+    assert hand is not None and seat is not None
+    table_id, number = hand.config.table_id, hand.config.hand
+    key = hostile.identity.public_key()
+    sent = [b for b in router.sent[hostile.me] if b.envelopes]
+    chain = {}
+    for body in sent:
+        for raw in body.envelopes:
+            try:
+                env = open_envelope(raw, seat, key, table_id, number)
+            except RemoteProtocolError:
+                continue  # another hand's
+            chain[env.seq] = raw
+    known = [e for b in sent for e in b.envelopes]
+    bodies = [raw[SIG_LEN + HEADER_LEN:] for raw in known] or [b"\x90"]
+    envelopes = []
+    for _ in range(draw(st.integers(1, 2))):
+        nxt = len(chain)
+        seq = draw(st.sampled_from([nxt, nxt, nxt, nxt + 1, max(0, nxt - 1), 0]))
+        prev = hashlib.sha256(chain[seq - 1]).digest() if 0 < seq <= nxt else bytes(32)
+        if draw(st.integers(0, 9)) == 0:
+            prev = draw(st.binary(min_size=32, max_size=32))
+        body = draw(_mutated(draw(st.sampled_from(bodies))))
+        raw = seal(hostile.identity, body, table_id=table_id, hand=number, seat=seat, seq=seq,
+                   prev=prev)
+        envelopes.append(raw)
+        if seq == nxt:
+            chain[seq] = raw
+    step = hand.step
+    if sent and draw(st.booleans()):
+        base = draw(st.sampled_from(sent))
+        return dataclasses.replace(base, hand=honest.hand_no, step=draw(st.sampled_from(
+            [step, base.step])), envelopes=tuple(envelopes[:MAX_ENVELOPES]))
+    return Body(Msg.PROTO, honest.hand_no, 0, (), tuple(envelopes))
+
+
+def _run(draw_body: Any, count: int) -> None:
+    router = dealt()
+    hostile = next(m for m in router.machines if m.seat == HOSTILE)
+    hostile.strict = False  # it does not know what was sent in its name
+    honest = [m for m in router.machines if m.seat not in (HOSTILE, None)]
+    for _ in range(count):
+        body = draw_body(router, hostile, honest[0])
+        try:
+            data = body.encode()
+            Body.decode(data)
+        except (BadMessage, ValueError, TypeError, OverflowError):
+            continue
+        router.deliver(hostile, data)
+        router.pump()  # honest machines are strict: anything let out fails the test
+        router.pump()
+    for machine in router.machines:
+        if machine is not hostile:
+            assert machine.unexpected == 0
+            assert all(line.startswith(f"seat {HOSTILE}: ") for line in machine.blames), \
+                machine.blames
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_no_body_from_a_seated_peer_crashes_a_session(data: st.DataObject) -> None:
-    _run(lambda sent: data.draw(st.lists(hostile_bodies(sent), min_size=1, max_size=8)))
+    _run(lambda router, _hostile, _honest: data.draw(hostile_bodies(
+        router.sent[_hostile.me])), data.draw(st.integers(1, 8)))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_no_envelope_a_seated_peer_signs_crashes_a_session(data: st.DataObject) -> None:
+    _run(lambda router, hostile, honest: data.draw(signed_bodies(router, hostile, honest)),
+         data.draw(st.integers(1, 8)))

@@ -1,0 +1,164 @@
+"""The asyncio runner of a table machine, and :class:`Session`: a machine with its runner.
+
+:class:`SeatRunner` is the only part of a session that awaits. It owns the link, the
+inbox the link fills, the event loop's clock, the player's pending decision and the
+``opened`` event, and runs the loop: everything the link or the player delivers goes
+into the machine's ``receive`` with the time, then ``handle_timer``; between turns it
+publishes what the machine said (retained lobby writes, then bodies), does what the
+machine asked (:mod:`.effects`), and sleeps until input comes or the machine's next
+deadline (:meth:`~lodam_p2p.session.seat.TableMachine.timer`) is due.
+
+:class:`Session` is what the table drivers (:mod:`.table`) build: the machine, bound to
+a runner over ``link`` (``await session.run()`` plays the match).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine, Sequence
+from typing import Any
+
+from lodam_p2p.games.lodam import Action
+from lodam_p2p.session.course import Timing
+from lodam_p2p.session.effects import Admit, AskPlayer, Decided, SessionError
+from lodam_p2p.session.journal import SeatJournal
+from lodam_p2p.session.keys import Entropy
+from lodam_p2p.session.link import Link
+from lodam_p2p.session.lobby import HostDesk
+from lodam_p2p.session.log import SpectatorLog
+from lodam_p2p.session.rejoin import TableGone
+from lodam_p2p.session.seat import TableMachine
+from lodam_p2p.tableplan import MatchOutcome, SeatPlan
+from lodam_p2p.transport import TransportError
+
+__all__ = ["MAX_IDLE", "SeatRunner", "Session"]
+
+log = logging.getLogger("lodam_p2p.session")
+
+#: The longest the loop waits for input without looking at the clocks: a safety net
+#: only, every deadline is in the machine's ``timer()``.
+MAX_IDLE = 1.0
+
+
+class SeatRunner:
+    """Runs ``machine`` over ``link`` (see the module docstring)."""
+
+    def __init__(self, machine: TableMachine, link: Link) -> None:
+        self.machine, self.link = machine, link
+        self.inbox: asyncio.Queue[object] = asyncio.Queue()
+        #: set once the link is open (subscribed): a restarted host's seats wait for it
+        self.opened = asyncio.Event()
+        #: the player's pending decision, if any
+        self.deciding: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def clock() -> float:
+        """The event loop's clock."""
+        return asyncio.get_running_loop().time()
+
+    async def run(self) -> MatchOutcome:
+        """Play from the lobby to the result."""
+        machine = self.machine
+        await self.link.open(self.inbox)
+        self.opened.set()
+        try:
+            machine.start(self.clock())
+            while not machine.done:
+                await self.flush()
+                with contextlib.suppress(TimeoutError):
+                    item = await asyncio.wait_for(self.inbox.get(), self._idle())
+                    machine.receive(item, self.clock())
+                self.take_waiting()
+                machine.handle_timer(self.clock())
+            await self.flush()
+            machine.withdraw()
+            await self.flush()
+        except TransportError as err:
+            raise SessionError(f"lost the broker: {err}") from None
+        except TableGone as err:
+            with contextlib.suppress(TransportError):
+                await self.flush()
+            raise SessionError(str(err)) from None
+        finally:
+            self.stop()
+            await self.link.close()
+        assert machine.outcome is not None
+        return machine.outcome
+
+    def take_waiting(self) -> None:
+        """Hand the machine everything already in the inbox."""
+        while not self.inbox.empty():
+            self.machine.receive(self.inbox.get_nowait(), self.clock())
+
+    def _idle(self) -> float:
+        """How long the loop may wait for input: until the machine's next deadline, and
+        never more than :data:`MAX_IDLE`."""
+        due = self.machine.timer()
+        if due is None:
+            return MAX_IDLE
+        return min(MAX_IDLE, max(0.0, due - self.clock()))
+
+    async def flush(self) -> None:
+        """Do what the machine asked, then publish what it said."""
+        self.act()
+        machine = self.machine
+        while machine.retained:
+            topic, payload = machine.retained.pop(0)
+            await self.link.publish_retained(topic, payload)
+        while machine.outgoing:
+            await self.link.send(machine.outgoing.pop(0))
+
+    def act(self) -> None:
+        """Carry out the machine's events: admit the seated peers, ask the player."""
+        events, self.machine.events = self.machine.events, []
+        for event in events:
+            if isinstance(event, Admit):
+                self.link.restrict(event.peers)
+            elif isinstance(event, AskPlayer):
+                self.deciding = asyncio.create_task(self._decide(event))
+
+    async def _decide(self, ask: AskPlayer) -> None:
+        plan = self.machine.plan
+        assert plan is not None
+        try:
+            action: Action | None = await plan.player.decide(ask.view)
+        except Exception as err:  # a player's bug must not stop the table
+            log.warning("table %s: the player failed to decide: %s", self.machine.table, err)
+            action = None
+        self.inbox.put_nowait(Decided(ask.hand, ask.step, action))
+
+    def stop(self) -> None:
+        """Stop the player's pending decision, if any."""
+        if self.deciding is not None:
+            self.deciding.cancel()
+
+
+class Session(TableMachine):
+    """One peer at a table: the machine and its runner over ``link``; ``await run()``
+    plays the match and returns its outcome."""
+
+    def __init__(self, link: Link, *, plan: SeatPlan | None, entropy: Entropy,
+                 timing: Timing | None = None, host: str | None = None,
+                 desk: HostDesk | None = None, spectator: SpectatorLog | None = None,
+                 journal: SeatJournal | None = None, follow: str | None = None,
+                 together: Sequence[str] = ()) -> None:
+        super().__init__(link, plan=plan, entropy=entropy, timing=timing, host=host,
+                         desk=desk, spectator=spectator, journal=journal, follow=follow,
+                         together=together)
+        self.runner = SeatRunner(self, link)
+
+    @property
+    def link(self) -> Link:
+        """The peer's connection."""
+        return self.runner.link
+
+    @property
+    def opened(self) -> asyncio.Event:
+        """Set once the link is open (see :attr:`SeatRunner.opened`)."""
+        return self.runner.opened
+
+    def run(self) -> Coroutine[Any, Any, MatchOutcome]:
+        """Play from the lobby to the result (:meth:`SeatRunner.run`)."""
+        return self.runner.run()

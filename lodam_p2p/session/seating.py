@@ -1,0 +1,150 @@
+"""Before the first hand: the lobby as a seat follows it, and the lot for the first dealer.
+
+A part of the table machine (:class:`~lodam_p2p.session.seat.TableMachine`). At the
+host's watcher the desk (:class:`~lodam_p2p.session.lobby.HostDesk`) seats the JOINs it
+hears, publishes the seat list and, once the table is full, START — and keeps the
+retained lobby announcement up to date. Every peer takes SEATS (the player is told where
+it sits, and under which name) and START (the roster, the journal, the lot). The lot's
+own messages go to :class:`~lodam_p2p.session.lot.Lot`; a reveal that does not match its
+commitment ends the match before it begins. Pure: retained writes go into ``retained``,
+the seated table into an :class:`~lodam_p2p.session.effects.Admit` event.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Any
+
+from lodam_p2p.player import Notice, Phase, Progress, SeatInfo, SeatsChanged
+from lodam_p2p.session.clocks import SessionPhase
+from lodam_p2p.session.effects import Admit, Event, SessionError
+from lodam_p2p.session.lobby import HostDesk, Roster, renamed_notice
+from lodam_p2p.session.lot import Lot, LotError
+from lodam_p2p.session.rejoin import Rejoining
+from lodam_p2p.session.wire import Body, Msg
+
+
+class Seating(Rejoining):
+    """The lobby and the lot at one peer (see the module docstring)."""
+
+    def __init__(self, *args: Any, desk: HostDesk | None, host: str | None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.host, self.desk = host, desk
+        self.pubkeys: dict[str, bytes] = {}
+        #: retained lobby writes (topic, payload) the runner publishes, in order
+        self.retained: list[tuple[str, bytes]] = []
+        #: what the runner is asked to do (:mod:`.effects`), in order
+        self.events: list[Event] = []
+        self._renamed: Notice | None = None
+
+    @abstractmethod
+    def ignore(self, peer: str, reason: str) -> None:
+        """Log a dropped message and count it."""
+
+    def announce(self) -> None:
+        """Publish the desk's announcement (retained)."""
+        assert self.desk is not None
+        announcement = self.desk.announcement()
+        self.retained.append((announcement.topic, announcement.encode()))
+
+    def withdraw(self) -> None:
+        """The host's table is over: take the announcement down."""
+        if self.desk is not None:
+            self.retained.append((self.desk.announcement().topic, b""))
+
+    def admit(self, roster: Roster) -> None:
+        """Take frames only from the seated table (and its host) from now on."""
+        self.events.append(Admit(roster.peers | {self.host or self.me}))
+
+    # --- the lobby ----------------------------------------------------------------------
+
+    def take_join(self, peer: str, body: Body) -> None:
+        """A JOIN: the host's desk seats the peer if it can."""
+        name, kind = body.args
+        if self.desk is not None and self.desk.join(peer, self.pubkeys.get(peer, b""), name, kind):
+            self.desk_changed()
+
+    def left_lobby(self, peer: str) -> None:
+        """A LEAVE (or a Last Will) before the start frees the peer's seat."""
+        if self.desk is not None and self.desk.leave(peer):
+            self.desk_changed()
+
+    def desk_changed(self) -> None:
+        """The seat list changed: announce it, and START once the table is full."""
+        assert self.desk is not None
+        self.announce()
+        if self.desk.full and not self.desk.started:
+            self.send(self.desk.start_body(self.entropy(16)))
+            self.announce()
+        else:
+            self.send(self.desk.seats_body())
+
+    def take_seats(self, body: Body) -> None:
+        """The host's seat list: tell the player where it sits (and its name here)."""
+        rows, wanted = body.args
+        seats = tuple(SeatInfo(i, name, kind) for i, (_p, name, kind) in enumerate(rows))
+        mine = [i for i, row in enumerate(rows) if row[0] == self.me]
+        if self.plan is not None and mine:
+            self.plan.player.notify(SeatsChanged(seats, mine[0], wanted))
+            renamed = renamed_notice(self.plan.name, seats[mine[0]].name)
+            if renamed is not None and self._renamed != renamed:
+                self._renamed = renamed
+                self.plan.player.notify(renamed)
+
+    def take_start(self, body: Body) -> None:
+        """START: the roster, the journal, and this seat's lot commitment."""
+        try:
+            roster = Roster.from_start(body)
+        except ValueError as err:
+            self.ignore(self.host or "?", f"bad START: {err}")
+            return
+        seat = roster.seat_of(self.me)
+        if self.plan is not None and seat is None:
+            raise SessionError(f"table {self.table} started without this seat")
+        self.roster, self.seat = roster, seat
+        self.journal_start(body, self.host)
+        self.admit(roster)
+        self.lot = Lot(roster.table_id, len(roster.sitters), seat, self.entropy)
+        self.phase, self.lot_since = SessionPhase.LOT, self.now()
+        self.match_started_at = self.lot_since
+        if self.spectator is not None:
+            self.spectator.seated(roster)
+        self.tell_seats()
+        self.tell(Progress(Phase.DRAWING, detail="drawing the first dealer by lot"))
+        if seat is not None:
+            self.send(Body(Msg.LOT_COMMIT, args=(self.lot.my_commitment(),)))
+
+    def tell_seats(self) -> None:
+        """Tell the player who sits where and who is connected."""
+        if self.roster is None or self.plan is None or self.seat is None:
+            return
+        seats = tuple(SeatInfo(i, s.name, s.kind, self.online(s.peer))
+                      for i, s in enumerate(self.roster.sitters))
+        self.plan.player.notify(SeatsChanged(seats, self.seat))
+
+    # --- the lot ------------------------------------------------------------------------
+
+    def take_lot(self, seat: int, body: Body) -> None:
+        """A lot commitment or reveal from ``seat``; a false reveal ends the match."""
+        assert self.lot is not None
+        if body.kind is Msg.LOT_COMMIT:
+            self.lot.take_commit(seat, body.args[0])
+            return
+        try:
+            self.lot.take_reveal(seat, body.args[0])
+        except LotError as err:
+            self.blames.append(f"seat {err.seat}: lot: {err.reason}")
+            self.finish(early=True)
+
+    def lot_moves(self) -> None:
+        """Reveal this seat's nonce once every commitment is in; begin the match once the
+        lot names the first dealer."""
+        if self.phase is not SessionPhase.LOT or self.lot is None:
+            return
+        if self.lot.may_reveal():
+            self.lot.revealed = True
+            self.send(Body(Msg.LOT_REVEAL, args=(self.lot.nonce,)))
+        dealer = self.lot.dealer()
+        if dealer is not None:
+            self.begin_match(dealer)
