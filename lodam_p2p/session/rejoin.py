@@ -84,10 +84,12 @@ Limits
   three, a host with two seats of its own comes back on the word of the third alone.
 - A table whose every seat is coming back cannot resume (nobody holds the match).
 - A game played through the game interface (Lorum) travels as the game saves it
-  (:meth:`Game.match_state <lodam_p2p.games.Game.match_state>`). A Lorum seat cannot
-  come back while a short First-and-last's stack carries over (that deck is held only
-  in memory): the state is refused and the grace runs out. A RESUME carries at most
-  64 KiB (:data:`~lodam_p2p.session.wire.MAX_STATE`): some 25 rounds of Lorum.
+  (:meth:`Game.match_state <lodam_p2p.games.Game.match_state>`). A short
+  First-and-last's stack that carries over is held only in memory: when a seat comes
+  back then, every peer drops it at RESUME (:meth:`Rejoining.drop_carried_deck`) and
+  the next deal shuffles anew, so the rest of that deck is never dealt. A RESUME
+  carries at most 64 KiB (:data:`~lodam_p2p.session.wire.MAX_STATE`): some 25 rounds
+  of Lorum.
 - The grace is each peer's own setting (``--option rejoin_grace``); peers configured
   differently may end the wait at different times.
 """
@@ -219,7 +221,8 @@ class Rejoining(Returning):
         if mine != state:  # this seat played the same deals: its own state stands
             log.warning("table %s: the match state seat %d's coordinator told differs "
                         "from ours; keeping ours", self.table, seat)
-        if self.hand is not None and self.hand_no == nxt:
+        dropped = self.drop_carried_deck()
+        if self.hand is not None and self.hand_no == nxt and not dropped:
             return  # this hand began already (the seat's presence came back first)
         if self.hand is not None:
             reason = f"seat {seat} came back: the hand is dealt again (no blame)"
@@ -232,3 +235,17 @@ class Rejoining(Returning):
         self.hand, self.hand_no = None, nxt
         self.new_hand()
 
+    def drop_carried_deck(self) -> bool:
+        """A short deal's deck that carries over lives only in the seats' memory, and
+        the returning seat lost it: every peer drops it at the coordinator's RESUME and
+        restores its match as saved, so the next deal shuffles anew everywhere (the
+        returning seat restores the same state). True if a deck was carried."""
+        if self.game is None or self.roster is None or self.match is None:
+            return False
+        if self.deck is None and self.game.reshuffles(self.match):
+            return False
+        self.deck = None
+        restored: Any = self.game.restore_match(self.roster.options, len(self.roster.sitters),
+                                                self.game.match_state(self.match))
+        self.match = restored
+        return True
