@@ -79,7 +79,11 @@ Limits
 - The coordinator itself away: REJOIN waits for no one else; a returning seat gives up
   after ``rejoin_grace`` without an answer.
 - A hand is lost at each return, even one that could in principle go on.
-- A restarted host comes back only beside a seat of its own (``--watch`` alone cannot).
+- A restarted host that only watched (``--watch``, no seat of its own) holds no hand
+  and is waited for by nobody: it follows the table to its end and takes the result a
+  majority of the seats publish (their RESULT), without the hands in between; it
+  cannot come back to a table that ended while it was gone, nor (for now) to a game
+  other than Lodam, whose RESULT does not carry the standings.
   Its seats come back together, and only the seats that stayed vote: at a table of
   three, a host with two seats of its own comes back on the word of the third alone.
 - A table whose every seat is coming back cannot resume (nobody holds the match).

@@ -25,6 +25,7 @@ from lodam_p2p.session.resumestate import (
     read_state,
 )
 from lodam_p2p.session.wire import Body, Msg
+from lodam_p2p.tableplan import MatchOutcome
 
 log = logging.getLogger("lodam_p2p.session")
 
@@ -63,6 +64,8 @@ class Returning(AwaySeats):
         self._back = self.seat
         if self.seat is None and self.follow is not None:
             self._back = roster.seat_of(self.follow)
+        if self._back is None and self.follow is None and self.watching_host():
+            return self._watch_again(roster)
         if self._back is None:
             raise TableGone(f"the journal's table {self.table} has no seat for this key"
                             if self.follow is None else f"the host of table {self.table} "
@@ -84,7 +87,6 @@ class Returning(AwaySeats):
                                          else 0, sorted(together - {self.seat, None}))))
         return roster
 
-
     def coordinator(self, back: int) -> int | None:
         """The seat that answers a returning seat: the lowest one not coming back with
         it (None: every seat is coming back)."""
@@ -99,11 +101,13 @@ class Returning(AwaySeats):
 
     def rejoin_timer(self, now: float) -> None:
         """A returning seat that hears no RESUME within the grace gives up."""
+        if self._back is None:
+            self._watch_timer(now)
+            return
         if self.phase is SessionPhase.REJOIN and now >= self._rejoin_deadline:
             self.journal.keep(start=None)  # given up: the next start is a new match
             raise TableGone(f"table {self.table} did not take this seat back within "
                             f"{self.timing.grace_s:g} s")
-
 
     def take_attest(self, voter: int, body: Body) -> None:
         """Another seat's own view of the state this returning seat resumes into."""
@@ -116,8 +120,10 @@ class Returning(AwaySeats):
 
     def rejoin_drops(self, seat: int) -> bool:
         """Whether a returning seat drops ``seat``'s message rather than holding it: the
-        coordinator's messages before its RESUME belong to the abandoned hand."""
-        assert self._back is not None
+        coordinator's messages before its RESUME belong to the abandoned hand (a host
+        that only watches, back, follows nothing but the results)."""
+        if self._back is None:
+            return True
         return seat == self.coordinator(self._back) and seat not in self._votes
 
     def _vote(self, voter: int, nxt: int, state: dict[str, Any]) -> None:
@@ -186,7 +192,6 @@ class Returning(AwaySeats):
         assert self.roster is not None
         return self.roster.game if self.roster.game.name != DEFAULT_GAME else None
 
-
     def tell_seats(self) -> None:
         """Tell the player the seats (the session says how)."""
 
@@ -202,3 +207,57 @@ class Returning(AwaySeats):
             self.rejoin_timer(now)
         else:
             super().check_timers(now)
+
+    # --- a host that only watched ----------------------------------------------------
+
+    def _watch_again(self, roster: Roster) -> Roster:
+        """Back as a host that only watched (``--watch``, no seat of its own): the table
+        never waited for it, and it holds no hand to resume, so it follows the table
+        to its end and takes the result a majority of the seats publish. The hands in
+        between are not in its log."""
+        if roster.game.name != DEFAULT_GAME:
+            raise TableGone(f"the host of {roster.game.title} table {self.table} comes "
+                            "back only beside a seat of its own")
+        self.phase = SessionPhase.REJOIN
+        self._rejoin_deadline = self.now() + self.timing.grace_s
+        if self.spectator is not None:
+            self.spectator.line(f"back at table {self.table}: following it to its result")
+        return roster
+
+    def _watch_timer(self, now: float) -> None:
+        """Take the seats' result once a majority agree; give up once no seat has been
+        connected for the grace (the table ended unheard)."""
+        assert self.roster is not None
+        outcome = self._told_result()
+        if outcome is not None:
+            self._watched_to_the_end(outcome, now)
+        elif any(self.online(s.peer) for s in self.roster.sitters):
+            self._rejoin_deadline = now + self.timing.grace_s
+        elif now >= self._rejoin_deadline:
+            self.journal.keep(start=None)
+            raise TableGone(f"table {self.table} ended without this host hearing its "
+                            "result")
+
+    def _told_result(self) -> MatchOutcome | None:
+        """The result (RESULT) a majority of the seats published alike, if any."""
+        assert self.roster is not None
+        told = [self.results[s.peer] for s in self.roster.sitters if s.peer in self.results]
+        counts = Counter(repr(args) for args in told)
+        needed = len(self.roster.sitters) // 2 + 1
+        for args in told:
+            if counts[repr(args)] >= needed:
+                winners, deals, audits, lives, blames = args
+                return MatchOutcome(self.table, tuple(winners), deals, audits,
+                                    tuple(blames), tuple(lives))
+        return None
+
+    def _watched_to_the_end(self, outcome: MatchOutcome, now: float) -> None:
+        """Keep and tell the result, say it too (seats linger for the host's), linger."""
+        self.outcome = outcome
+        self.journal.keep(outcome=outcome_json(outcome))
+        if self.spectator is not None:
+            self.spectator.match_ended(outcome)
+        self.send(Body(Msg.RESULT, args=(list(outcome.winners), outcome.deals,
+                                         outcome.audits_passed, list(outcome.lives),
+                                         list(outcome.blames))))
+        self.phase, self.linger_until = SessionPhase.LINGER, now + self.timing.linger_s
