@@ -251,9 +251,22 @@ async def _watched(run: Coroutine[Any, Any, list[MatchOutcome]], sessions: list[
 
 
 def _positions(sessions: list[Session]) -> tuple[object, ...]:
-    """Where each session is: phase, hand, step (a move changes one of them)."""
-    return tuple((s.phase, s.hand_no, getattr(s.hand, "step", None),
-                  getattr(getattr(s.hand, "fair", None), "phase", None)) for s in sessions)
+    """Where each session is: phase, hand, step, and how far the deal's keys, shuffles
+    and deal shares are (every move changes one of them)."""
+    return tuple((s.phase, s.hand_no, getattr(s.hand, "step", None), _dealing(s.hand))
+                 for s in sessions)
+
+
+def _dealing(hand: object) -> tuple[object, ...]:
+    """How far the fair deal of ``hand`` is (empty when there is none)."""
+    fair = getattr(hand, "fair", None)
+    record = getattr(fair, "record", None)
+    if fair is None or record is None:
+        return ()
+    with contextlib.suppress(Exception):  # a progress mark only: never fail on it
+        return (fair.phase, len(record.keys), record.next_shuffler(), len(record.dealt),
+                len(record.revealed))
+    return (fair.phase,)
 
 
 def _standing(session: Session) -> str:
