@@ -10,6 +10,7 @@ cores all work. Printed (``--json``: one JSON object):
 - ``finished`` — tables whose match ended with a result;
 - ``blames`` — blames in those results, all tables together (an honest bot is never
   blamed, so anything above 0 means a seat was found silent: too slow under load);
+  each is printed on stderr with its table;
 - ``decision_latency_ms_p95`` — within a deal, the time from one decision at a table to
   the next: the action's trip through the broker, its checks by every peer, and the
   next bot's choice (95th percentile over every table);
@@ -108,6 +109,8 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
     for report in reports:
         if report.error:
             print(f"lodam: table {report.table}: {report.error}", file=sys.stderr)
+        for blame in report.blames:
+            print(f"lodam: table {report.table}: blamed {blame}", file=sys.stderr)
     gaps = sorted(gap for report in reports for gap in report.gaps)
     return {
         "tables": args.tables,
