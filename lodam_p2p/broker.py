@@ -110,6 +110,13 @@ class EmbeddedBroker:
         self._broker = broker
         self.port = _bound_port(broker)
 
+    def clients(self) -> int:
+        """How many clients are connected now (0 before the start)."""
+        if self._broker is None:
+            return 0
+        sessions = self._broker._sessions.values()
+        return sum(1 for session, _handler in sessions if session.transitions.is_connected())
+
     async def stop(self) -> None:
         """Close every connection and the listener; idempotent."""
         broker, self._broker = self._broker, None

@@ -10,9 +10,13 @@ cores all work. Printed (``--json``: one JSON object):
 - ``finished`` — tables whose match ended with a result;
 - ``blames`` — blames in those results, all tables together (an honest bot is never
   blamed, so anything above 0 means a seat was found silent: too slow under load);
+  each is printed on stderr with its table;
 - ``decision_latency_ms_p95`` — within a deal, the time from one decision at a table to
   the next: the action's trip through the broker, its checks by every peer, and the
   next bot's choice (95th percentile over every table);
+- ``stalled`` — tables ended by the watchdog: no session of the table moved (phase,
+  hand or step) for ``--stall`` seconds, longer than any wait of the protocol; the
+  reason (where every session stood, and what it waited for) is printed on stderr;
 - ``cpu_s`` — processor time of this command and its workers (and of the private broker;
   an outside broker's is not counted); ``wall_s`` — the whole run.
 
@@ -30,9 +34,10 @@ import os
 import resource
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
 from lodam_p2p.cli import CliError
@@ -40,8 +45,9 @@ from lodam_p2p.cli.netrun import bot_seats, check_broker, parse_options
 from lodam_p2p.player import DealEnded, Player, TableEvent
 from lodam_p2p.rules import Action, PlayerView
 from lodam_p2p.session import Timing
-from lodam_p2p.session.table import play_table
-from lodam_p2p.tableplan import SeatPlan
+from lodam_p2p.session.seat import Session
+from lodam_p2p.session.table import _run_all, _sessions, mqtt_connector, table_game
+from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,6 +66,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         help="a protocol step or decision (default: as lodam host)")
     parser.add_argument("--option", action="append", default=[], metavar="K=V",
                         help="a rules option (repeatable)")
+    parser.add_argument("--stall", type=float, default=None, metavar="S",
+                        help="end a table nobody at which moved for S seconds (default: "
+                             "four times --timeout, at least 120)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -74,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--workers must be at least 1")
     if not 0 < args.timeout <= 3600:
         raise CliError("--timeout must be above 0 and at most 3600 seconds")
+    if args.stall is not None and not 0 < args.stall <= 86400:
+        raise CliError("--stall must be above 0 and at most 86400 seconds")
     check_broker(args.broker)
     parse_options(args.option)  # a clean error for a bad option, before any process
     bot_seats([args.bot], None)  # likewise for an unknown bot
@@ -82,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(figures))
     else:
         print(f"{figures['finished']} of {figures['tables']} tables finished, "
-              f"{figures['blames']} blames; decision latency p95 "
+              f"{figures['blames']} blames, {figures['stalled']} stalled; decision latency p95 "
               f"{figures['decision_latency_ms_p95']} ms; cpu {figures['cpu_s']} s, "
               f"wall {figures['wall_s']} s")
     return 0 if figures["finished"] == args.tables and figures["blames"] == 0 else 1
@@ -98,11 +109,14 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
     for report in reports:
         if report.error:
             print(f"lodam: table {report.table}: {report.error}", file=sys.stderr)
+        for blame in report.blames:
+            print(f"lodam: table {report.table}: blamed {blame}", file=sys.stderr)
     gaps = sorted(gap for report in reports for gap in report.gaps)
     return {
         "tables": args.tables,
         "finished": sum(report.finished for report in reports),
         "blames": sum(len(report.blames) for report in reports),
+        "stalled": sum(report.stalled for report in reports),
         "decision_latency_ms_p95": round(_percentile(gaps, 0.95) * 1000, 1),
         "cpu_s": round(cpu, 1),
         "wall_s": round(wall, 1),
@@ -161,6 +175,7 @@ class LoadPlan:
     bot: str
     option_items: tuple[str, ...]
     timing: Timing
+    stall_s: float  #: a table nobody at which moved for this long is ended (stalled)
 
 
 @dataclass
@@ -172,6 +187,7 @@ class TableReport:
     blames: list[str] = field(default_factory=list)
     gaps: list[float] = field(default_factory=list)
     error: str = ""
+    stalled: bool = False
 
 
 def _run_workers(url: str, args: argparse.Namespace) -> list[TableReport]:
@@ -179,8 +195,9 @@ def _run_workers(url: str, args: argparse.Namespace) -> list[TableReport]:
     tables = [f"load-{os.getpid()}-{i + 1}" for i in range(args.tables)]
     workers = min(args.workers, len(tables))
     shares = [tables[i::workers] for i in range(workers)]
+    stall = args.stall if args.stall is not None else max(120.0, 4 * args.timeout)
     plan = LoadPlan(url, args.seats, args.bot, tuple(args.option),
-                    Timing(timeout_s=args.timeout, linger_s=2.0, lobby_s=120.0))
+                    Timing(timeout_s=args.timeout, linger_s=2.0, lobby_s=120.0), stall)
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         futures = [pool.submit(play_tables, plan, share) for share in shares]
@@ -200,14 +217,74 @@ async def _play_one(plan: LoadPlan, table: str) -> TableReport:
     clock = TableClock(report.gaps)
     seats = [SeatPlan(seat.name, Timed(seat.player, clock), seat.kind)
              for seat in bot_seats([plan.bot] * plan.seats, None)]
+    options = parse_options(plan.option_items)
     try:
-        outcome = await play_table(table=table, options=parse_options(plan.option_items),
-                                   seats=seats, broker_url=plan.url, timing=plan.timing)
+        sessions = _sessions(table, options, len(seats), seats,
+                             connect=mqtt_connector(plan.url), seed=None, timing=plan.timing,
+                             spectator=None, game=table_game("lodam", len(seats), options))
+        outcome = await _watched(_run_all(sessions), sessions, plan.stall_s, report)
     except Exception as err:  # a table that fails is counted, not fatal to the others
-        report.error = f"{type(err).__name__}: {err}"
+        report.error = report.error or f"{type(err).__name__}: {err}"
         return report
-    report.finished, report.blames = True, list(outcome.blames)
+    report.finished, report.blames = True, list(outcome[0].blames)
     return report
+
+
+async def _watched(run: Coroutine[Any, Any, list[MatchOutcome]], sessions: list[Session],
+                   stall_s: float, report: TableReport) -> list[MatchOutcome]:
+    """Run the table; end it when no session of it moved for ``stall_s`` seconds,
+    with where each one stood as the report's error."""
+    task = asyncio.ensure_future(run)
+    loop = asyncio.get_running_loop()
+    seen, since = _positions(sessions), loop.time()
+    while not task.done():
+        await asyncio.wait([task], timeout=min(5.0, stall_s))
+        now, positions = loop.time(), _positions(sessions)
+        if positions != seen:
+            seen, since = positions, now
+        elif now - since >= stall_s and not task.done():
+            report.stalled = True
+            report.error = (f"stalled: nothing moved for {now - since:.0f} s; "
+                            + "; ".join(_standing(s) for s in sessions))
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            raise TimeoutError(report.error)
+    return task.result()
+
+
+def _positions(sessions: list[Session]) -> tuple[object, ...]:
+    """Where each session is: phase, hand, step, and how far the deal's keys, shuffles
+    and deal shares are (every move changes one of them)."""
+    return tuple((s.phase, s.hand_no, getattr(s.hand, "step", None), _dealing(s.hand))
+                 for s in sessions)
+
+
+def _dealing(hand: object) -> tuple[object, ...]:
+    """How far the fair deal of ``hand`` is (empty when there is none)."""
+    fair = getattr(hand, "fair", None)
+    record = getattr(fair, "record", None)
+    if fair is None or record is None:
+        return ()
+    with contextlib.suppress(Exception):  # a progress mark only: never fail on it
+        return (fair.phase, len(record.keys), record.next_shuffler(), len(record.dealt),
+                len(record.revealed))
+    return (fair.phase,)
+
+
+def _standing(session: Session) -> str:
+    """One session's position and what it waits for, for a stalled table's reason."""
+    who = "host" if session.seat is None else f"seat {session.seat}"
+    hand = session.hand
+    awaited = fair = None
+    with contextlib.suppress(Exception):  # a diagnosis only: never fail on it
+        awaited = hand.awaited() if hand is not None else None
+        waiting = hand.fair.awaited() if hand is not None else None
+        fair = (waiting[0], waiting[2]) if waiting is not None else None
+    return (f"{who}: {session.phase.value} hand {session.hand_no} step "
+            f"{getattr(hand, 'step', '-')} awaits {awaited} fair {fair} "
+            f"votes {sorted(session.votes)} away {sorted(session.away)} "
+            f"queued {sum(len(q) for q in session.queues.values())}")
 
 
 class TableClock:

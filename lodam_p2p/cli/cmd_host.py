@@ -4,7 +4,10 @@ With a terminal you sit at the first seat in the full-screen client (as in ``lod
 play``), beside the ``--bot`` seats; ``--watch`` (or no terminal) only hosts, seats the
 bots and prints the spectator log.
 
-Without ``--broker`` the embedded amqtt broker is started here, on loopback
+Without ``--broker`` the embedded amqtt broker is started beside the host, as a
+process of its own that outlives a crashed host (the same command with the same
+``--state-dir`` finds it again and the match goes on; it stops when the host is done),
+on loopback
 (``127.0.0.1:1883``) unless ``--listen`` names another address: give the LAN address (or
 ``0.0.0.0:1883``) to host for other machines, and the table is then advertised by
 DNS-SD. Others join with ``lodam join TABLE --broker URL`` or ``lodam bot NAME``. With
@@ -19,10 +22,14 @@ the Lorum screen, and those who join with ``lodam join`` get it too.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 
+from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, ListenAddress
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.netrun import (
+    EXIT_FAILED,
     add_common,
     add_game,
     add_person,
@@ -36,7 +43,9 @@ from lodam_p2p.cli.netrun import (
     spectator_for,
     timing_for,
 )
-from lodam_p2p.session import host_table
+from lodam_p2p.hostbroker import host_broker
+from lodam_p2p.session import Timing, host_table
+from lodam_p2p.session.journal import Journal
 from lodam_p2p.tableplan import MatchOutcome
 
 
@@ -86,16 +95,42 @@ def run(args: argparse.Namespace) -> int:
         print(f"lodam: hosting table {table} on {url}; join with: lodam bot NAME --table "
               f"{table} --broker {url}", file=sys.stderr, flush=True)
 
-    async def match() -> MatchOutcome:
-        return await host_table(table=table, seats=args.seats, options=options, local=seats,
-                                broker_url=broker, listen=args.listen, timing=timing,
-                                spectator=spectator_for(args, table), on_broker=tell,
-                                journal=journal, game=game.name)
-
     try:
-        return run_match(args, match)
+        with table_broker(broker, args.listen, journal, timing) as url:
+            async def match() -> MatchOutcome:
+                return await host_table(table=table, seats=args.seats, options=options,
+                                        local=seats, broker_url=url, listen=args.listen,
+                                        timing=timing, spectator=spectator_for(args, table),
+                                        on_broker=tell, journal=journal, game=game.name)
+
+            return run_match(args, match)
     finally:
         journal.close()
+
+
+@contextlib.contextmanager
+def table_broker(broker: str | None, listen: str | None, journal: Journal,
+                 timing: Timing) -> Iterator[str]:
+    """``--broker``, else the host's own broker process (:mod:`lodam_p2p.hostbroker`),
+    recorded in the journal's directory and stopped at the end."""
+    if broker is not None:
+        yield broker
+        return
+    try:
+        address = ListenAddress.parse(listen) if listen else ListenAddress(LOOPBACK, MQTT_PORT)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    try:
+        own = host_broker(journal.directory, address, timing.grace_s)
+    except BrokerStartError as err:
+        raise CliError(str(err), EXIT_FAILED) from None
+    if own.reused:
+        print(f"lodam: the table's broker at {own.url} is still up: using it again",
+              file=sys.stderr, flush=True)
+    try:
+        yield own.url
+    finally:
+        own.stop()
 
 
 def host_in_client(args: argparse.Namespace) -> int:

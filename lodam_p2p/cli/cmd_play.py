@@ -293,11 +293,17 @@ def choose_driver(args: argparse.Namespace) -> Driver:
             if seats:
                 seats[0].player.notify(hosting_notice(args.table, url))
 
-        return await session.host_table(
-            table=args.table, seats=args.seats, options=options, local=seats,
-            broker_url=args.broker, listen=getattr(args, "listen", None),
-            on_broker=tell, timing=_timing(args), journal=_journal(args, args.table),
-            game=game)
+        journal, timing = _journal(args, args.table), _timing(args)
+        listen = getattr(args, "listen", None)
+        own = None if args.broker else await _own_broker(journal.directory, listen, timing)
+        try:
+            return await session.host_table(
+                table=args.table, seats=args.seats, options=options, local=seats,
+                broker_url=own.url if own is not None else args.broker, listen=listen,
+                on_broker=tell, timing=timing, journal=journal, game=game)
+        finally:
+            if own is not None:
+                await asyncio.to_thread(own.stop)
 
     if row is not None:
         return join
@@ -311,6 +317,20 @@ def choose_driver(args: argparse.Namespace) -> Driver:
             timing=_timing(args), game=game)
 
     return network
+
+
+async def _own_broker(directory: Any, listen: str | None, timing: Any) -> Any:
+    """The host's broker process (:mod:`lodam_p2p.hostbroker`), started (or found again)
+    off the event loop; a :class:`SessionError` if it cannot start."""
+    from lodam_p2p.broker import BrokerStartError, ListenAddress  # noqa: PLC0415
+    from lodam_p2p.hostbroker import host_broker  # noqa: PLC0415
+    from lodam_p2p.session import SessionError  # noqa: PLC0415
+
+    try:
+        address = ListenAddress.parse(listen) if listen else ListenAddress("127.0.0.1", 1883)
+        return await asyncio.to_thread(host_broker, directory, address, timing.grace_s)
+    except (BrokerStartError, ValueError) as err:
+        raise SessionError(str(err)) from None
 
 
 def _journal(args: argparse.Namespace, table: str | None) -> Any:

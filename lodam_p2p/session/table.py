@@ -166,13 +166,11 @@ def _kept(journal: Journal | None, table: str, seats: int) -> list[SeatJournal]:
     roles = ["host"] + [f"seat-{i}" for i in range(1, seats + 1)]
     kept = [SeatJournal(journal, role, table) for role in roles]
     back = [entry.rejoining for entry in kept]
-    if all(back) and seats > 0:
+    if all(back):
         return kept
     if any(back):
         raise SessionError(f"the journal holds table {table}'s match under way, hosted with "
-                           + ("no seat here: the host comes back only beside a seat of its "
-                              "own" if seats == 0 else "other seats here: start it again "
-                              "with the same --bot seats"))
+                           "other seats here: start it again with the same --bot seats")
     for entry in kept:
         entry.entry.clear()
         entry.entry["table"] = table

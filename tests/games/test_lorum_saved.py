@@ -82,7 +82,7 @@ def _mangled(good: dict[str, Any], how: str) -> object:
     elif how == "sale":
         state["sales"] = [[9, None]]
     elif how == "stack":
-        state["stack_at"] = 8
+        state["stack_at"] = 32
     elif how == "list":
         return [state]
     return state
@@ -97,3 +97,16 @@ def test_an_unsound_state_is_refused(how: str) -> None:
     assert GAME.match_state(GAME.restore_match(options, 4, good)) == good
     with pytest.raises(ValueError):
         GAME.restore_match(options, 4, _mangled(good, how))
+
+
+def test_a_carried_stack_is_lost_on_restore_and_the_next_deal_shuffles_anew() -> None:
+    options = GAME.parse_options(["contracts=first_last", "first_last_short=true"])
+    match = GAME.start_match(options, 4, 0)
+    deal, _run = play_deal(GAME, match, random.Random(3), checks=False, previous=None)
+    GAME.finish_deal(match, deal)
+    assert not GAME.reshuffles(match)  # the stack carries over to the next deal
+    state = GAME.match_state(match)
+    assert state["stack_at"] == 8
+    restored = GAME.restore_match(options, 4, state)
+    assert GAME.reshuffles(restored) and GAME.match_state(restored)["stack_at"] == 0
+    assert GAME.standings(restored) == GAME.standings(match)

@@ -29,17 +29,22 @@ TIMING = Timing(timeout_s=60.0, grace_s=60.0, linger_s=1.0, heartbeat_s=0.1, ret
 PATIENCE = 120.0
 
 
-async def _lorum_rejoin(tmp_path: Path) -> tuple[list[MatchOutcome], SeatJournal, Session]:
+async def _lorum_rejoin(tmp_path: Path, *chosen: str, carried: bool = False
+                        ) -> tuple[list[MatchOutcome], SeatJournal, Session]:
+    """A seat of a 4-seat table of random bots is killed once a deal is scored and the
+    next dealt (``carried``: a deal from the stack the last one left), then comes back
+    from its journal."""
     hub = MemoryHub()
     journal = Journal.open(tmp_path / "state")
-    options = LORUM.parse_options(["contracts=red_king,lorum"])
+    options = LORUM.parse_options(list(chosen))
     sessions = _sessions("linden", options, 4, bots(["random"] * 4), connect=hub.transport,
                          seed=2, timing=TIMING, spectator=None, journal=journal, game=LORUM)
     tasks = {s: asyncio.create_task(s.run()) for s in sessions}
     victim = sessions[3]
     await until("a deal scored and the next dealt at the victim", lambda: (
         victim.match is not None and victim.match.deals_played >= 1
-        and victim.hand is not None and victim.hand.dealt))
+        and victim.hand is not None and victim.hand.dealt
+        and (not carried or getattr(victim.hand, "carried", False))))
     victim.link.transport.abort()  # as kill -9: the broker fires the Last Will
     tasks.pop(victim).cancel()
     others = [s for s in sessions if s is not victim and s.seat is not None]
@@ -58,10 +63,22 @@ async def _lorum_rejoin(tmp_path: Path) -> tuple[list[MatchOutcome], SeatJournal
 
 def test_a_lorum_seat_rejoins_from_its_journal_and_every_peer_ends_with_one_result(
         tmp_path: Path) -> None:
-    outcomes, kept, back = asyncio.run(asyncio.wait_for(_lorum_rejoin(tmp_path),
-                                                        PATIENCE * 2))
+    outcomes, kept, back = asyncio.run(asyncio.wait_for(
+        _lorum_rejoin(tmp_path, "contracts=red_king,lorum"), PATIENCE * 2))
     assert len({repr(o) for o in outcomes}) == 1
     first = outcomes[0]
     assert first.game == "lorum" and first.blames == () and first.deals == 8
+    assert back.phase is SessionPhase.DONE and back.match is not None and back.match.is_over
+    assert kept.entry["outcome"]["winners"] == list(first.winners)
+
+
+def test_a_lorum_seat_comes_back_while_a_short_stack_carries_over_and_all_shuffle_anew(
+        tmp_path: Path) -> None:
+    outcomes, kept, back = asyncio.run(asyncio.wait_for(_lorum_rejoin(
+        tmp_path, "contracts=first_last", "first_last_short=true", carried=True),
+        PATIENCE * 2))
+    assert len({repr(o) for o in outcomes}) == 1
+    first = outcomes[0]
+    assert first.blames == () and first.deals == 4 and first.audits_passed == 4
     assert back.phase is SessionPhase.DONE and back.match is not None and back.match.is_over
     assert kept.entry["outcome"]["winners"] == list(first.winners)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from types import SimpleNamespace
 
 import pytest
 
 from lodam_p2p.cli import main
+from lodam_p2p.cli.bench_load import TableReport, _watched
+from lodam_p2p.session.course import SessionPhase
 
 
 @pytest.mark.slow
@@ -33,3 +37,23 @@ def test_bad_arguments_are_one_line(args: list[str], message: str,
     assert main(["bench", "load", *args]) != 0
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_table_nobody_at_which_moves_ends_stalled_with_where_each_stood() -> None:
+    still = SimpleNamespace(phase=SessionPhase.MATCH, hand_no=3, hand=None, seat=1,
+                            votes={(3, 4, 2): {1}}, away={}, queues={})
+    report = TableReport("oak")
+
+    async def never() -> list[object]:
+        await asyncio.Event().wait()
+        return []
+
+    async def scenario() -> None:
+        with pytest.raises(TimeoutError):
+            await _watched(never(), [still], 0.2, report)  # type: ignore[arg-type, list-item]
+
+    asyncio.run(asyncio.wait_for(scenario(), 60))
+    assert report.stalled and not report.finished
+    assert report.error.startswith("stalled: nothing moved for")
+    assert "seat 1: match hand 3 step - awaits None" in report.error
+    assert "votes [(3, 4, 2)]" in report.error

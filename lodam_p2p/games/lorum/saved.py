@@ -13,9 +13,11 @@ counting those and the breaches, points adding up to what the deals and breaches
 scored, and the purse holding exactly what the table started with. ``ValueError`` says
 what does not fit.
 
-A short First-and-last whose stack carries over to the next deal is not saved: the
-stack is part of an encrypted deck the table holds only in memory, so a state at such
-a point is refused (``stack_at`` must be 0).
+A short First-and-last whose stack carries over to the next deal saves where the stack
+starts (``stack_at``), but the stack itself is part of an encrypted deck the table holds
+only in memory: a match restored at such a point has lost it, and its next deal starts
+from a new shuffle. A table resuming after a seat came back restores its match so at
+every peer alike (:mod:`lodam_p2p.session.rejoin`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lodam_p2p.games.lorum.beans import PFENNIG, START_BEANS, Purse
+from lodam_p2p.games.lorum.cards import PACK
 from lodam_p2p.games.lorum.match import Match
 from lodam_p2p.games.lorum.options import Contract, Options
 from lodam_p2p.games.lorum.records import DealResult
@@ -59,8 +62,7 @@ def match_from_state(options: Options, players: int, state: object) -> Match:
     match = Match.start(options, players, dealer)
     match.turn = _number(state, "turn", 0, len(match.schedule))
     match.deals_played = _number(state, "deals_played", 0, _BIG)
-    if _number(state, "stack_at", 0, 0):
-        raise ValueError("a short stack carries over: not restorable")
+    _number(state, "stack_at", 0, len(PACK) - 1)  # the stack itself is lost: fresh
     match.totals = _per_seat(state, "totals", players, 0)
     match.purse = Purse(_per_seat(state, "beans", players, -_BIG), _per_seat(
         state, "pfennigs", players, 0), _number(state, "pot", 0, _BIG), _number(
