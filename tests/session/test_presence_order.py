@@ -42,15 +42,15 @@ async def _late_presences() -> tuple[list[PresenceSeen], list[bool]]:
                if m.topic == topic and Presence.decode(m.payload).conn == 1]
         assert [Presence.decode(p).online for p in old] == [True, False]
         seen: list[PresenceSeen] = []
+        online: list[bool] = []
+        marker = b"a marker after them"
         for session in others:
-            _record(session.link, sleeper.me, seen)
-        ignored = [s.link.ignored for s in others]
+            _watch(session.link, sleeper.me, set(old), marker, seen=seen, online=online)
         for payload in old:  # a network delivering connection 1's news late
             hub._publish(0, topic, payload, retain=False)
-        hub._publish(0, topic, b"a marker after them", retain=False)
-        await until("every peer took the late presences", lambda: all(
-            s.link.ignored > before for s, before in zip(others, ignored, strict=True)))
-        return seen, [sleeper.me in s.link.presence.online() for s in others]
+        hub._publish(0, topic, marker, retain=False)
+        await until("every peer took the late presences", lambda: len(online) == len(others))
+        return seen, online
     finally:
         for task in tasks:
             task.cancel()
@@ -58,14 +58,32 @@ async def _late_presences() -> tuple[list[PresenceSeen], list[bool]]:
         await heard.stop()
 
 
-def _record(link: Any, peer: str, seen: list[PresenceSeen]) -> None:
-    put = link._put
+def _watch(link: Any, sleeper: str, late: set[bytes], marker: bytes, *,
+           seen: list[PresenceSeen], online: list[bool]) -> None:
+    """Record what the late presences (and only they) make ``link`` tell its session,
+    and whether the sleeper counts as online right after the marker behind them.
 
-    def record(item: object) -> None:
-        if isinstance(item, PresenceSeen) and item.peer == peer:
-            seen.append(item)
-        put(item)
-    link._put = record
+    Only these moments are looked at: the match goes on meanwhile, and may end, after
+    which the sleeper's own last "gone" is news that has nothing to do with the test."""
+    take, put = link._take_presence, link._put
+
+    def watched(peer: str, payload: bytes) -> None:
+        if payload not in late:
+            take(peer, payload)
+            if payload == marker:
+                online.append(sleeper in link.presence.online())
+            return
+
+        def record(item: object) -> None:
+            if isinstance(item, PresenceSeen) and item.peer == sleeper:
+                seen.append(item)
+            put(item)
+        link._put = record
+        try:
+            take(peer, payload)
+        finally:
+            link._put = put
+    link._take_presence = watched
 
 
 def test_a_late_will_of_an_old_connection_starts_no_countdown() -> None:
