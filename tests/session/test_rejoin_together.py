@@ -38,7 +38,7 @@ async def _a_seated_cheater_names_honest_seats(tmp_path: Path) -> tuple[
             session.take_resume = noting  # type: ignore[method-assign]
         # still connected and never restarted, it says seats 0 and 1 come back with it
         cheater.send(Body(Msg.REJOIN, args=(cheater.hand_no, [0, 1])))
-        cheater.inbox.put_nowait(object())  # wake its loop to publish the lie
+        cheater.runner.inbox.put_nowait(object())  # wake its loop to publish the lie
         honest = [task for session, task in table.tasks.items() if session is not cheater]
         outcomes = list(await asyncio.gather(*honest))
     finally:
