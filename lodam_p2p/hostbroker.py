@@ -99,9 +99,13 @@ def read_record(directory: Path) -> BrokerRecord | None:
     """The broker record in ``directory``, or None (none, or unreadable)."""
     try:
         data = json.loads((directory / RECORD).read_text())
-        return BrokerRecord(int(data["pid"]), int(data["port"]), str(data["url"]))
+        record = BrokerRecord(int(data["pid"]), int(data["port"]), str(data["url"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
+    # a damaged record must never name a process group (pid 0 or negative) or init
+    if record.pid <= 1 or not 0 < record.port < 65536:
+        return None
+    return record
 
 
 def _start(directory: Path, listen: ListenAddress, idle_s: float) -> HostBroker:
