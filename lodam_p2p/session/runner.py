@@ -67,8 +67,11 @@ class SeatRunner:
             machine.start(self.clock())
             while not machine.done:
                 await self.flush()
+                # asyncio.timeout, not wait_for: 3.11's wait_for returns an item that
+                # arrived together with a cancel, and the cancel is lost
                 with contextlib.suppress(TimeoutError):
-                    item = await asyncio.wait_for(self.inbox.get(), self._idle())
+                    async with asyncio.timeout(self._idle()):
+                        item = await self.inbox.get()
                     machine.receive(item, self.clock())
                 self.take_waiting()
                 machine.handle_timer(self.clock())
