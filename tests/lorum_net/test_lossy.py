@@ -12,7 +12,8 @@ import pytest
 from lodam_p2p.transport.memory import MemoryHub
 from tests.lorum_net.helpers import lorum_table
 from tests.session.helpers import PATIENT, lossy, run_all
-from tests.support.aio import MATCH_PATIENCE, run
+from tests.support.aio import MATCH_PATIENCE
+from tests.support.virtual import run_on_table_clock as run
 
 #: (hub seed, seats, options): every contract at three and four seats, the blind Red
 #: King, and the short First-and-last dealt on from a carried deck

@@ -21,6 +21,7 @@ from lodam_p2p.transport.memory import MemoryHub
 from tests.lorum_net.helpers import LORUM
 from tests.session.helpers import bots
 from tests.support.aio import until
+from tests.support.virtual import run_on_table_clock
 
 #: Patient protocol timeouts and a long rejoin grace: nobody may be blamed here.
 TIMING = Timing(timeout_s=60.0, grace_s=60.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
@@ -63,8 +64,8 @@ async def _lorum_rejoin(tmp_path: Path, *chosen: str, carried: bool = False
 
 def test_a_lorum_seat_rejoins_from_its_journal_and_every_peer_ends_with_one_result(
         tmp_path: Path) -> None:
-    outcomes, kept, back = asyncio.run(asyncio.wait_for(
-        _lorum_rejoin(tmp_path, "contracts=red_king,lorum"), PATIENCE * 2))
+    outcomes, kept, back = run_on_table_clock(
+        _lorum_rejoin(tmp_path, "contracts=red_king,lorum"), PATIENCE * 2)
     assert len({repr(o) for o in outcomes}) == 1
     first = outcomes[0]
     assert first.game == "lorum" and first.blames == () and first.deals == 8
@@ -74,9 +75,9 @@ def test_a_lorum_seat_rejoins_from_its_journal_and_every_peer_ends_with_one_resu
 
 def test_a_lorum_seat_comes_back_while_a_short_stack_carries_over_and_all_shuffle_anew(
         tmp_path: Path) -> None:
-    outcomes, kept, back = asyncio.run(asyncio.wait_for(_lorum_rejoin(
+    outcomes, kept, back = run_on_table_clock(_lorum_rejoin(
         tmp_path, "contracts=first_last", "first_last_short=true", carried=True),
-        PATIENCE * 2))
+        PATIENCE * 2)
     assert len({repr(o) for o in outcomes}) == 1
     first = outcomes[0]
     assert first.blames == () and first.deals == 4 and first.audits_passed == 4

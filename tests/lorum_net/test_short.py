@@ -15,7 +15,8 @@ from lodam_p2p.session.gamehand import GameHand
 from lodam_p2p.transport.memory import MemoryHub
 from tests.lorum_net.helpers import lorum_table
 from tests.session.helpers import PATIENT, run_all
-from tests.support.aio import MATCH_PATIENCE, run
+from tests.support.aio import MATCH_PATIENCE
+from tests.support.virtual import run_on_table_clock as run
 
 
 @dataclass

@@ -31,7 +31,8 @@ from tests.lorum_net.helpers import (
     lorum_table,
 )
 from tests.session.helpers import PATIENT, run_all
-from tests.support.aio import MATCH_PATIENCE, run
+from tests.support.aio import MATCH_PATIENCE
+from tests.support.virtual import run_on_table_clock as run
 
 
 def _agree(outcomes: list[MatchOutcome]) -> MatchOutcome:

@@ -16,7 +16,8 @@ from lodam_p2p.transport import topics
 from lodam_p2p.transport.frames import Frame, FrameKind
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import QUICK, bots, run_all, table
-from tests.support.aio import MATCH_PATIENCE, run
+from tests.support.aio import MATCH_PATIENCE
+from tests.support.virtual import run_on_table_clock as run
 
 
 async def _until(check: object, timeout: float = 30.0) -> None:

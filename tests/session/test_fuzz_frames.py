@@ -6,7 +6,7 @@ The full run is ``lodam bench fuzz --frames 1000000``; this is its seeded small 
 from __future__ import annotations
 
 from lodam_p2p.cli.bench_fuzz import fuzz
-from tests.support.aio import run
+from tests.support.virtual import run_on_table_clock as run
 
 
 def test_twenty_thousand_frames_raise_nothing() -> None:

@@ -12,7 +12,7 @@ from lodam_p2p.session.table import _run_all
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import QUICK, bots, table
-from tests.support.aio import run
+from tests.support.virtual import run_on_table_clock as run
 
 
 class Person:

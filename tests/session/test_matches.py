@@ -10,7 +10,8 @@ from lodam_p2p.session import SpectatorLog, play_table
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import PATIENT, bots, lossy, run_all, table
-from tests.support.aio import MATCH_PATIENCE, run
+from tests.support.aio import MATCH_PATIENCE
+from tests.support.virtual import run_on_table_clock as run
 
 
 def _check(outcomes: list[MatchOutcome], seats: int) -> MatchOutcome:

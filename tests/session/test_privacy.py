@@ -17,7 +17,8 @@ from lodam_p2p.session import Session
 from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import bots, lossy, run_all, table
-from tests.support.aio import MATCH_PATIENCE, run
+from tests.support.aio import MATCH_PATIENCE
+from tests.support.virtual import run_on_table_clock as run
 
 
 @dataclass

@@ -19,6 +19,7 @@ from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import bots, table
 from tests.support.aio import until
+from tests.support.virtual import run_on_table_clock
 
 #: Patient protocol timeouts and a long rejoin grace: nobody may be blamed here.
 TIMING = Timing(timeout_s=60.0, grace_s=60.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
@@ -60,7 +61,7 @@ async def _rejoin_match(tmp_path: Path) -> None:
 
 def test_a_dead_seat_rejoins_from_its_journal_and_every_peer_ends_with_one_result(
         tmp_path: Path) -> None:
-    asyncio.run(asyncio.wait_for(_rejoin_match(tmp_path), PATIENCE * 2))
+    run_on_table_clock(_rejoin_match(tmp_path), PATIENCE * 2)
 
 
 async def _leaves(tmp_path: Path) -> None:
@@ -83,7 +84,7 @@ async def _leaves(tmp_path: Path) -> None:
 
 def test_a_seat_away_past_the_grace_has_left_and_the_rest_end_with_one_result(
         tmp_path: Path) -> None:
-    asyncio.run(asyncio.wait_for(_leaves(tmp_path), PATIENCE))
+    run_on_table_clock(_leaves(tmp_path), PATIENCE)
 
 
 async def _bounce(tmp_path: Path) -> None:
@@ -104,7 +105,7 @@ async def _bounce(tmp_path: Path) -> None:
 
 
 def test_a_seat_whose_will_fired_asks_back_from_the_same_process(tmp_path: Path) -> None:
-    asyncio.run(asyncio.wait_for(_bounce(tmp_path), PATIENCE * 2))
+    run_on_table_clock(_bounce(tmp_path), PATIENCE * 2)
 
 
 def _joiner(hub: MemoryHub, plan: SeatPlan, place: int) -> Session:
@@ -150,7 +151,7 @@ async def _host_back(tmp_path: Path) -> None:
 def test_a_dead_host_comes_back_from_its_journal_beside_its_seat(tmp_path: Path) -> None:
     """The host's watcher and its local seat die together, as in ``kill -9`` of ``lodam
     host``; the same journal puts both back, and every peer ends with one result."""
-    asyncio.run(asyncio.wait_for(_host_back(tmp_path), PATIENCE * 2))
+    run_on_table_clock(_host_back(tmp_path), PATIENCE * 2)
 
 
 async def _host_of_two_back(tmp_path: Path) -> None:
@@ -190,7 +191,7 @@ async def _host_of_two_back(tmp_path: Path) -> None:
 def test_a_dead_host_comes_back_with_two_seats_of_its_own(tmp_path: Path) -> None:
     """Both local seats of a restarted host come back at once: the coordinator is the
     lowest seat that stayed, not one of them, and every peer ends with one result."""
-    asyncio.run(asyncio.wait_for(_host_of_two_back(tmp_path), PATIENCE * 2))
+    run_on_table_clock(_host_of_two_back(tmp_path), PATIENCE * 2)
 
 
 async def _every_seat_back(tmp_path: Path) -> str:
@@ -221,7 +222,7 @@ def test_a_table_whose_every_seat_comes_back_at_once_ends_with_a_reason(
         tmp_path: Path) -> None:
     """Nobody holds the match: the returning seats stop at once, saying why, rather
     than wait out the grace."""
-    told = asyncio.run(asyncio.wait_for(_every_seat_back(tmp_path), PATIENCE))
+    told = run_on_table_clock(_every_seat_back(tmp_path), PATIENCE)
     assert "every seat of table oak is coming back at once" in told
 
 

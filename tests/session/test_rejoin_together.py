@@ -12,6 +12,7 @@ from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.tableplan import MatchOutcome
 from tests.session.test_rejoin_trust import PATIENCE, _Table
 from tests.support.aio import until
+from tests.support.virtual import run_on_table_clock
 
 
 def _one_result(outcomes: list[MatchOutcome]) -> MatchOutcome:
@@ -50,8 +51,8 @@ def test_a_cheater_naming_honest_seats_in_its_rejoin_blames_no_honest_seat(
         tmp_path: Path) -> None:
     """The table deals again on the coordinator's RESUME; the cheater, which lied about
     a return it never made, is left behind in the old hand and found silent."""
-    outcomes, resumed = asyncio.run(asyncio.wait_for(
-        _a_seated_cheater_names_honest_seats(tmp_path), PATIENCE * 3))
+    outcomes, resumed = run_on_table_clock(
+        _a_seated_cheater_names_honest_seats(tmp_path), PATIENCE * 3)
     result = _one_result(outcomes)  # the host's watcher and seats 0, 1 and 3
     assert resumed and set(resumed) == {2}  # seat 3, the lowest not named, answered
     assert all(blame.startswith("seat 2: ") for blame in result.blames), result.blames
@@ -75,8 +76,8 @@ async def _a_returning_seat_names_honest_seats(tmp_path: Path) -> tuple[
 
 def test_a_returning_seat_naming_honest_seats_blames_nobody_and_sits_down(
         tmp_path: Path) -> None:
-    outcomes, back = asyncio.run(asyncio.wait_for(
-        _a_returning_seat_names_honest_seats(tmp_path), PATIENCE * 2))
+    outcomes, back = run_on_table_clock(
+        _a_returning_seat_names_honest_seats(tmp_path), PATIENCE * 2)
     result = _one_result(outcomes)
     assert result.blames == () and result.winners
     assert back.seat is not None

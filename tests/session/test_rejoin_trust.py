@@ -31,6 +31,7 @@ from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import bots
 from tests.support.aio import until
+from tests.support.virtual import run_on_table_clock
 
 #: Patient protocol timeouts and a long rejoin grace: nobody may be blamed here.
 TIMING = Timing(timeout_s=60.0, grace_s=60.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
@@ -176,7 +177,7 @@ async def _a_lie_is_outvoted(tmp_path: Path) -> None:
 
 def test_a_lying_coordinator_is_outvoted_by_the_seats_that_played_the_same_deals(
         tmp_path: Path) -> None:
-    asyncio.run(asyncio.wait_for(_a_lie_is_outvoted(tmp_path), PATIENCE * 2))
+    run_on_table_clock(_a_lie_is_outvoted(tmp_path), PATIENCE * 2)
 
 
 async def _a_lie_repeated_is_still_refused(tmp_path: Path) -> None:
@@ -209,7 +210,7 @@ async def _a_lie_repeated_is_still_refused(tmp_path: Path) -> None:
 
 def test_a_lie_told_by_a_majority_is_refused_when_the_journal_contradicts_it(
         tmp_path: Path) -> None:
-    asyncio.run(asyncio.wait_for(_a_lie_repeated_is_still_refused(tmp_path), PATIENCE * 2))
+    run_on_table_clock(_a_lie_repeated_is_still_refused(tmp_path), PATIENCE * 2)
 
 
 # --- mangled bodies ----------------------------------------------------------------------

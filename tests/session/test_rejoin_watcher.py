@@ -18,6 +18,7 @@ from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import bots
 from tests.session.test_rejoin import PATIENCE, TIMING, _joiner
 from tests.support.aio import until
+from tests.support.virtual import run_on_table_clock
 
 
 async def _watcher_back(tmp_path: Path) -> tuple[MatchOutcome, list[MatchOutcome], Session]:
@@ -47,8 +48,8 @@ async def _watcher_back(tmp_path: Path) -> tuple[MatchOutcome, list[MatchOutcome
 
 
 def test_a_watching_host_comes_back_and_prints_the_seats_result(tmp_path: Path) -> None:
-    watched, outcomes, again = asyncio.run(asyncio.wait_for(_watcher_back(tmp_path),
-                                                            PATIENCE * 2))
+    watched, outcomes, again = run_on_table_clock(_watcher_back(tmp_path),
+                                                  PATIENCE * 2)
     assert {repr(o.to_json()) for o in outcomes} == {repr(watched.to_json())}
     assert watched.blames == () and watched.winners
     assert again.phase is SessionPhase.DONE
@@ -84,5 +85,5 @@ async def _lorum_watcher_back(tmp_path: Path) -> str:
 
 def test_a_watching_host_of_a_lorum_table_says_why_it_cannot_come_back(
         tmp_path: Path) -> None:
-    told = asyncio.run(asyncio.wait_for(_lorum_watcher_back(tmp_path), PATIENCE * 2))
+    told = run_on_table_clock(_lorum_watcher_back(tmp_path), PATIENCE * 2)
     assert "the host of Lorum table oak comes back only beside a seat of its own" in told

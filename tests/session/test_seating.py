@@ -9,7 +9,7 @@ from lodam_p2p.session.wire import Body
 from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import run_all, table
-from tests.support.aio import run
+from tests.support.virtual import run_on_table_clock as run
 
 HOST = "p" + "0" * 20
 

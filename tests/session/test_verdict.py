@@ -11,7 +11,7 @@ from lodam_p2p.session.verdict import early_reason, verdict_standings
 from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import QUICK, bots, run_all, table
-from tests.support.aio import run
+from tests.support.virtual import run_on_table_clock as run
 
 BLAMES = ["seat 2: timeout: no answer within 30 s (hand 7)",
           "seat 2: timeout: no offer within 30 s (hand 8)",

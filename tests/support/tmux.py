@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import time
 import uuid
+from collections.abc import Callable
 
 import pytest
 
@@ -56,6 +57,18 @@ class Tmux:
         while text not in (screen := self.screen(target)):
             if time.monotonic() > deadline:
                 pytest.fail(f"no {text!r} on the screen in {PATIENCE:g} s:\n{screen}")
+            time.sleep(0.05)
+        return screen
+
+    def wait_until(self, check: Callable[[str], bool], what: str,
+                   target: str | None = None) -> str:
+        """The first screen that ``check`` accepts; fail, naming ``what``, after
+        :data:`PATIENCE` seconds. Waiting for the answer to a key before reading the
+        next question keeps a key from landing on a later one."""
+        deadline = time.monotonic() + PATIENCE
+        while not check(screen := self.screen(target)):
+            if time.monotonic() > deadline:
+                pytest.fail(f"never on the screen: {what}:\n{screen}")
             time.sleep(0.05)
         return screen
 

@@ -38,10 +38,11 @@ def test_a_whole_match_through_a_real_terminal(tmp_path: Path) -> None:
             if "Enter: continue" in screen:
                 seen_deal_end = screen
                 tmux.keys("Enter")
+                tmux.wait_until(lambda s: "Enter: continue" not in s
+                                or "The match is over" in s, "the end-of-deal panel closed")
             elif "your turn" in screen:
                 seen_table = seen_table or screen
-                tmux.keys("h", "Enter") if "Play to" in screen or "lead" in screen \
-                    else tmux.keys("Enter")
+                _answer(tmux, screen)
             time.sleep(0.05)
         else:
             pytest.fail("the match did not end; last screen:\n" + tmux.screen())
@@ -58,3 +59,17 @@ def test_a_whole_match_through_a_real_terminal(tmp_path: Path) -> None:
         assert "Traceback" not in after and "Traceback" not in log.read_text()
     finally:
         tmux.close()
+
+
+def _answer(tmux: Tmux, screen: str) -> None:
+    """The hint and Enter for a card, Enter for any other question; each key waits for
+    its answer on the screen, so that none is left over for the next question."""
+    if "Play to" in screen or "lead" in screen:
+        tmux.keys("h")
+        hinted = tmux.wait_until(lambda s: "hint:" in s or "your turn" not in s, "the hint")
+        if "hint:" in hinted:
+            tmux.keys("Enter")
+            tmux.wait_until(lambda s: "hint:" not in s, "the card played")
+        return
+    tmux.keys("Enter")
+    tmux.wait_until(lambda s: s != screen, "the answer taken")
