@@ -7,7 +7,6 @@ waits a fixed time; the process timeouts are only safety nets.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -16,18 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.procs import PATIENCE, wait_for
-
-
-def _tables(url: str) -> list[str]:
-    """The tables ``lodam tables`` finds on the broker at ``url``."""
-    out = subprocess.run([sys.executable, "-m", "lodam_p2p", "tables", "--no-lan", "--timeout",
-                          "1", "--broker", url, "--json"],
-                         capture_output=True, timeout=PATIENCE, check=False).stdout
-    try:
-        return [row["table"] for row in json.loads(out)["tables"]]
-    except (ValueError, KeyError, TypeError):
-        return []
+from tests.support.procs import PATIENCE, lobby, wait_for
 
 
 def _group_gone(group: int) -> bool:
@@ -60,7 +48,7 @@ def test_an_interrupted_bench_load_stops_its_workers_and_exits_130() -> None:
         workers = [int(pid) for pid in started.split("(pids ")[1].split(")")[0].split()]
         assert len(workers) == 2
         wait_for("both tables on the broker",
-                 lambda: sum(t.startswith(f"load-{bench.pid}-") for t in _tables(url)) == 2)
+                 lambda: sum(a.table.startswith(f"load-{bench.pid}-") for a in lobby(url)) == 2)
         os.killpg(bench.pid, signal.SIGINT)  # what Ctrl-C at a terminal does
         out, err = bench.communicate(timeout=PATIENCE)
     finally:
