@@ -198,9 +198,9 @@ def _run_workers(url: str, args: argparse.Namespace) -> list[TableReport]:
     """Share the tables out over the worker processes and wait for all of them.
 
     Ctrl-C stops every worker this started (by its PID) and ends the command with
-    status 130 and one line: the workers start with SIGINT blocked (they inherit the
-    mask), so an interrupt reaches this process alone and none of them dies half-way
-    with a traceback of its own."""
+    status 130 and one line: the workers start with SIGINT ignored (:mod:`.workers`),
+    so an interrupt reaches this process alone and none of them dies half-way with a
+    traceback of its own, nor leaves a pool's shutdown waiting for its tables."""
     tables = [f"load-{os.getpid()}-{i + 1}" for i in range(args.tables)]
     workers = min(args.workers, len(tables))
     shares = [tables[i::workers] for i in range(workers)]
