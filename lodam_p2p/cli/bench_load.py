@@ -20,7 +20,8 @@ cores all work. Printed (``--json``: one JSON object):
 - ``cpu_s`` — processor time of this command and its workers (and of the private broker;
   an outside broker's is not counted); ``wall_s`` — the whole run.
 
-The exit status is 0 when every table finished with no blame, else 1.
+The exit status is 0 when every table finished with no blame, else 1; Ctrl-C stops
+the workers and the broker this started and exits with 130.
 """
 
 from __future__ import annotations
@@ -29,25 +30,28 @@ import argparse
 import asyncio
 import contextlib
 import json
-import multiprocessing
 import os
 import resource
 import sys
 import time
 from collections.abc import Coroutine, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from typing import Any
 
 from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.netrun import bot_seats, check_broker, parse_options
+from lodam_p2p.cli.workers import Worker, gather, start_all, stop
 from lodam_p2p.player import DealEnded, Player, TableEvent
 from lodam_p2p.rules import Action, PlayerView
 from lodam_p2p.session import Timing
 from lodam_p2p.session.runner import Session
 from lodam_p2p.session.table import _run_all, _sessions, mqtt_connector, table_game
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
+
+#: The exit status of an interrupted run (128 + SIGINT, as a shell reports it).
+EXIT_INTERRUPTED = 130
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -191,17 +195,46 @@ class TableReport:
 
 
 def _run_workers(url: str, args: argparse.Namespace) -> list[TableReport]:
-    """Share the tables out over the worker processes and wait for all of them."""
+    """Share the tables out over the worker processes and wait for all of them.
+
+    Ctrl-C stops every worker this started (by its PID) and ends the command with
+    status 130 and one line: the workers start with SIGINT ignored (:mod:`.workers`),
+    so an interrupt reaches this process alone and none of them dies half-way with a
+    traceback of its own, nor leaves a pool's shutdown waiting for its tables."""
     tables = [f"load-{os.getpid()}-{i + 1}" for i in range(args.tables)]
     workers = min(args.workers, len(tables))
     shares = [tables[i::workers] for i in range(workers)]
     stall = args.stall if args.stall is not None else max(120.0, 4 * args.timeout)
     plan = LoadPlan(url, args.seats, args.bot, tuple(args.option),
                     Timing(timeout_s=args.timeout, linger_s=2.0, lobby_s=120.0), stall)
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        futures = [pool.submit(play_tables, plan, share) for share in shares]
-        return [report for future in futures for report in future.result()]
+    started: list[Worker] = []
+    try:
+        start_all(_work, [(plan, share) for share in shares], "lodam bench load", started)
+        pids = " ".join(str(worker.process.pid) for worker in started)
+        print(f"lodam: bench load: {len(tables)} tables on {url}, {len(started)} worker "
+              f"processes (pids {pids})", file=sys.stderr, flush=True)
+        answers = gather(started)
+    except KeyboardInterrupt:
+        stopped = stop(started)
+        raise CliError(f"bench load interrupted: stopped {stopped} of its {len(started)} "
+                       "worker processes", EXIT_INTERRUPTED) from None
+    finally:
+        stop(started)
+    return [report for worker, share, answer in zip(started, shares, answers, strict=True)
+            for report in (answer if answer is not None else _lost(worker, share))]
+
+
+def _work(plan: LoadPlan, tables: list[str], reply: Connection) -> None:
+    """The body of a worker process: play ``tables``, send the reports back."""
+    reply.send(play_tables(plan, tables))
+    reply.close()
+
+
+def _lost(worker: Worker, tables: list[str]) -> list[TableReport]:
+    """The reports of tables whose worker ended without sending any."""
+    return [TableReport(table, error=f"its worker process {worker.process.pid} ended "
+                        f"without a report (exit status {worker.process.exitcode})")
+            for table in tables]
 
 
 def play_tables(plan: LoadPlan, tables: list[str]) -> list[TableReport]:

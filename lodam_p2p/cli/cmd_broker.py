@@ -115,8 +115,11 @@ async def _serving(broker: EmbeddedBroker, stop: asyncio.Event, idle_s: float | 
     loop = asyncio.get_running_loop()
     idle_since = loop.time()
     while not stop.is_set():
+        # asyncio.timeout, not wait_for: 3.11's wait_for drops a cancel that comes as
+        # ``stop`` is set, and a cancelled broker would go on to drain its clients
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), POLL_S)
+            async with asyncio.timeout(POLL_S):
+                await stop.wait()
         if broker.clients():
             idle_since = loop.time()
         elif loop.time() - idle_since >= idle_s:

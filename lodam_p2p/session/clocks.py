@@ -203,18 +203,31 @@ class Clocks:
         elif self.phase is SessionPhase.GRACE and now >= self.grace_until:
             self.finish(early=True)
         elif self.phase is SessionPhase.LINGER:
-            waiting = [s.peer for s in self.roster.sitters if s.peer not in self.results
-                       and self.online(s.peer)] if self.roster is not None else []
-            host = self.host
-            if (host is not None and not self.watching_host() and host not in self.results
-                    and self.online(host)):
-                waiting.append(host)
             # a seat still playing the last deal may need this one's frames again: wait
-            # for every connected seat's result, up to a protocol step's time past the
-            # linger (never a person's thinking time: nobody decides any more)
+            # for its result, up to a protocol step's time past the linger (never a
+            # person's thinking time: nobody decides any more)
             extra = min(self._limit(), self.timing.timeout_s)
-            if not waiting or now >= self.linger_until + extra:
+            if not self._lingering_for() or now >= self.linger_until + extra:
                 self.phase = SessionPhase.DONE
+
+    def _lingering_for(self) -> list[str]:
+        """The peers a session that sent its result still waits for: every connected
+        seat still in the match whose result has not come, and the host's watcher.
+
+        Not a seat put out of the match: it plays no deal that needs this one's frames,
+        and one that cheated may still sit in the hand the others voided, sending its
+        result only a time limit after theirs (later still on a loaded machine)."""
+        if self.roster is None:
+            return []
+        playing = self.active() if self.match is not None else None
+        waiting = [s.peer for i, s in enumerate(self.roster.sitters)
+                   if s.peer not in self.results and self.online(s.peer)
+                   and (playing is None or playing[i])]
+        host = self.host
+        if (host is not None and not self.watching_host() and host not in self.results
+                and self.online(host)):
+            waiting.append(host)
+        return waiting
 
     def _lot_timer(self, now: float) -> None:
         assert self.lot is not None

@@ -147,8 +147,8 @@ class MqttTransport:
     ) -> None:
         """Publish, waiting through reconnections up to ``publish_timeout`` seconds."""
         try:
-            await asyncio.wait_for(self._publish(topic, payload, retain, qos),
-                                   self._publish_timeout)
+            async with asyncio.timeout(self._publish_timeout):  # wait_for may drop a cancel
+                await self._publish(topic, payload, retain, qos)
         except TimeoutError:
             raise TransportError(
                 f"could not publish to {self.url.redacted()} within "

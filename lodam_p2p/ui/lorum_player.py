@@ -205,8 +205,11 @@ class LorumPlayer(SeatedPerson[Action]):
 
     async def _decide(self, view: PlayerView) -> Action:
         if not self.hold.is_set():
+            # asyncio.timeout, not wait_for: 3.11's wait_for drops a cancel that comes
+            # as the person lets go, and the stopped seat would go on to ask
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.hold.wait(), self.hold_limit)
+                async with asyncio.timeout(self.hold_limit):
+                    await self.hold.wait()
             if not self.hold.is_set():  # a timed table cannot wait longer
                 self.model.panel = LorumPanel.NONE
                 self.release()

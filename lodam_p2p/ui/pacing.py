@@ -46,8 +46,11 @@ class PacedPlayer:
     async def decide(self, view: Any) -> Any:
         """Wait (for the person, then the delay), then ask the wrapped player."""
         if self.hold is not None and not self.hold.is_set():
+            # asyncio.timeout, not wait_for: 3.11's wait_for drops a cancel that comes
+            # as the person lets go, and the stopped bot would go on to decide
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.hold.wait(), self.hold_limit)
+                async with asyncio.timeout(self.hold_limit):
+                    await self.hold.wait()
         pause = self.delay if _card_down(view) else self.delay * QUICK
         if pause > 0:
             await asyncio.sleep(pause)

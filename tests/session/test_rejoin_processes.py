@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.brokers import Mosquitto
-from tests.support.procs import PATIENCE, announced, logged, seated, wait_for
+from tests.support.procs import PATIENCE, announced, logged, seated, tables, wait_for
 
 NODELAY = "set_tcp_nodelay true"
 
@@ -103,7 +103,7 @@ def test_a_host_killed_in_the_lobby_ends_the_joiners_wait_and_leaves_the_lobby(
     assert joiner.returncode != 0
     reason = (tmp_path / "bot.log").read_text().strip().splitlines()
     assert reason and "left before the start" in reason[-1]
-    assert not announced(broker, "fir")
+    assert '"fir"' not in tables(broker)  # what `lodam tables` prints
 
 
 @pytest.mark.slow
@@ -143,4 +143,34 @@ def test_a_killed_host_comes_back_and_every_peer_prints_one_result(
     assert journal["host"]["outcome"]["winners"] == result["winners"]
     assert journal["seat-1"]["outcome"]["winners"] == result["winners"]
     assert "came back" in (tmp_path / "bot0.log").read_text()
-    assert not announced(broker, "elm")
+    assert '"elm"' not in tables(broker)  # what `lodam tables` prints
+
+
+@pytest.mark.slow
+def test_a_killed_watching_host_comes_back_and_prints_the_seats_result(
+        make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
+    """``lodam host --watch`` sits at no seat: killed mid-match and started again with
+    its state directory, it follows the table to its end (nobody waited for it) and
+    prints the result the three seats print."""
+    broker = make_mosquitto(NODELAY)
+    state = tmp_path / "host-state"
+    watching = ["host", "--table", "oak", "--seats", "3", "--watch", "--broker", broker.url,
+                "--json", "--option", "lives=3", "--state-dir", str(state)]
+    host = _lodam(*watching, log=tmp_path / "host.log")
+    wait_for("the table announced", lambda: announced(broker, "oak"))
+    bots = [_lodam("bot", name, "--table", "oak", "--broker", broker.url, "--json",
+                   log=tmp_path / f"bot{i}.log")
+            for i, name in enumerate(["random", "heuristic", "random"])]
+    wait_for("a hand in progress at the watching host", lambda: _journal_hand(state, "host") >= 2)
+    host.send_signal(signal.SIGKILL)
+    host.wait(timeout=PATIENCE)
+    host = _lodam(*watching, log=tmp_path / "host-again.log")
+    lines = _results([host, *bots], tmp_path)
+    assert len(set(lines)) == 1, lines
+    result = json.loads(lines[0])
+    assert result["table"] == "oak" and result["winners"] and result["blames"] == []
+    journal = json.loads((state / "journal.json").read_text())["sessions"]
+    assert journal["host"]["outcome"]["winners"] == result["winners"]
+    assert "match over" not in (tmp_path / "host.log").read_text()  # killed mid-match
+    again = (tmp_path / "host-again.log").read_text()
+    assert "back at table oak: following it to its result" in again and "match over" in again

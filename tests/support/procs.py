@@ -1,8 +1,13 @@
-"""Waiting on separate ``lodam`` processes: observable events, never a fixed sleep."""
+"""Waiting on separate ``lodam`` processes: observable events, never a fixed sleep.
+
+The lobby is read in this process (:func:`lobby`), as ``lodam tables`` reads it, rather
+than by starting ``lodam tables`` at every poll: each of those costs a second or more
+of processor time, taken from the very processes the test waits for.
+"""
 
 from __future__ import annotations
 
-import json
+import asyncio
 import subprocess
 import sys
 import time
@@ -11,7 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from lodam_p2p.transport import TransportError
+from lodam_p2p.transport.lobby import TableAnnouncement, read_lobby
+from lodam_p2p.transport.mqtt import MqttTransport
 from tests.support.brokers import Mosquitto
+
+#: Safety net of one lobby read (it ends as soon as the broker has sent the lobby).
+LOBBY_READ_S = 10.0
 
 #: Safety net for every wait (seconds); the events come far sooner.
 PATIENCE = 120.0
@@ -34,18 +45,27 @@ def tables(broker: Mosquitto) -> str:
     return out.stdout.decode()
 
 
+def lobby(url: str) -> list[TableAnnouncement]:
+    """The tables the broker at ``url`` announces, read in this process ([] if the
+    broker cannot be reached)."""
+    async def read() -> list[TableAnnouncement]:
+        async with MqttTransport(url, timeout=LOBBY_READ_S) as transport:
+            return await read_lobby(transport, limit=LOBBY_READ_S)
+
+    try:
+        return asyncio.run(read())
+    except (TransportError, OSError):
+        return []
+
+
 def announced(broker: Mosquitto, table: str) -> bool:
     """Whether the broker's lobby lists ``table``."""
-    return f'"{table}"' in tables(broker)
+    return any(a.table == table for a in lobby(broker.url))
 
 
 def seated(broker: Mosquitto, table: str) -> int:
     """How many seats the lobby announcement of ``table`` shows taken."""
-    try:
-        rows = json.loads(tables(broker))["tables"]
-    except (ValueError, KeyError):
-        return 0
-    return max((len(r.get("seated", [])) for r in rows if r.get("table") == table), default=0)
+    return max((len(a.seated) for a in lobby(broker.url) if a.table == table), default=0)
 
 
 def logged(path: Path, text: str) -> bool:

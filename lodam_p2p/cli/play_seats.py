@@ -1,0 +1,122 @@
+"""The bots of ``lodam play``: which ones sit down, their seats, and a table of bots only.
+
+Also where the command's log goes (:func:`setup_logging`): to a file, never over the
+screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lodam_p2p.cli import CliError
+from lodam_p2p.cli.person import Driver
+
+if TYPE_CHECKING:
+    from lodam_p2p.bots.registry import BotRegistry
+    from lodam_p2p.player import Player
+    from lodam_p2p.tableplan import SeatPlan
+
+#: Names for the bots' seats, as a 17th-century table might have had.
+BOT_NAMES = ("Moll", "Ned", "Bess", "Kit", "Joan", "Hal", "Nan", "Wat", "Tib", "Jack")
+
+
+def lineup_for(args: argparse.Namespace, registry: BotRegistry) -> list[str]:
+    """The bots to seat: every free seat, or (hosting, joining) exactly those named."""
+    if getattr(args, "join_row", None) is not None:
+        return []
+    if getattr(args, "host", False):
+        from lodam_p2p.arena.config import ArenaError, parse_lineup  # noqa: PLC0415
+
+        try:
+            wanted = len(parse_lineup(args.bots)) if args.bots.strip() else 0
+        except ArenaError as err:
+            raise CliError(f"bad bots: {err}") from None
+        return bot_lineup(args.bots, min(wanted, args.seats - 1), registry) if wanted else []
+    return bot_lineup(args.bots, args.seats if args.bots_only else args.seats - 1, registry)
+
+
+def bot_lineup(text: str, count: int, registry: BotRegistry) -> list[str]:
+    """``count`` bot names from ``--bots`` (the last one repeated to fill)."""
+    from lodam_p2p.arena.config import ArenaError, parse_lineup  # noqa: PLC0415
+
+    try:
+        names = list(parse_lineup(text))
+    except ArenaError as err:
+        raise CliError(f"bad --bots: {err}") from None
+    if len(names) > count:
+        raise CliError(f"--bots names {len(names)} bots for {count} free seats")
+    for name in names:
+        if name not in registry:
+            raise CliError(f"unknown bot {name!r} (installed: {', '.join(registry.names())})")
+    return names + [names[-1]] * (count - len(names))
+
+
+def setup_logging(path: Path | None) -> Path:
+    """Send every log record to ``path`` (default under the XDG state folder)."""
+    if path is None:
+        state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+        path = Path(state) / "lodam" / "lodam.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError as err:
+        raise CliError(f"cannot write the log file {path}: {err.strerror or err}") from None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
+    logging.captureWarnings(True)
+    return path
+
+
+def bot_seats(lineup: Sequence[str], registry: BotRegistry, *, first_seat: int, seed: int | None,
+              wrap: Callable[[Player], Player]) -> list[SeatPlan]:
+    """One seat per bot of ``lineup``, numbered from ``first_seat``, each player wrapped."""
+    from lodam_p2p.bots.adapter import BotPlayer  # noqa: PLC0415
+    from lodam_p2p.tableplan import SeatPlan  # noqa: PLC0415
+
+    seats = []
+    for i, name in enumerate(lineup):
+        seat = first_seat + i
+        bot_type = registry.get(name)
+        bot_seed = (seed or 0) * 1000 + seat
+        player = BotPlayer(name, bot_type.make(seat, bot_seed), registry.fallback(name, seat),
+                           bot_seed)
+        seats.append(SeatPlan(BOT_NAMES[i % len(BOT_NAMES)], wrap(player), f"bot:{name}"))
+    return seats
+
+
+def bots_only(args: argparse.Namespace, options: Any, lineup: list[str],
+              registry: BotRegistry, driver: Driver, *, spectator: type | None = None) -> int:
+    """A table of bots only, told by ``spectator`` (a wrapper of the first seat; default
+    Lodam's log) as plain text; with ``--json`` the story goes to stderr and stdout has
+    only the one-line result."""
+    from lodam_p2p.cli.netrun import result_json  # noqa: PLC0415
+    from lodam_p2p.ui.glyphs import Glyphs  # noqa: PLC0415
+    from lodam_p2p.ui.pacing import PacedPlayer  # noqa: PLC0415
+    from lodam_p2p.ui.spectator import SpectatorLog  # noqa: PLC0415
+
+    delay = args.bot_delay or 0.0
+    seats = bot_seats(lineup, registry, first_seat=0, seed=args.seed,
+                      wrap=lambda p: PacedPlayer(p, delay) if delay else p)
+    story = sys.stderr if args.json else sys.stdout
+    first = seats[0]
+    told = (spectator or SpectatorLog)(first.player, story, Glyphs(args.ascii))
+    seats[0] = type(first)(first.name, told, first.kind)
+    outcome = asyncio.run(driver(options, seats, args.seed))
+    if args.json:
+        print(json.dumps(result_json(outcome)))
+    return 0
+
+
+def hosted(args: argparse.Namespace, lineup: Sequence[str]) -> tuple[str, ...]:
+    """The bot seats played here for a table others join (leaving ends them)."""
+    if not getattr(args, "host", False):
+        return ()
+    return tuple(BOT_NAMES[i % len(BOT_NAMES)] for i in range(len(lineup)))

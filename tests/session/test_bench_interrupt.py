@@ -1,0 +1,64 @@
+"""Ctrl-C of ``lodam bench load``: the command and every process it started end.
+
+The interrupt goes to the command's whole process group, as a terminal's Ctrl-C does,
+once its workers have said who they are and the tables are on the broker. Nothing here
+waits a fixed time; the process timeouts are only safety nets.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.procs import PATIENCE, lobby, wait_for
+
+
+def _group_gone(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state == "Z"  # ended; only its reaping is left
+
+
+@pytest.mark.slow
+def test_an_interrupted_bench_load_stops_its_workers_and_exits_130() -> None:
+    bench = subprocess.Popen([sys.executable, "-m", "lodam_p2p", "bench", "load", "--tables", "2",
+                              "--seats", "3", "--workers", "2", "--json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)
+    try:
+        assert bench.stderr is not None
+        started = bench.stderr.readline().decode()  # the line naming the workers
+        assert "worker processes (pids " in started, started
+        url = started.split(" tables on ")[1].split(",")[0]
+        workers = [int(pid) for pid in started.split("(pids ")[1].split(")")[0].split()]
+        assert len(workers) == 2
+        wait_for("both tables on the broker",
+                 lambda: sum(a.table.startswith(f"load-{bench.pid}-") for a in lobby(url)) == 2)
+        os.killpg(bench.pid, signal.SIGINT)  # what Ctrl-C at a terminal does
+        out, err = bench.communicate(timeout=PATIENCE)
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.wait()
+    told = err.decode()
+    assert bench.returncode == 130, told
+    assert out == b"", told
+    assert told.splitlines() == ["lodam: bench load interrupted: stopped 2 of its 2 worker "
+                                 "processes"], told
+    wait_for("the workers ended", lambda: all(_gone(pid) for pid in workers))
+    wait_for("nothing left of the command's process group", lambda: _group_gone(bench.pid))
