@@ -3,7 +3,9 @@
 Each subcommand lives in its own module ``lodam_p2p/cli/cmd_<name>.py`` exposing
 ``register(subparsers)``; ``lodam bench`` gathers ``bench_<name>.py`` modules the same
 way. Discovery keeps the subcommands independent of one another: adding one touches
-no shared file.
+no shared file. A command line that names its subcommand loads that module only (a
+``lodam bot`` process does not import the terminal interface, the arena or the
+benchmarks); anything else — no command, an unknown one, ``--help`` — loads them all.
 """
 
 from __future__ import annotations
@@ -37,23 +39,35 @@ def modules_with_prefix(prefix: str) -> list[ModuleType]:
     return [importlib.import_module(f"{__name__}.{name}") for name in names]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full ``lodam`` parser with every discovered subcommand."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``lodam`` parser: with ``command``, that subcommand's module only (a name with
+    no ``cmd_`` module of its own loads them all, so argparse can say what is wrong)."""
     parser = argparse.ArgumentParser(
         prog="lodam",
         description="Losing Lodam on a LAN: humans and bots, fair deals, no trusted server.",
     )
     parser.add_argument("--version", action="version", version=f"lodam_p2p {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in modules_with_prefix("cmd_"):
+    names = {info.name for info in pkgutil.iter_modules(__path__)}
+    if command is not None and f"cmd_{command}" in names:
+        modules = [importlib.import_module(f"{__name__}.cmd_{command}")]
+    else:
+        modules = modules_with_prefix("cmd_")
+    for module in modules:
         module.register(sub)
     return parser
 
 
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word, unless that is an option."""
+    return argv[0] if argv and not argv[0].startswith("-") else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``lodam`` console script; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command(words))
+    args = parser.parse_args(words)
     run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
     if run is None:
         parser.print_help()

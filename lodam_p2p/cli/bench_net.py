@@ -63,6 +63,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="K=V",
                         help="a rules option (repeatable)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="run every bot under cProfile and write DIR/seat-N.prof")
     parser.set_defaults(run=run)
 
 
@@ -130,7 +132,8 @@ async def _measure(args: argparse.Namespace) -> dict[str, object]:
                        timing=Timing(timeout_s=30, linger_s=2, lobby_s=60))
         task = asyncio.create_task(host.run())
         await asyncio.sleep(0.5)  # the announcement is out before the bots look for it
-        bots = [await _spawn(args.bot, table, url, seat) for seat in range(args.seats)]
+        bots = [await _spawn(args.bot, table, url, seat, args.profile)
+                for seat in range(args.seats)]
         try:
             outcome = await task
         finally:
@@ -148,11 +151,34 @@ async def _measure(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
-async def _spawn(bot: str, table: str, url: str, seat: int) -> asyncio.subprocess.Process:
-    """A ``lodam bot`` process."""
+async def _spawn(bot: str, table: str, url: str, seat: int,
+                 profile: str | None) -> asyncio.subprocess.Process:
+    """A ``lodam bot`` process (under cProfile into ``profile``/seat-N.prof if given)."""
+    runner = ["-m", "lodam_p2p"]
+    if profile is not None:
+        os.makedirs(profile, exist_ok=True)
+        runner = ["-c", _PROFILED, os.path.join(profile, f"seat-{seat}.prof")]
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "lodam_p2p", "bot", bot, "--table", table, "--broker", url,
+        sys.executable, *runner, "bot", bot, "--table", table, "--broker", url,
         "--seed", str(seat), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+#: ``python -c`` program running ``lodam`` under cProfile with a CPU-time clock (the
+#: wall clock of a loaded machine would charge other processes' time to whatever
+#: waited); argv[1] is the output file, the rest ``lodam``'s arguments.
+_PROFILED = """
+import cProfile, sys, time
+out = sys.argv[1]
+del sys.argv[1]
+profiler = cProfile.Profile(time.process_time)
+profiler.enable()
+try:
+    from lodam_p2p.cli import main
+    main(sys.argv[1:])
+finally:
+    profiler.disable()
+    profiler.dump_stats(out)
+"""
 
 
 async def _reap(process: asyncio.subprocess.Process) -> None:

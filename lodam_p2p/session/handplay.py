@@ -273,7 +273,20 @@ class HandPlay(HandBase, Trading, OwnMoves):
         self._remask_mine(now)
         if self.public.is_over and self._pending is None and not self._remasking:
             self._open_for_audit(now)
-        self._flush()
+        if not self._holding_shares():
+            self._flush()
+
+    def _holding_shares(self) -> bool:
+        """Whether this seat keeps its envelopes back for a moment: a bystander of an
+        exchange answers the first trader's re-mask (SHARES) only once the second
+        trader's is in too, so that both answers travel in one body — one frame to
+        sign, carry and check instead of two. Nothing waits on the held answer before
+        the second re-mask: the next decision waits for both re-masks and all their
+        shares, and while a trader's re-mask is due the table waits for that trader
+        (:meth:`awaited`), never for a bystander."""
+        return (self.me is not None and self.me not in self._remasking
+                and any(not applied for applied in self._remasking.values())
+                and self.fair.phase is Phase.PLAY)
 
     def _finish_play(self, pending: Pending, now: float) -> None:
         revealed = self.fair.record.revealed

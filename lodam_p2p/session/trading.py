@@ -148,9 +148,14 @@ class Trading:
                 del self._remasking[event.seat]
 
     def _remask_mine(self, now: float) -> None:
+        """Re-mask this seat's holding when due. Of the two traders the higher seat
+        re-masks once the lower one's re-mask is in, and its REMASK body carries its
+        shares for that re-mask too (one body fewer per exchange); the table waits for
+        the lower trader meanwhile (:meth:`remasking`), never for the higher."""
         if self.me is None or not self._remask_due(self.me) or self._remask_sent:
             return
+        if any(seat < self.me and not applied for seat, applied in self._remasking.items()):
+            return
         self._remask_sent = True
-        self._flush()
         self.fair.remask(sorted(self.holdings[self.me]), now)
         self.outbox.append(self._body(Msg.REMASK, (), self.fair.outgoing()))

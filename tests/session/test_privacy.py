@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from lodam_p2p.fairdeal.messages import RemaskMsg, decode
+from lodam_p2p.fairdeal.messages import RemaskMsg, SharesMsg, decode
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from lodam_p2p.rules import Options
 from lodam_p2p.session import Session
@@ -42,11 +42,14 @@ def _watch(watcher: Session) -> list[Seen]:
     return seen
 
 
-def _remask_of(body: Body) -> RemaskMsg:
-    (raw,) = body.envelopes
-    msg = decode(raw[SIG_LEN + HEADER_LEN:])
-    assert isinstance(msg, RemaskMsg)
-    return msg
+def _remask_of(body: Body) -> tuple[RemaskMsg, tuple[int, ...]]:
+    """The re-mask a REMASK body carries, and the sizes of the SHARES riding with it
+    (the higher trader's answer to the lower one's re-mask, whose size is public)."""
+    messages = [decode(raw[SIG_LEN + HEADER_LEN:]) for raw in body.envelopes]
+    (msg,) = [m for m in messages if isinstance(m, RemaskMsg)]
+    shares = tuple(len(m.shares) for m in messages if isinstance(m, SharesMsg))
+    assert len(messages) == 1 + len(shares)
+    return msg, shares
 
 
 def _shape(messages: list[Seen]) -> list[tuple[object, ...]]:
@@ -66,7 +69,7 @@ def test_an_observer_cannot_link_a_traded_card_to_its_play() -> None:
     for m in seen:
         by_hand[m.hand].append(m)
     exchanges = {False: 0, True: 0}
-    shapes: dict[int, set[tuple[object, ...]]] = defaultdict(set)
+    shapes: dict[tuple[int, tuple[int, ...]], set[tuple[object, ...]]] = defaultdict(set)
     for messages in by_hand.values():
         named: set[int] = set()  # every position an exchange named
         acceptor = -1
@@ -83,11 +86,12 @@ def test_an_observer_cannot_link_a_traded_card_to_its_play() -> None:
                 traders = {m.seat, acceptor}
                 assert {n.seat for n in after} == traders  # both re-mask, void or not
                 for n in after:
-                    remask = _remask_of(n.body)
+                    remask, riding = _remask_of(n.body)
                     assert named & set(remask.inputs)  # the traded (or offered) card in it
-                    shapes[len(remask.inputs)].add(tuple(_shape([n])))
+                    shapes[(len(remask.inputs), riding)].add(tuple(_shape([n])))
             elif kind is Msg.PLAY:
                 assert args[0] not in named, "a play named a position an exchange named"
     assert exchanges[False] and exchanges[True], exchanges  # done and void both happened
-    # a re-mask of k positions looks the same whatever the exchange was: one size per k
+    # a re-mask of k positions (with the shares it carries for the other trader's
+    # public holding size) looks the same whatever the exchange was: one size per key
     assert shapes and all(len(s) == 1 for s in shapes.values()), shapes
