@@ -45,9 +45,15 @@ import time
 from collections.abc import Callable, Mapping
 
 from lodam_p2p.bots import BotOption, BotType, hookimpl
-from lodam_p2p.rules import Action, Decision, PlayerView, PublicDeal
-from lodam_p2p.rules.cards import mask_of
-from lodam_p2p.rules.codes import action_of, code_of
+from lodam_p2p.games.lodam import (
+    Action,
+    Decision,
+    PlayerView,
+    PublicDeal,
+    action_of,
+    code_of,
+    mask_of,
+)
 from .ismcts_policy import boundary_choice, play_choice
 from .ismcts_replay import ReplayError, WindowLog, replay
 from .ismcts_rewards import deal_values

@@ -320,7 +320,7 @@ class Timed:
 
     async def decide(self, view: PlayerView) -> Action:
         """The player's decision, timed."""
-        action = await self.player.decide(view)
+        action: Action = await self.player.decide(view)
         self.clock.decided()
         return action
 

@@ -4,7 +4,9 @@ The engine is :mod:`lodam_p2p.rules`; this package states it behind the game int
 (:mod:`lodam_p2p.games.lodam.game`) and is the one door through which Lodam-specific
 code above the games (a Lodam bot, a Lodam client panel) reaches the game's own values:
 its cards, actions and views, and — for the networked Lodam hand, which tracks the deal
-itself — its deal, public deal, match and errors.
+itself — its deal, public deal, match and errors. A search bot that runs the deal
+machine itself finds here the machine's alphabet too: card masks, move codes and the
+tables that turn one into the other.
 """
 
 from lodam_p2p.games.lodam.game import GAME, LodamGame
@@ -36,11 +38,47 @@ from lodam_p2p.rules import (
     legal_actions_for,
     rank_strength,
 )
+from lodam_p2p.rules.cards import (
+    CARD_POINTS,
+    FULL_MASK,
+    SHORT_MASK,
+    mask_of,
+    strength_table,
+)
+from lodam_p2p.rules.codes import (
+    ANSWER_BASE,
+    CHALLENGE_BASE,
+    DECLARE_BASE,
+    DECLARE_PASS_CODE,
+    DECLINE,
+    LEAVE,
+    NO_CHALLENGE,
+    NO_OFFER,
+    SUIT_MASK,
+    SUIT_OF,
+    action_of,
+    bits,
+    code_of,
+    kind_mask,
+)
 
 __all__ = [
+    "ANSWER_BASE",
+    "CARD_POINTS",
+    "CHALLENGE_BASE",
+    "DECLARE_BASE",
+    "DECLARE_PASS_CODE",
+    "DECLINE",
+    "FULL_MASK",
     "FULL_PACK",
     "GAME",
+    "LEAVE",
+    "NO_CHALLENGE",
+    "NO_OFFER",
+    "SHORT_MASK",
     "SHORT_PACK",
+    "SUIT_MASK",
+    "SUIT_OF",
     "Action",
     "Answer",
     "Card",
@@ -64,6 +102,12 @@ __all__ = [
     "RulesError",
     "Suit",
     "Swallow",
+    "action_of",
+    "bits",
+    "code_of",
+    "kind_mask",
     "legal_actions_for",
+    "mask_of",
     "rank_strength",
+    "strength_table",
 ]

@@ -82,12 +82,48 @@ class LodamGame(OptionsOfType, Game):
     illegal_action = IllegalAction
     #: offers and answers pass cards face down (RULES.md 6)
     exchanges = EXCHANGES
+    #: RULES.md 8: a proven revoke puts the offender out of the match
+    puts_out = True
 
     # -- the match ----------------------------------------------------------------------
 
     def start_match(self, options: Any, players: int, first_dealer: int) -> Match:
         self.seats.check(players, self.title)
         return Match.start(_options(options), players, first_dealer)
+
+    def put_out(self, match: GameMatch, seat: int) -> None:
+        m = _match(match)
+        if m.active[seat]:
+            m.revoke(seat)
+
+    def match_state(self, match: GameMatch) -> dict[str, Any]:
+        """Counters, the next dealer, who is in, deals played, when each seat went out,
+        whether the match is over and its winners."""
+        m = _match(match)
+        return {"lives": list(m.lives), "dealer": m.dealer, "active": list(m.active),
+                "deals_played": m.deals_played, "eliminated_in": list(m.eliminated_in),
+                "is_over": m.is_over, "winners": list(m.winners)}
+
+    def restore_match(self, options: Any, players: int, state: object) -> Match:
+        """The match :meth:`match_state` described; ``ValueError`` if a field is missing
+        or does not fit (the seat lists must have ``players`` entries)."""
+        if not isinstance(state, Mapping):
+            raise ValueError("a Lodam match state is an object")
+        saved = state
+        try:
+            lives = [int(v) for v in saved["lives"]]
+            active = [bool(v) for v in saved["active"]]
+            match = Match.resume(_options(options), lives, int(saved["dealer"]), active)
+            match.deals_played = int(saved["deals_played"])
+            match.eliminated_in = [None if v is None else int(v)
+                                   for v in saved["eliminated_in"]]
+            match.is_over = bool(saved["is_over"])
+            match.winners = [int(v) for v in saved["winners"]]
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise ValueError(str(err)) from None
+        if len(match.eliminated_in) != len(lives) or len(lives) != players:
+            raise ValueError("seat counts differ")
+        return match
 
     def deal_plan(self, match: GameMatch) -> DealPlan:
         """RULES.md 4: one card at a time from the eldest hand, the rest the talon, whose
