@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lodam_p2p.rules import Match, Options
+from lodam_p2p.games.lodam import Match, Options
 from lodam_p2p.session.journal import (
     Journal,
     JournalError,

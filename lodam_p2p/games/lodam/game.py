@@ -1,6 +1,8 @@
-"""Losing Lodam (RULES.md) behind the game interface: a thin adapter over
-:mod:`lodam_p2p.rules`, which stays the engine. Every Lodam fact a table needs — the seat
-range, the pack of the next deal, the round-robin deal and its talon — is stated here.
+"""Losing Lodam (RULES.md) behind the game interface: a thin adapter over the engine
+beside it in this package (:mod:`~lodam_p2p.games.lodam.match`,
+:mod:`~lodam_p2p.games.lodam.deal`, :mod:`~lodam_p2p.games.lodam.public` …). Every Lodam
+fact a table needs — the seat range, the pack of the next deal, the round-robin deal and
+its talon — is stated here.
 """
 
 from __future__ import annotations
@@ -12,7 +14,15 @@ from typing import Any
 from lodam_p2p.games.common import OptionsOfType, checked
 from lodam_p2p.games.interface import Game, GameDeal, GameMatch
 from lodam_p2p.games.lodam import codec
+from lodam_p2p.games.lodam.actions import Action, Answer, IllegalAction, Offer, Play, Revoke
+from lodam_p2p.games.lodam.cards import FULL_PACK, SHORT_PACK, Card
+from lodam_p2p.games.lodam.deal import Deal
 from lodam_p2p.games.lodam.exchange import EXCHANGES
+from lodam_p2p.games.lodam.match import Match
+from lodam_p2p.games.lodam.options import ExchangeRule, Options, RankOrder
+from lodam_p2p.games.lodam.public import PublicDeal
+from lodam_p2p.games.lodam.replay import replay_scenario
+from lodam_p2p.games.lodam.view import PlayerView
 from lodam_p2p.games.values import (
     DealPlan,
     DealSummary,
@@ -26,25 +36,6 @@ from lodam_p2p.games.values import (
     WireAction,
     shared_ranks,
 )
-from lodam_p2p.rules import (
-    FULL_PACK,
-    SHORT_PACK,
-    Action,
-    Answer,
-    Card,
-    Deal,
-    ExchangeRule,
-    IllegalAction,
-    Match,
-    Offer,
-    Options,
-    Play,
-    PlayerView,
-    PublicDeal,
-    RankOrder,
-    Revoke,
-)
-from lodam_p2p.rules.replay import replay_scenario
 
 #: One line of help per option of RULES.md section 12 (``lodam rules show-options``).
 OPTION_HELP = {
