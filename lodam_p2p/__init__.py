@@ -6,9 +6,10 @@ Layers (arrows point inward)::
         \\        |         /
          session (one seat)
         /        |         \\
-    rules     fairdeal     transport
+    games     fairdeal     transport
 
-``rules`` and ``fairdeal`` are pure: no I/O, no clock, no randomness.
+``games`` (the game interface, and each game's engine in its package) and ``fairdeal``
+are pure: no I/O, no clock, no randomness.
 """
 
 __version__ = "0.1.0"

@@ -5,8 +5,8 @@
 seat's :class:`~lodam_p2p.player.Player` what happens and awaits its decisions, and
 returns a :class:`~lodam_p2p.tableplan.MatchOutcome`. There is no broker, no fair-deal
 protocol and no audit: the decks (the game's pack for each deal) are shuffled here with
-a seeded :class:`random.Random` (randomness is fine outside the pure cores: ``rules``,
-``fairdeal``, the games), which is what makes ``lodam play --offline --seed S`` replay
+a seeded :class:`random.Random` (randomness is fine outside the pure cores: the games and
+``fairdeal``), which is what makes ``lodam play --offline --seed S`` replay
 exactly.
 
 The order of what a player hears follows the network driver, so a client written against

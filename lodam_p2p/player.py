@@ -5,20 +5,16 @@ protocol) or the local table (every seat in one process, no crypto) — owns the
 The *player* at a seat — the terminal client, or a bot adapter — is passive: the
 driver calls :meth:`Player.notify` with every :data:`TableEvent` and awaits
 :meth:`Player.decide` when the seat must act. A player only ever receives a
-view of its seat in the game played (a Lodam ``PlayerView``), never another seat's hidden
-cards, and whatever it answers is validated by the game's engine before it counts.
+view of its seat in the game played (the game's own view value), never another seat's
+hidden cards, and answers with one of that game's actions, which the game's engine
+validates before it counts.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:
-    # The client shell still plays Lodam only and its wrappers return what ``decide``
-    # returns, so answers are typed as Lodam's until the shell asks the game interface.
-    from lodam_p2p.games.lodam import Action
+from typing import Any, Protocol
 
 
 class Phase(enum.Enum):
@@ -125,8 +121,9 @@ class Player(Protocol):
     def notify(self, event: TableEvent) -> None:
         """Take note of ``event``; must return quickly (render, log, remember)."""
 
-    async def decide(self, view: Any) -> Action:
-        """Return this seat's decision for ``view`` (``view.to_act == view.seat``).
+    async def decide(self, view: Any) -> Any:
+        """Return this seat's decision for ``view`` (``view.to_act == view.seat``): an
+        action of the game played.
 
         The answer is checked by the rules engine; an illegal one is refused and
         ``decide`` is called again after a :class:`Notice`.

@@ -1,8 +1,8 @@
 """What both games' rules engines state the same way: their errors, card masks, option
 doors and the fields of a replay scenario.
 
-This is the bottom layer: Lodam's engine (:mod:`lodam_p2p.rules`) and every game
-package (:mod:`lodam_p2p.games`) build on it, and it imports nothing of the project. A
+This is the bottom layer: every game package (:mod:`lodam_p2p.games.lodam`,
+:mod:`lodam_p2p.games.lorum`) builds on it, and it imports nothing of the project. A
 game keeps its own card type and its own option names; what is here takes them as
 arguments, so each rule of reading (a mask, an option, a replay field) is written once.
 """

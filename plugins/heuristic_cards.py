@@ -25,8 +25,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from lodam_p2p.bots.knowledge import Knowledge
-from lodam_p2p.rules import Card, PlayerView, Suit
-from lodam_p2p.rules.cards import strength_table
+from lodam_p2p.games.lodam import Card, PlayerView, Suit, strength_table
 
 #: Extra cost of a trick that brings this seat to ``out_at`` (losing a counter now).
 OUT_PENALTY = 80.0

@@ -21,7 +21,7 @@ seats' exchanges. A seat's decision therefore has to be good across every deal i
    hidden moves, so they are not branched on but played by the policy. The rest of the
    deal is played by a light card-play policy (:mod:`plugins.ismcts_policy`) on the
    unchecked path of the rules engine's own deal machine
-   (:class:`lodam_p2p.rules.machine.DealMachine`), the one the checked engine runs.
+   (:class:`lodam_p2p.games.lodam.machine.DealMachine`), the one the checked engine runs.
 4. **Per-seat values.** A finished deal is worth, to each seat, an estimate of its
    match chances from the counters left (:mod:`plugins.ismcts_rewards`); each seat in
    the tree maximises its own value, which is how a table of independent opponents
@@ -45,9 +45,15 @@ import time
 from collections.abc import Callable, Mapping
 
 from lodam_p2p.bots import BotOption, BotType, hookimpl
-from lodam_p2p.rules import Action, Decision, PlayerView, PublicDeal
-from lodam_p2p.rules.cards import mask_of
-from lodam_p2p.rules.codes import action_of, code_of
+from lodam_p2p.games.lodam import (
+    Action,
+    Decision,
+    PlayerView,
+    PublicDeal,
+    action_of,
+    code_of,
+    mask_of,
+)
 from .ismcts_policy import boundary_choice, play_choice
 from .ismcts_replay import ReplayError, WindowLog, replay
 from .ismcts_rewards import deal_values

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import random
 
-from lodam_p2p.rules import Decision, PublicDeal
-from lodam_p2p.rules.cards import CARD_POINTS
-from lodam_p2p.rules.codes import (
+from lodam_p2p.games.lodam import (
     ANSWER_BASE,
+    CARD_POINTS,
     CHALLENGE_BASE,
     DECLARE_BASE,
     DECLARE_PASS_CODE,
@@ -30,6 +29,8 @@ from lodam_p2p.rules.codes import (
     NO_OFFER,
     SUIT_MASK,
     SUIT_OF,
+    Decision,
+    PublicDeal,
     bits,
 )
 

@@ -2,8 +2,8 @@
 
 A search needs the deal at the current point (whose turn, the trick on the table, the
 exchange window's progress) to continue it in sampled worlds. A
-:class:`~lodam_p2p.rules.PlayerView` carries the whole public record, so the bot replays
-it into a fresh :class:`~lodam_p2p.rules.PublicDeal` through the engine's own checked
+:class:`~lodam_p2p.games.lodam.PlayerView` carries the whole public record, so the bot replays
+it into a fresh :class:`~lodam_p2p.games.lodam.PublicDeal` through the engine's own checked
 public methods; the engine then says where the deal stands, and no rule is copied here.
 
 Before which trick each exchange happened is recorded in ``PublicExchange.before_trick``;
@@ -20,8 +20,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lodam_p2p.rules import Decision, PlayerView, PublicDeal, PublicExchange, RulesError
-from lodam_p2p.rules.options import ExchangeRule
+from lodam_p2p.games.lodam import (
+    Decision,
+    ExchangeRule,
+    PlayerView,
+    PublicDeal,
+    PublicExchange,
+    RulesError,
+)
 
 #: Window bounds of one exchange: the tricks before whose lead it may have happened.
 Window = tuple[int, int]

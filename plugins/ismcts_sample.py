@@ -1,6 +1,6 @@
 """Sampling the hidden cards: worlds that agree with everything one seat knows.
 
-What a seat knows (all from its :class:`~lodam_p2p.rules.PlayerView`):
+What a seat knows (all from its :class:`~lodam_p2p.games.lodam.PlayerView`):
 
 - its own hand, every card played, and the turned trump card (back on the talon's top,
   so in nobody's hand);
@@ -30,9 +30,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from lodam_p2p.rules import PlayerView
-from lodam_p2p.rules.cards import FULL_MASK, SHORT_MASK, mask_of
-from lodam_p2p.rules.codes import SUIT_MASK, SUIT_OF, bits, kind_mask
+from lodam_p2p.games.lodam import (
+    FULL_MASK,
+    SHORT_MASK,
+    SUIT_MASK,
+    SUIT_OF,
+    PlayerView,
+    bits,
+    kind_mask,
+    mask_of,
+)
 from .ismcts_replay import Window
 
 #: Draws of a world before the offers' kinds are given up on for this world.

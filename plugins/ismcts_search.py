@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lodam_p2p.rules import Decision, PublicDeal
+from lodam_p2p.games.lodam import Decision, PublicDeal
 from .ismcts_policy import exchange_choice, rollout
 from .ismcts_sample import Constraints, sample
 

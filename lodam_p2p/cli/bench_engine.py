@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 
 from lodam_p2p.cli import CliError
 from lodam_p2p.games import lorum
-from lodam_p2p.rules import FULL_PACK, Card, Deal, Options
+from lodam_p2p.games.lodam import FULL_PACK, Card, Deal, Options
 
 SEATS = 5
 

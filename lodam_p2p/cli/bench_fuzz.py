@@ -39,7 +39,7 @@ import msgpack
 
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.netrun import bot_seats
-from lodam_p2p.rules import Options
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import Session, Timing
 from lodam_p2p.session.table import _sessions
 from lodam_p2p.session.wire import PUBKEY_LEN, SIG_LEN, Msg, seal_frame

@@ -19,7 +19,7 @@ import time
 
 from lodam_p2p.bots import BotError, BotRegistry
 from lodam_p2p.cli import CliError
-from lodam_p2p.rules import FULL_PACK, Deal, Options
+from lodam_p2p.games.lodam import FULL_PACK, Deal, Options
 
 #: Allowed overrun of the 95th percentile over the budget.
 TOLERANCE = 1.2

@@ -43,8 +43,8 @@ from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mo
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.netrun import bot_seats, check_broker, parse_options
 from lodam_p2p.cli.workers import Worker, gather, start_all, stop
+from lodam_p2p.games.lodam import Action, PlayerView
 from lodam_p2p.player import DealEnded, Player, TableEvent
-from lodam_p2p.rules import Action, PlayerView
 from lodam_p2p.session import Timing
 from lodam_p2p.session.runner import Session
 from lodam_p2p.session.table import _run_all, _sessions, mqtt_connector, table_game
@@ -353,7 +353,7 @@ class Timed:
 
     async def decide(self, view: PlayerView) -> Action:
         """The player's decision, timed."""
-        action = await self.player.decide(view)
+        action: Action = await self.player.decide(view)
         self.clock.decided()
         return action
 

@@ -1,7 +1,7 @@
 """``lodam rules …``: the rules engine from the command line.
 
 ``lodam rules replay FILE...`` replays scripted deals of any installed game, chosen by
-each scenario's ``"game"`` (its game's replay format: ``lodam_p2p.rules.replay`` for
+each scenario's ``"game"`` (its game's replay format: ``lodam_p2p.games.lodam.replay`` for
 Lodam, ``lodam_p2p.games.lorum.replay`` for Lorum), and prints one JSON line per
 scenario, in input order. ``lodam rules show-options [--game NAME]`` lists a game's
 table options with their defaults and help, as the game states them. ``lodam rules page

@@ -211,6 +211,9 @@ class Game(abc.ABC):
     illegal_action: type[Exception]
     #: How the game's actions pass cards face down between seats (None: they never do).
     exchanges: HiddenExchange | None = None
+    #: Whether a seat proven at fault leaves the match (:meth:`put_out`, Lodam) rather
+    #: than paying for a void deal and playing on (:meth:`breach`, Lorum).
+    puts_out: bool = False
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r}: {self.title}>"
@@ -288,6 +291,12 @@ class Game(abc.ABC):
         void; the game says what it costs and who deals next). A game whose table puts
         the offender out instead (Lodam) has none."""
         raise GameError(f"{self.title} has no breach penalty")
+
+    def put_out(self, match: GameMatch, seat: int) -> None:
+        """Put ``seat``, proven at fault in the match's current deal, out of the match (a
+        game that :attr:`puts_out`): the deal is void and the same dealer deals again
+        among the others. Nothing happens to a seat already out."""
+        raise GameError(f"{self.title} puts nobody out")
 
     def match_state(self, match: GameMatch) -> dict[str, Any]:
         """The match as plain JSON (numbers, texts, lists, objects): everything the

@@ -7,7 +7,10 @@ tamper with them, add to them, or hold them back), each turn of its loop
 and the start of the match (:meth:`Attack.seated`). It mounts its attack at the first
 chance, once, and records that it did (``attempted``) and what it got out of it
 (``learned``: only what it actually recovered, never a guess). Everything else the
-seat does is what an honest random bot does.
+seat does is what an honest random bot does. The attacks on decisions pick and alter
+actions through the table's game (:class:`~lodam_p2p.games.Game`): a card traded face
+down is one whose action the others may not see, a card played is one that travels face
+up, and an altered action is the same wire action with another card.
 
 These attacks are for people who test fair-deal protocols (and for this project's own
 tests): each is one thing a seated peer with valid keys can send. A table that works
@@ -46,7 +49,7 @@ from lodam_p2p.fairdeal.proofs import Proof
 from lodam_p2p.fairdeal.shuffle import Ciphertext
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
-from lodam_p2p.games.lodam import Action, Answer, Offer, Play, PlayerView
+from lodam_p2p.games import Game, Passage, WireAction
 from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.wire import Body, Msg, raw_public
 
@@ -91,6 +94,18 @@ def envelope_kind(raw: bytes) -> Kind | None:
         return None
 
 
+def _game(adv: Adversary) -> Game:
+    """The game the adversary's table plays (known once the match began)."""
+    assert adv.game is not None
+    return adv.game
+
+
+def _trades(adv: Adversary, view: Any) -> list[Any]:
+    """The legal actions that pass a card face down to another seat (offers, answers)."""
+    game = _game(adv)
+    return [a for a in view.legal if game.public_action(a) is None]
+
+
 def _bad(proof: Proof | None) -> Proof | None:
     return None if proof is None else replace(proof, s=proof.s + 1)
 
@@ -113,8 +128,9 @@ class Attack:
     def tick(self, adv: Adversary) -> None:
         """Called on every turn of the session's loop."""
 
-    def decide(self, adv: Adversary, view: PlayerView, action: Action) -> Action:
-        """The action to send in place of the player's ``action``."""
+    def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
+        """The action to send in place of the player's ``action`` (``view``: the seat's
+        view in the table's game)."""
         return action
 
     def withholds(self, adv: Adversary) -> bool:
@@ -247,8 +263,8 @@ class RemaskSteal(EnvelopeAttack):
         super().__init__()
         self.stolen: tuple[int, int, Ciphertext] | None = None  # hand, new position, copy
 
-    def decide(self, adv: Adversary, view: PlayerView, action: Action) -> Action:
-        trades = [a for a in view.legal if isinstance(a, Offer | Answer) and a.card is not None]
+    def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
+        trades = _trades(adv, view)
         return action if self.attempted or not trades else trades[0]
 
     any_hand = True
@@ -299,8 +315,8 @@ class RevealHeldCard(Attack):
     kind, summary = ("reveal-held-card",
                      "reveal, with valid shares, a card another seat holds after an exchange")
 
-    def decide(self, adv: Adversary, view: PlayerView, action: Action) -> Action:
-        trades = [a for a in view.legal if isinstance(a, Offer | Answer) and a.card is not None]
+    def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
+        trades = _trades(adv, view)
         return action if self.attempted or not trades else trades[0]
 
     def tick(self, adv: Adversary) -> None:
@@ -440,25 +456,27 @@ class SlowHuman(Attack):
 class Revoke(Attack):
     kind, summary = "revoke", "play a card of another suit while holding the suit led"
 
-    def decide(self, adv: Adversary, view: PlayerView, action: Action) -> Action:
-        if self.attempted or not isinstance(action, Play):
+    def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
+        game = _game(adv)
+        wire = game.encode_action(action)
+        if self.attempted or not _played(wire):
             return action
-        legal = {a.card for a in view.legal if isinstance(a, Play)}
+        legal = {w.card for w in map(game.encode_action, view.legal) if _played(w)}
         other = [c for c in view.hand if c not in legal]
         if not legal or not other:
             return action
         self.attempted = True
-        return Play(action.seat, other[0])
+        return game.decode_action(view.seat, replace(wire, card=other[0]))
 
 
 class FalseExchangeClaim(Attack):
     kind, summary = "false-exchange-claim", "offer a card while claiming it is of the other kind"
 
-    def decide(self, adv: Adversary, view: PlayerView, action: Action) -> Action:
+    def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
         if self.attempted:
             return action
-        offers = [a for a in view.legal if isinstance(a, Offer) and a.card is not None
-                  and a.card.kind is not None]
+        game = _game(adv)
+        offers = [a for a in view.legal if _claims_kind(game.encode_action(a))]
         return offers[0] if offers else action
 
     def outgoing(self, adv: Adversary, body: Body) -> list[Body]:
@@ -485,6 +503,17 @@ class PredictableSeed(Attack):
                 if key in wanted:
                     self.learned.append(f"seat {wanted[key]}'s secrets (seed {seed}, "
                                         f"place {place})")
+
+
+def _played(wire: WireAction) -> bool:
+    """Whether ``wire`` puts a card down face up (a card played to a trick)."""
+    return wire.card is not None and wire.passage is Passage.FACE_UP
+
+
+def _claims_kind(wire: WireAction) -> bool:
+    """Whether ``wire`` puts a card down face down and says what kind it is (an offer)."""
+    return (wire.card is not None and wire.passage is Passage.FACE_DOWN
+            and bool(wire.args) and wire.args[0] is not None)
 
 
 #: Attacks that only proofs of shuffle and re-mask can stop before a card is revealed.

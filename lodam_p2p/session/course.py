@@ -1,8 +1,10 @@
 """The course of a match at one session: hands begun, settled, voided, and the end.
 
 :class:`Course` is the part of a :class:`~lodam_p2p.session.seat.Session` that knows the
-match: it starts each hand (:class:`~lodam_p2p.session.handplay.HandPlay` with fresh
-keys), settles it when the audit passes (:meth:`Game.finish_deal
+match, always through the table's :class:`~lodam_p2p.games.Game`: it starts each hand
+with fresh keys (:class:`~lodam_p2p.session.handplay.HandPlay` for a game whose actions
+pass cards face down, :class:`~lodam_p2p.session.gamehand.GameHand` for the others),
+settles it when the audit passes (:meth:`Game.finish_deal
 <lodam_p2p.games.Game.finish_deal>` on the replayed deal, for every game), and
 handles the ways a hand can fail (protocol/SPEC.md, "Evidence and blame"):
 
@@ -10,7 +12,8 @@ handles the ways a hand can fail (protocol/SPEC.md, "Evidence and blame"):
   signed messages for one step, a card played without its reveal, an audit opening
   sent early, a revoke or false exchange found by the audit: every honest peer checks
   the same signed messages and reaches the same verdict, so the offender is put out
-  of the match (``Match.revoke``), the hand is void and the same dealer deals again.
+  of the match (:meth:`Game.put_out <lodam_p2p.games.Game.put_out>`), the hand is void
+  and the same dealer deals again.
   The peer publishes its claim with the evidence (VOID); a claim is never a verdict by
   itself — a peer acts only on evidence it checked;
 - **silence**, decided by the table: a seat that waits past the table's time limit
@@ -19,9 +22,9 @@ handles the ways a hand can fail (protocol/SPEC.md, "Evidence and blame"):
   out the same way. One seat's timeout alone blames nobody;
 - the **lot** failing: the match never starts, and the result says who broke it.
 
-A table of another game (Lorum) follows the same course through the game interface
-(:mod:`.gamecourse`): nobody is put out there; an offence costs what the game says and
-the same dealer deals again. The clocks and votes are in :mod:`.clocks`.
+A game that puts nobody out (Lorum; :attr:`Game.puts_out <lodam_p2p.games.Game.puts_out>`
+is false) follows the same course (:mod:`.gamecourse`): an offence costs what the game
+says and the same dealer deals again. The clocks and votes are in :mod:`.clocks`.
 
 Every blame line reads ``seat N: check: detail (hand H)`` with the guilty seat first,
 built only from what every honest peer saw alike, so the lines agree at every peer;
@@ -37,8 +40,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal import Blame, RemoteProtocolError
-from lodam_p2p.games import DEFAULT_GAME, Game
-from lodam_p2p.local import standings_of
+from lodam_p2p.games import Game
 from lodam_p2p.player import (
     DealEnded,
     MatchEnded,
@@ -82,11 +84,10 @@ class Course(Clocks, GameCourse, ABC):
         self.roster: Roster | None = None
         self.seat: int | None = None
         self.lot: Lot | None = None
-        #: the game's match (Lodam's, while ``game`` is None: its counters, who is out)
+        #: the game's match (None until the lot is drawn)
         self.match: Any = None
         self.hand: HandPlay | None = None
-        #: the game when the table plays it through the game interface (None: Lodam's
-        #: own hand machine; see .gamecourse)
+        #: the table's game, from the match's start on
         self.game: Game | None = None
         self.hand_no = 1
         self.blames: list[str] = []
@@ -166,12 +167,8 @@ class Course(Clocks, GameCourse, ABC):
     def begin_match(self, dealer: int) -> None:
         """The lot is drawn: the match begins."""
         assert self.roster is not None
-        if self.roster.game.name != DEFAULT_GAME:
-            self.game = self.roster.game
-            self.game_begin(dealer)
-        else:
-            self.match = self.roster.game.start_match(self.roster.options,
-                                                      len(self.roster.sitters), dealer)
+        self.game = self.roster.game
+        self.game_begin(dealer)
         if self.spectator is not None:
             self.spectator.dealer_drawn(dealer)
         self.phase = SessionPhase.MATCH
@@ -179,14 +176,14 @@ class Course(Clocks, GameCourse, ABC):
 
     def new_hand(self) -> None:
         """Begin hand number ``hand_no`` with fresh keys."""
-        assert self.match is not None and self.roster is not None
-        if self.game is not None:
+        assert self.match is not None and self.roster is not None and self.game is not None
+        if self.game.exchanges is None:
             self.hand = self.game_hand()  # type: ignore[assignment]
             self._hand_begun()
             return
         m, r = self.match, self.roster
         identities = tuple(s.pubkey for s in r.sitters)
-        self.hand = HandPlay(r.game, m, identities, self.seat, table_id=r.table_id,
+        self.hand = HandPlay(self.game, m, identities, self.seat, table_id=r.table_id,
                              hand=self.hand_no, identity=self.identity, entropy=self.entropy,
                              now=self.now(), timeout=self._limit())
         if self.spectator is not None:
@@ -237,7 +234,7 @@ class Course(Clocks, GameCourse, ABC):
         claim (VOID) so that a peer that has not seen them yet can check them too. There
         is no claim without evidence: verdicts of the audit, or on a message every peer
         takes alike, are reached by every peer on its own."""
-        assert self.match is not None
+        assert self.match is not None and self.game is not None
         if not 0 <= blame.seat < len(self.active()):
             return
         if announce and evidence and self.seat is not None and self.hand is not None:
@@ -245,7 +242,7 @@ class Course(Clocks, GameCourse, ABC):
                            evidence[-MAX_ENVELOPES:]))
         self.blames.append(blame_line(blame, self.hand_no))
         self.last_blamed = blame.seat
-        if self.game is not None:
+        if not self.game.puts_out:
             self.game_offence(blame)
             if self.voids_in_row >= MAX_VOIDS:
                 self.hand = None
@@ -253,18 +250,17 @@ class Course(Clocks, GameCourse, ABC):
             else:
                 self._next_hand()
             return
-        if self.match.active[blame.seat]:
-            self.match.revoke(blame.seat)
+        self.game.put_out(self.match, blame.seat)
         reason = f"seat {blame.seat} is out of the match: {blame.check} ({blame.detail})"
         self._deal_void(reason, f"failed: {blame}", blame.seat)
         self._next_hand()
 
     def active(self) -> tuple[bool, ...]:
-        """Per seat, whether it still plays (a game through the interface puts nobody out)."""
-        if self.game is not None and self.roster is not None:
-            return (True,) * len(self.roster.sitters)
-        assert self.match is not None
-        return tuple(self.match.active)
+        """Per seat, whether it still plays (everyone, in a game that puts nobody out)."""
+        assert self.match is not None and self.game is not None
+        if self.game.puts_out:
+            return self.game.dealt_in(self.match)
+        return (True,) * self._game_match().players
 
     def void(self, blame: Blame, *, announce: bool) -> None:
         """The hand is void without an offender put out (kept for a failing table)."""
@@ -313,16 +309,15 @@ class Course(Clocks, GameCourse, ABC):
         deals = self.match.deals_played if self.match is not None else 0
         self.hand = None
         self.match_ended_at = self.now()
-        if early:
-            reason = self._early_reason()
-        else:
-            reason = expelled_reason(self.blames) if self.game is None else ""
+        puts_out = self.game is None or self.game.puts_out
+        reason = self._early_reason() if early else (
+            expelled_reason(self.blames) if puts_out else "")
         if self.spectator is not None and reason:
             self.spectator.line(reason)
-        if self.game is not None and self.match is not None:
-            self.outcome = self.game_outcome(self.table, deals, reason)
+        if puts_out:
+            self.outcome = self._put_out_outcome(early, deals, reason)
         else:
-            self.outcome = self._lodam_outcome(early, deals, reason)
+            self.outcome = self.game_outcome(self.table, deals, reason)
         winners, lives = self.outcome.winners, self.outcome.lives
         self.tell(Progress(Phase.MATCH_OVER))
         if self.spectator is not None:
@@ -335,11 +330,13 @@ class Course(Clocks, GameCourse, ABC):
                                              [b[:256] for b in self.blames[-16:]])))
         self.phase, self.linger_until = SessionPhase.LINGER, self.now() + self.timing.linger_s
 
-    def _lodam_outcome(self, early: bool, deals: int, reason: str) -> MatchOutcome:
+    def _put_out_outcome(self, early: bool, deals: int, reason: str) -> MatchOutcome:
+        """The outcome of a game that puts offenders out (or of a match never begun)."""
         winners, payouts, lives = self._winners(early)
-        if self.match is not None:
-            standings = verdict_standings(standings_of(self.match), winners,
-                                          self.match.remaining(), self.last_blamed)
+        if self.match is not None and self.game is not None:
+            order = self.game.standings(self.match).order
+            standings = verdict_standings(order, winners, self._remaining(),
+                                          self.last_blamed)
             self.tell(MatchEnded(winners, standings, deals, payouts, reason))
         return MatchOutcome(self.table, winners, deals, self.audits, tuple(self.blames),
                             lives, payouts)
@@ -350,15 +347,21 @@ class Course(Clocks, GameCourse, ABC):
                             voids=self.voids_in_row, blamed=self.last_blamed, blames=self.blames)
 
     def _winners(self, early: bool) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-        match = self.match
-        if match is None:
+        match, game = self.match, self.game
+        if match is None or game is None:
             return (), (), ()
-        lives = tuple(match.lives)
+        standings = game.standings(match)
+        lives = standings.scores
         if match.is_over:
-            return tuple(match.winners), tuple(match.payouts()), lives
-        left = [s for s in match.remaining() if s != self.last_blamed] or match.remaining()
+            return standings.winners, game.payouts(match), lives
+        remaining = self._remaining()
+        left = [s for s in remaining if s != self.last_blamed] or remaining
         best = max(lives[s] for s in left)
         return tuple(s for s in left if lives[s] == best), (), lives
+
+    def _remaining(self) -> list[int]:
+        """The seats still in the match."""
+        return [seat for seat, playing in enumerate(self.active()) if playing]
 
     def _limit(self) -> float:
         """The table's time limit, the same for every seat (START; never a seat's claim)."""

@@ -15,8 +15,6 @@ from typing import Any, Protocol
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.games.lodam import Action
-
 __all__ = ["Admit", "AskPlayer", "Decided", "Event", "Place", "SessionError"]
 
 
@@ -56,7 +54,7 @@ class Decided:
 
     hand: int
     step: int
-    action: Action | None
+    action: Any  #: the game's action
 
 
 #: What the machine asks its runner to do.

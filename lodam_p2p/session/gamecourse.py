@@ -1,14 +1,15 @@
-"""The course of a match of a game played through the game interface (Lorum).
+"""The course of a match as the table's game runs it.
 
-A mixin of :class:`~lodam_p2p.session.course.Course`: where a Lodam table drives its own
-hand machine and puts an offender out of the match, a table of another game asks the
-:class:`~lodam_p2p.games.Game` for everything — the match, each deal's
-:class:`~lodam_p2p.session.gamehand.GameHand`, the settlement of a deal the audit passed,
-and what a proven offence costs (:meth:`Game.breach <lodam_p2p.games.Game.breach>`:
-Lorum's ``breach_points``, and the same dealer deals the same contract again). Nobody
-is put out: a table that cannot play a deal through (the same seat or another proven
-at fault :data:`~lodam_p2p.session.course.MAX_VOIDS` deals in a row — a seat that is
-gone, say) ends early with the standings as they are.
+A mixin of :class:`~lodam_p2p.session.course.Course`: it asks the
+:class:`~lodam_p2p.games.Game` for the match, the settlement of a deal the audit passed
+and the standings, whichever hand machine played the deal. For a game whose actions
+pass no card face down and that puts nobody out (Lorum) it also makes each deal's
+:class:`~lodam_p2p.session.gamehand.GameHand` and says what a proven offence costs
+(:meth:`Game.breach <lodam_p2p.games.Game.breach>`: Lorum's ``breach_points``, and the
+same dealer deals the same contract again). Nobody is put out: a table that cannot play
+a deal through (the same seat or another proven at fault
+:data:`~lodam_p2p.session.course.MAX_VOIDS` deals in a row — a seat that is gone, say)
+ends early with the standings as they are.
 """
 
 from __future__ import annotations
@@ -64,11 +65,9 @@ class GameCourse:
         return self.match  # type: ignore[no-any-return]
 
     def _table_game(self) -> Game:
-        """The game of the table, Lodam's own hand machine or not."""
-        if self.game is not None:
-            return self.game
-        assert self.roster is not None
-        return self.roster.game
+        """The game of the table (set when the match begins)."""
+        assert self.game is not None
+        return self.game
 
     def game_begin(self, dealer: int) -> None:
         """The match of the roster's game, ``dealer`` dealing first."""

@@ -12,8 +12,8 @@ join``/``bot``, ``host`` and ``seat-1`` … for ``lodam host``):
 - the stream epoch, bumped and written *before* each start (see
   :mod:`lodam_p2p.transport.stream`: a restarted peer never reuses a frame number);
 - the START of the match (table id, options, roster) and the table's host;
-- the match state after each settled or voided deal (:func:`match_snapshot`; a game
-  played through the game interface saves its own part);
+- the match state after each settled or voided deal (:func:`match_snapshot`; the game
+  saves its own part, :meth:`Game.match_state <lodam_p2p.games.Game.match_state>`);
 - the final result once the match is over.
 
 Every write goes to a temporary file (mode 0600) that is flushed, ``fsync``-ed and
@@ -39,8 +39,7 @@ from typing import IO, Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.games import Game, GameError
-from lodam_p2p.games.lodam import Match, Options
+from lodam_p2p.games import DEFAULT_GAME, Game, GameError, get_game
 from lodam_p2p.session.keys import Entropy
 
 JOURNAL = "journal.json"
@@ -236,46 +235,48 @@ class SeatJournal:
             self.journal.save()
 
 
+#: What a snapshot keeps of the session itself, beside the game's match state.
+_SESSION_KEYS = ("hand_no", "audits", "blames")
+
+
 def match_snapshot(match: Any, hand_no: int, audits: int, blames: list[str],
                    game: Game | None = None) -> dict[str, Any]:
-    """The match state every peer agrees on after a settled or voided deal. A game
-    played through the game interface (``game``) saves its match itself
-    (:meth:`Game.match_state <lodam_p2p.games.Game.match_state>`), under ``game``."""
-    if game is not None:
-        return {"hand_no": hand_no, "audits": audits, "blames": list(blames),
-                "deals_played": match.deals_played, "game": game.match_state(match)}
-    assert isinstance(match, Match)
-    return {"hand_no": hand_no, "audits": audits, "blames": list(blames),
-            "lives": list(match.lives), "dealer": match.dealer, "active": list(match.active),
-            "deals_played": match.deals_played, "eliminated_in": list(match.eliminated_in),
-            "is_over": match.is_over, "winners": list(match.winners)}
+    """The match state every peer agrees on after a settled or voided deal: the hand
+    number, audits and blames, and the match as its ``game`` (the default game when
+    None) saves it (:meth:`Game.match_state <lodam_p2p.games.Game.match_state>`).
+
+    The default game's state lies beside the session's fields, as it always did (journals
+    and RESUME messages written before other games existed read alike); another game's
+    lies under ``game``, with ``deals_played`` beside it."""
+    game = _game(game)
+    session = {"hand_no": hand_no, "audits": audits, "blames": list(blames)}
+    if game.name == DEFAULT_GAME:
+        return {**session, **game.match_state(match)}
+    return {**session, "deals_played": match.deals_played, "game": game.match_state(match)}
 
 
-def match_from(snapshot: dict[str, Any], options: Options | Any, game: Game | None = None,
+def match_from(snapshot: dict[str, Any], options: Any, game: Game | None = None,
                players: int = 0) -> Any:
-    """Rebuild the match from :func:`match_snapshot` (of ``game`` at a table of
-    ``players``, when played through the game interface); ``ValueError`` if unsound."""
-    if game is not None:
+    """Rebuild the match from :func:`match_snapshot` of ``game`` (the default game when
+    None) at a table of ``players``; ``ValueError`` if unsound."""
+    game = _game(game)
+    if game.name == DEFAULT_GAME:
+        state = {k: v for k, v in snapshot.items() if k not in _SESSION_KEYS}
         try:
-            match = game.restore_match(options, players, snapshot["game"])
-        except (KeyError, GameError) as err:
+            return game.restore_match(options, players, state)
+        except ValueError as err:
             raise ValueError(f"unsound match state: {err}") from None
-        if match.deals_played != snapshot.get("deals_played"):
-            raise ValueError("unsound match state: deals played differ")
-        return match
     try:
-        lives = [int(v) for v in snapshot["lives"]]
-        active = [bool(v) for v in snapshot["active"]]
-        match = Match.resume(options, lives, int(snapshot["dealer"]), active)
-        match.deals_played = int(snapshot["deals_played"])
-        match.eliminated_in = [None if v is None else int(v) for v in snapshot["eliminated_in"]]
-        match.is_over = bool(snapshot["is_over"])
-        match.winners = [int(v) for v in snapshot["winners"]]
-    except (KeyError, TypeError, ValueError, IndexError) as err:
+        match = game.restore_match(options, players, snapshot["game"])
+    except (KeyError, GameError) as err:
         raise ValueError(f"unsound match state: {err}") from None
-    if len(match.eliminated_in) != len(lives):
-        raise ValueError("unsound match state: seat counts differ")
+    if match.deals_played != snapshot.get("deals_played"):
+        raise ValueError("unsound match state: deals played differ")
     return match
+
+
+def _game(game: Game | None) -> Game:
+    return get_game(DEFAULT_GAME) if game is None else game
 
 
 #: Most blames a match state may carry, and the longest one (as on the wire).

@@ -10,13 +10,27 @@ table of five they are most of the lines and say nothing.
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from collections.abc import Sequence
+from typing import Protocol, TextIO
 
-from lodam_p2p.games.lodam import PublicDeal
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.tableplan import MatchOutcome
 
 _QUIET = ("makes no offer", "declines")
+
+
+class DealStart(Protocol):
+    """What the first line of a deal of a game with counters tells (the public part of a
+    Lodam deal, say): the dealer, the order of play, the hand size and the counters."""
+
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def order(self) -> Sequence[int]: ...
+    @property
+    def hand_size(self) -> int: ...
+    @property
+    def lives(self) -> Sequence[int]: ...
 
 
 class SpectatorLog:
@@ -39,7 +53,7 @@ class SpectatorLog:
         """The lot drew the first dealer."""
         self.line(f"first dealer by lot: seat {dealer}")
 
-    def hand_started(self, hand: int, deal: int, public: PublicDeal) -> None:
+    def hand_started(self, hand: int, deal: int, public: DealStart) -> None:
         """A hand begins."""
         lives = " ".join(f"{s}:{n}" for s, n in enumerate(public.lives))
         self.line(f"deal {deal} (hand {hand}): dealer seat {public.dealer}, eldest seat "

@@ -233,7 +233,7 @@ class Rejoining(Returning):
             return  # this hand began already (the seat's presence came back first)
         if self.hand is not None:
             reason = f"seat {seat} came back: the hand is dealt again (no blame)"
-            lives = self.scores() if self.game is not None else tuple(self.match.lives)
+            lives = self.scores()
             zero = (0,) * len(lives)
             self.tell(DealEnded(zero, zero, lives, reason, "not reached: a seat came back",
                                 void=True))

@@ -187,10 +187,10 @@ class Returning(AwaySeats):
         self.tell_seats()
         self.new_hand()
 
-    def _played(self) -> Game | None:
-        """The game played through the game interface at this table (None: Lodam)."""
+    def _played(self) -> Game:
+        """The game played at this table."""
         assert self.roster is not None
-        return self.roster.game if self.roster.game.name != DEFAULT_GAME else None
+        return self.roster.game
 
     def tell_seats(self) -> None:
         """Tell the player the seats (the session says how)."""

@@ -20,7 +20,6 @@ import logging
 from collections.abc import Coroutine, Sequence
 from typing import Any
 
-from lodam_p2p.games.lodam import Action
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.effects import Admit, AskPlayer, Decided, SessionError
 from lodam_p2p.session.journal import SeatJournal
@@ -126,7 +125,7 @@ class SeatRunner:
         plan = self.machine.plan
         assert plan is not None
         try:
-            action: Action | None = await plan.player.decide(ask.view)
+            action: Any = await plan.player.decide(ask.view)
         except Exception as err:  # a player's bug must not stop the table
             log.warning("table %s: the player failed to decide: %s", self.machine.table, err)
             action = None

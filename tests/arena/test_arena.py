@@ -13,8 +13,7 @@ from lodam_p2p.arena.runner import EarlyStop, play_group, run_arena
 from lodam_p2p.bots import BotRegistry, BotType, hookimpl
 from lodam_p2p.bots.manager import new_plugin_manager
 from lodam_p2p.games import GameMatch
-from lodam_p2p.games.lodam import LodamGame
-from lodam_p2p.rules import Card, Deal, Play, PlayerView
+from lodam_p2p.games.lodam import Card, Deal, LodamGame, Play, PlayerView
 from lodam_plugins import heuristic, random_bot
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lodam_p2p.rules import FULL_PACK, Card, Deal, ExchangeRule, Options
+from lodam_p2p.games.lodam import FULL_PACK, Card, Deal, ExchangeRule, Options
 
 
 def deck_with(top: Sequence[str]) -> list[Card]:

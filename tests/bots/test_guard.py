@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lodam_p2p.bots import BotAnswerError, ask
-from lodam_p2p.rules import Card, Play, PlayerView
+from lodam_p2p.games.lodam import Card, Play, PlayerView
 from tests.bots.conftest import small_deal
 
 

@@ -13,7 +13,7 @@ from lodam_p2p.fairdeal import (
     deal_schedule,
 )
 from lodam_p2p.fairdeal.group import ORDER, add, card_lookup, encode_point, mul, neg
-from lodam_p2p.rules import (
+from lodam_p2p.games.lodam import (
     FULL_PACK,
     Action,
     Card,

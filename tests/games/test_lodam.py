@@ -7,9 +7,9 @@ import random
 import pytest
 
 from lodam_p2p.games import ActionCodecError, Passage, WireAction, any_seat_range, get_game
-from lodam_p2p.games.lodam import GAME
-from lodam_p2p.rules import (
+from lodam_p2p.games.lodam import (
     FULL_PACK,
+    GAME,
     SHORT_PACK,
     Answer,
     Card,

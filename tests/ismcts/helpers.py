@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from lodam_p2p.rules import FULL_PACK, SHORT_PACK, Deal, Offer, Options, PlayerView
+from lodam_p2p.games.lodam import FULL_PACK, SHORT_PACK, Deal, Offer, Options, PlayerView
 
 #: Option sets that between them reach every decision of RULES.md.
 OPTION_SETS: list[dict[str, object]] = [

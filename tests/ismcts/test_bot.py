@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from lodam_p2p.bots import BotOptionError, BotRegistry
-from lodam_p2p.rules import (
+from lodam_p2p.games.lodam import (
     FULL_PACK,
     SHORT_PACK,
     Action,

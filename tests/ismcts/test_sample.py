@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from lodam_p2p.rules import Deal, Options, PlayerView
-from lodam_p2p.rules.cards import CARDS, FULL_MASK, SHORT_MASK, mask_of
-from lodam_p2p.rules.codes import SUIT_MASK, bits
+from lodam_p2p.games.lodam import Deal, Options, PlayerView
+from lodam_p2p.games.lodam.cards import CARDS, FULL_MASK, SHORT_MASK, mask_of
+from lodam_p2p.games.lodam.codes import SUIT_MASK, bits
 from lodam_plugins.ismcts_replay import WindowLog, replay
 from lodam_plugins.ismcts_sample import Constraints, World, sample
 from tests.ismcts.helpers import OPTION_SETS, Moment, moments, new_deal, option_id

@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from lodam_p2p.rules import (
+from lodam_p2p.games.lodam import (
     FULL_PACK,
     SHORT_PACK,
     Action,
@@ -27,7 +27,7 @@ from lodam_p2p.rules import (
     Play,
     Swallow,
 )
-from lodam_p2p.rules.replay import replay_scenario
+from lodam_p2p.games.lodam.replay import replay_scenario
 
 DATA = Path(__file__).parent / "data"
 INPUT = DATA / "golden.jsonl"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lodam_p2p.rules import FULL_PACK, SHORT_PACK, Card, Options
-from lodam_p2p.rules.replay import replay_scenario
+from lodam_p2p.games.lodam import FULL_PACK, SHORT_PACK, Card, Options
+from lodam_p2p.games.lodam.replay import replay_scenario
 
 
 def deck_for(

@@ -9,7 +9,7 @@ import pytest
 
 from lodam_p2p.cli import main
 from lodam_p2p.cli.bench_engine import SEATS, play_deals
-from lodam_p2p.rules import FULL_PACK, Deal, Options
+from lodam_p2p.games.lodam import FULL_PACK, Deal, Options
 
 
 def run_bench(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, float]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lodam_p2p.rules import (
+from lodam_p2p.games.lodam import (
     FULL_PACK,
     SHORT_PACK,
     Card,

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lodam_p2p.rules import (
+from lodam_p2p.games.lodam import (
     FULL_PACK,
     SHORT_PACK,
     Action,
@@ -39,9 +39,9 @@ from lodam_p2p.rules import (
     PublicExchange,
     Swallow,
 )
-from lodam_p2p.rules.cards import Kind, mask_of
-from lodam_p2p.rules.codes import action_of, bits, code_of
-from lodam_p2p.rules.machine import DealMachine
+from lodam_p2p.games.lodam.cards import Kind, mask_of
+from lodam_p2p.games.lodam.codes import action_of, bits, code_of
+from lodam_p2p.games.lodam.machine import DealMachine
 
 #: every code, and a few that are none
 CODE_SPACE = range(-3, 520)

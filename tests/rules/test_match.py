@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lodam_p2p.rules import FULL_PACK, SHORT_PACK, Deal, Match, Options, RulesError
+from lodam_p2p.games.lodam import FULL_PACK, SHORT_PACK, Deal, Match, Options, RulesError
 
 
 def play_out(deal: Deal) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from lodam_p2p.rules import Card, Deal, Options
+from lodam_p2p.games.lodam import Card, Deal, Options
 from tests.rules.helpers import deck_for
 
 POINTS = {"A": 11, "T": 10, "K": 3, "Q": 2, "J": 1}

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lodam_p2p.rules import (
+from lodam_p2p.games.lodam import (
     FULL_PACK,
     SHORT_PACK,
     Action,
@@ -36,7 +36,7 @@ from lodam_p2p.rules import (
     Swallow,
     legal_actions_for,
 )
-from lodam_p2p.rules.replay import replay_scenario
+from lodam_p2p.games.lodam.replay import replay_scenario
 from tests.rules.golden import to_json
 
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from lodam_p2p.cli import main
-from lodam_p2p.rules import IllegalAction, MalformedInput
-from lodam_p2p.rules.replay import ReplayFormatError, replay_scenario
+from lodam_p2p.games.lodam import IllegalAction, MalformedInput
+from lodam_p2p.games.lodam.replay import ReplayFormatError, replay_scenario
 from tests.rules import golden
 from tests.rules.helpers import acts, deck_for
 

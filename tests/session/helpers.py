@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from lodam_p2p.bots import BotRegistry
 from lodam_p2p.bots.adapter import BotPlayer
-from lodam_p2p.rules import Options
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import Session, Timing
 from lodam_p2p.session.table import _sessions
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan

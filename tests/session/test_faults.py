@@ -6,7 +6,7 @@ import asyncio
 import dataclasses
 import os
 
-from lodam_p2p.rules import Action, Options, Play, PlayerView
+from lodam_p2p.games.lodam import Action, Options, Play, PlayerView
 from lodam_p2p.session import Session
 from lodam_p2p.session.keys import new_identity
 from lodam_p2p.session.seat import Decided

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lodam_p2p.rules import Match, Options
+from lodam_p2p.games.lodam import Match, Options
 from lodam_p2p.session.journal import (
     Journal,
     JournalError,
@@ -77,7 +77,20 @@ def test_the_match_state_round_trips(tmp_path: Path) -> None:
     match = Match.resume(options, [2, 0, 1], 1)
     match.deals_played = 4
     snap = match_snapshot(match, 6, 4, ["seat 1: x"])
-    back = match_from(json.loads(json.dumps(snap)), options)
+    back = match_from(json.loads(json.dumps(snap)), options, players=3)
     assert match_snapshot(back, 6, 4, ["seat 1: x"]) == snap
     with pytest.raises(ValueError):
-        match_from({"lives": [1]}, options)
+        match_from({"lives": [1]}, options, players=1)
+
+
+def test_a_lodam_match_state_keeps_the_layout_journals_were_written_in() -> None:
+    kept = {"hand_no": 7, "audits": 5, "blames": ["seat 2: revoke: x (hand 3)"],
+            "lives": [1, 3, 0, 2], "dealer": 3, "active": [True, True, False, True],
+            "deals_played": 5, "eliminated_in": [None, None, 3, None], "is_over": False,
+            "winners": []}
+    match = match_from(json.loads(json.dumps(kept)), Options(), players=4)
+    assert (match.lives, match.dealer, match.remaining()) == ([1, 3, 0, 2], 3, [0, 1, 3])
+    again = match_snapshot(match, 7, 5, kept["blames"])
+    assert again == kept and list(again) == list(kept)
+    with pytest.raises(ValueError, match="unsound match state"):
+        match_from({**kept, "lives": [1, 3]}, Options(), players=4)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
+from lodam_p2p.games.lodam import Action, Options, PlayerView
 from lodam_p2p.player import Notice, TableEvent
-from lodam_p2p.rules import Action, Options, PlayerView
 from lodam_p2p.session.table import _run_all
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport.memory import MemoryHub

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lodam_p2p.rules import Options
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.lobby import HostDesk, Roster
 from lodam_p2p.session.wire import Body, peer_name, raw_public

@@ -3,7 +3,7 @@ out of the match (on the fake clock of :mod:`tests.session.machines`)."""
 
 from __future__ import annotations
 
-from lodam_p2p.rules import Options
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.seat import TableMachine
 from lodam_p2p.session.wire import Body, Msg

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from lodam_p2p.rules import Options
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.effects import AskPlayer, Decided
 from lodam_p2p.session.wire import Msg

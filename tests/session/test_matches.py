@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
+from lodam_p2p.games.lodam import Action, Options, PlayerView
 from lodam_p2p.player import DealEnded, MatchEnded, TableEvent, ViewChanged
-from lodam_p2p.rules import Action, Options, PlayerView
 from lodam_p2p.session import SpectatorLog, play_table
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport.memory import MemoryHub

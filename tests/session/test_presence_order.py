@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from lodam_p2p.rules import Options
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.link import PresenceSeen
 from lodam_p2p.session.table import _sessions

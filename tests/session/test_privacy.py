@@ -12,7 +12,7 @@ import pytest
 
 from lodam_p2p.fairdeal.messages import RemaskMsg, SharesMsg, decode
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
-from lodam_p2p.rules import Options
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import Session
 from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.transport.memory import MemoryHub

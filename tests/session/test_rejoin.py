@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.rules import Options
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import Session, SessionError
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.journal import Journal, SeatJournal

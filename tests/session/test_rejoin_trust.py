@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.rules import Match, Options
+from lodam_p2p.games.lodam import Match, Options
 from lodam_p2p.session import Session
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.journal import (

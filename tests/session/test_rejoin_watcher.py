@@ -8,7 +8,7 @@ import contextlib
 from pathlib import Path
 
 from lodam_p2p.games import get_game
-from lodam_p2p.rules import Options
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import Session, SessionError
 from lodam_p2p.session.course import SessionPhase
 from lodam_p2p.session.journal import Journal

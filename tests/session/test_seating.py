@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from lodam_p2p.games.lodam import Action, Options, PlayerView
 from lodam_p2p.player import Notice, SeatsChanged, TableEvent
-from lodam_p2p.rules import Action, Options, PlayerView
 from lodam_p2p.session.lobby import HostDesk, renamed_notice
 from lodam_p2p.session.wire import Body
 from lodam_p2p.tableplan import SeatPlan

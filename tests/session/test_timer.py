@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from lodam_p2p.rules import Options
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import Session, Timing
 from lodam_p2p.session.course import SessionPhase
 from lodam_p2p.session.rejoin import COUNTDOWN_EVERY

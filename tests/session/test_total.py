@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from lodam_p2p.fairdeal import RemoteProtocolError
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope, seal
-from lodam_p2p.rules import Options
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.session.seat import TableMachine
 from lodam_p2p.session.wire import MAX_ENVELOPES, BadMessage, Body, Msg
 from tests.session.helpers import PATIENT, bots

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
+from lodam_p2p.games.lodam import Action, Options, PlayerView
 from lodam_p2p.player import MatchEnded, TableEvent
-from lodam_p2p.rules import Action, Options, PlayerView
 from lodam_p2p.session.verdict import early_reason, verdict_standings
 from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport.memory import MemoryHub

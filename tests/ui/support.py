@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from lodam_p2p.games.lodam import FULL_PACK, Action, Deal, Decision, Options, Play, PlayerView
 from lodam_p2p.player import Phase, Progress, SeatInfo, SeatsChanged, ViewChanged
-from lodam_p2p.rules import FULL_PACK, Action, Deal, Decision, Options, Play, PlayerView
 from lodam_p2p.ui.glyphs import Glyphs
 from lodam_p2p.ui.model import TableModel
 

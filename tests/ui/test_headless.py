@@ -14,8 +14,8 @@ from prompt_toolkit.output import DummyOutput
 
 from lodam_p2p.bots import BotRegistry
 from lodam_p2p.bots.adapter import BotPlayer
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.local import play_local
-from lodam_p2p.rules import Options
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.ui.client import Client, ClientOptions
 from lodam_p2p.ui.model import Panel

@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.player import DealEnded, MatchEnded, TableEvent
-from lodam_p2p.rules import Options
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
 from lodam_p2p.ui.controller import Controller

@@ -6,6 +6,7 @@ import asyncio
 
 from lodam_p2p.bots import BotRegistry
 from lodam_p2p.bots.adapter import BotPlayer
+from lodam_p2p.games.lodam import Action, Answer, Offer, Options, Play, PlayerView
 from lodam_p2p.local import play_local
 from lodam_p2p.player import (
     DealEnded,
@@ -17,7 +18,6 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.rules import Action, Answer, Offer, Options, Play, PlayerView
 from lodam_p2p.tableplan import SeatPlan
 
 

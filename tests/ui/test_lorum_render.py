@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from lodam_p2p.games.lodam import Options as LodamOptions
 from lodam_p2p.games.lorum import (
     CONTRACTS,
     PACK,
@@ -23,7 +24,6 @@ from lodam_p2p.games.lorum import (
     Play,
     Scoring,
 )
-from lodam_p2p.rules import Options as LodamOptions
 from lodam_p2p.ui import app
 from lodam_p2p.ui.canvas import frag_text
 from lodam_p2p.ui.german import SUIT_STYLE_RULES, SUIT_SYMBOLS, card_label

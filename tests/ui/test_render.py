@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lodam_p2p.rules import Decision
+from lodam_p2p.games.lodam import Decision
 from lodam_p2p.ui.app import build_style
 from lodam_p2p.ui.canvas import frag_text
 from lodam_p2p.ui.model import Panel

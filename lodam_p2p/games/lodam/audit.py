@@ -1,11 +1,11 @@
 """The end-of-deal rules audit of a networked Lodam deal: the full deal replayed over the
 table's public log.
 
-During a deal every seat tracks only the :class:`~lodam_p2p.rules.PublicDeal`: a played
+During a deal every seat tracks only the :class:`~lodam_p2p.games.lodam.PublicDeal`: a played
 card is the card its position revealed, an offer is a kind and a commitment, an exchange
 is two positions and an announced outcome. Once every seat has opened its secrets the
 opened deck knows the card at every position, and this replay runs the deal through the
-full :class:`~lodam_p2p.rules.Deal`, which checks what nobody could check before: that
+full :class:`~lodam_p2p.games.lodam.Deal`, which checks what nobody could check before: that
 every renounce was allowed (a *revoke* otherwise, RULES.md 8), that every offered and
 accepted card was held and of the announced kind, that the offer put down is the one
 committed to, that each card handed over was transferred, and that a "void" or "done"
@@ -17,19 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from lodam_p2p.games.values import LoggedMove, Replayed, ReplayError
-from lodam_p2p.rules import (
+from lodam_p2p.games.lodam.actions import (
     Action,
     Answer,
-    Card,
     Challenge,
     Declare,
     IllegalAction,
-    Match,
     Offer,
     Play,
     Swallow,
 )
+from lodam_p2p.games.lodam.cards import Card
+from lodam_p2p.games.lodam.match import Match
+from lodam_p2p.games.values import LoggedMove, Replayed, ReplayError
 
 #: Offences this replay proves: each is a breach of the rules (RULES.md 8).
 OFFENCES = frozenset({"revoke", "false-play", "false-exchange-kind", "false-offer",

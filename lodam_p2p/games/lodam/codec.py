@@ -16,20 +16,19 @@ action                kind, args              card      passage
 
 from __future__ import annotations
 
-from lodam_p2p.games.values import ActionCodecError, Passage, PublicMove, WireAction, WireValue
-from lodam_p2p.rules import (
+from lodam_p2p.games.lodam.actions import (
     Action,
     Answer,
-    Card,
     Challenge,
     Declare,
-    Kind,
     MalformedInput,
     Offer,
     Play,
-    PublicDeal,
     Swallow,
 )
+from lodam_p2p.games.lodam.cards import Card, Kind
+from lodam_p2p.games.lodam.public import PublicDeal
+from lodam_p2p.games.values import ActionCodecError, Passage, PublicMove, WireAction, WireValue
 
 
 def encode(action: Action) -> WireAction:

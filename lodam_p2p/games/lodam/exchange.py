@@ -4,7 +4,7 @@
 An offer puts a coat or card down face down; an accepting answer hands a card of the
 same kind to the offerer alone; the exchange is void when both cards are of one suit,
 and then each takes its own back. Everything here reads the
-:class:`~lodam_p2p.rules.PublicDeal` a table tracks; the replay of a finished deal is
+:class:`~lodam_p2p.games.lodam.PublicDeal` a table tracks; the replay of a finished deal is
 :mod:`lodam_p2p.games.lodam.audit`.
 """
 
@@ -17,9 +17,11 @@ from typing import Any
 from lodam_p2p.games.common import checked
 from lodam_p2p.games.interface import GameMatch, HiddenExchange
 from lodam_p2p.games.lodam.audit import Replay
+from lodam_p2p.games.lodam.cards import Card
+from lodam_p2p.games.lodam.match import Match
+from lodam_p2p.games.lodam.public import PublicDeal
+from lodam_p2p.games.lodam.view import PlayerView, build_view, legal_actions_for
 from lodam_p2p.games.values import LoggedMove, Passage, PublicMove, Replayed
-from lodam_p2p.rules import Card, Match, PlayerView, PublicDeal, legal_actions_for
-from lodam_p2p.rules.view import build_view
 
 _NO = {"offer": "makes no offer", "answer": "declines", "challenge": "does not challenge",
        "declare": "does not declare"}

@@ -1,6 +1,8 @@
-"""Losing Lodam (RULES.md) behind the game interface: a thin adapter over
-:mod:`lodam_p2p.rules`, which stays the engine. Every Lodam fact a table needs — the seat
-range, the pack of the next deal, the round-robin deal and its talon — is stated here.
+"""Losing Lodam (RULES.md) behind the game interface: a thin adapter over the engine
+beside it in this package (:mod:`~lodam_p2p.games.lodam.match`,
+:mod:`~lodam_p2p.games.lodam.deal`, :mod:`~lodam_p2p.games.lodam.public` …). Every Lodam
+fact a table needs — the seat range, the pack of the next deal, the round-robin deal and
+its talon — is stated here.
 """
 
 from __future__ import annotations
@@ -12,7 +14,15 @@ from typing import Any
 from lodam_p2p.games.common import OptionsOfType, checked
 from lodam_p2p.games.interface import Game, GameDeal, GameMatch
 from lodam_p2p.games.lodam import codec
+from lodam_p2p.games.lodam.actions import Action, Answer, IllegalAction, Offer, Play, Revoke
+from lodam_p2p.games.lodam.cards import FULL_PACK, SHORT_PACK, Card
+from lodam_p2p.games.lodam.deal import Deal
 from lodam_p2p.games.lodam.exchange import EXCHANGES
+from lodam_p2p.games.lodam.match import Match
+from lodam_p2p.games.lodam.options import ExchangeRule, Options, RankOrder
+from lodam_p2p.games.lodam.public import PublicDeal
+from lodam_p2p.games.lodam.replay import replay_scenario
+from lodam_p2p.games.lodam.view import PlayerView
 from lodam_p2p.games.values import (
     DealPlan,
     DealSummary,
@@ -26,25 +36,6 @@ from lodam_p2p.games.values import (
     WireAction,
     shared_ranks,
 )
-from lodam_p2p.rules import (
-    FULL_PACK,
-    SHORT_PACK,
-    Action,
-    Answer,
-    Card,
-    Deal,
-    ExchangeRule,
-    IllegalAction,
-    Match,
-    Offer,
-    Options,
-    Play,
-    PlayerView,
-    PublicDeal,
-    RankOrder,
-    Revoke,
-)
-from lodam_p2p.rules.replay import replay_scenario
 
 #: One line of help per option of RULES.md section 12 (``lodam rules show-options``).
 OPTION_HELP = {
@@ -82,12 +73,48 @@ class LodamGame(OptionsOfType, Game):
     illegal_action = IllegalAction
     #: offers and answers pass cards face down (RULES.md 6)
     exchanges = EXCHANGES
+    #: RULES.md 8: a proven revoke puts the offender out of the match
+    puts_out = True
 
     # -- the match ----------------------------------------------------------------------
 
     def start_match(self, options: Any, players: int, first_dealer: int) -> Match:
         self.seats.check(players, self.title)
         return Match.start(_options(options), players, first_dealer)
+
+    def put_out(self, match: GameMatch, seat: int) -> None:
+        m = _match(match)
+        if m.active[seat]:
+            m.revoke(seat)
+
+    def match_state(self, match: GameMatch) -> dict[str, Any]:
+        """Counters, the next dealer, who is in, deals played, when each seat went out,
+        whether the match is over and its winners."""
+        m = _match(match)
+        return {"lives": list(m.lives), "dealer": m.dealer, "active": list(m.active),
+                "deals_played": m.deals_played, "eliminated_in": list(m.eliminated_in),
+                "is_over": m.is_over, "winners": list(m.winners)}
+
+    def restore_match(self, options: Any, players: int, state: object) -> Match:
+        """The match :meth:`match_state` described; ``ValueError`` if a field is missing
+        or does not fit (the seat lists must have ``players`` entries)."""
+        if not isinstance(state, Mapping):
+            raise ValueError("a Lodam match state is an object")
+        saved = state
+        try:
+            lives = [int(v) for v in saved["lives"]]
+            active = [bool(v) for v in saved["active"]]
+            match = Match.resume(_options(options), lives, int(saved["dealer"]), active)
+            match.deals_played = int(saved["deals_played"])
+            match.eliminated_in = [None if v is None else int(v)
+                                   for v in saved["eliminated_in"]]
+            match.is_over = bool(saved["is_over"])
+            match.winners = [int(v) for v in saved["winners"]]
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise ValueError(str(err)) from None
+        if len(match.eliminated_in) != len(lives) or len(lives) != players:
+            raise ValueError("seat counts differ")
+        return match
 
     def deal_plan(self, match: GameMatch) -> DealPlan:
         """RULES.md 4: one card at a time from the eldest hand, the rest the talon, whose

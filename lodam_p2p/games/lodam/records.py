@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lodam_p2p.rules.cards import Card, Kind
+from lodam_p2p.games.lodam.cards import Card, Kind
 
 
 @dataclass(frozen=True, slots=True)

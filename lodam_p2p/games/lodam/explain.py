@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from lodam_p2p.rules.actions import (
+from lodam_p2p.games.lodam.actions import (
     Action,
     Answer,
     Challenge,
@@ -19,10 +19,18 @@ from lodam_p2p.rules.actions import (
     Revoke,
     Swallow,
 )
-from lodam_p2p.rules.cards import CARD_KINDS, CARD_SUIT, SUIT_BITS, SUIT_SPAN, Card, Kind, Suit
+from lodam_p2p.games.lodam.cards import (
+    CARD_KINDS,
+    CARD_SUIT,
+    SUIT_BITS,
+    SUIT_SPAN,
+    Card,
+    Kind,
+    Suit,
+)
 
 if TYPE_CHECKING:
-    from lodam_p2p.rules.machine import DealMachine
+    from lodam_p2p.games.lodam.machine import DealMachine
 
 _KIND_WORDS = {Kind.COAT: "a coat (K Q J)", Kind.CARD: "a card (A T)"}
 _ACTION_TYPES = (Play, Offer, Answer, Swallow, Declare, Challenge)

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from lodam_p2p.rules import legal
-from lodam_p2p.rules.actions import Action, Decision
-from lodam_p2p.rules.cards import CARD_SUIT, Card, Suit, mask_of
-from lodam_p2p.rules.options import Options
-from lodam_p2p.rules.public import DealRecord
-from lodam_p2p.rules.records import ExchangeRecord, PublicExchange, PublicOffer, TrickRecord
+from lodam_p2p.games.lodam import legal
+from lodam_p2p.games.lodam.actions import Action, Decision
+from lodam_p2p.games.lodam.cards import CARD_SUIT, Card, Suit, mask_of
+from lodam_p2p.games.lodam.options import Options
+from lodam_p2p.games.lodam.public import DealRecord
+from lodam_p2p.games.lodam.records import ExchangeRecord, PublicExchange, PublicOffer, TrickRecord
 
 
 @dataclass(frozen=True, slots=True)

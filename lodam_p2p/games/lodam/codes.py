@@ -3,7 +3,7 @@
 The machine generates its legal moves as *codes* (``legal_codes``), and a program that
 picks among them hands one back: checked (``apply_code``, as the benchmark's random
 bots do) or not (``step``, as a search does, thousands of times a decision). An
-:class:`~lodam_p2p.rules.actions.Action` is a code spelled for a seat. Codes carry no
+:class:`~lodam_p2p.games.lodam.actions.Action` is a code spelled for a seat. Codes carry no
 seat: the seat is always the machine's ``to_act``.
 
 ==================  ===================================================
@@ -18,7 +18,7 @@ seat: the seat is always the machine's ``to_act``.
 
 from __future__ import annotations
 
-from lodam_p2p.rules.actions import (
+from lodam_p2p.games.lodam.actions import (
     ANSWERS,
     CHALLENGES,
     DECLARE_OUT,
@@ -37,7 +37,7 @@ from lodam_p2p.rules.actions import (
     Play,
     Swallow,
 )
-from lodam_p2p.rules.cards import CARD_KINDS, SUIT_BITS, SUIT_SPAN, Card, Kind
+from lodam_p2p.games.lodam.cards import CARD_KINDS, SUIT_BITS, SUIT_SPAN, Card, Kind
 
 OFFER_BASE, NO_OFFER = 100, 100 + NO_CARD
 ANSWER_BASE, DECLINE = 200, 200 + NO_CARD

@@ -20,7 +20,7 @@ from lodam_p2p.rulebase import cards_in, parse_card_list
 from lodam_p2p.rulebase import mask_of as _mask_of
 
 if TYPE_CHECKING:
-    from lodam_p2p.rules.options import RankOrder
+    from lodam_p2p.games.lodam.options import RankOrder
 
 RANK_LETTERS = "23456789TJQKA"
 SUIT_LETTERS = "SHDC"

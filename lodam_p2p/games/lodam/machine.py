@@ -5,15 +5,15 @@ Theory of operation
 A deal is one state machine, :class:`DealMachine`, used in two ways — as a chess
 library's board serves both its pseudo-legal and its legal moves from one generator:
 
-* **checked**: :class:`~lodam_p2p.rules.public.PublicDeal` takes public events (a card
+* **checked**: :class:`~lodam_p2p.games.lodam.public.PublicDeal` takes public events (a card
   played face up, an offer's kind, an answer's outcome) and
-  :class:`~lodam_p2p.rules.deal.Deal` takes a seat's actions (:meth:`~DealMachine.apply`)
+  :class:`~lodam_p2p.games.lodam.deal.Deal` takes a seat's actions (:meth:`~DealMachine.apply`)
   or their codes (:meth:`~DealMachine.apply_code`, the cheaper way in for a program
   that picks from :meth:`~DealMachine.legal_codes`); each checks what it is given, says
   why it refuses, and keeps the typed record;
 * **unchecked**: a search plays thousands of deal endings per decision. It fills in the
   hidden part (:meth:`DealMachine.with_hidden`), asks :attr:`~DealMachine.legal`
-  and applies small integer codes (:mod:`lodam_p2p.rules.codes`) with
+  and applies small integer codes (:mod:`lodam_p2p.games.lodam.codes`) with
   :meth:`~DealMachine.step`, trusting itself to pick them from the list.
 
 Both go through the same generator (:meth:`~DealMachine.legal_codes`; :attr:`~DealMachine.legal`
@@ -29,7 +29,7 @@ the only transitions that read it are a renounce turning the trump (whose card i
 public) and an answer swapping the traded cards.
 
 The transitions that carry a deal from move to move live in :mod:`.flow`
-(:class:`~lodam_p2p.rules.flow.TrickFlow`, a base of the machine).
+(:class:`~lodam_p2p.games.lodam.flow.TrickFlow`, a base of the machine).
 """
 
 from __future__ import annotations
@@ -37,13 +37,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from lodam_p2p.rules.actions import NO_CARD, Action, IllegalAction
-from lodam_p2p.rules.cards import (
+from lodam_p2p.games.lodam.actions import NO_CARD, Action, IllegalAction
+from lodam_p2p.games.lodam.cards import (
     CARD_KINDS,
     CARD_SUIT,
     EXCHANGEABLE_MASK,
 )
-from lodam_p2p.rules.codes import (
+from lodam_p2p.games.lodam.codes import (
     ANSWER_BASE,
     CHALLENGE_BASE,
     DECLARE_ALONE,
@@ -56,7 +56,7 @@ from lodam_p2p.rules.codes import (
     TAKE,
     code_of,
 )
-from lodam_p2p.rules.flow import (
+from lodam_p2p.games.lodam.flow import (
     AWAIT_ANSWER,
     AWAIT_CHALLENGE,
     AWAIT_DECLARE,
@@ -65,7 +65,7 @@ from lodam_p2p.rules.flow import (
     AWAIT_SWALLOW,
     TrickFlow,
 )
-from lodam_p2p.rules.legal import (
+from lodam_p2p.games.lodam.legal import (
     ACTION_MOVES,
     ANSWERING,
     CODE_MOVES,
@@ -77,8 +77,8 @@ from lodam_p2p.rules.legal import (
     play_codes,
     spell,
 )
-from lodam_p2p.rules.options import Options
-from lodam_p2p.rules.seating import Seating
+from lodam_p2p.games.lodam.options import Options
+from lodam_p2p.games.lodam.seating import Seating
 
 M = TypeVar("M")
 Self = TypeVar("Self", bound="DealMachine[Any]")
@@ -292,14 +292,14 @@ class DealMachine(TrickFlow, Generic[M]):
             if code >= 0 and self.allows(code):
                 self.step(code)
                 return
-        from lodam_p2p.rules.explain import why_illegal  # noqa: PLC0415 -- refusals only
+        from lodam_p2p.games.lodam.explain import why_illegal  # noqa: PLC0415 -- refusals only
 
         raise why_illegal(self, action)
 
     def _refusal(self, code: object) -> IllegalAction:
         """The error for a code :meth:`apply_code` refused: the action it spells for
         ``to_act``, explained, or a code that spells none."""
-        from lodam_p2p.rules.explain import why_illegal  # noqa: PLC0415 -- refusals only
+        from lodam_p2p.games.lodam.explain import why_illegal  # noqa: PLC0415 -- refusals only
 
         seat = self.to_act
         if seat is None:

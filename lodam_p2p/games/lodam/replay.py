@@ -16,9 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from lodam_p2p.rulebase import ReplayFormatError, card_field, field, int_field
-from lodam_p2p.rulebase import run_script as run_deal_script
-from lodam_p2p.rules.actions import (
+from lodam_p2p.games.lodam.actions import (
     Action,
     Answer,
     Challenge,
@@ -27,10 +25,12 @@ from lodam_p2p.rules.actions import (
     Play,
     Swallow,
 )
-from lodam_p2p.rules.cards import Card
-from lodam_p2p.rules.deal import Deal
-from lodam_p2p.rules.match import Match
-from lodam_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS, Options
+from lodam_p2p.games.lodam.cards import Card
+from lodam_p2p.games.lodam.deal import Deal
+from lodam_p2p.games.lodam.match import Match
+from lodam_p2p.games.lodam.options import MAX_PLAYERS, MIN_PLAYERS, Options
+from lodam_p2p.rulebase import ReplayFormatError, card_field, field, int_field
+from lodam_p2p.rulebase import run_script as run_deal_script
 
 
 def replay_scenario(obj: Mapping[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from lodam_p2p import rulebase
-from lodam_p2p.rules.cards import CARDS, Card
+from lodam_p2p.games.lodam.cards import CARDS, Card
 
 #: Seats are 0 … MAX_SEATS - 1.
 MAX_SEATS = 10

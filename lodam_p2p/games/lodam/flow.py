@@ -1,7 +1,7 @@
 """The flow of a deal: the transitions of the deal machine, move by move.
 
 :class:`TrickFlow` holds the state every deal machine keeps (declared here, stored in
-the slots of :class:`~lodam_p2p.rules.machine.DealMachine`) and the transitions that
+the slots of :class:`~lodam_p2p.games.lodam.machine.DealMachine`) and the transitions that
 apply a move already known to be legal. The machine's checked ``apply`` and unchecked
 ``step`` both end here, so there is one flow for the engine and the search.
 
@@ -27,10 +27,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from lodam_p2p.rules.actions import Decision
-from lodam_p2p.rules.cards import CARD_SUIT, Kind, PlayFacts
-from lodam_p2p.rules.codes import KIND_MASK_OF, SUIT_MASK, kind_mask
-from lodam_p2p.rules.options import ExchangeRule, Options
+from lodam_p2p.games.lodam.actions import Decision
+from lodam_p2p.games.lodam.cards import CARD_SUIT, Kind, PlayFacts
+from lodam_p2p.games.lodam.codes import KIND_MASK_OF, SUIT_MASK, kind_mask
+from lodam_p2p.games.lodam.options import ExchangeRule, Options
 
 #: The decisions awaited, as module constants (the hot paths compare them by identity).
 AWAIT_OFFER = Decision.OFFER
@@ -52,7 +52,7 @@ TrickRow = tuple[int, Sequence[int], int, int, bool]
 
 class TrickFlow:
     """The state of a deal and its transitions (see the module docstring); a base of
-    :class:`~lodam_p2p.rules.machine.DealMachine`, which holds the slots."""
+    :class:`~lodam_p2p.games.lodam.machine.DealMachine`, which holds the slots."""
 
     if not TYPE_CHECKING:  # the slots are the machine's; hidden from the type checker,
         __slots__ = ()  # which would take an empty tuple here for "no attributes at all"

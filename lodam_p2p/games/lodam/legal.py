@@ -1,14 +1,14 @@
 """Legal moves: the rules of choice as bit masks, spelled as codes and as actions.
 
-A hand is a 52-bit mask (see :mod:`lodam_p2p.rules.cards`): thirteen bits per suit, the
+A hand is a 52-bit mask (see :mod:`lodam_p2p.games.lodam.cards`): thirteen bits per suit, the
 two lowest. What a seat may do with its cards is a mask too, worked out here once for
 the engine, the views and the search (:func:`playable`, :func:`exchangeable`).
 
-A set of legal moves is spelled first as *codes* (:mod:`lodam_p2p.rules.codes`), the
+A set of legal moves is spelled first as *codes* (:mod:`lodam_p2p.games.lodam.codes`), the
 engine's own alphabet, the same for every seat: plays are card indices read out of
 per-suit tables, offers and answers come from tables keyed by the cards they may use
 (:class:`Spelled`), filled on first use. Everything that wants
-:class:`~lodam_p2p.rules.actions.Action` objects spells those codes again through a
+:class:`~lodam_p2p.games.lodam.actions.Action` objects spells those codes again through a
 seat's row of interned actions (:data:`ACTION_MOVES`): one generator, two spellings.
 The tables depend on nothing but the seat and the cards, so the engine stays pure.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
-from lodam_p2p.rules.actions import (
+from lodam_p2p.games.lodam.actions import (
     ANSWERS,
     CHALLENGES,
     DECLARE_OUT,
@@ -29,8 +29,8 @@ from lodam_p2p.rules.actions import (
     SWALLOWS,
     Action,
 )
-from lodam_p2p.rules.cards import EXCHANGEABLE_MASK, KIND_MASK, SUIT_BITS, Kind
-from lodam_p2p.rules.codes import (
+from lodam_p2p.games.lodam.cards import EXCHANGEABLE_MASK, KIND_MASK, SUIT_BITS, Kind
+from lodam_p2p.games.lodam.codes import (
     ANSWER_BASE,
     CHALLENGE_BASE,
     DECLARE_ALONE,

@@ -1,13 +1,13 @@
 """One deal with every card known: the deal machine with its hidden part dealt in.
 
-:class:`Deal` is the :class:`~lodam_p2p.rules.machine.DealMachine` holding the hands (as
+:class:`Deal` is the :class:`~lodam_p2p.games.lodam.machine.DealMachine` holding the hands (as
 bit masks), the talon's top and the card of the offer on the table, spelling its legal
 moves as interned actions. It takes a seat's actions through the machine's checked
 ``apply`` — the test that agrees with the legal moves the machine generates — and only a
-refused action pays for working out *why* (:mod:`lodam_p2p.rules.explain`). The
+refused action pays for working out *why* (:mod:`lodam_p2p.games.lodam.explain`). The
 unchecked path of the same machine is what a search runs.
 
-:attr:`Deal.public` is the same deal seen as a :class:`~lodam_p2p.rules.PublicDeal`: a
+:attr:`Deal.public` is the same deal seen as a :class:`~lodam_p2p.games.lodam.PublicDeal`: a
 live window onto this machine, not a second one kept in step.
 """
 
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import attrgetter
 
-from lodam_p2p.rules.actions import Action, MalformedInput, RulesError, default_for
-from lodam_p2p.rules.cards import (
+from lodam_p2p.games.lodam.actions import Action, MalformedInput, RulesError, default_for
+from lodam_p2p.games.lodam.cards import (
     CARD_KINDS,
     CARDS,
     FULL_MASK,
@@ -25,13 +25,13 @@ from lodam_p2p.rules.cards import (
     Card,
     cards_of,
 )
-from lodam_p2p.rules.legal import ACTION_MOVES, CODE_MOVES
-from lodam_p2p.rules.machine import DealMachine
-from lodam_p2p.rules.options import Options
-from lodam_p2p.rules.public import DealRecord, PublicDeal
-from lodam_p2p.rules.records import DealResult, ExchangeRecord
-from lodam_p2p.rules.seating import seating
-from lodam_p2p.rules.view import PlayerView, build_view
+from lodam_p2p.games.lodam.legal import ACTION_MOVES, CODE_MOVES
+from lodam_p2p.games.lodam.machine import DealMachine
+from lodam_p2p.games.lodam.options import Options
+from lodam_p2p.games.lodam.public import DealRecord, PublicDeal
+from lodam_p2p.games.lodam.records import DealResult, ExchangeRecord
+from lodam_p2p.games.lodam.seating import seating
+from lodam_p2p.games.lodam.view import PlayerView, build_view
 
 
 class Deal(DealRecord[Action]):

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lodam_p2p.rules.actions import MalformedInput
-from lodam_p2p.rules.cards import PlayFacts, play_facts, strength_table
-from lodam_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS, Options
+from lodam_p2p.games.lodam.actions import MalformedInput
+from lodam_p2p.games.lodam.cards import PlayFacts, play_facts, strength_table
+from lodam_p2p.games.lodam.options import MAX_PLAYERS, MIN_PLAYERS, Options
 
 
 @dataclass(frozen=True, slots=True)

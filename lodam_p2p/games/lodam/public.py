@@ -6,8 +6,8 @@ Nobody at a real table knows the other hands, yet everybody knows whose turn it 
 engine keeps that property by construction: :class:`PublicDeal` advances on public facts
 alone (hand sizes, cards once played, offer kinds and outcomes, the trump card once
 turned, swallows, declarations), and the machine it runs
-(:class:`~lodam_p2p.rules.machine.DealMachine`) decides who acts next and on what
-without reading a hidden card. The full :class:`~lodam_p2p.rules.deal.Deal` fills in the
+(:class:`~lodam_p2p.games.lodam.machine.DealMachine`) decides who acts next and on what
+without reading a hidden card. The full :class:`~lodam_p2p.games.lodam.deal.Deal` fills in the
 hidden part (hands, talon, the true exchange cards) of its own ``PublicDeal`` and drives
 it with checked actions. So a network peer that tracks a ``PublicDeal`` from announced
 events stays in step with the audit that later replays the full ``Deal``.
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from lodam_p2p.rules.actions import (
+from lodam_p2p.games.lodam.actions import (
     Action,
     Challenge,
     Decision,
@@ -32,13 +32,13 @@ from lodam_p2p.rules.actions import (
     Play,
     Swallow,
 )
-from lodam_p2p.rules.cards import CARD_SUIT, CARDS, Card, Kind, Suit
-from lodam_p2p.rules.flow import ExchangeRow
-from lodam_p2p.rules.legal import CODE_MOVES
-from lodam_p2p.rules.machine import DealMachine
-from lodam_p2p.rules.options import Options
-from lodam_p2p.rules.records import ExchangeRecord, PublicExchange, PublicOffer, TrickRecord
-from lodam_p2p.rules.seating import seating
+from lodam_p2p.games.lodam.cards import CARD_SUIT, CARDS, Card, Kind, Suit
+from lodam_p2p.games.lodam.flow import ExchangeRow
+from lodam_p2p.games.lodam.legal import CODE_MOVES
+from lodam_p2p.games.lodam.machine import DealMachine
+from lodam_p2p.games.lodam.options import Options
+from lodam_p2p.games.lodam.records import ExchangeRecord, PublicExchange, PublicOffer, TrickRecord
+from lodam_p2p.games.lodam.seating import seating
 
 _OFFER = Decision.OFFER
 _ANSWER = Decision.ANSWER
@@ -52,7 +52,7 @@ M = TypeVar("M")
 
 class DealRecord(DealMachine[M]):
     """The deal machine's record as typed values: cards, suits, tricks and offers.
-    Shared by :class:`PublicDeal` and the full :class:`~lodam_p2p.rules.deal.Deal`."""
+    Shared by :class:`PublicDeal` and the full :class:`~lodam_p2p.games.lodam.deal.Deal`."""
 
     __slots__ = ()
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lodam_p2p.rules.actions import MalformedInput, RulesError
-from lodam_p2p.rules.cards import Card
-from lodam_p2p.rules.deal import Deal
-from lodam_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS, Options
-from lodam_p2p.rules.records import DealResult
+from lodam_p2p.games.lodam.actions import MalformedInput, RulesError
+from lodam_p2p.games.lodam.cards import Card
+from lodam_p2p.games.lodam.deal import Deal
+from lodam_p2p.games.lodam.options import MAX_PLAYERS, MIN_PLAYERS, Options
+from lodam_p2p.games.lodam.records import DealResult
 
 
 class Match:
