@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lodam_p2p.fairdeal.group import (
@@ -23,8 +23,13 @@ scalars = st.integers(min_value=1, max_value=ORDER - 1)
 
 @settings(max_examples=25, deadline=None)
 @given(scalars, scalars, scalars)
+@example(1, 1, ORDER - 1)  # G + (−G)
 def test_base_mul_add_is_a_g_plus_b_p(a: int, b: int, p: int) -> None:
     point = base_mul(p)
+    if (a + b * p) % ORDER == 0:  # a·G + b·P is the point at infinity
+        with pytest.raises(ValueError):
+            base_mul_add(a, b, point)
+        return
     expected = add(base_mul(a), mul(point, b))
     assert encode_point(base_mul_add(a, b, point)) == encode_point(expected)
 
