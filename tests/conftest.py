@@ -15,16 +15,27 @@ loopback ports.
   thread of its own (``.url``, ``.port``); usable from sync tests, ``asyncio.run``
   scenarios and child processes alike. A test that wants the broker in its own event
   loop uses ``lodam_p2p.broker.EmbeddedBroker`` directly.
+
+Property tests draw the same examples on every run (hypothesis's ``derandomize``): a
+run of the suite passes or fails by the code alone, never by the draw. To explore new
+examples, run with ``HYPOTHESIS_PROFILE=explore``; a case it finds goes in as an
+``@example``.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.support.brokers import BrokerUnavailable, Mosquitto, ThreadedAmqtt
+
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 @pytest.fixture(autouse=True)
