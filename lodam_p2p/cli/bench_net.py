@@ -77,6 +77,12 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--seats must be between {game.seats.low} and {game.seats.high}")
     if args.broker not in (None, "embedded"):
         check_broker(args.broker)
+    if args.profile is not None:
+        try:
+            os.makedirs(args.profile, exist_ok=True)
+        except OSError as err:
+            raise CliError(f"--profile: cannot use {args.profile} as a folder: "
+                           f"{err.strerror}") from None
     # clean errors for an unknown bot or option, before any process
     bot_seats([args.bot], None, game.name)
     try:
@@ -156,7 +162,6 @@ async def _spawn(bot: str, table: str, url: str, seat: int,
     """A ``lodam bot`` process (under cProfile into ``profile``/seat-N.prof if given)."""
     runner = ["-m", "lodam_p2p"]
     if profile is not None:
-        os.makedirs(profile, exist_ok=True)
         runner = ["-c", _PROFILED, os.path.join(profile, f"seat-{seat}.prof")]
     return await asyncio.create_subprocess_exec(
         sys.executable, *runner, "bot", bot, "--table", table, "--broker", url,

@@ -20,6 +20,7 @@ from lodam_p2p.session.journal import Journal
     (["join", "oak"], "needs a terminal"),
     (["bot", "random", "--broker", "mqtt://127.0.0.1:1", "--table", "oak"], "lodam:"),
     (["bench", "net", "--seats", "11"], "--seats must be between 3 and 10"),
+    (["bench", "net", "--profile", "pyproject.toml"], "--profile: cannot use pyproject.toml"),
 ])
 def test_bad_input_is_one_line(argv: list[str], message: str,
                                capsys: pytest.CaptureFixture[str]) -> None:
