@@ -17,6 +17,13 @@ import pytest
 
 from tests.support.procs import PATIENCE, lobby, wait_for
 
+#: ``python -m lodam_p2p`` as a terminal starts it: with SIGINT at its default. A suite
+#: started in the background by a non-interactive shell inherits SIGINT ignored, and a
+#: program that starts with it ignored rightly keeps ignoring it.
+_AT_A_TERMINAL = ("import runpy, signal, sys; signal.signal(signal.SIGINT, "
+                  "signal.default_int_handler); sys.argv[0] = 'lodam'; "
+                  "runpy.run_module('lodam_p2p', run_name='__main__', alter_sys=True)")
+
 
 def _group_gone(group: int) -> bool:
     try:
@@ -36,8 +43,8 @@ def _gone(pid: int) -> bool:
 
 @pytest.mark.slow
 def test_an_interrupted_bench_load_stops_its_workers_and_exits_130() -> None:
-    bench = subprocess.Popen([sys.executable, "-m", "lodam_p2p", "bench", "load", "--tables", "2",
-                              "--seats", "3", "--workers", "2", "--json"],
+    bench = subprocess.Popen([sys.executable, "-c", _AT_A_TERMINAL, "bench", "load", "--tables",
+                              "2", "--seats", "3", "--workers", "2", "--json"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              start_new_session=True)
     try:
