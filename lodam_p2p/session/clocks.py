@@ -160,6 +160,15 @@ class Clocks:
         if others <= set(self.results):
             self.others_done_at = now
 
+    def put_out_by_all(self) -> bool:
+        """Every other seat has published its result, and each of them blames this seat
+        (a blame begins ``seat N: ``, naming the seat it put out)."""
+        if self.roster is None or self.seat is None or self.others_done_at is None:
+            return False
+        named = f"seat {self.seat}: "
+        return all(any(blame.startswith(named) for blame in self.results[s.peer][4])
+                   for i, s in enumerate(self.roster.sitters) if i != self.seat)
+
     def timer(self) -> float | None:
         """When :meth:`check_timers` next has something to do (None: only something that
         arrives can move the session). Early is harmless (nothing is due yet, and the
@@ -169,12 +178,12 @@ class Clocks:
         due: list[float] = []
         if self.others_done_at is not None and self.phase in (
                 SessionPhase.LOT, SessionPhase.MATCH, SessionPhase.GRACE):
-            due.append(self.others_done_at + limit)
+            due.append(self.others_done_at + (0.0 if self.put_out_by_all() else limit))
         if self.phase is SessionPhase.LOBBY and self.timing.lobby_s is not None:
             due.append(self.lobby_since + self.timing.lobby_s)
         elif self.phase is SessionPhase.LOT:
             due.append(self.lot_since + limit)
-        elif self.phase is SessionPhase.MATCH and self.hand is not None and self._awaited:
+        elif self.phase is SessionPhase.MATCH and self.hand is not None and self._vote_due():
             due.append(self._awaited_since + limit)
         elif self.phase is SessionPhase.GRACE:
             due.append(self.grace_until)
@@ -187,8 +196,11 @@ class Clocks:
 
         A seat the others have left behind (every other seat sent its result and a
         time limit has passed since) ends too, with the result as it saw it: a seat
-        the table put out has nobody left to play with."""
-        if (self.others_done_at is not None and now >= self.others_done_at + self._limit()
+        the table put out has nobody left to play with. When every other result names
+        this seat in its blames, it ends at once: no frame still on its way can bring
+        it back to a table that has finished without it."""
+        if (self.others_done_at is not None
+                and (self.put_out_by_all() or now >= self.others_done_at + self._limit())
                 and self.phase in (SessionPhase.LOT, SessionPhase.MATCH, SessionPhase.GRACE)):
             self.finish(early=True)
             return
@@ -267,6 +279,21 @@ class Clocks:
         elif (silent is None and isinstance(hand, GameHand) and hand.holder_turn() is not None
               and now >= self._awaited_since + self._limit()):
             self.vote_timeout(HOLDER)  # nobody knows who is silent: the audit will tell
+
+    def _vote_due(self) -> bool:
+        """The hand's current wait can still end in this seat's TIMEOUT vote: once that
+        vote is cast, its deadline is past and stays past, and only a message (another
+        vote, the awaited frame, a result) can move the hand; a loop that kept waking
+        for it would spin until then."""
+        if not self._awaited:
+            return False
+        hand_no, step, silent = self._awaited
+        if silent is None:
+            hand = self.hand
+            if not (isinstance(hand, GameHand) and hand.holder_turn() is not None):
+                return False
+            silent = HOLDER
+        return (hand_no, step, silent) not in self._voted
 
     def _silent(self) -> int | None:
         """The other seat this hand waits for: a decision, or a fair-deal step."""

@@ -1,12 +1,15 @@
 """After its result a session lingers for the seats still playing, never for a seat put
-out of the match (on the fake clock of :mod:`tests.session.machines`)."""
+out of the match; a seat every other result puts out ends at once, and one that has cast
+its vote sleeps until something comes (on the fake clock of
+:mod:`tests.session.machines`)."""
 
 from __future__ import annotations
 
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session.course import SessionPhase, Timing
+from lodam_p2p.session.link import Delivered
 from lodam_p2p.session.seat import TableMachine
-from lodam_p2p.session.wire import Body, Msg
+from lodam_p2p.session.wire import Body, Msg, raw_public
 from tests.session.helpers import bots
 from tests.session.machines import Router, machines
 
@@ -65,3 +68,67 @@ def test_a_connected_seat_still_in_the_match_is_waited_for() -> None:
     waited = [m for m in table if m is not late]
     assert all(m.done and m.online(late.me) for m in table)
     assert router.now == max(m.linger_until for m in waited) + TIMING.timeout_s
+
+
+class _CutOff(Router):
+    """A router that, once ``cut`` is set, carries nothing from one machine and nothing
+    to it but the others' results: a seat that lost the table, which its own view of the
+    hand cannot tell."""
+
+    def __init__(self, table: list[TableMachine], lost: TableMachine) -> None:
+        super().__init__(table)
+        self.lost = lost
+        self.cut = False
+        #: the others' results still reach the lost seat
+        self.results = True
+
+    def deliver(self, sender: TableMachine, data: bytes) -> None:
+        if not self.cut:
+            super().deliver(sender, data)
+            return
+        if sender is self.lost:
+            return
+        pubkey = raw_public(sender.identity)
+        result = self.results and Body.decode(data).kind is Msg.RESULT
+        for machine in self.machines:
+            if machine is not sender and (machine is not self.lost or result):
+                machine.receive(Delivered(sender.me, pubkey, data), self.now)
+
+
+def test_a_seat_every_result_puts_out_ends_at_once() -> None:
+    """Seat 1 loses the table in the first deal and is voted out for silence. Its own
+    view of the hand stands still, so only the others' results tell it the match went on
+    without it: once each of them names it, it ends, with no time limit waited."""
+    table = machines(bots(["random"] * 3), Options(lives=1), timing=TIMING)
+    lost = table[2]  # seat 1
+    router = _CutOff(table, lost)
+    router.start()
+    router.until("the first deal begun", lambda: all(m.hand is not None for m in table))
+    router.cut = True
+    router.play_out()
+    assert all(m.done for m in table)
+    assert all(m.blames[0].startswith("seat 1: timeout:") for m in table if m is not lost)
+    vote = lost.others_done_at
+    assert vote is not None and lost.put_out_by_all()
+    assert router.now == vote  # the seat put out waited for nothing after the results
+
+
+def test_a_seat_that_voted_sleeps_until_something_comes() -> None:
+    """Seat 1, cut off, votes the others out for silence. Its vote is cast and its wait's
+    deadline is past: the next deadline it names is a later one (or none), so a runner
+    sleeps instead of waking at once, over and over, until a message comes."""
+    table = machines(bots(["random"] * 3), Options(lives=1), timing=TIMING)
+    lost = table[2]  # seat 1
+    router = _CutOff(table, lost)
+    router.results = False
+    router.start()
+    router.until("the first deal begun", lambda: all(m.hand is not None for m in table))
+    router.cut = True
+    router.settle()
+    due = lost.timer()
+    assert due is not None
+    router.now = due
+    router.settle()
+    assert lost._voted and not lost.done  # it voted, and nothing came back
+    after = lost.timer()
+    assert after is None or after > router.now
