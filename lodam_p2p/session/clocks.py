@@ -181,7 +181,7 @@ class Clocks:
             due.append(self.others_done_at + (0.0 if self.put_out_by_all() else limit))
         if self.phase is SessionPhase.LOBBY and self.timing.lobby_s is not None:
             due.append(self.lobby_since + self.timing.lobby_s)
-        elif self.phase is SessionPhase.LOT:
+        elif self.phase is SessionPhase.LOT and self._lot_vote_due():
             due.append(self.lot_since + limit)
         elif self.phase is SessionPhase.MATCH and self.hand is not None and self._vote_due():
             due.append(self._awaited_since + limit)
@@ -249,6 +249,14 @@ class Clocks:
             if key not in self._voted:
                 self._voted.add(key)
                 self.send(Body(Msg.TIMEOUT, 0, 0, (missing[0],)))
+
+    def _lot_vote_due(self) -> bool:
+        """The lot waits for another seat and this seat's vote on it is still to come
+        (as :meth:`_vote_due` for a hand)."""
+        if self.lot is None or self.seat is None:
+            return False
+        missing = [s for s in self.lot.missing() if s != self.seat]
+        return bool(missing) and (0, 0, missing[0]) not in self._voted
 
     def lot_vote(self, voter: int, body: Body) -> None:
         """A TIMEOUT vote in the lot: once every other seat agrees, the match never starts."""

@@ -132,3 +132,24 @@ def test_a_seat_that_voted_sleeps_until_something_comes() -> None:
     assert lost._voted and not lost.done  # it voted, and nothing came back
     after = lost.timer()
     assert after is None or after > router.now
+
+
+def test_a_seat_that_voted_in_the_lot_sleeps_too() -> None:
+    """The same in the draw for the first dealer: seat 1, cut off while the lot is
+    drawn, votes on the seat it waits for, and then names no deadline already past."""
+    table = machines(bots(["random"] * 3), Options(lives=1), timing=TIMING)
+    lost = table[2]  # seat 1
+    router = _CutOff(table, lost)
+    router.results = False
+    router.start()
+    router.until("the lot begun", lambda: lost.lot is not None)
+    router.cut = True
+    router.settle()
+    assert lost.phase is SessionPhase.LOT
+    due = lost.timer()
+    assert due is not None
+    router.now = due
+    router.settle()
+    assert lost._voted and lost.phase is SessionPhase.LOT
+    after = lost.timer()
+    assert after is None or after > router.now

@@ -8,6 +8,7 @@ import pytest
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import Session, Timing
 from lodam_p2p.session.course import SessionPhase
+from lodam_p2p.session.lot import Lot
 from lodam_p2p.session.rejoin import COUNTDOWN_EVERY
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import bots, table
@@ -25,7 +26,10 @@ def test_each_phase_names_its_deadline(seat: Session) -> None:
     seat.phase, seat.lobby_since = SessionPhase.LOBBY, 100.0
     assert seat.timer() == 190.0
     seat.phase, seat.lot_since = SessionPhase.LOT, 50.0
-    assert seat.timer() == 57.0
+    seat.seat, seat.lot = 0, Lot(b"oak", 3, 0, bytes)
+    assert seat.timer() == 57.0  # the lot waits for seats 1 and 2
+    seat._voted.add((0, 0, 1))
+    assert seat.timer() is None  # voted on seat 1: only what comes can move it
     seat.phase, seat.grace_until = SessionPhase.GRACE, 70.0
     assert seat.timer() == 70.0
     seat.phase, seat.linger_until = SessionPhase.LINGER, 10.0
