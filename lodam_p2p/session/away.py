@@ -85,6 +85,12 @@ class AwaySeats(Course):
                         self._countdown_at.get(seat, since) + COUNTDOWN_EVERY]
         return min((d for d in due if d is not None), default=None)
 
+    def _vote_due(self) -> bool:
+        """No vote on the hand while a seat is away (:meth:`hold_for_away` holds its
+        timers): its deadline, once past, would wake the loop at once until the seat
+        came back or the grace ran out."""
+        return not self.away and super()._vote_due()
+
     def check_timers(self, now: float) -> None:
         """Hold the hand's timers while a seat is away."""
         if not (self.phase is SessionPhase.MATCH and self.hold_for_away(now)):

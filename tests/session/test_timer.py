@@ -53,3 +53,15 @@ def test_every_other_seat_done_bounds_the_wait(seat: Session) -> None:
     seat.phase, seat.others_done_at = SessionPhase.GRACE, 1.0
     seat.grace_until = 100.0
     assert seat.timer() == 8.0
+
+
+def test_an_away_seat_holds_the_hands_deadline(seat: Session) -> None:
+    """While a seat is away the hand's clocks are held: its vote deadline, which would
+    soon be past, is no deadline, and the loop sleeps until the countdown."""
+    seat.phase = SessionPhase.MATCH
+    seat.hand, seat._awaited, seat._awaited_since = object(), (1, 3, 2), 0.0
+    assert seat.timer() == TIMING.timeout_s  # seat 2's step, then the vote
+    seat.away[2] = 5.0
+    assert seat.timer() == 5.0 + min(COUNTDOWN_EVERY, TIMING.grace_s)
+    seat.seat_back(2)
+    assert seat._awaited == ()  # the hand's clock starts again once seat 2 is back
