@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -164,6 +167,11 @@ def private_mosquitto() -> Iterator[str | None]:
     Yields its ``mqtt://`` URL, or None when the ``mosquitto`` binary is not installed
     or does not come up. Nagle's algorithm is off (``set_tcp_nodelay``): the session's
     messages are small and latency-bound.
+
+    The broker runs in a process group of its own, so a terminal's Ctrl-C reaches the
+    command and not its broker: the command stops its players first and the broker
+    last, and no player reports a broker that vanished under it. On Linux it is also
+    told to end with this process, so that it outlives no command killed outright.
     """
     binary = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin")
     if binary is None:
@@ -172,15 +180,39 @@ def private_mosquitto() -> Iterator[str | None]:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         config = Path(folder) / "mosquitto.conf"
+        # run as whoever runs this: a broker started as root would otherwise switch to
+        # the ``mosquitto`` user, and a change of user clears its parent-death signal
+        user = pwd.getpwuid(os.getuid()).pw_name
         config.write_text(f"listener {port} {LOOPBACK}\nallow_anonymous true\n"
-                          "persistence false\nlog_dest none\nset_tcp_nodelay true\n")
-        process = subprocess.Popen([binary, "-c", str(config)], stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
+                          "persistence false\nlog_dest none\nset_tcp_nodelay true\n"
+                          f"user {user}\n")
+        process = subprocess.Popen([*_dying_with_us(), binary, "-c", str(config)],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   process_group=0)
         try:
             yield f"mqtt://{LOOPBACK}:{port}" if _accepting(port) else None
         finally:
             process.terminate()
             process.wait(10)
+
+
+#: Run as ``python -c _EXEC_DYING_WITH PARENT_PID PROGRAM ARGS…``: ask Linux for SIGTERM
+#: when the parent ends (``PR_SET_PDEATHSIG``, which exec keeps), give up if it already
+#: has, then become PROGRAM.
+_EXEC_DYING_WITH = (
+    "import ctypes, os, signal, sys\n"
+    "ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))\n"
+    "if os.getppid() != int(sys.argv[1]):\n"
+    "    sys.exit(0)\n"
+    "os.execv(sys.argv[2], sys.argv[2:])\n")
+
+
+def _dying_with_us() -> list[str]:
+    """The words that start a program so that it ends when this process does (Linux;
+    nothing elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return []
+    return [sys.executable, "-c", _EXEC_DYING_WITH, str(os.getpid())]
 
 
 def free_port() -> int:

@@ -1,7 +1,8 @@
 """Ctrl-C of ``lodam bench load``: the command and every process it started end.
 
 The interrupt goes to the command's whole process group, as a terminal's Ctrl-C does,
-once its workers have said who they are and the tables are on the broker. Nothing here
+once its workers have said who they are and the tables are on the broker. The private
+broker is not in that group: the command stops it after its workers. Nothing here
 waits a fixed time; the process timeouts are only safety nets.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +33,15 @@ def _group_gone(group: int) -> bool:
     except ProcessLookupError:
         return True
     return False
+
+
+def _listening(url: str) -> bool:
+    host, port = url.removeprefix("mqtt://").rsplit(":", 1)
+    try:
+        with socket.create_connection((host, int(port)), 1.0):
+            return True
+    except OSError:
+        return False
 
 
 def _gone(pid: int) -> bool:
@@ -69,3 +80,6 @@ def test_an_interrupted_bench_load_stops_its_workers_and_exits_130() -> None:
                                  "processes"], told
     wait_for("the workers ended", lambda: all(_gone(pid) for pid in workers))
     wait_for("nothing left of the command's process group", lambda: _group_gone(bench.pid))
+    # the private broker has a group of its own (Ctrl-C is not for it): the command
+    # stopped it last, so no worker saw it vanish and said so
+    wait_for("the private broker stopped", lambda: not _listening(url))

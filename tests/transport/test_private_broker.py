@@ -1,0 +1,82 @@
+"""The benchmarks' private Mosquitto: its own process group, and it ends with its command."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from lodam_p2p.broker import private_mosquitto
+from tests.support.procs import wait_for
+
+#: A command that starts the private broker, says the broker's process id and port, and
+#: waits to be killed.
+_COMMAND = """
+import os, sys
+from lodam_p2p.broker import private_mosquitto
+with private_mosquitto() as url:
+    assert url is not None
+    children = [int(p) for p in os.listdir("/proc") if p.isdigit()
+                and open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1]
+                == str(os.getpid())]
+    print(children[0], url.rsplit(":", 1)[1], flush=True)
+    sys.stdin.read()
+"""
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state == "Z"  # ended; only its reaping is left
+
+
+def _listening(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), 1.0):
+            return True
+    except OSError:
+        return False
+
+
+def test_the_broker_has_a_process_group_of_its_own() -> None:
+    """A terminal's Ctrl-C goes to the command's group: the broker is not in it, so the
+    command can stop its players before the broker; it stops the broker on its way out."""
+    with private_mosquitto() as url:
+        assert url is not None
+        brokers = _children(os.getpid())
+        assert len(brokers) == 1
+        assert os.getpgid(brokers[0]) == brokers[0] != os.getpgid(0)
+    assert not _listening(int(url.rsplit(":", 1)[1]))
+
+
+def test_the_broker_ends_with_a_command_killed_outright() -> None:
+    """Outside the command's group, a broker must not outlive a command that had no
+    chance to stop it (SIGKILL)."""
+    command = subprocess.Popen([sys.executable, "-c", _COMMAND], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        assert command.stdout is not None
+        broker, port = (int(word) for word in command.stdout.readline().split())
+        assert _listening(port)
+    finally:
+        command.kill()
+        command.wait()
+    wait_for("the broker gone with its command", lambda: _gone(broker))
+    assert not _listening(port)
