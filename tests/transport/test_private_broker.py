@@ -16,12 +16,10 @@ from tests.support.procs import wait_for
 _COMMAND = """
 import os, sys
 from lodam_p2p.broker import private_mosquitto
+from tests.transport.test_private_broker import _children
 with private_mosquitto() as url:
     assert url is not None
-    children = [int(p) for p in os.listdir("/proc") if p.isdigit()
-                and open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1]
-                == str(os.getpid())]
-    print(children[0], url.rsplit(":", 1)[1], flush=True)
+    print(_children(os.getpid())[0], url.rsplit(":", 1)[1], flush=True)
     sys.stdin.read()
 """
 
@@ -58,9 +56,11 @@ def _listening(port: int) -> bool:
 def test_the_broker_has_a_process_group_of_its_own() -> None:
     """A terminal's Ctrl-C goes to the command's group: the broker is not in it, so the
     command can stop its players before the broker; it stops the broker on its way out."""
+    before = set(_children(os.getpid()))  # an earlier test's process may linger
     with private_mosquitto() as url:
         assert url is not None
-        brokers = _children(os.getpid())
+        brokers = [pid for pid in _children(os.getpid()) if pid not in before
+                   and Path(f"/proc/{pid}/comm").read_text().strip() == "mosquitto"]
         assert len(brokers) == 1
         assert os.getpgid(brokers[0]) == brokers[0] != os.getpgid(0)
     assert not _listening(int(url.rsplit(":", 1)[1]))
