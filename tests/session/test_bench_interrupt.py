@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from tests.support.procs import PATIENCE, lobby, wait_for
+from tests.support.procs import PATIENCE, ended, listening, lobby, wait_for
 
 #: ``python -m lodam_p2p`` as a terminal starts it: with SIGINT at its default. A suite
 #: started in the background by a non-interactive shell inherits SIGINT ignored, and a
@@ -33,23 +31,6 @@ def _group_gone(group: int) -> bool:
     except ProcessLookupError:
         return True
     return False
-
-
-def _listening(url: str) -> bool:
-    host, port = url.removeprefix("mqtt://").rsplit(":", 1)
-    try:
-        with socket.create_connection((host, int(port)), 1.0):
-            return True
-    except OSError:
-        return False
-
-
-def _gone(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return True
-    return state == "Z"  # ended; only its reaping is left
 
 
 @pytest.mark.slow
@@ -78,8 +59,9 @@ def test_an_interrupted_bench_load_stops_its_workers_and_exits_130() -> None:
     assert out == b"", told
     assert told.splitlines() == ["lodam: bench load interrupted: stopped 2 of its 2 worker "
                                  "processes"], told
-    wait_for("the workers ended", lambda: all(_gone(pid) for pid in workers))
+    wait_for("the workers ended", lambda: all(ended(pid) for pid in workers))
     wait_for("nothing left of the command's process group", lambda: _group_gone(bench.pid))
     # the private broker has a group of its own (Ctrl-C is not for it): the command
     # stopped it last, so no worker saw it vanish and said so
-    wait_for("the private broker stopped", lambda: not _listening(url))
+    port = int(url.rsplit(":", 1)[1])
+    wait_for("the private broker stopped", lambda: not listening(port))

@@ -8,6 +8,7 @@ of processor time, taken from the very processes the test waits for.
 from __future__ import annotations
 
 import asyncio
+import socket
 import subprocess
 import sys
 import time
@@ -72,5 +73,23 @@ def logged(path: Path, text: str) -> bool:
     """Whether the log at ``path`` holds ``text`` yet."""
     try:
         return text in path.read_text()
+    except OSError:
+        return False
+
+
+def ended(pid: int) -> bool:
+    """The process ``pid`` has ended (only its reaping may be left)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state == "Z"
+
+
+def listening(port: int, host: str = "127.0.0.1") -> bool:
+    """Something accepts TCP connections on ``host:port``."""
+    try:
+        with socket.create_connection((host, port), 1.0):
+            return True
     except OSError:
         return False

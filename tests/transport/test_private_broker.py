@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 from lodam_p2p.broker import private_mosquitto
-from tests.support.procs import wait_for
+from tests.support.procs import ended, listening, wait_for
 
 #: A command that starts the private broker, says the broker's process id and port, and
 #: waits to be killed.
@@ -37,22 +36,6 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _gone(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return True
-    return state == "Z"  # ended; only its reaping is left
-
-
-def _listening(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), 1.0):
-            return True
-    except OSError:
-        return False
-
-
 def test_the_broker_has_a_process_group_of_its_own() -> None:
     """A terminal's Ctrl-C goes to the command's group: the broker is not in it, so the
     command can stop its players before the broker; it stops the broker on its way out."""
@@ -63,7 +46,7 @@ def test_the_broker_has_a_process_group_of_its_own() -> None:
                    and Path(f"/proc/{pid}/comm").read_text().strip() == "mosquitto"]
         assert len(brokers) == 1
         assert os.getpgid(brokers[0]) == brokers[0] != os.getpgid(0)
-    assert not _listening(int(url.rsplit(":", 1)[1]))
+    assert not listening(int(url.rsplit(":", 1)[1]))
 
 
 def test_the_broker_ends_with_a_command_killed_outright() -> None:
@@ -74,9 +57,9 @@ def test_the_broker_ends_with_a_command_killed_outright() -> None:
     try:
         assert command.stdout is not None
         broker, port = (int(word) for word in command.stdout.readline().split())
-        assert _listening(port)
+        assert listening(port)
     finally:
         command.kill()
         command.wait()
-    wait_for("the broker gone with its command", lambda: _gone(broker))
-    assert not _listening(port)
+    wait_for("the broker gone with its command", lambda: ended(broker))
+    assert not listening(port)
