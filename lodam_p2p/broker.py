@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import pwd
 import shutil
 import socket
 import subprocess
@@ -180,12 +179,13 @@ def private_mosquitto() -> Iterator[str | None]:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         config = Path(folder) / "mosquitto.conf"
-        # run as whoever runs this: a broker started as root would otherwise switch to
-        # the ``mosquitto`` user, and a change of user clears its parent-death signal
-        user = pwd.getpwuid(os.getuid()).pw_name
+        # started as root, mosquitto switches to its own user, and a change of user
+        # clears its parent-death signal: it stays root then (anyone else it cannot
+        # switch away from, and whose uid may have no name to give it)
+        stay = "user root\n" if os.getuid() == 0 else ""
         config.write_text(f"listener {port} {LOOPBACK}\nallow_anonymous true\n"
                           "persistence false\nlog_dest none\nset_tcp_nodelay true\n"
-                          f"user {user}\n")
+                          + stay)
         process = subprocess.Popen([*_dying_with_us(), binary, "-c", str(config)],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    process_group=0)
