@@ -26,11 +26,11 @@ from lodam_p2p.fairdeal.group import (
     Entropy,
     Point,
     add,
-    add_all,
     base_mul,
     base_mul_add,
     encode_point,
     hash_to_scalar,
+    msm,
     mul,
     scalar_to_bytes,
 )
@@ -175,7 +175,11 @@ def share_weights(ctx: Context, big_x: Point, entries: ShareEntries,
 
 
 def _combine(points: Sequence[Point], weights: Sequence[int]) -> Point:
-    return add_all([mul(p, z) for p, z in zip(points, weights, strict=True)])
+    """Σ z·P over public points and weights; ``ValueError`` if it is infinity."""
+    total = msm(points, weights)
+    if total is None:
+        raise ValueError("the weighted sum is the point at infinity")
+    return total
 
 
 def prove_shares(

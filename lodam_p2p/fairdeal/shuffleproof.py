@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from lodam_p2p.fairdeal.group import (
+    NATIVE_FROM,
     ORDER,
     POINT_LEN,
     SCALAR_LEN,
@@ -52,8 +53,11 @@ from lodam_p2p.fairdeal.group import (
     base_mul,
     base_mul_add,
     encode_point,
+    generator,
     hash_to_curve,
+    msm,
     mul,
+    native_msm,
     parse_point,
     scalar_from_bytes,
     scalar_to_bytes,
@@ -130,9 +134,10 @@ def _negated_sum(n: int) -> Point:
 def lincomb(terms: Sequence[Term], *, public: bool = False) -> Point | None:
     """Σ k·P over ``terms`` (P None means G); None when the sum is the point at infinity.
     Zero scalars are skipped (libsecp256k1 refuses to multiply by zero). With only
-    ``public`` scalars (a verifier's) the G term rides on the first point's
-    multiplication (``base_mul_add``, variable-time); a prover's keeps G's own
-    constant-time multiplication."""
+    ``public`` scalars (a verifier's) a long sum goes to the native multi-scalar
+    multiplication and a short one lets the G term ride on the first point's
+    multiplication (``base_mul_add``); both run in variable time. A prover's keeps
+    G's own constant-time multiplication."""
     points: list[Point] = []
     scalars: list[int] = []
     g_scalar = 0
@@ -143,6 +148,11 @@ def lincomb(terms: Sequence[Term], *, public: bool = False) -> Point | None:
         elif k:
             points.append(point)
             scalars.append(k)
+    if public and len(points) + bool(g_scalar) >= NATIVE_FROM and native_msm():
+        if g_scalar:
+            points.append(generator())
+            scalars.append(g_scalar)
+        return msm(points, scalars)
     products = []
     if g_scalar and points and public:
         # a·G + b·P in one double multiplication; a pair summing to infinity adds nothing

@@ -68,6 +68,7 @@ def test_bench_deal_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert {"seats", "cards", "cpu_ms_per_seat", "cpu_ms_by_phase", "bytes_per_hand",
             "scalar_mults", "us_per_scalar_mult"} <= set(figures)
     assert (figures["seats"], figures["cards"], figures["proofs"]) == (3, 32, True)
+    assert figures["native_msm"] is True
     assert figures["shuffle_proof"]["proof_bytes"] == 32 * 130 + 160
     assert set(figures["cpu_ms_by_phase"]) == {"keys", "shuffle", "deal", "play", "audit"}
     assert main(["verify", str(transcript)]) == 0

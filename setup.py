@@ -1,0 +1,14 @@
+"""Builds the one native part: the verifier's multi-scalar multiplication.
+
+Everything else is declared in pyproject.toml. The extension is optional: where no C
+compiler is found the build goes on, and ``lodam_p2p.fairdeal.group`` falls back to
+one libsecp256k1 multiplication per term (the same results, several times slower;
+``lodam bench deal`` reports which one ran).
+"""
+
+from setuptools import Extension, setup
+
+setup(ext_modules=[
+    Extension("lodam_p2p.fairdeal._msm", ["lodam_p2p/fairdeal/_msm.c"],
+              extra_compile_args=["-O3"], optional=True),
+])
