@@ -116,27 +116,16 @@ static void fe_sub(fe *r, const fe *a, const fe *b) {
     *r = d;
 }
 
-static void fe_mul(fe *r, const fe *a, const fe *b) {
-    uint64_t t[8] = {0};
-    for (int i = 0; i < 4; i++) {
-        u128 carry = 0;
-        for (int j = 0; j < 4; j++) {
-            carry += (u128)a->v[i] * b->v[j] + t[i + j];
-            t[i + j] = (uint64_t)carry;
-            carry >>= 64;
-        }
-        t[i + 4] = (uint64_t)carry;
-    }
-    /* t_low + t_high * FOLD: at most 2^256 * 2^34 */
-    u128 acc = 0;
+/* The 512-bit t reduced modulo p: t_low + t_high * FOLD, then the top folded again. */
+static void fe_reduce_wide(fe *r, const uint64_t t[8]) {
+    u128 acc = 0;   /* t_low + t_high * FOLD stays below 2^256 * 2^34 */
     fe s;
     for (int i = 0; i < 4; i++) {
         acc += (u128)t[i + 4] * FOLD + t[i];
         s.v[i] = (uint64_t)acc;
         acc >>= 64;
     }
-    /* fold the top (below 2^34) once more */
-    acc = acc * FOLD + s.v[0];
+    acc = acc * FOLD + s.v[0];   /* the top, below 2^34 */
     s.v[0] = (uint64_t)acc;
     acc >>= 64;
     for (int i = 1; i < 4; i++) {
@@ -153,6 +142,21 @@ static void fe_mul(fe *r, const fe *a, const fe *b) {
     *r = s;
 }
 
+static void fe_mul(fe *r, const fe *a, const fe *b) {
+    uint64_t t[8] = {0};
+    for (int i = 0; i < 4; i++) {
+        u128 carry = 0;
+        for (int j = 0; j < 4; j++) {
+            carry += (u128)a->v[i] * b->v[j] + t[i + j];
+            t[i + j] = (uint64_t)carry;
+            carry >>= 64;
+        }
+        t[i + 4] = (uint64_t)carry;
+    }
+    fe_reduce_wide(r, t);
+}
+
+/* A dedicated squaring (10 products instead of 16) measured slower here than this. */
 static void fe_sqr(fe *r, const fe *a) {
     fe_mul(r, a, a);
 }

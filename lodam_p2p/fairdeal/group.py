@@ -1,10 +1,12 @@
-"""The group: secp256k1 through libsecp256k1 (``coincurve``), never Python big integers.
+"""The group: secp256k1 through libsecp256k1 (``coincurve``), never Python big integers,
+and, for a verifier's long sums of products, a small native multi-scalar multiplication.
 
 Points are ``coincurve.PublicKey`` objects, parsed once on arrival and kept parsed;
 on the wire they are 33-byte SEC1 compressed encodings. Scalars are Python ints
 reduced modulo the group order ``ORDER``; arithmetic *on scalars* (``s = k + c·x``)
 is plain modular arithmetic on 256-bit integers, which is cheap. Every point
-multiplication goes through libsecp256k1.
+multiplication goes through libsecp256k1, except the sums :func:`msm` hands to the C
+extension ``_msm`` (see the comment above it).
 
 secp256k1 has prime order and cofactor 1, so any point that parses is in the group:
 there is no small-subgroup check to forget. The point at infinity has no compressed
