@@ -234,6 +234,38 @@ static void gej_double(gej *r, const gej *a) {
     r->inf = 0;
 }
 
+/* The common end of both additions. With U1 = X1*Z2^2, S1 = Y1*Z2^3, H = U2 - U1 and
+ * R = S2 - S1 (the second point's U2, S2 scaled alike), and z = Z1*Z2: H = 0 means the
+ * same x, so the points are equal (R = 0: double) or opposite (infinity). */
+static void add_tail(gej *r, const gej *a, const fe *u1, const fe *s1, const fe *h,
+                     const fe *rr, const fe *z) {
+    if (fe_is_zero(h)) {
+        if (fe_is_zero(rr)) {
+            gej_double(r, a);
+        } else {
+            r->inf = 1;
+        }
+        return;
+    }
+    fe hh, hhh, v, t, x3, y3, z3;
+    fe_sqr(&hh, h);
+    fe_mul(&hhh, h, &hh);
+    fe_mul(&v, u1, &hh);
+    fe_sqr(&x3, rr);
+    fe_sub(&x3, &x3, &hhh);
+    fe_sub(&x3, &x3, &v);
+    fe_sub(&x3, &x3, &v);
+    fe_sub(&t, &v, &x3);
+    fe_mul(&y3, rr, &t);
+    fe_mul(&t, s1, &hhh);
+    fe_sub(&y3, &y3, &t);
+    fe_mul(&z3, z, h);
+    r->x = x3;
+    r->y = y3;
+    r->z = z3;
+    r->inf = 0;
+}
+
 /* r = a + b, both Jacobian; handles equal and opposite points. */
 static void gej_add(gej *r, const gej *a, const gej *b) {
     if (a->inf) {
@@ -244,7 +276,7 @@ static void gej_add(gej *r, const gej *a, const gej *b) {
         *r = *a;
         return;
     }
-    fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, hhh, v, t, x3, y3, z3;
+    fe z1z1, z2z2, u1, u2, s1, s2, h, rr, z;
     fe_sqr(&z1z1, &a->z);
     fe_sqr(&z2z2, &b->z);
     fe_mul(&u1, &a->x, &z2z2);
@@ -255,31 +287,8 @@ static void gej_add(gej *r, const gej *a, const gej *b) {
     fe_mul(&s2, &s2, &z1z1);
     fe_sub(&h, &u2, &u1);
     fe_sub(&rr, &s2, &s1);
-    if (fe_is_zero(&h)) {
-        if (fe_is_zero(&rr)) {
-            gej_double(r, a);
-        } else {
-            r->inf = 1;
-        }
-        return;
-    }
-    fe_sqr(&hh, &h);
-    fe_mul(&hhh, &h, &hh);
-    fe_mul(&v, &u1, &hh);
-    fe_sqr(&x3, &rr);
-    fe_sub(&x3, &x3, &hhh);
-    fe_sub(&x3, &x3, &v);
-    fe_sub(&x3, &x3, &v);
-    fe_sub(&t, &v, &x3);
-    fe_mul(&y3, &rr, &t);
-    fe_mul(&t, &s1, &hhh);
-    fe_sub(&y3, &y3, &t);
-    fe_mul(&z3, &a->z, &b->z);
-    fe_mul(&z3, &z3, &h);
-    r->x = x3;
-    r->y = y3;
-    r->z = z3;
-    r->inf = 0;
+    fe_mul(&z, &a->z, &b->z);
+    add_tail(r, a, &u1, &s1, &h, &rr, &z);
 }
 
 /* r = a + b for affine b (negated when neg is set); handles equal and opposite. */
@@ -296,37 +305,14 @@ static void gej_add_ge(gej *r, const gej *a, const ge *b, int neg) {
         r->inf = 0;
         return;
     }
-    fe z1z1, u2, s2, h, rr, hh, hhh, v, t, x3, y3, z3;
+    fe z1z1, u2, s2, h, rr;
     fe_sqr(&z1z1, &a->z);
     fe_mul(&u2, &b->x, &z1z1);
     fe_mul(&s2, &by, &a->z);
     fe_mul(&s2, &s2, &z1z1);
     fe_sub(&h, &u2, &a->x);
     fe_sub(&rr, &s2, &a->y);
-    if (fe_is_zero(&h)) {
-        if (fe_is_zero(&rr)) {
-            gej_double(r, a);
-        } else {
-            r->inf = 1;
-        }
-        return;
-    }
-    fe_sqr(&hh, &h);
-    fe_mul(&hhh, &h, &hh);
-    fe_mul(&v, &a->x, &hh);
-    fe_sqr(&x3, &rr);
-    fe_sub(&x3, &x3, &hhh);
-    fe_sub(&x3, &x3, &v);
-    fe_sub(&x3, &x3, &v);
-    fe_sub(&t, &v, &x3);
-    fe_mul(&y3, &rr, &t);
-    fe_mul(&t, &a->y, &hhh);
-    fe_sub(&y3, &y3, &t);
-    fe_mul(&z3, &a->z, &h);
-    r->x = x3;
-    r->y = y3;
-    r->z = z3;
-    r->inf = 0;
+    add_tail(r, a, &a->x, &a->y, &h, &rr, &a->z);
 }
 
 static int on_curve(const ge *p) {
