@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bench_shuffle import measure
 from lodam_p2p.fairdeal import Hand, HandConfig, Phase, Transcript, deal_schedule
-from lodam_p2p.fairdeal.group import OpCounter, base_mul, mul, native_msm, random_scalar
+from lodam_p2p.fairdeal.group import OpCounter, base_mul, mul_public, native_msm, random_scalar
 from lodam_p2p.fairdeal.memo import MEMO
 
 _LABEL = {Phase.KEYS: "keys", Phase.SHUFFLE: "shuffle", Phase.DEAL: "deal",
@@ -157,7 +157,7 @@ def _us_per_mult(rounds: int = 2000) -> float:
     scalar = random_scalar(os.urandom)
     start = time.process_time()
     for _ in range(rounds):
-        mul(point, scalar)
+        mul_public(point, scalar)
     return (time.process_time() - start) / rounds * 1e6
 
 

@@ -32,6 +32,7 @@ from lodam_p2p.fairdeal.group import (
     hash_to_scalar,
     msm,
     mul,
+    mul_public,
     scalar_to_bytes,
 )
 from lodam_p2p.fairdeal.memo import MEMO
@@ -79,7 +80,7 @@ def _rebuild(s: int, c: int, base: Point | None, public: Point) -> Point:
     """s·base − c·public (base None means G); ValueError if that is infinity."""
     if base is None:
         return base_mul_add(s, ORDER - c, public)
-    return add(mul(base, s), mul(public, ORDER - c))
+    return add(mul_public(base, s), mul_public(public, ORDER - c))
 
 
 # --- Schnorr proof of knowledge of x with X = x·G -------------------------------------

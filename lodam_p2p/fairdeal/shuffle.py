@@ -32,6 +32,7 @@ from lodam_p2p.fairdeal.group import (
     card_points,
     generator,
     mul,
+    mul_public,
     random_scalar,
     scalar_to_bytes,
 )
@@ -92,13 +93,16 @@ def commitment(ctx: Context, secret: ShuffleSecret) -> bytes:
     return h.digest()
 
 
-def apply_shuffle(deck: Deck, joint_key: Point, secret: ShuffleSecret) -> Deck:
-    """new[k] = (A_π(k) + r_k·G, B_π(k) + r_k·H)."""
+def apply_shuffle(deck: Deck, joint_key: Point, secret: ShuffleSecret, *,
+                  opened: bool = False) -> Deck:
+    """new[k] = (A_π(k) + r_k·G, B_π(k) + r_k·H); in constant time unless the secret is
+    ``opened`` (the audit re-deriving a published opening)."""
+    times = mul_public if opened else mul
     out = []
     for k, source in enumerate(secret.permutation):
         a, b = deck[source]
         r = secret.randomness[k]
-        out.append((add(a, base_mul(r)), add(b, mul(joint_key, r))))
+        out.append((add(a, base_mul(r)), add(b, times(joint_key, r))))
     return tuple(out)
 
 
@@ -110,7 +114,7 @@ def is_permutation(values: Sequence[int], size: int) -> bool:
 def rederives(old: Deck, new: Deck, joint_key: Point, secret: ShuffleSecret) -> bool:
     """True when ``new`` is exactly ``old`` shuffled with ``secret`` (audit check)."""
     try:
-        derived = apply_shuffle(old, joint_key, secret)
+        derived = apply_shuffle(old, joint_key, secret, opened=True)
     except ValueError:
         return False
     return all(

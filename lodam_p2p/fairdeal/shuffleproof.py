@@ -57,6 +57,7 @@ from lodam_p2p.fairdeal.group import (
     hash_to_curve,
     msm,
     mul,
+    mul_public,
     native_msm,
     parse_point,
     scalar_from_bytes,
@@ -128,7 +129,7 @@ def _generators_digest() -> bytes:
 def _negated_sum(n: int) -> Point:
     """−(h_1 + … + h_n), for c̄ = Σ c_j − Σ h_k."""
     total = add_all(list(generators()[1 : n + 1]))
-    return mul(total, ORDER - 1)
+    return mul_public(total, ORDER - 1)
 
 
 def lincomb(terms: Sequence[Term], *, public: bool = False) -> Point | None:
@@ -136,8 +137,8 @@ def lincomb(terms: Sequence[Term], *, public: bool = False) -> Point | None:
     Zero scalars are skipped (libsecp256k1 refuses to multiply by zero). With only
     ``public`` scalars (a verifier's) a long sum goes to the native multi-scalar
     multiplication and a short one lets the G term ride on the first point's
-    multiplication (``base_mul_add``); both run in variable time. A prover's keeps
-    G's own constant-time multiplication."""
+    multiplication (``base_mul_add``); both run in variable time. A prover's terms
+    each take a constant-time multiplication."""
     points: list[Point] = []
     scalars: list[int] = []
     g_scalar = 0
@@ -160,7 +161,8 @@ def lincomb(terms: Sequence[Term], *, public: bool = False) -> Point | None:
             products.append(base_mul_add(g_scalar, scalars.pop(), points.pop()))
     elif g_scalar:
         products.append(base_mul(g_scalar))
-    products += [mul(p, k) for p, k in zip(points, scalars, strict=True)]
+    times = mul_public if public else mul
+    products += [times(p, k) for p, k in zip(points, scalars, strict=True)]
     if not products:
         return None
     try:

@@ -13,6 +13,7 @@ from lodam_p2p.fairdeal.group import (
     base_mul_add,
     encode_point,
     mul,
+    mul_public,
     neg,
     parse_point,
 )
@@ -79,3 +80,21 @@ def test_a_disabled_memo_checks_every_time() -> None:
     memo.enabled = False
     assert memo.check((b"x",), lambda: True)
     assert not memo.check((b"x",), lambda: False)
+
+
+@settings(max_examples=25, deadline=None)
+@given(scalars, scalars)
+@example(5, 1)
+@example(5, ORDER - 1)
+def test_the_constant_time_product_is_the_variable_time_one(p: int, k: int) -> None:
+    point = base_mul(p)
+    assert encode_point(mul(point, k)) == encode_point(mul_public(point, k))
+    assert encode_point(mul(point, k)) == encode_point(base_mul(p * k % ORDER))
+
+
+@pytest.mark.parametrize("times", [mul, mul_public])
+@pytest.mark.parametrize("k", [0, ORDER, ORDER + 1])
+def test_both_products_refuse_a_scalar_out_of_range(times: object, k: int) -> None:
+    assert callable(times)
+    with pytest.raises(ValueError, match="scalar out of range"):
+        times(base_mul(3), k)
