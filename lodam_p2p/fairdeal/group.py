@@ -230,7 +230,8 @@ def sub(a: Point, b: Point) -> Point:
 # count). Below ``NATIVE_FROM`` terms, and wherever the extension was not built, each
 # term is one libsecp256k1 multiplication: the results are the same point.
 
-#: Fewest terms for which the native sum is faster (measured: even at 5, twice at 21).
+#: Fewest terms for which the native sum is faster (measured: even at 5 terms, about
+#: 1.5 times as fast at 21, twice at 105).
 NATIVE_FROM = 6
 _UNCOMPRESSED = 2  # SECP256K1_EC_UNCOMPRESSED
 
