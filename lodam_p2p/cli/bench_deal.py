@@ -210,7 +210,7 @@ def _text(f: dict[str, object]) -> str:
         f"scalar mults:   {f['scalar_mults']} in all, {f['scalar_mults_per_seat']} per seat, "
         f"{f['us_per_scalar_mult']} µs each (a term of a sum counts as one)",
         "native sums:    " + ("yes, the verifier's multi-scalar multiplication" if f["native_msm"]
-                              else "no: the C extension was not built, proofs check at half speed"),
+                              else "no: the C extension was not built, proofs check more slowly"),
         *_proof_line(f["shuffle_proof"]),
     ])
 
