@@ -233,6 +233,10 @@ def sub(a: Point, b: Point) -> Point:
 #: Fewest terms for which the native sum is faster (measured: even at 5 terms, about
 #: 1.5 times as fast at 21, twice at 105).
 NATIVE_FROM = 6
+#: The same for weights below 2^128 (batch weights), whose sums take half the doublings
+#: (measured at 3 terms: 83 µs native, 102 µs term by term; at 2: 75 against 59).
+NATIVE_FROM_SHORT = 3
+_SHORT = 1 << 128
 _UNCOMPRESSED = 2  # SECP256K1_EC_UNCOMPRESSED
 
 
@@ -254,12 +258,18 @@ def _affine(point: Point) -> bytes:
     return affine
 
 
+def _native_pays(pairs: Sequence[tuple[Point, int]]) -> bool:
+    if _native_msm is None or len(pairs) < NATIVE_FROM_SHORT:
+        return False
+    return len(pairs) >= NATIVE_FROM or all(k < _SHORT for _, k in pairs)
+
+
 def msm(points: Sequence[Point], scalars: Sequence[int]) -> Point | None:
     """Σ k_i·P_i for **public** scalars and points (a verifier's: the native sum runs in
     variable time); None when the sum is the point at infinity. Zero scalars add
     nothing."""
     pairs = [(p, k % ORDER) for p, k in zip(points, scalars, strict=True) if k % ORDER]
-    if _native_msm is None or len(pairs) < NATIVE_FROM:
+    if not _native_pays(pairs):
         products = [mul_public(p, k) for p, k in pairs]
         try:
             return add_all(products) if products else None

@@ -87,3 +87,26 @@ def test_the_extension_refuses_what_is_not_a_sum_of_curve_points() -> None:
                             (point * 4097, one * 4097)):
         with pytest.raises(ValueError, match="msm wants"):
             native(points, scalars)
+
+
+def test_short_weights_take_the_native_sum_from_three_terms(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # batch weights are 128 bits (SPEC 4.3): their sums are native from 3 terms, while
+    # 3 full-size scalars stay with libsecp256k1, term by term
+    calls: list[int] = []
+    native = group._native_msm
+    assert native is not None
+
+    def counted(points: bytes, scalars: bytes) -> bytes | None:
+        calls.append(len(scalars) // 32)
+        return native(points, scalars)
+
+    monkeypatch.setattr(group, "_native_msm", counted)
+    pairs = [(11, 2**128 - 1), (12, 5), (13, 2**127 + 3)]
+    found = msm([base_mul(p) for p, _ in pairs], [k for _, k in pairs])
+    assert found is not None and encode_point(found) == _expected(pairs)
+    assert calls == [3]
+    long = [(11, ORDER - 1), (12, 5), (13, 2**128)]
+    found = msm([base_mul(p) for p, _ in long], [k for _, k in long])
+    assert found is not None and encode_point(found) == _expected(long)
+    assert calls == [3]
