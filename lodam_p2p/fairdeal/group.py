@@ -259,7 +259,7 @@ def _affine(point: Point) -> bytes:
 
 
 def _native_pays(pairs: Sequence[tuple[Point, int]]) -> bool:
-    if _native_msm is None or len(pairs) < NATIVE_FROM_SHORT:
+    if len(pairs) < NATIVE_FROM_SHORT:
         return False
     return len(pairs) >= NATIVE_FROM or all(k < _SHORT for _, k in pairs)
 
@@ -269,15 +269,16 @@ def msm(points: Sequence[Point], scalars: Sequence[int]) -> Point | None:
     variable time); None when the sum is the point at infinity. Zero scalars add
     nothing."""
     pairs = [(p, k % ORDER) for p, k in zip(points, scalars, strict=True) if k % ORDER]
-    if not _native_pays(pairs):
+    native = _native_msm
+    if native is None or not _native_pays(pairs):
         products = [mul_public(p, k) for p, k in pairs]
         try:
             return add_all(products) if products else None
         except ValueError:
             return None
     OpCounter.mults += len(pairs)
-    found = _native_msm(b"".join(_affine(p) for p, _ in pairs),
-                        b"".join(k.to_bytes(SCALAR_LEN, "big") for _, k in pairs))
+    found = native(b"".join(_affine(p) for p, _ in pairs),
+                   b"".join(k.to_bytes(SCALAR_LEN, "big") for _, k in pairs))
     if found is None:
         return None
     raw = ffi.new("secp256k1_pubkey *")
