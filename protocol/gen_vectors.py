@@ -193,7 +193,9 @@ def shuffle_proof_vector() -> dict[str, Any]:
             "nonces": [hx(nonces.scalar()) for _ in range(4 * 5 + 4)],
             "u_seed": hx(seed), "u": [hx(x) for x in u],
             "commitments": [hx(c) for c in proof.commitments],
-            "chain": [hx(c) for c in proof.chain], "e": hx(proof.e),
+            "chain": [hx(c) for c in proof.chain], "t": [hx(x) for x in proof.t],
+            "t_hat": [hx(x) for x in proof.t_hat],
+            "e": hx(st.challenge(seed, proof.chain, (*proof.t, *proof.t_hat))),
             "s": [hx(x) for x in proof.s], "s_hat": [hx(x) for x in proof.s_hat],
             "s_prime": [hx(x) for x in proof.s_prime], "encoded": hx(proof.encode())}
 

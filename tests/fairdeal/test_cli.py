@@ -69,7 +69,7 @@ def test_bench_deal_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
             "scalar_mults", "us_per_scalar_mult"} <= set(figures)
     assert (figures["seats"], figures["cards"], figures["proofs"]) == (3, 32, True)
     assert figures["native_msm"] is True
-    assert figures["shuffle_proof"]["proof_bytes"] == 32 * 130 + 160
+    assert figures["shuffle_proof"]["proof_bytes"] == 32 * 163 + 293
     assert set(figures["cpu_ms_by_phase"]) == {"keys", "shuffle", "deal", "play", "audit"}
     assert main(["verify", str(transcript)]) == 0
 
@@ -80,5 +80,5 @@ def test_bench_deal_without_proofs_and_bench_shuffle(capsys: pytest.CaptureFixtu
     assert figures["proofs"] is False and figures["shuffle_proof"] is None
     assert main(["bench", "shuffle", "--cards", "5", "--rounds", "1", "--json"]) == 0
     shuffle = json.loads(capsys.readouterr().out)
-    assert shuffle["cards"] == 5 and shuffle["proof_bytes"] == 5 * 130 + 160
+    assert shuffle["cards"] == 5 and shuffle["proof_bytes"] == 5 * 163 + 293
     assert main(["bench", "shuffle", "--cards", "53"]) == 2

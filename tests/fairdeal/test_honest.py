@@ -119,6 +119,6 @@ def test_message_sizes_are_those_of_the_spec() -> None:
         body = raw[SIG_LEN + HEADER_LEN :]
         sizes.setdefault(type(decode(body)).__name__, set()).add(len(body))
     assert SIG_LEN + HEADER_LEN == 125
-    assert sizes["KeyMsg"] == {103} and sizes["ShuffleMsg"] == {10394}  # 3471 + 6920 + 3
+    assert sizes["KeyMsg"] == {103} and sizes["ShuffleMsg"] == {12243}  # 3471 + 8769 + 3
     assert sizes["DealMsg"] == {1259} and sizes["AuditMsg"] == {1825}
     assert sizes["RevealMsg"] == {103} and sizes["TransferMsg"] == {120}

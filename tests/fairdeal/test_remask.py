@@ -124,8 +124,8 @@ def test_message_sizes() -> None:
     for _, raw in table.hands[0].envelopes():
         body = raw[SIG_LEN + HEADER_LEN :]
         sizes.setdefault(type(decode(body)).__name__, set()).add(len(body))
-    # 9 × 2 + 9 × 66 + 32 + a 9-ciphertext proof (9 × 130 + 160), and 12 bytes of msgpack
-    assert sizes["RemaskMsg"] == {1986}
+    # 9 × 2 + 9 × 66 + 32 + a 9-ciphertext proof (9 × 163 + 293), and 12 bytes of msgpack
+    assert sizes["RemaskMsg"] == {2416}
     assert sizes["SharesMsg"] == {370}  # 9 × 33 + 64, and 9 bytes of msgpack
 
 

@@ -18,9 +18,13 @@ from lodam_p2p.fairdeal.shuffleproof import (
     Statement,
     decode_proof,
     generators,
+    lincomb,
     proof_size,
     prove_shuffle,
     verify_shuffle,
+)
+from lodam_p2p.fairdeal.shuffleproof import (
+    _u_challenges as proof_u_challenges,
 )
 from tests.fairdeal.table import drbg
 
@@ -112,17 +116,27 @@ def test_a_proof_fails_in_any_other_context(change: dict) -> None:
     assert _refused(replace(statement, **change), proof)
 
 
-@pytest.mark.parametrize("field", ["e", "s", "s_hat", "s_prime", "commitments", "chain"])
-def test_every_field_of_the_proof_matters(field: str) -> None:
+@pytest.mark.parametrize("field", ["t", "t_hat", "s", "s_hat", "s_prime", "commitments",
+                                   "chain"])
+@pytest.mark.parametrize("where", [0, -1])
+def test_every_field_of_the_proof_matters(field: str, where: int) -> None:
     statement, _, proof = _proven(6)
-    value = getattr(proof, field)
-    if field == "e":
-        altered = (value + 1) % ORDER
-    elif field in ("commitments", "chain"):
-        altered = (add(value[0], base_mul(1)), *value[1:])
+    value = list(getattr(proof, field))
+    if field in ("s", "s_hat", "s_prime"):
+        value[where] = (value[where] + 1) % ORDER
     else:
-        altered = ((value[0] + 1) % ORDER, *value[1:])
-    assert _refused(statement, replace(proof, **{field: altered}))
+        value[where] = add(value[where], base_mul(1))
+    assert _refused(statement, replace(proof, **{field: tuple(value)}))
+
+
+def test_a_t_that_fits_its_equation_but_not_the_challenge_is_refused() -> None:
+    # every equation is checked at the challenge the sent t's hash to: moving t1 by G
+    # and s1 with it keeps t1's own equation true but changes e
+    statement, _, proof = _proven(6)
+    t1 = add(proof.t[0], base_mul(1))
+    s1 = (proof.s[0] + 1) % ORDER
+    altered = replace(proof, t=(t1, *proof.t[1:]), s=(s1, *proof.s[1:]))
+    assert _refused(statement, altered)
 
 
 def test_wrong_lengths_are_refused() -> None:
@@ -153,3 +167,41 @@ def test_the_vector_proof_verifies_from_the_recorded_values() -> None:
     proof = decode_proof(bytes.fromhex(v["encoded"]), len(v["inputs"]))
     assert verify_shuffle(statement, proof)
     assert [g.format().hex() for g in generators()[:6]] == v["generators_h_h1_h5"]
+    # the recorded fields are the encoding's, and e is the challenge of the sent t's
+    assert [x.format().hex() for x in proof.t] == v["t"]
+    assert [x.format().hex() for x in proof.t_hat] == v["t_hat"]
+    seed = bytes.fromhex(v["u_seed"])
+    e = statement.challenge(seed, proof.chain, (*proof.t, *proof.t_hat))
+    assert e == int(v["e"], 16)
+
+
+def test_each_equation_is_checked_alone_too() -> None:
+    # the batch is the verifier's shortcut: every equation of the proof holds on its own
+    statement, _, proof = _proven(5)
+    seed, u = proof_u_challenges(statement, proof.commitments)
+    e = statement.challenge(seed, proof.chain, (*proof.t, *proof.t_hat))
+    s1, s2, s3, s4 = proof.s
+    gens = generators()
+    h, hs = gens[0], gens[1:6]
+    u_product = 1
+    for uj in u:
+        u_product = u_product * uj % ORDER
+    sp = proof.s_prime
+    rebuilt = [
+        lincomb([(None, s1), *((c, -e) for c in proof.commitments), *((g, e) for g in hs)],
+                public=True),
+        lincomb([(None, s2), (proof.chain[-1], -e), (h, e * u_product)], public=True),
+        lincomb([(None, s3), *zip(hs, sp, strict=True),
+                 *((c, -e * uj) for c, uj in zip(proof.commitments, u, strict=True))],
+                public=True),
+        lincomb([(None, -s4), *((o[0], k) for o, k in zip(statement.outputs, sp, strict=True)),
+                 *((i[0], -e * uj) for i, uj in zip(statement.inputs, u, strict=True))],
+                public=True),
+        lincomb([(JOINT, -s4), *((o[1], k) for o, k in zip(statement.outputs, sp, strict=True)),
+                 *((i[1], -e * uj) for i, uj in zip(statement.inputs, u, strict=True))],
+                public=True),
+    ]
+    before = (h, *proof.chain[:-1])
+    rebuilt += [lincomb([(None, proof.s_hat[k]), (before[k], sp[k]), (proof.chain[k], -e)],
+                        public=True) for k in range(5)]
+    assert [p.format() for p in rebuilt] == [t.format() for t in (*proof.t, *proof.t_hat)]
