@@ -3,7 +3,7 @@
 Everything else is declared in pyproject.toml. The extension is optional: where no C
 compiler is found the build goes on, and ``lodam_p2p.fairdeal.group`` falls back to
 one libsecp256k1 multiplication per term (the same results; a proof of shuffle is checked
-about 1.4 times as slowly, and ``lodam bench deal`` reports which one ran).
+1.6 to 1.9 times as slowly, and ``lodam bench deal`` reports which one ran).
 """
 
 from setuptools import Extension, setup
