@@ -1,7 +1,8 @@
 """``lodam bench net``: a whole match of bot peers, each its own OS process, over a broker.
 
 The table's host runs here (a watcher that keeps the lobby and follows every hand: it
-verifies every proof and runs every audit, as a seat does); each seat is a ``lodam bot``
+checks every share and runs every audit as a seat does, and checks proofs of shuffle
+when a seat claims a cheat, SPEC.md section 12); each seat is a ``lodam bot``
 process of its own, as at a LAN party. Bots answer at once (no think time). Measured:
 
 - ``shuffle_deal_ms_median`` — per hand, the time from the hand's start (fresh keys)

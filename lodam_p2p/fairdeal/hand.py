@@ -101,11 +101,19 @@ class Hand(PlayPhase):
         now: float,
         *,
         checker: AuditChecker | None = None,
+        lazy: bool = False,
     ) -> None:
-        """Start the hand; a seat's key message is ready in ``outgoing()`` at once."""
+        """Start the hand; a seat's key message is ready in ``outgoing()`` at once.
+
+        ``lazy`` (an observer only): take proofs of shuffle unchecked until
+        :meth:`vigilant` is called. A seat must check each before it answers it with
+        shares; an observer answers nothing, and checks them all when a seat claims a
+        cheat, reaching the seats' verdict on the same envelopes."""
         self.config = config
         self.seat = seat
-        self.record = Record(config)
+        if lazy and seat is not None:
+            raise LocalProtocolError("only an observer may leave proofs unchecked")
+        self.record = Record(config, lazy=lazy)
         self.phase = Phase.KEYS
         self.blame: RemoteProtocolError | None = None
         self._checker = checker
@@ -146,6 +154,13 @@ class Hand(PlayPhase):
         else:
             env, message = self._open(sender, data), None
         self._guarded(lambda: self._accept(env, now, message))
+
+    def vigilant(self) -> None:
+        """Check the proofs of shuffle a lazy observer left unchecked, and every later one
+        as it comes; ``RemoteProtocolError`` (the hand aborted) names the first prover
+        whose proof fails. Nothing to do for a seat, or once the hand has aborted."""
+        if self.phase is not Phase.ABORTED:
+            self._guarded(self.record.check_unchecked)
 
     def peek(self, sender: int, data: bytes) -> Message | None:
         """The message in ``data`` if it is an envelope ``sender`` signed for this hand,

@@ -16,6 +16,8 @@ What is stored, per hand:
 
 Every shuffle and re-mask is checked by its proof of shuffle when it is added, before
 any seat can answer it with a decryption share (unless the table plays without proofs).
+An observer that follows a live table (the host's watcher) answers nothing, so it may
+leave those checks until a seat claims a cheat (``lazy``, ``check_unchecked``).
 
 Positions below K are the final deck's; positions from K on are re-masks' (remask.py).
 """
@@ -75,6 +77,10 @@ class Record:
     holder: dict[int, int] = field(default_factory=dict)
     retired: dict[int, set[int]] = field(default_factory=dict)
     given: dict[int, set[int]] = field(default_factory=dict)
+    #: an observer that answers nothing may take proofs of shuffle unchecked until a
+    #: claim comes (``Hand(lazy=True)``); they wait here, in the order taken
+    lazy: bool = False
+    unchecked: list[tuple[int, Statement, ShuffleProof, str]] = field(default_factory=list)
 
     def ctx(self, seat: int) -> Context:
         """The challenge context of ``seat`` in this hand."""
@@ -149,9 +155,20 @@ class Record:
             if proof is not None:
                 raise blame(seat, check, "a proof of shuffle at a table without proofs")
             return
+        if proof is not None and self.lazy:
+            self.unchecked.append((seat, st, proof, check))
+            return
         if proof is None or not verify_shuffle(st, proof):
             raise blame(seat, check, "the proof of shuffle fails: the new ciphertexts are "
                         "not a re-encryption of the old ones")
+
+    def check_unchecked(self) -> None:
+        """Check every proof of shuffle taken unchecked, in the order taken (the first
+        that fails blames its prover), and every one from now on as it comes."""
+        self.lazy = False
+        while self.unchecked:
+            seat, st, proof, check = self.unchecked.pop(0)
+            self._check_proof(seat, st, proof, check)
 
     # --- deal -------------------------------------------------------------------------
 

@@ -70,6 +70,8 @@ MAX_VOIDS = 3
 #: Checks that only the audit opening makes (every peer sees the same opening).
 _AUDIT_CHECKS = frozenset({"audit-key", "shuffle", "shuffle-commitment", "remask",
                            "remask-commitment", "transfer"})
+#: Checks a proof of shuffle fails as it arrives (also the audit's, once seats opened).
+_PROVEN = frozenset({"shuffle", "remask"})
 
 
 class Course(Clocks, GameCourse, ABC):
@@ -221,8 +223,13 @@ class Course(Clocks, GameCourse, ABC):
         peer holding the same signed envelopes reaches the same verdict."""
         hand = self.hand
         assert hand is not None
-        at_audit = ((hand.verdict is not None and err.blame == hand.verdict)
-                    or err.check in _AUDIT_CHECKS or err.check in RULES_OFFENCES)
+        # A proof of shuffle that fails as it arrives is judged by every seat on its own,
+        # but a follower that answers nothing (the host's watcher) takes proofs unchecked
+        # until a claim comes: the claim carries the failed proof so that it checks too.
+        arrived = err.check in _PROVEN and not hand.fair.opened()
+        at_audit = not arrived and (
+            (hand.verdict is not None and err.blame == hand.verdict)
+            or err.check in _AUDIT_CHECKS or err.check in RULES_OFFENCES)
         evidence = () if at_audit else hand.last_fed.get(err.blame.seat, ())
         self.offence(err.blame, evidence)
 

@@ -114,7 +114,7 @@ class GameHand(HandBase):
                                 len(plan.pack), schedule, timeout)
             self.fair = Hand(config, seat, identity if seat is not None else None,
                              entropy if seat is not None else None, now,
-                             checker=self._check)
+                             checker=self._check, lazy=seat is None)
         self.config = self.fair.config
         #: a short deal of a deck that may carry on: every card it deals is played, and
         #: its check is the replay over them, with no secret opened (see ``_played_check``)

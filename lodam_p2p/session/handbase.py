@@ -46,6 +46,11 @@ class HandBase:
     def poll(self, now: float) -> None:
         raise NotImplementedError
 
+    def vigilant(self) -> None:
+        """A seat claims a cheat: a follower that left proofs of shuffle unchecked (it
+        answers nothing) checks them now, and every later one as it comes."""
+        self.fair.vigilant()
+
     def _signed_message(self, seat: int, data: bytes) -> object:
         # the hand keeps what it opened here, so feeding the envelope next costs no
         # second signature check and decoding

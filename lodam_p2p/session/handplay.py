@@ -85,7 +85,8 @@ class HandPlay(HandBase, Trading, OwnMoves):
                                  plan.schedule, timeout)
         self.me = seat if seat in self.order else None
         self.fair = Hand(self.config, self.me, identity if self.me is not None else None,
-                         entropy if self.me is not None else None, now, checker=self._check)
+                         entropy if self.me is not None else None, now, checker=self._check,
+                         lazy=self.me is None)
         self.pack: tuple[Any, ...] = tuple(plan.pack)
         self.top = plan.turnable[0]
         self.holdings = {s: set(self.config.positions_of(s)) for s in self.order}

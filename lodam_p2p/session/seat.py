@@ -347,7 +347,14 @@ class TableMachine(Asking):
         # one peer alone) but never move the hand ahead of the named seat's own bodies.
         # The rest this seat judges when they come from their signer.
         evidence = tuple(e for e in signed if hand.taken_from(blamed, e))
-        if not self._checked(peer, lambda: hand.feed(blamed, evidence, self.now(), own=False)):
+
+        def judge() -> None:
+            # a follower that took proofs unchecked checks them first: the claim's
+            # evidence may be a message it took without its check
+            hand.vigilant()
+            hand.feed(blamed, evidence, self.now(), own=False)
+
+        if not self._checked(peer, judge):
             self.ignore(peer, f"VOID naming seat {blamed} with evidence that does not "
                         f"convict here: {reason}")
 

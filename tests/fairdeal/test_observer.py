@@ -1,0 +1,107 @@
+"""A lazy observer (the host's watcher, which answers nothing) takes proofs of shuffle
+unchecked until it is made vigilant, and then reaches the seats' verdict on the same
+envelopes; an eager one checks them as they come."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+
+from lodam_p2p.fairdeal import Hand, Phase
+from lodam_p2p.fairdeal.errors import LocalProtocolError, RemoteProtocolError
+from lodam_p2p.fairdeal.group import add, base_mul, mul
+from lodam_p2p.fairdeal.messages import RemaskMsg, ShuffleMsg
+from tests.fairdeal import cheats
+from tests.fairdeal.table import Table, identity, make_config
+
+CHEATER = 1
+
+
+def _invented(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
+    """A re-randomised copy of another seat's position in place of one card."""
+    a, b = hand.record.ciphertext(hand.config.positions_of(3)[0])
+    joint = hand.record.joint
+    return replace(msg, deck=((add(a, base_mul(7)), add(b, mul(joint, 7))), *msg.deck[1:]))
+
+
+def _false_shuffle() -> Table:
+    table = Table.build(make_config(4, 32),
+                        cheaters={CHEATER: cheats.tampering(ShuffleMsg, cheats.duplicated_card)})
+    table.flush()
+    return table
+
+
+def _false_remask() -> Table:
+    table = Table.build(make_config(4, 32),
+                        cheaters={CHEATER: cheats.tampering(RemaskMsg, _invented)})
+    table.flush()
+    c = table.config
+    table.trade(CHEATER, 2, c.positions_of(CHEATER)[0], c.positions_of(2)[0])
+    return table
+
+
+def _follow(table: Table, observer: Hand) -> list[RemoteProtocolError]:
+    """Feed the observer every envelope the seats took, the cheater's own included."""
+    envelopes = table.hands[0].envelopes() + table.hands[CHEATER].envelopes()
+    errors = []
+    for seat, raw in envelopes:
+        if observer.phase is Phase.ABORTED:
+            break
+        try:
+            observer.receive(seat, raw, 0.0)
+        except RemoteProtocolError as err:
+            errors.append(err)
+    return errors
+
+
+def _seats_verdict(table: Table) -> tuple[int, str]:
+    caught = {(e.seat, e.check) for s, errs in table.errors.items() if s != CHEATER
+              for e in errs}
+    assert len(caught) == 1, caught
+    return caught.pop()
+
+
+CHEATS = pytest.mark.parametrize("build", [_false_shuffle, _false_remask],
+                                 ids=["shuffle", "remask"])
+
+
+@CHEATS
+def test_a_lazy_observer_convicts_when_made_vigilant(build: Callable[[], Table]) -> None:
+    table = build()
+    verdict = _seats_verdict(table)
+    observer = Hand(table.config, None, None, None, 0.0, lazy=True)
+    assert _follow(table, observer) == []  # taken unchecked: nothing to say yet
+    assert observer.record.unchecked and observer.phase is not Phase.ABORTED
+    with pytest.raises(RemoteProtocolError) as caught:
+        observer.vigilant()
+    assert (caught.value.seat, caught.value.check) == verdict
+    assert observer.phase is Phase.ABORTED and observer.blame == caught.value
+    observer.vigilant()  # an aborted hand has nothing more to check
+
+
+@CHEATS
+def test_a_vigilant_observer_checks_proofs_as_they_come(build: Callable[[], Table]) -> None:
+    table = build()
+    for observer in (Hand(table.config, None, None, None, 0.0),
+                     Hand(table.config, None, None, None, 0.0, lazy=True)):
+        observer.vigilant()  # a claim before the false proof came: checked on arrival
+        errors = _follow(table, observer)
+        assert [(e.seat, e.check) for e in errors] == [_seats_verdict(table)]
+        assert not observer.record.unchecked
+
+
+def test_an_honest_hand_leaves_nothing_to_convict() -> None:
+    table = Table.build(make_config(4, 32))
+    table.play_through()
+    observer = Hand(table.config, None, None, None, 0.0, lazy=True)
+    assert _follow(table, observer) == []
+    assert len(observer.record.unchecked) == 4 + 2  # four shuffles, two re-masks
+    observer.vigilant()
+    assert observer.phase is Phase.DONE and not observer.record.unchecked
+
+
+def test_only_an_observer_may_be_lazy() -> None:
+    with pytest.raises(LocalProtocolError, match="observer"):
+        Hand(make_config(3, 32), 0, identity(0), bytes, 0.0, lazy=True)

@@ -1,0 +1,59 @@
+"""The host's watcher answers nothing, so it takes proofs of shuffle unchecked; the seat
+that finds a false proof claims it with the evidence (VOID), and the watcher then checks
+what it took and reaches the seats' verdict."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from lodam_p2p.fairdeal import Hand, Phase
+from lodam_p2p.fairdeal.messages import ShuffleMsg
+from lodam_p2p.games.lodam import Options
+from lodam_p2p.session import handplay
+from lodam_p2p.session.course import SessionPhase, Timing
+from lodam_p2p.session.wire import Msg
+from tests.fairdeal import cheats
+from tests.session.helpers import bots
+from tests.session.machines import Router, machines
+
+TIMING = Timing(timeout_s=20.0, grace_s=40.0, linger_s=3.0, lobby_s=600.0)
+CHEATER = 1
+
+
+def test_the_watcher_convicts_a_false_shuffle_on_the_seats_claim(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[Hand] = []
+    false_shuffle = cheats.tampering(ShuffleMsg, cheats.duplicated_card)
+
+    def hand(config: Any, seat: int | None, *args: Any, **kwargs: Any) -> Hand:
+        made.append((false_shuffle if seat == CHEATER else Hand)(config, seat, *args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(handplay, "Hand", hand)
+    table = machines(bots(["random"] * 4), Options(lives=1), timing=TIMING)
+    router = Router(table)
+    router.start()
+    router.play_out()
+    watcher, honest = table[0], [m for m in table[1:] if m.seat != CHEATER]
+    # the watcher's first hand took the false shuffle without checking it (the deck
+    # after the cheater's is in its record), then convicted on a seat's claim
+    first = next(h for h in made if h.seat is None)
+    assert len(first.record.decks) > first.config.seats.index(CHEATER) + 1
+    assert first.phase is Phase.ABORTED and first.blame is not None
+    assert (first.blame.seat, first.blame.check) == (CHEATER, "shuffle")
+    assert not first.record.lazy and not first.record.unchecked
+    claims = [b for m in honest for b in router.sent[m.me] if b.kind is Msg.VOID]
+    assert claims and all(b.args[0] == CHEATER and b.envelopes for b in claims)
+    # its verdict and its result are the honest seats', and the match went on without
+    # the cheater
+    assert watcher.blames and watcher.blames[0].startswith(f"seat {CHEATER}: shuffle:")
+    assert all(m.blames == watcher.blames for m in honest)
+    outcomes = [m.outcome for m in (watcher, *honest)]
+    assert outcomes[0] is not None and CHEATER not in outcomes[0].winners
+    assert all(o is not None and o.to_json() == outcomes[0].to_json() for o in outcomes)
+    assert all(m.phase is SessionPhase.DONE and m.unexpected == 0 for m in (watcher, *honest))
+    # later hands: the watcher followed them lazily too, and nothing failed
+    later = [h for h in made if h.seat is None and h is not first]
+    assert later and all(h.blame is None for h in later)
