@@ -296,9 +296,24 @@ class Hand(PlayPhase):
         try:
             step()
         except RemoteProtocolError as err:
-            if err.attributable:
-                self._abort(err)
-            raise
+            if not err.attributable:
+                raise
+            first = self._earlier(err)
+            self._abort(first)
+            if first is err:
+                raise
+            raise first from None
+
+    def _earlier(self, err: RemoteProtocolError) -> RemoteProtocolError:
+        """The verdict an eager observer would have reached: a lazy one judges the proofs
+        it took unchecked, all taken before ``err``'s message, before any later offence."""
+        if not self.record.unchecked:
+            return err
+        try:
+            self.record.check_unchecked()
+        except RemoteProtocolError as first:
+            return first
+        return err
 
     def _abort(self, err: RemoteProtocolError) -> None:
         self.phase = Phase.ABORTED

@@ -166,8 +166,8 @@ class Record:
         """Check every proof of shuffle taken unchecked, in the order taken (the first
         that fails blames its prover), and every one from now on as it comes."""
         self.lazy = False
-        while self.unchecked:
-            seat, st, proof, check = self.unchecked.pop(0)
+        pending, self.unchecked = self.unchecked, []
+        for seat, st, proof, check in pending:
             self._check_proof(seat, st, proof, check)
 
     # --- deal -------------------------------------------------------------------------

@@ -51,6 +51,15 @@ class HandBase:
         answers nothing) checks them now, and every later one as it comes."""
         self.fair.vigilant()
 
+    def earlier_offence(self) -> RemoteProtocolError | None:
+        """Before a follower convicts on a session check, the first of the proofs it took
+        unchecked that fails (the offence an eager follower would have convicted on)."""
+        try:
+            self.fair.vigilant()
+        except RemoteProtocolError as err:
+            return err
+        return None
+
     def _signed_message(self, seat: int, data: bytes) -> object:
         # the hand keeps what it opened here, so feeding the envelope next costs no
         # second signature check and decoding

@@ -317,14 +317,23 @@ class TableMachine(Asking):
         except Refused as err:
             self.ignore(peer, str(err))
         except Blamed as err:
-            self.offence(err.blame, err.evidence)
+            earlier = self._earlier_offence()
+            if earlier is not None:
+                self.protocol_failure(earlier)
+            else:
+                self.offence(err.blame, err.evidence)
             return True
         except RemoteProtocolError as err:
-            self.protocol_failure(err)
+            self.protocol_failure(self._earlier_offence() or err)
             return True
         except LocalProtocolError as err:
             self.ignore(peer, f"out of place for the hand: {err}")
         return False
+
+    def _earlier_offence(self) -> RemoteProtocolError | None:
+        """A follower that took proofs unchecked convicts on the first of them that fails
+        rather than on a later offence: the verdict the seats reached (SPEC.md 12)."""
+        return None if self.hand is None else self.hand.earlier_offence()
 
     def _claim(self, peer: str, body: Body) -> None:
         """A VOID from seat ``peer``: check its evidence here (SPEC.md, "Evidence").

@@ -12,7 +12,7 @@ import pytest
 from lodam_p2p.fairdeal import Hand, Phase
 from lodam_p2p.fairdeal.errors import LocalProtocolError, RemoteProtocolError
 from lodam_p2p.fairdeal.group import add, base_mul, mul
-from lodam_p2p.fairdeal.messages import RemaskMsg, ShuffleMsg
+from lodam_p2p.fairdeal.messages import DealMsg, RemaskMsg, ShuffleMsg
 from tests.fairdeal import cheats
 from tests.fairdeal.table import Table, identity, make_config
 
@@ -105,3 +105,32 @@ def test_an_honest_hand_leaves_nothing_to_convict() -> None:
 def test_only_an_observer_may_be_lazy() -> None:
     with pytest.raises(LocalProtocolError, match="observer"):
         Hand(make_config(3, 32), 0, identity(0), bytes, 0.0, lazy=True)
+
+
+def _false_shuffle_then_false_shares(hand: Hand, msg):
+    if isinstance(msg, ShuffleMsg):
+        return cheats.duplicated_card(hand, msg)
+    if isinstance(msg, DealMsg):
+        return cheats.bad_deal_share(hand, msg)
+    return msg
+
+
+def test_a_later_offence_does_not_hide_an_unchecked_one() -> None:
+    # the last shuffler's deck is false, and it deals on with a false share proof: the
+    # seats stop at the shuffle; a lazy observer that took the shuffle unchecked meets
+    # the share proof first, and still names the shuffle, as an eager one would
+    last = 3
+    table = Table.build(make_config(4, 32), cheaters={
+        last: cheats.tampering(object, _false_shuffle_then_false_shares)})
+    table.flush()
+    assert {(e.seat, e.check) for s in (0, 1, 2) for e in table.errors[s]} == {(last, "shuffle")}
+    observer = Hand(table.config, None, None, None, 0.0, lazy=True)
+    errors = []
+    for seat, raw in table.hands[0].envelopes() + table.hands[last].envelopes():
+        try:
+            observer.receive(seat, raw, 0.0)
+        except RemoteProtocolError as err:
+            errors.append(err)
+            break
+    assert [(e.seat, e.check) for e in errors] == [(last, "shuffle")]
+    assert observer.phase is Phase.ABORTED and not observer.record.unchecked
