@@ -175,12 +175,14 @@ def share_weights(ctx: Context, big_x: Point, entries: ShareEntries,
     for position, a, d in entries:
         h.update(struct.pack(">H", position) + encode_point(a) + encode_point(d))
     seed = h.digest()
-    weights = [
-        int.from_bytes(hashlib.sha256(seed + struct.pack(">H", i)).digest()[:WEIGHT_LEN], "big")
-        or 1
-        for i in range(len(entries))
-    ]
-    return seed, weights
+    return seed, batch_weights(seed, len(entries))
+
+
+def batch_weights(seed: bytes, count: int) -> list[int]:
+    """``count`` 128-bit weights from ``seed``: the first 16 bytes of SHA-256(seed ‖ u16 i),
+    0 read as 1 (the batches of SPEC 4.3 and 4.7)."""
+    return [int.from_bytes(hashlib.sha256(seed + struct.pack(">H", i)).digest()[:WEIGHT_LEN],
+                           "big") or 1 for i in range(count)]
 
 
 def _combine(points: Sequence[Point], weights: Sequence[int]) -> Point:

@@ -65,7 +65,7 @@ from lodam_p2p.fairdeal.group import (
     scalar_to_bytes,
 )
 from lodam_p2p.fairdeal.memo import MEMO
-from lodam_p2p.fairdeal.proofs import Context, challenge
+from lodam_p2p.fairdeal.proofs import Context, batch_weights, challenge
 from lodam_p2p.fairdeal.shuffle import Ciphertext, ShuffleSecret
 
 #: Most ciphertexts one proof covers (a full deck).
@@ -301,8 +301,7 @@ def _batch_weights(e: int, proof: ShuffleProof) -> list[int]:
     probability 2^-128 per try, as in the batch of 4.3."""
     seed = hashlib.sha256(b"lodam/v1/shuffle-batch\x00" + scalar_to_bytes(e)
                           + proof.encode_responses()).digest()
-    return [int.from_bytes(hashlib.sha256(seed + struct.pack(">H", i)).digest()[:16], "big")
-            or 1 for i in range(len(proof.chain) + 5)]
+    return batch_weights(seed, len(proof.chain) + 5)
 
 
 def _verify_shuffle(st: Statement, proof: ShuffleProof) -> bool:
