@@ -1,8 +1,9 @@
 """``lodam bench net``: a whole match of bot peers, each its own OS process, over a broker.
 
 The table's host runs here (a watcher that keeps the lobby and follows every hand: it
-checks every share and runs every audit as a seat does, and checks proofs of shuffle
-when a seat claims a cheat, SPEC.md section 12); each seat is a ``lodam bot``
+checks the deal's and the reveals' shares and runs every audit as a seat does, and
+checks proofs of shuffle and re-mask share batches when a seat claims a cheat, SPEC.md
+section 12); each seat is a ``lodam bot``
 process of its own, as at a LAN party. Bots answer at once (no think time). Measured:
 
 - ``shuffle_deal_ms_median`` — per hand, the time from the hand's start (fresh keys)

@@ -105,10 +105,11 @@ class Hand(PlayPhase):
     ) -> None:
         """Start the hand; a seat's key message is ready in ``outgoing()`` at once.
 
-        ``lazy`` (an observer only): take proofs of shuffle unchecked until
-        :meth:`vigilant` is called. A seat must check each before it answers it with
-        shares; an observer answers nothing, and checks them all when a seat claims a
-        cheat, reaching the seats' verdict on the same envelopes."""
+        ``lazy`` (an observer only): take proofs of shuffle and re-mask share batches
+        unchecked until :meth:`vigilant` is called. A seat must check a proof before it
+        answers it with shares, and a re-masker the shares before it moves a position;
+        an observer answers nothing, and checks them all when a seat claims a cheat,
+        reaching the seats' verdict on the same envelopes."""
         self.config = config
         self.seat = seat
         if lazy and seat is not None:
@@ -156,9 +157,10 @@ class Hand(PlayPhase):
         self._guarded(lambda: self._accept(env, now, message))
 
     def vigilant(self) -> None:
-        """Check the proofs of shuffle a lazy observer left unchecked, and every later one
-        as it comes; ``RemoteProtocolError`` (the hand aborted) names the first prover
-        whose proof fails. Nothing to do for a seat, or once the hand has aborted."""
+        """Check the proofs of shuffle and share batches a lazy observer left unchecked,
+        and every later one as it comes; ``RemoteProtocolError`` (the hand aborted) names
+        the first sender whose proof fails. Nothing to do for a seat, or once the hand
+        has aborted."""
         if self.phase is not Phase.ABORTED:
             self._guarded(self.record.check_unchecked)
 

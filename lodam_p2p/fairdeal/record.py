@@ -17,13 +17,15 @@ What is stored, per hand:
 Every shuffle and re-mask is checked by its proof of shuffle when it is added, before
 any seat can answer it with a decryption share (unless the table plays without proofs).
 An observer that follows a live table (the host's watcher) answers nothing, so it may
-leave those checks until a seat claims a cheat (``lazy``, ``check_unchecked``).
+leave those checks, and those of the re-masks' share batches, until a seat claims a
+cheat (``lazy``, ``check_unchecked``).
 
 Positions below K are the final deck's; positions from K on are re-masks' (remask.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lodam_p2p.fairdeal.config import HandConfig
@@ -47,7 +49,7 @@ from lodam_p2p.fairdeal.messages import (
     TransferMsg,
     position_bytes,
 )
-from lodam_p2p.fairdeal.proofs import Context, verify_dleq, verify_key, verify_shares
+from lodam_p2p.fairdeal.proofs import Context, Proof, verify_dleq, verify_key, verify_shares
 from lodam_p2p.fairdeal.remask import Remask, first_position, owner_of, remask_statement
 from lodam_p2p.fairdeal.shuffle import Ciphertext, Deck, starting_deck
 from lodam_p2p.fairdeal.shuffleproof import ShuffleProof, Statement, verify_shuffle
@@ -55,6 +57,17 @@ from lodam_p2p.fairdeal.transfer import unseal
 
 #: Fiat–Shamir tag of a single decryption share (reveals and transfers).
 SHARE_TAG = b"share"
+
+
+@dataclass(frozen=True, slots=True)
+class Deferred:
+    """A check a lazy observer took unchecked: a proof of shuffle (``proof``) or a
+    re-mask's share batch (``shares``) sent by ``seat``; ``run`` raises the blame an
+    eager observer would have raised when it came."""
+
+    what: str
+    seat: int
+    run: Callable[[], None]
 
 
 @dataclass
@@ -77,10 +90,11 @@ class Record:
     holder: dict[int, int] = field(default_factory=dict)
     retired: dict[int, set[int]] = field(default_factory=dict)
     given: dict[int, set[int]] = field(default_factory=dict)
-    #: an observer that answers nothing may take proofs of shuffle unchecked until a
-    #: claim comes (``Hand(lazy=True)``); they wait here, in the order taken
+    #: an observer that answers nothing may take proofs of shuffle and re-mask share
+    #: batches unchecked until a claim comes (``Hand(lazy=True)``); they wait here, in
+    #: the order taken
     lazy: bool = False
-    unchecked: list[tuple[int, Statement, ShuffleProof, str]] = field(default_factory=list)
+    unchecked: list[Deferred] = field(default_factory=list)
 
     def ctx(self, seat: int) -> Context:
         """The challenge context of ``seat`` in this hand."""
@@ -156,19 +170,20 @@ class Record:
                 raise blame(seat, check, "a proof of shuffle at a table without proofs")
             return
         if proof is not None and self.lazy:
-            self.unchecked.append((seat, st, proof, check))
+            self.unchecked.append(Deferred("proof", seat, lambda: self._check_proof(
+                seat, st, proof, check)))
             return
         if proof is None or not verify_shuffle(st, proof):
             raise blame(seat, check, "the proof of shuffle fails: the new ciphertexts are "
                         "not a re-encryption of the old ones")
 
     def check_unchecked(self) -> None:
-        """Check every proof of shuffle taken unchecked, in the order taken (the first
-        that fails blames its prover), and every one from now on as it comes."""
+        """Check every proof taken unchecked, in the order taken (the first that fails
+        blames its sender), and every one from now on as it comes."""
         self.lazy = False
         pending, self.unchecked = self.unchecked, []
-        for seat, st, proof, check in pending:
-            self._check_proof(seat, st, proof, check)
+        for deferred in pending:
+            deferred.run()
 
     # --- deal -------------------------------------------------------------------------
 
@@ -368,6 +383,12 @@ class Record:
                         f"{len(remask.outputs)} positions")
         return [(j, self.masked[j][0], d) for j, d in zip(remask.outputs, shares, strict=True)]
 
+    def _check_shares(self, sender: int, entries: list[tuple[int, Point, Point]],
+                      proof: Proof) -> None:
+        if not verify_shares(self.ctx(sender), self.keys[sender], entries, proof,
+                             tag=b"remask"):
+            raise blame(sender, "share-proof", "the re-mask shares' Chaum–Pedersen proof fails")
+
     def add_shares(self, sender: int, msg: SharesMsg, *, trusted: bool = False) -> Remask:
         """A seat's shares for another seat's re-mask, checked by their batch proof."""
         remask = self.rounds[(msg.seat, msg.round)]
@@ -375,9 +396,14 @@ class Record:
             raise blame(sender, "shares", f"shares for re-mask {msg.round} of seat {msg.seat} "
                         "from its re-masker, or twice")
         entries = self.remask_entries(remask, msg.shares, sender)
-        if not trusted and not verify_shares(self.ctx(sender), self.keys[sender], entries,
-                                             msg.proof, tag=b"remask"):
-            raise blame(sender, "share-proof", "the re-mask shares' Chaum–Pedersen proof fails")
+        if not trusted:
+            # a lazy observer keeps the shares unchecked: the re-masker checks them before
+            # it reveals or transfers a position, so no honest move rests on them
+            if self.lazy:
+                self.unchecked.append(Deferred("shares", sender, lambda: self._check_shares(
+                    sender, entries, msg.proof)))
+            else:
+                self._check_shares(sender, entries, msg.proof)
         remask.shares[sender] = msg.shares
         for j, _, d in entries:
             self.shares.setdefault(j, {})[sender] = d

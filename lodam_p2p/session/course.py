@@ -223,9 +223,10 @@ class Course(Clocks, GameCourse, ABC):
         peer holding the same signed envelopes reaches the same verdict."""
         hand = self.hand
         assert hand is not None
-        # A proof of shuffle that fails as it arrives is judged by every seat on its own,
-        # but a follower that answers nothing (the host's watcher) takes proofs unchecked
-        # until a claim comes: the claim carries the failed proof so that it checks too.
+        # A proof that fails as it arrives is judged by every seat on its own, but a
+        # follower that answers nothing (the host's watcher) takes proofs of shuffle and
+        # re-mask shares unchecked until a claim comes: the claim carries the failed
+        # proof so that it checks too.
         arrived = err.check in _PROVEN and not hand.fair.opened()
         at_audit = not arrived and (
             (hand.verdict is not None and err.blame == hand.verdict)

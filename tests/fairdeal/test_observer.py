@@ -1,6 +1,6 @@
 """A lazy observer (the host's watcher, which answers nothing) takes proofs of shuffle
-unchecked until it is made vigilant, and then reaches the seats' verdict on the same
-envelopes; an eager one checks them as they come."""
+and re-mask share batches unchecked until it is made vigilant, and then reaches the
+seats' verdict on the same envelopes; an eager one checks them as they come."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from lodam_p2p.fairdeal import Hand, Phase
 from lodam_p2p.fairdeal.errors import LocalProtocolError, RemoteProtocolError
 from lodam_p2p.fairdeal.group import add, base_mul, mul
-from lodam_p2p.fairdeal.messages import DealMsg, RemaskMsg, ShuffleMsg
+from lodam_p2p.fairdeal.messages import DealMsg, RemaskMsg, RevealMsg, SharesMsg, ShuffleMsg
 from tests.fairdeal import cheats
 from tests.fairdeal.table import Table, identity, make_config
 
@@ -42,6 +42,20 @@ def _false_remask() -> Table:
     return table
 
 
+def _bad_remask_share(hand: Hand, msg: SharesMsg) -> SharesMsg:
+    return replace(msg, shares=(cheats.shifted(msg.shares[0]), *msg.shares[1:]))
+
+
+def _false_remask_shares() -> Table:
+    # the cheater answers another pair's re-masks with a false share
+    table = Table.build(make_config(4, 32),
+                        cheaters={CHEATER: cheats.tampering(SharesMsg, _bad_remask_share)})
+    table.flush()
+    c = table.config
+    table.trade(0, 2, c.positions_of(0)[0], c.positions_of(2)[0])
+    return table
+
+
 def _follow(table: Table, observer: Hand) -> list[RemoteProtocolError]:
     """Feed the observer every envelope the seats took, the cheater's own included."""
     envelopes = table.hands[0].envelopes() + table.hands[CHEATER].envelopes()
@@ -63,8 +77,8 @@ def _seats_verdict(table: Table) -> tuple[int, str]:
     return caught.pop()
 
 
-CHEATS = pytest.mark.parametrize("build", [_false_shuffle, _false_remask],
-                                 ids=["shuffle", "remask"])
+CHEATS = pytest.mark.parametrize("build", [_false_shuffle, _false_remask, _false_remask_shares],
+                                 ids=["shuffle", "remask", "remask-shares"])
 
 
 @CHEATS
@@ -97,7 +111,9 @@ def test_an_honest_hand_leaves_nothing_to_convict() -> None:
     table.play_through()
     observer = Hand(table.config, None, None, None, 0.0, lazy=True)
     assert _follow(table, observer) == []
-    assert len(observer.record.unchecked) == 4 + 2  # four shuffles, two re-masks
+    taken = [d.what for d in observer.record.unchecked]
+    assert taken.count("proof") == 4 + 2  # four shuffles, two re-masks
+    assert taken.count("shares") == 2 * 3  # each re-mask answered by the three others
     observer.vigilant()
     assert observer.phase is Phase.DONE and not observer.record.unchecked
 
@@ -133,4 +149,33 @@ def test_a_later_offence_does_not_hide_an_unchecked_one() -> None:
             errors.append(err)
             break
     assert [(e.seat, e.check) for e in errors] == [(last, "shuffle")]
+    assert observer.phase is Phase.ABORTED and not observer.record.unchecked
+
+
+def _false_shares_then_false_reveal(hand: Hand, msg):
+    if isinstance(msg, SharesMsg):
+        return _bad_remask_share(hand, msg)
+    if isinstance(msg, RevealMsg):
+        return cheats.bad_reveal_share(hand, msg)
+    return msg
+
+
+def test_a_later_offence_does_not_hide_unchecked_shares() -> None:
+    # the cheater answers a re-mask with a false share, then reveals its own card with a
+    # false proof: the seats stop at the shares; a lazy observer meets the reveal first
+    # and still names the shares
+    table = Table.build(make_config(4, 32), cheaters={
+        CHEATER: cheats.tampering(object, _false_shares_then_false_reveal)})
+    table.flush()
+    c = table.config
+    table.trade(0, 2, c.positions_of(0)[0], c.positions_of(2)[0])
+    table.hands[CHEATER].reveal(c.positions_of(CHEATER)[0], table.now)
+    table.flush()
+    verdict = _seats_verdict(table)
+    assert verdict == (CHEATER, "share-proof")
+    observer = Hand(table.config, None, None, None, 0.0, lazy=True)
+    cheater_sent = [(s, raw) for s, raw in table.hands[CHEATER].envelopes() if s == CHEATER]
+    assert isinstance(table.hands[CHEATER].peek(CHEATER, cheater_sent[-1][1]), RevealMsg)
+    errors = _follow(table, observer)
+    assert [(e.seat, e.check) for e in errors] == [verdict]
     assert observer.phase is Phase.ABORTED and not observer.record.unchecked

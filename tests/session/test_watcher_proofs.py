@@ -1,15 +1,16 @@
-"""The host's watcher answers nothing, so it takes proofs of shuffle unchecked; the seat
-that finds a false proof claims it with the evidence (VOID), and the watcher then checks
-what it took and reaches the seats' verdict."""
+"""The host's watcher answers nothing, so it takes proofs of shuffle and re-mask share
+batches unchecked; the seat that finds a false one claims it with the evidence (VOID),
+and the watcher then checks what it took and reaches the seats' verdict."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from lodam_p2p.fairdeal import Hand, Phase
-from lodam_p2p.fairdeal.messages import ShuffleMsg
+from lodam_p2p.fairdeal.messages import SharesMsg, ShuffleMsg
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import handplay
 from lodam_p2p.session.course import SessionPhase, Timing
@@ -57,3 +58,40 @@ def test_the_watcher_convicts_a_false_shuffle_on_the_seats_claim(
     # later hands: the watcher followed them lazily too, and nothing failed
     later = [h for h in made if h.seat is None and h is not first]
     assert later and all(h.blame is None for h in later)
+
+
+def _bad_remask_share(hand: Hand, msg: SharesMsg) -> SharesMsg:
+    return replace(msg, shares=(cheats.shifted(msg.shares[0]), *msg.shares[1:]))
+
+
+def test_the_watcher_convicts_false_remask_shares_on_the_seats_claim(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[Hand] = []
+    false_shares = cheats.tampering(SharesMsg, _bad_remask_share)
+
+    def hand(config: Any, seat: int | None, *args: Any, **kwargs: Any) -> Hand:
+        made.append((false_shares if seat == CHEATER else Hand)(config, seat, *args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(handplay, "Hand", hand)
+    table = machines(bots(["random"] * 4), Options(lives=1), timing=TIMING)
+    router = Router(table)
+    router.start()
+    router.play_out()
+    watcher, honest = table[0], [m for m in table[1:] if m.seat != CHEATER]
+    # the watcher took the false batch unchecked (it is in the record), then convicted
+    # on a seat's claim
+    caught = [h for h in made if h.seat is None and h.blame is not None]
+    assert len(caught) == 1
+    first = caught[0]
+    assert any(CHEATER in r.shares for r in first.record.remasks)
+    assert (first.blame.seat, first.blame.check) == (CHEATER, "share-proof")
+    assert not first.record.lazy and not first.record.unchecked
+    claims = [b for m in honest for b in router.sent[m.me] if b.kind is Msg.VOID]
+    assert claims and all(b.args[0] == CHEATER and b.envelopes for b in claims)
+    assert watcher.blames and watcher.blames[0].startswith(f"seat {CHEATER}: share-proof:")
+    assert all(m.blames == watcher.blames for m in honest)
+    outcomes = [m.outcome for m in (watcher, *honest)]
+    assert outcomes[0] is not None and CHEATER not in outcomes[0].winners
+    assert all(o is not None and o.to_json() == outcomes[0].to_json() for o in outcomes)
+    assert all(m.phase is SessionPhase.DONE and m.unexpected == 0 for m in (watcher, *honest))
