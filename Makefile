@@ -15,7 +15,7 @@ UV := $(UV_HOME)/bin/uv
 .PHONY: play test lint typecheck unit lock clean
 
 # setup.py and the C source too: the editable install compiles the native sum in place.
-$(STAMP): pyproject.toml setup.py lodam_p2p/fairdeal/_msm.c $(LOCK)
+$(STAMP): pyproject.toml setup.py lodam_p2p/fairdeal/_msm.c lodam_p2p/fairdeal/_curve.h $(LOCK)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	test -x $(UV_HOME)/bin/uv || $(BIN)/python -m pip install --quiet --target $(UV_HOME) uv==$(UV_VERSION)
 	$(UV) pip sync --quiet --python $(BIN)/python --require-hashes $(LOCK)

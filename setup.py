@@ -1,4 +1,5 @@
-"""Builds the one native part: the verifier's multi-scalar multiplication.
+"""Builds the one native part: the verifier's multi-scalar multiplication (and the
+audit's fixed-base products).
 
 Everything else is declared in pyproject.toml. The extension is optional: where no C
 compiler is found the build goes on, and ``lodam_p2p.fairdeal.group`` falls back to
@@ -10,5 +11,6 @@ from setuptools import Extension, setup
 
 setup(ext_modules=[
     Extension("lodam_p2p.fairdeal._msm", ["lodam_p2p/fairdeal/_msm.c"],
-              extra_compile_args=["-O3"], optional=True),
+              depends=["lodam_p2p/fairdeal/_curve.h"], extra_compile_args=["-O3"],
+              optional=True),
 ])

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lodam_p2p.fairdeal.group import (
+    ORDER,
     Entropy,
     Point,
     add,
@@ -34,6 +35,7 @@ from lodam_p2p.fairdeal.group import (
     mul,
     mul_public,
     random_scalar,
+    rerandomises,
     scalar_to_bytes,
 )
 from lodam_p2p.fairdeal.proofs import Context
@@ -113,6 +115,14 @@ def is_permutation(values: Sequence[int], size: int) -> bool:
 
 def rederives(old: Deck, new: Deck, joint_key: Point, secret: ShuffleSecret) -> bool:
     """True when ``new`` is exactly ``old`` shuffled with ``secret`` (audit check)."""
+    permutation, randomness = secret.permutation, secret.randomness
+    if len(permutation) != len(new) or len(randomness) != len(new) \
+            or not all(0 <= source < len(old) for source in permutation) \
+            or not all(0 < r < ORDER for r in randomness):
+        return False
+    native = rerandomises(old, new, joint_key, permutation, randomness)
+    if native is not None:
+        return native
     try:
         derived = apply_shuffle(old, joint_key, secret, opened=True)
     except ValueError:
