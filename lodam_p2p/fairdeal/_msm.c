@@ -14,7 +14,8 @@
  * verifier's values). The prover keeps libsecp256k1.
  *
  * The tables are brought to affine form with one shared inversion so that the main
- * loop uses the cheaper mixed addition (the arithmetic is in _curve.h).
+ * loop uses the cheaper mixed addition (the arithmetic is in _curve.h), and are kept
+ * for the next sum that meets the same point (a quarter of a term's cost).
  *
  * Python interface: msm(points, scalars) -> bytes | None, where points is n
  * concatenated 64-byte affine encodings (x || y, big-endian) and scalars n 32-byte
@@ -70,23 +71,79 @@ static int wnaf(signed char *out, const unsigned char *scalar) {
     return len;
 }
 
-/* The sum over the n terms; 0 when it is infinity, 1 with r set otherwise. */
-static int strauss(ge *r, const ge *points, const unsigned char *scalars, size_t n,
-                   ge *table, gej *work, fe *scratch, signed char *digits, int *lengths) {
-    int longest = 0;
+/*
+ * Tables already built, kept by point. A verifier meets most points more than once:
+ * a re-mask's new ciphertexts are terms of its proof of shuffle, then of every other
+ * seat's share batch for them, then inputs of the next proof; the generators h_i are
+ * in every proof. Direct-mapped on the point's x (a collision just rebuilds), read and
+ * written only while the interpreter lock is held.
+ */
+#define CACHE_SLOTS 4096
+typedef struct { ge key; ge table[TABLE]; int used; } cached;
+static cached *cache = NULL;
+
+static cached *slot_of(const ge *p) {
+    uint64_t h = p->x.v[0] ^ (p->x.v[1] >> 17) ^ (p->y.v[0] << 5);
+    return &cache[h % CACHE_SLOTS];
+}
+
+static int same_point(const ge *a, const ge *b) {
+    return fe_equal(&a->x, &b->x) && fe_equal(&a->y, &b->y);
+}
+
+/* Copy the tables of the points seen before into place; hit[i] says which were. */
+static void recall(ge *table, char *hit, const ge *points, size_t n) {
     for (size_t i = 0; i < n; i++) {
-        gej p = {points[i].x, points[i].y, {{1, 0, 0, 0}}, 0}, twice;
-        gej_double(&twice, &p);
-        work[i * TABLE] = p;
-        for (int m = 1; m < TABLE; m++) {
-            gej_add(&work[i * TABLE + m], &work[i * TABLE + m - 1], &twice);
+        cached *c = slot_of(&points[i]);
+        hit[i] = c->used && same_point(&c->key, &points[i]);
+        if (hit[i]) {
+            memcpy(&table[i * TABLE], c->table, sizeof(c->table));
+        }
+    }
+}
+
+static void remember(const ge *table, const char *hit, const ge *points, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (!hit[i]) {
+            cached *c = slot_of(&points[i]);
+            c->key = points[i];
+            memcpy(c->table, &table[i * TABLE], sizeof(c->table));
+            c->used = 1;
+        }
+    }
+}
+
+/* The sum over the n terms; 0 when it is infinity, 1 with r set otherwise. The tables
+ * of the terms not hit are built here (odd multiples, brought to affine form together). */
+static int strauss(ge *r, const ge *points, const unsigned char *scalars, size_t n,
+                   ge *table, const char *hit, gej *work, ge *fresh, fe *scratch,
+                   signed char *digits, int *lengths) {
+    int longest = 0;
+    size_t built = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!hit[i]) {
+            gej p = {points[i].x, points[i].y, {{1, 0, 0, 0}}, 0}, twice;
+            gej *row = &work[built * TABLE];
+            gej_double(&twice, &p);
+            row[0] = p;
+            for (int m = 1; m < TABLE; m++) {
+                gej_add(&row[m], &row[m - 1], &twice);
+            }
+            built++;
         }
         lengths[i] = wnaf(digits + i * DIGITS, scalars + 32 * i);
         if (lengths[i] > longest) {
             longest = lengths[i];
         }
     }
-    batch_affine(table, work, n * TABLE, scratch);
+    if (built) {
+        batch_affine(fresh, work, built * TABLE, scratch);
+        for (size_t i = 0, j = 0; i < n; i++) {
+            if (!hit[i]) {
+                memcpy(&table[i * TABLE], &fresh[j++ * TABLE], TABLE * sizeof(ge));
+            }
+        }
+    }
     gej sum = {{{0}}, {{0}}, {{0}}, 1};
     for (int bit = longest - 1; bit >= 0; bit--) {
         gej_double(&sum, &sum);
@@ -119,8 +176,9 @@ static PyObject *msm(PyObject *self, PyObject *args) {
     }
     PyObject *result = NULL;
     size_t n = (size_t)points_buf.len / 64;
-    ge *points = NULL, *table = NULL;
+    ge *points = NULL, *table = NULL, *fresh = NULL;
     gej *work = NULL;
+    char *hit = NULL;
     fe *scratch = NULL;
     signed char *digits = NULL;
     int *lengths = NULL;
@@ -136,7 +194,13 @@ static PyObject *msm(PyObject *self, PyObject *args) {
     scratch = PyMem_Malloc(n * TABLE * sizeof(fe));
     digits = PyMem_Malloc(n * DIGITS);
     lengths = PyMem_Malloc(n * sizeof(int));
-    if (!points || !table || !work || !scratch || !digits || !lengths) {
+    fresh = PyMem_Malloc(n * TABLE * sizeof(ge));
+    hit = PyMem_Malloc(n);
+    if (cache == NULL) {
+        cache = PyMem_Calloc(CACHE_SLOTS, sizeof(cached));
+    }
+    if (!points || !table || !work || !scratch || !digits || !lengths || !fresh || !hit
+            || !cache) {
         PyErr_NoMemory();
         goto done;
     }
@@ -148,11 +212,14 @@ static PyObject *msm(PyObject *self, PyObject *args) {
             goto done;
         }
     }
+    recall(table, hit, points, n);
     ge sum;
     int finite;
     Py_BEGIN_ALLOW_THREADS
-    finite = strauss(&sum, points, scalars_buf.buf, n, table, work, scratch, digits, lengths);
+    finite = strauss(&sum, points, scalars_buf.buf, n, table, hit, work, fresh, scratch,
+                     digits, lengths);
     Py_END_ALLOW_THREADS
+    remember(table, hit, points, n);
     if (!finite) {
         result = Py_NewRef(Py_None);
         goto done;
@@ -168,6 +235,8 @@ done:
     PyMem_Free(scratch);
     PyMem_Free(digits);
     PyMem_Free(lengths);
+    PyMem_Free(fresh);
+    PyMem_Free(hit);
     PyBuffer_Release(&points_buf);
     PyBuffer_Release(&scalars_buf);
     return result;

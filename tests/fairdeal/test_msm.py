@@ -110,3 +110,18 @@ def test_short_weights_take_the_native_sum_from_three_terms(
     found = msm([base_mul(p) for p, _ in long], [k for _, k in long])
     assert found is not None and encode_point(found) == _expected(long)
     assert calls == [3]
+
+
+# Points met before keep their tables (a direct-mapped cache of 4096 slots): 300 points
+# meeting again in random sums share slots too, so both reuse and eviction are exercised.
+POOL = st.lists(st.tuples(st.integers(1, 300), weights), min_size=1, max_size=3 * NATIVE_FROM)
+
+
+@settings(max_examples=150, deadline=None)
+@given(POOL)
+def test_sums_over_points_met_before_are_still_right(pairs: list[tuple[int, int]]) -> None:
+    points = [base_mul(p) for p, _ in pairs]
+    scalars = [k for _, k in pairs]
+    expected = _expected(pairs)
+    assert _native(points, scalars) == expected
+    assert _native(points[::-1], scalars[::-1]) == expected
