@@ -152,7 +152,9 @@ def _revealing(position: int) -> Callable[[Hand], None]:
     return lambda hand: hand.reveal(position, 0.0)
 
 
-def _us_per_mult(rounds: int = 2000) -> float:
+def us_per_mult(rounds: int = 2000) -> float:
+    """CPU µs of one libsecp256k1 multiplication here and now: the machine's speed, to
+    read every other figure by (it varies from day to day, even within a run)."""
     point = base_mul(random_scalar(os.urandom))
     scalar = random_scalar(os.urandom)
     start = time.process_time()
@@ -190,7 +192,7 @@ def _figures(bench: _Bench, mults: int) -> dict[str, object]:
         "cpu_ms_by_phase": by_phase,
         "bytes_per_hand": bench.bytes,
         "scalar_mults": mults,
-        "us_per_scalar_mult": round(_us_per_mult(), 2),
+        "us_per_scalar_mult": round(us_per_mult(), 2),
         "cpu_ms_slowest_seat": round(max(per_seat), 2),
         "scalar_mults_per_seat": round(mults / n),
         "shuffle_proof": measure(bench.config.deck_size, 3) if bench.proofs else None,

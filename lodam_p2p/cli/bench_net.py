@@ -16,7 +16,10 @@ process of its own, as at a LAN party. Bots answer at once (no think time). Meas
   shuffle every peer checks, and a batch of shares from every other seat), which with
   bots that trade at random is most of the work of a hand;
 - ``cpu_s`` — user and system CPU of this process, the bots and the private broker,
-  from start to end: on a shared machine a steadier figure than the wall clock.
+  from start to end: on a shared machine a steadier figure than the wall clock;
+- ``us_per_scalar_mult`` — the CPU time of one libsecp256k1 multiplication, measured
+  just before and just after the match (the mean): the machine's speed at the time,
+  as ``bench deal`` reports it, to compare runs on different days by.
 
 ``--game lorum`` measures a Lorum round instead (4 seats: 32 deals; 3 seats: 24).
 
@@ -42,6 +45,7 @@ from collections.abc import AsyncIterator
 
 from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
 from lodam_p2p.cli import CliError
+from lodam_p2p.cli.bench_deal import us_per_mult
 from lodam_p2p.cli.netrun import add_game, bot_seats, check_broker, game_for, parse_options
 from lodam_p2p.games import GameError
 from lodam_p2p.session import Session, SessionError, Timing
@@ -91,10 +95,12 @@ def run(args: argparse.Namespace) -> int:
         check_playable(game, parse_options(args.option, game.name))
     except GameError as err:
         raise CliError(str(err)) from None
+    before = us_per_mult()
     try:
         figures = asyncio.run(_measure(args))
     except SessionError as err:
         raise CliError(str(err), 1) from None
+    figures["us_per_scalar_mult"] = round((before + us_per_mult()) / 2, 2)
     figures["cpu_s"] = round(sum(_cpu(who) for who in (resource.RUSAGE_SELF,
                                                        resource.RUSAGE_CHILDREN)), 2)
     if args.json:
@@ -104,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
               f"{figures['deals']} deals; "
               f"shuffle+deal median {figures['shuffle_deal_ms_median']} ms; "
               f"match {figures['match_s']} s; {figures['bytes_per_hand']} bytes per hand; "
-              f"{figures['remasks']} re-masks; CPU {figures['cpu_s']} s")
+              f"{figures['remasks']} re-masks; CPU {figures['cpu_s']} s "
+              f"({figures['us_per_scalar_mult']} µs per multiplication)")
     return 0
 
 
