@@ -34,7 +34,7 @@ from lodam_p2p.cli.netrun import (
 )
 from lodam_p2p.session import SessionError, join_table
 from lodam_p2p.session.adversary import Adversary, attack_named
-from lodam_p2p.session.attacks import ATTACKS, PROOF_ATTACKS
+from lodam_p2p.session.attacks import ATTACKS
 from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport import ConnectError
 
@@ -56,14 +56,10 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         for kind, kind_type in ATTACKS.items():
             print(f"{kind}\t{kind_type.summary}" if args.verbose else kind)
-        for kind in PROOF_ATTACKS:
-            print(f"{kind}\t(not mounted by this version)" if args.verbose else kind)
         return 0
     if args.kind is None:
         raise CliError("name an attack (see 'lodam adversary --list')")
     if args.kind not in ATTACKS:
-        if args.kind in PROOF_ATTACKS:
-            raise CliError(f"the {args.kind} attack is not mounted by this version")
         raise CliError(f"no attack {args.kind!r} (see 'lodam adversary --list')")
     table = check_table(args.table) if args.table is not None else None
     broker = check_broker(args.broker) or DEFAULT_BROKER

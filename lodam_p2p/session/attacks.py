@@ -516,9 +516,6 @@ def _claims_kind(wire: WireAction) -> bool:
             and bool(wire.args) and wire.args[0] is not None)
 
 
-#: Attacks that only proofs of shuffle and re-mask can stop before a card is revealed.
-PROOF_ATTACKS: tuple[str, ...] = ()
-
 ATTACKS: dict[str, type[Attack]] = {a.kind: a for a in (
     VoidAnyone, EarlyAuditOpen, SlowHuman, PredictableSeed, BadKeyProof, BadShareProof,
     ShuffleDrop, ShuffleDuplicate, ShuffleCommitmentMismatch, DeckReplace,

@@ -7,7 +7,7 @@ import sys
 from types import SimpleNamespace
 from typing import Any, cast
 
-from lodam_p2p.session.attacks import ATTACKS, PROOF_ATTACKS, PredictableSeed
+from lodam_p2p.session.attacks import ATTACKS, PredictableSeed
 from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.wire import raw_public
 
@@ -30,7 +30,7 @@ def test_the_list_names_one_kind_a_line_and_every_kind_of_the_issue() -> None:
     kinds = done.stdout.split()
     assert len(kinds) == len(set(kinds)) == len(done.stdout.splitlines())
     assert set(kinds) >= ISSUE_KINDS
-    assert set(kinds) == set(ATTACKS) | set(PROOF_ATTACKS)
+    assert set(kinds) == set(ATTACKS)
 
 
 def test_an_unknown_attack_is_a_one_line_error() -> None:
