@@ -116,7 +116,12 @@ TableEvent = SeatsChanged | ViewChanged | Progress | DealEnded | MatchEnded | No
 
 
 class Player(Protocol):
-    """Whoever sits at a seat: told everything public, asked when it must act."""
+    """Whoever sits at a seat: told everything public, asked when it must act.
+
+    A player that decides from the view it is asked with alone may say so with a class
+    attribute ``wants_views = False``: the network session then builds no view after
+    every move for it and sends it no :class:`ViewChanged` (the other events still come).
+    """
 
     def notify(self, event: TableEvent) -> None:
         """Take note of ``event``; must return quickly (render, log, remember)."""

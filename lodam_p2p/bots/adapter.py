@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 class BotPlayer:
     """Seats a bot: ``notify`` is ignored, ``decide`` asks the bot (or its fallback)."""
 
+    #: a bot needs no view between its turns (:class:`~lodam_p2p.player.Player`); a
+    #: wrapper that narrates a bot's seat is a player of its own and gets them
+    wants_views = False
+
     def __init__(self, name: str, bot: Bot, fallback: BotType | None = None, seed: int = 0):
         self.name = name
         self.bot = bot

@@ -138,6 +138,12 @@ class Course(Clocks, GameCourse, ABC):
         """Tell the player its answer was refused."""
         self.tell(Notice(NoticeLevel.WARNING, f"refused: {action} is not a legal answer now"))
 
+    def _wants_views(self) -> bool:
+        """A seated player that takes a view after every move (a bot, which decides from
+        the view it is asked with, does not: building one per move is wasted)."""
+        return self.seat is not None and self.plan is not None and getattr(
+            self.plan.player, "wants_views", True)
+
     def tell_applied(self) -> None:
         """Tell the player (and the log) the public decisions just taken."""
         hand = self.hand
@@ -146,12 +152,12 @@ class Course(Clocks, GameCourse, ABC):
             self._told_dealt = True
             self.deal_times.append(self.now() - self.hand_started_at)
             self.tell(Progress(Phase.PLAYING))
-            if self.seat is not None:
+            if self._wants_views():
                 self.tell(ViewChanged(hand.view()))
         for applied in hand.applied:
             if self.spectator is not None:
                 self.spectator.applied(applied.text)
-            if self.seat is not None and self.plan is not None:
+            if self._wants_views():
                 self.tell(ViewChanged(hand.view(), applied.shown))
         hand.applied.clear()
         if hand.public.is_over and hand.dealt:

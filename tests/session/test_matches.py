@@ -79,3 +79,23 @@ def test_play_table_over_embedded_amqtt_tells_the_player_everything() -> None:
     assert all(len(v.hand) == v.hand_sizes[0] for v in views)
     text = story.getvalue()
     assert "first dealer by lot" in text and "audit passed" in text and "match over" in text
+
+
+class ViewlessRecorder(Recorder):
+    """A player that decides from the view it is asked with alone, as a bot does."""
+
+    wants_views = False
+
+
+def test_a_player_that_wants_no_views_is_told_everything_else() -> None:
+    plain, viewless = Recorder(), ViewlessRecorder()
+    seats = [SeatPlan("plain", plain), SeatPlan("viewless", viewless),
+             *bots(["random", "random", "random"])[2:]]
+    outcome = _check(run(run_all(table(MemoryHub(), seats, Options(lives=1))),
+                         MATCH_PATIENCE), 3)
+    assert any(isinstance(e, ViewChanged) for e in plain.events)
+    assert not any(isinstance(e, ViewChanged) for e in viewless.events)
+    for player in (plain, viewless):
+        ends = [e for e in player.events if isinstance(e, DealEnded)]
+        assert len(ends) == outcome.deals
+        assert [type(e) for e in player.events].count(MatchEnded) == 1
