@@ -62,11 +62,10 @@ SHARE_TAG = b"share"
 @dataclass(frozen=True, slots=True)
 class Deferred:
     """A check a lazy observer took unchecked: a proof of shuffle (``proof``) or a
-    re-mask's share batch (``shares``) sent by ``seat``; ``run`` raises the blame an
-    eager observer would have raised when it came."""
+    re-mask's share batch (``shares``); ``run`` raises the blame an eager observer would
+    have raised when it came."""
 
     what: str
-    seat: int
     run: Callable[[], None]
 
 
@@ -170,7 +169,7 @@ class Record:
                 raise blame(seat, check, "a proof of shuffle at a table without proofs")
             return
         if proof is not None and self.lazy:
-            self.unchecked.append(Deferred("proof", seat, lambda: self._check_proof(
+            self.unchecked.append(Deferred("proof", lambda: self._check_proof(
                 seat, st, proof, check)))
             return
         if proof is None or not verify_shuffle(st, proof):
@@ -400,7 +399,7 @@ class Record:
             # a lazy observer keeps the shares unchecked: the re-masker checks them before
             # it reveals or transfers a position, so no honest move rests on them
             if self.lazy:
-                self.unchecked.append(Deferred("shares", sender, lambda: self._check_shares(
+                self.unchecked.append(Deferred("shares", lambda: self._check_shares(
                     sender, entries, msg.proof)))
             else:
                 self._check_shares(sender, entries, msg.proof)
