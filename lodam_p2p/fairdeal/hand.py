@@ -33,7 +33,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import replace
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal import audit
 from lodam_p2p.fairdeal.config import (
@@ -119,8 +119,7 @@ class Hand(PlayPhase):
         self.blame: RemoteProtocolError | None = None
         self._checker = checker
         self._identity = identity
-        self._peers = {s: Ed25519PublicKey.from_public_bytes(k)
-                       for s, k in zip(config.seats, config.identities, strict=True)}
+        self._peers = dict(zip(config.seats, config.identities, strict=True))
         self._intake = Intake(config.seats, seat)
         self._since = now
         self._reveal_since: dict[int, float] = {}

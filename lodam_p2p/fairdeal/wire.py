@@ -26,12 +26,12 @@ import hashlib
 import struct
 from dataclasses import dataclass, field
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal.errors import blame
 from lodam_p2p.fairdeal.messages import MAX_BODY
 from lodam_p2p.fairdeal.proofs import VERSION
+from lodam_p2p.fairdeal.signing import verifies
 
 MAGIC = b"LDM"
 SIG_LEN = 64
@@ -63,17 +63,16 @@ def seal(identity: Ed25519PrivateKey, body: bytes, *, table_id: bytes, hand: int
     return identity.sign(signed) + signed
 
 
-def open_envelope(data: bytes, sender: int, key: Ed25519PublicKey, table_id: bytes,
+def open_envelope(data: bytes, sender: int, key: bytes, table_id: bytes,
                   hand: int) -> Envelope:
-    """Authenticate ``data`` that arrived on ``sender``'s channel; unattributable errors."""
+    """Authenticate ``data`` that arrived on ``sender``'s channel (``key``: the sender's
+    raw Ed25519 public key); unattributable errors."""
     if not isinstance(data, bytes | bytearray) or not _MIN <= len(data) <= MAX_ENVELOPE:
         raise blame(sender, "envelope", "wrong size for an envelope", attributable=False)
     data = bytes(data)
-    try:
-        key.verify(data[:SIG_LEN], data[SIG_LEN:])
-    except InvalidSignature:
+    if not verifies(key, data[:SIG_LEN], data[SIG_LEN:]):
         raise blame(sender, "signature", "envelope signature does not verify",
-                    attributable=False) from None
+                    attributable=False)
     magic, version, table, their_hand, seat, seq, prev = _HEADER.unpack_from(data, SIG_LEN)
     if magic != MAGIC or version != VERSION:
         raise blame(sender, "envelope", "unknown magic or version", attributable=False)

@@ -9,8 +9,6 @@ for this hand, and queues what the protocol produced as PROTO bodies.
 
 from __future__ import annotations
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, RemoteProtocolError
 from lodam_p2p.fairdeal.messages import AuditMsg
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope
@@ -70,8 +68,7 @@ class HandBase:
         """The body of ``data`` if it is an envelope ``seat`` signed for this hand."""
         if seat not in self.config.seats:
             return None
-        key = Ed25519PublicKey.from_public_bytes(
-            self.config.identities[self.config.seats.index(seat)])
+        key = self.config.identities[self.config.seats.index(seat)]
         try:
             return open_envelope(data, seat, key, self.config.table_id, self.config.hand).body
         except RemoteProtocolError:

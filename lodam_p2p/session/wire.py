@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgpack
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from lodam_p2p.fairdeal.signing import verifies
 from lodam_p2p.fairdeal.wire import MAX_ENVELOPE
 
 #: Version of the session body format (first array element).
@@ -277,9 +277,6 @@ def open_frame(payload: bytes, table: str, peer: str) -> tuple[bytes, bytes]:
         raise BadMessage("the key does not belong to the topic's peer (forged?)")
     signature = payload[PUBKEY_LEN:PUBKEY_LEN + SIG_LEN]
     frame = payload[PUBKEY_LEN + SIG_LEN:]
-    try:
-        Ed25519PublicKey.from_public_bytes(pubkey).verify(
-            signature, DOMAIN + table.encode() + b"\x00" + frame)
-    except (InvalidSignature, ValueError):
-        raise BadMessage("frame signature does not verify (forged or replayed)") from None
+    if not verifies(pubkey, signature, DOMAIN + table.encode() + b"\x00" + frame):
+        raise BadMessage("frame signature does not verify (forged or replayed)")
     return pubkey, frame

@@ -41,9 +41,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
+from lodam_p2p.fairdeal.signing import verifies
 from lodam_p2p.transport.topics import check_name, is_valid_name, presence_topic
 
 #: Largest presence payload accepted.
@@ -177,11 +175,8 @@ def check_signed(presence: Presence, table: str, topic_peer: str,
         raise BadPresence("presence is not signed")
     if name_of(presence.key) != presence.peer:
         raise BadPresence("presence key is not the peer's (forged?)")
-    try:
-        Ed25519PublicKey.from_public_bytes(presence.key).verify(
-            presence.sig, presence.signing_input(table))
-    except (InvalidSignature, ValueError):
-        raise BadPresence("presence signature does not verify (forged?)") from None
+    if not verifies(presence.key, presence.sig, presence.signing_input(table)):
+        raise BadPresence("presence signature does not verify (forged?)")
 
 
 def is_stale_will(spec: PresenceSpec, current_nonce: str, topic: str, payload: bytes) -> bool:

@@ -28,7 +28,7 @@ from lodam_p2p.fairdeal import RemoteProtocolError
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope, seal
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session.seat import TableMachine
-from lodam_p2p.session.wire import MAX_ENVELOPES, BadMessage, Body, Msg
+from lodam_p2p.session.wire import MAX_ENVELOPES, BadMessage, Body, Msg, raw_public
 from tests.session.helpers import PATIENT, bots
 from tests.session.machines import Router, machines
 
@@ -149,7 +149,7 @@ def signed_bodies(draw: st.DrawFn, router: Router, hostile: TableMachine,
     hand, seat = honest.hand, hostile.seat
     assert hand is not None and seat is not None
     table_id, number = hand.config.table_id, hand.config.hand
-    key = hostile.identity.public_key()
+    key = raw_public(hostile.identity)
     sent = [b for b in router.sent[hostile.me] if b.envelopes]
     chain = {}
     for body in sent:
