@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from lodam_p2p.fairdeal import Hand, HandConfig, Transcript, deal_schedule, verify_transcript
 from lodam_p2p.fairdeal.group import (
     Point,
+    add,
     base_mul,
     card_points,
     encode_point,
@@ -41,6 +42,7 @@ from lodam_p2p.fairdeal.proofs import (
     share_weights,
 )
 from lodam_p2p.fairdeal.remask import (
+    carry_shares,
     first_position,
     prg,
     remask_commitment,
@@ -201,17 +203,25 @@ def shuffle_proof_vector() -> dict[str, Any]:
 
 
 def remask_vector() -> dict[str, Any]:
-    """Seat 2 (index 2 of 3) re-masks four positions of a 32-card deck in its round 1."""
+    """Seat 2 (index 2 of 3) re-masks four positions of a 32-card deck in its round 1,
+    carrying seats 0 and 1's shares (hand keys x_s = hash_to_scalar("vector key " ‖ s))."""
     ctx = Context(TABLE, 7, 2)
-    joint = base_mul(hash_to_scalar(b"vector joint"))
+    secrets = [hash_to_scalar(b"vector key " + bytes([s])) for s in range(3)]
+    keys = [base_mul(x) for x in secrets]
+    joint = add(*keys)
     seed = drbg(b"remask seed")(32)
     inputs = (4, 9, 17, 30)
     old = tuple(starting_deck(joint, 32)[j] for j in inputs)
     secret = remask_secret(seed, 1, len(inputs))
     new = apply_shuffle(old, joint, secret)
+    shares_in = tuple(tuple(mul(a, secrets[c]) for a, _ in old) for c in (0, 1))
+    carried = carry_shares(shares_in, (keys[0], keys[1]), secret)
     first = first_position(32, 3, 2, 1)
     assert first is not None
-    return {"context": ctx_json(ctx), "joint_key": hx(joint), "seed": hx(seed), "round": 1,
+    st = Statement(b"remask", ctx, joint, old, new, remask_statement(1, inputs),
+                   share_keys=(keys[0], keys[1]), shares_in=shares_in, shares_out=carried)
+    return {"context": ctx_json(ctx), "hand_keys": [hx(x) for x in keys],
+            "joint_key": hx(joint), "seed": hx(seed), "round": 1,
             "prg_first_64_bytes": hx(prg(seed, 1)(64)),
             "permutation": list(secret.permutation),
             "randomness": [hx(r) for r in secret.randomness], "salt": hx(secret.salt),
@@ -219,10 +229,11 @@ def remask_vector() -> dict[str, Any]:
             "inputs": list(inputs), "input_ciphertexts": [[hx(a), hx(b)] for a, b in old],
             "outputs": list(range(first, first + len(inputs))),
             "output_ciphertexts": [[hx(a), hx(b)] for a, b in new],
+            "carriers": [0, 1],
+            "carried_shares_in": [[hx(d) for d in row] for row in shares_in],
+            "carried_shares_out": [[hx(d) for d in row] for row in carried],
             "proof_extra": hx(remask_statement(1, inputs)), "proof_entropy_seed": "remask proof",
-            "proof": hx(_proven(Statement(b"remask", ctx, joint, old, new,
-                                          remask_statement(1, inputs)),
-                                secret, b"remask proof").encode())}
+            "proof": hx(_proven(st, secret, b"remask proof").encode())}
 
 
 def transfer_vector() -> dict[str, Any]:

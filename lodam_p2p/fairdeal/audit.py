@@ -28,7 +28,7 @@ from lodam_p2p.fairdeal.errors import blame
 from lodam_p2p.fairdeal.group import base_mul, encode_point
 from lodam_p2p.fairdeal.messages import AuditMsg
 from lodam_p2p.fairdeal.record import Record
-from lodam_p2p.fairdeal.remask import remask_commitment, remask_secret
+from lodam_p2p.fairdeal.remask import Remask, remask_commitment, remask_secret
 from lodam_p2p.fairdeal.shuffle import (
     ShuffleSecret,
     commitment,
@@ -75,7 +75,8 @@ def check_transfers(record: Record, seat: int, msg: AuditMsg) -> None:
 
 
 def check_remasks(record: Record, seat: int, msg: AuditMsg) -> None:
-    """Every re-mask ``seat`` made opens to its commitment and re-derives its ciphertexts."""
+    """Every re-mask ``seat`` made opens to its commitment and re-derives its ciphertexts
+    and the shares it carried."""
     assert record.joint is not None
     for remask in record.remasks:
         if remask.seat != seat:
@@ -88,6 +89,21 @@ def check_remasks(record: Record, seat: int, msg: AuditMsg) -> None:
         if not rederives(old, remask.msg.deck, record.joint, secret):
             raise blame(seat, "remask", f"re-mask {remask.round} is not its inputs re-masked "
                         "(a card dropped, duplicated or invented)")
+        _check_carried(record, remask, secret)
+
+
+def _check_carried(record: Record, remask: Remask, secret: ShuffleSecret) -> None:
+    """D'_k = D_π(k) + r_k·X_c for each carrier c, re-derived as the second part of a
+    ciphertext (A, D) under the "joint key" X_c: the A part repeats a check made above."""
+    carriers = record.carriers(remask.seat, remask.inputs)
+    rows_in = record.carried_in(carriers, remask.inputs)
+    old = tuple(record.ciphertext(j)[0] for j in remask.inputs)
+    new = tuple(a for a, _ in remask.msg.deck)
+    for carrier, row_in, row_out in zip(carriers, rows_in, remask.msg.carried, strict=True):
+        if not rederives(tuple(zip(old, row_in, strict=True)),
+                         tuple(zip(new, row_out, strict=True)), record.keys[carrier], secret):
+            raise blame(remask.seat, "remask", f"re-mask {remask.round} carries a share of "
+                        f"seat {carrier} that is not that seat's share re-masked")
 
 
 def check_opening(record: Record, seat: int, msg: AuditMsg) -> None:

@@ -29,7 +29,7 @@ from lodam_p2p.fairdeal.group import (
 )
 from lodam_p2p.fairdeal.proofs import Proof
 from lodam_p2p.fairdeal.shuffle import Ciphertext
-from lodam_p2p.fairdeal.shuffleproof import ShuffleProof, decode_proof
+from lodam_p2p.fairdeal.shuffleproof import MAX_SHARE_KEYS, ShuffleProof, decode_proof
 
 #: Largest body accepted (a 52-card shuffle is 3.5 KB, 10.4 KB with its proof; an audit
 #: opening 1.8 KB).
@@ -123,12 +123,17 @@ class AuditMsg:
 class RemaskMsg:
     """The sender's ``inputs`` (ascending), re-randomised and permuted into ``deck``
     (its new positions, in order), the commitment to (π, r, salt), and the proof that
-    ``deck`` is a shuffle of the inputs' ciphertexts (None only without proofs)."""
+    ``deck`` is a shuffle of the inputs' ciphertexts (None only without proofs).
+
+    ``carried``: for each seat whose shares the re-mask carries (remask.py, ascending
+    seat order), that seat's share of every new position, in position order; the proof
+    covers them."""
 
     inputs: tuple[int, ...]
     deck: tuple[Ciphertext, ...]
     commitment: bytes
     proof: ShuffleProof | None = None
+    carried: tuple[tuple[Point, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,9 +186,9 @@ def _fields(message: Message) -> list[Any]:
         case AuditMsg(secret, permutation, randomness, salt, seed):
             return [scalar_to_bytes(secret), bytes(permutation),
                     b"".join(scalar_to_bytes(r) for r in randomness), salt, seed]
-        case RemaskMsg(inputs, deck, commit, proof):
+        case RemaskMsg(inputs, deck, commit, proof, carried):
             return [b"".join(position_bytes(j) for j in inputs), _deck_blob(deck), commit,
-                    _proof_blob(proof)]
+                    _proof_blob(proof), b"".join(encode_point(d) for row in carried for d in row)]
         case SharesMsg(seat, round_, shares, proof):
             return [seat, round_, b"".join(encode_point(d) for d in shares), proof.encode()]
     raise TypeError(f"not a message: {message!r}")
@@ -193,9 +198,9 @@ def _proof_blob(proof: ShuffleProof | None) -> bytes:
     return b"" if proof is None else proof.encode()
 
 
-def _shuffle_proof(blob: object, size: int) -> ShuffleProof | None:
+def _shuffle_proof(blob: object, size: int, keys: int = 0) -> ShuffleProof | None:
     data = _bin(blob)
-    return decode_proof(data, size) if data else None
+    return decode_proof(data, size, keys) if data else None
 
 
 def _deck_blob(deck: Sequence[Ciphertext]) -> bytes:
@@ -281,11 +286,17 @@ def _remask(f: list[Any]) -> RemaskMsg:
         raise ValueError(f"a re-mask takes 1 to {MAX_REMASK} positions, one ciphertext each")
     if list(inputs) != sorted(set(inputs)):
         raise ValueError("re-mask inputs must be distinct and ascending")
-    return RemaskMsg(inputs, deck, _bin(f[2], 32), _shuffle_proof(f[3], len(deck)))
+    shares = [parse_point(c) for c in _chunks(_bin(f[4]), POINT_LEN)]
+    if len(shares) % len(deck) or len(shares) // len(deck) > MAX_SHARE_KEYS:
+        raise ValueError(f"carried shares: up to {MAX_SHARE_KEYS} rows of one per position")
+    k = len(deck)
+    carried = tuple(tuple(shares[i : i + k]) for i in range(0, len(shares), k))
+    return RemaskMsg(inputs, deck, _bin(f[2], 32), _shuffle_proof(f[3], k, len(carried)),
+                     carried)
 
 
 _ARITY = {Kind.KEY: 2, Kind.SHUFFLE: 3, Kind.DEAL: 2, Kind.REVEAL: 2, Kind.TRANSFER: 3,
-          Kind.AUDIT: 5, Kind.REMASK: 4, Kind.SHARES: 4}
+          Kind.AUDIT: 5, Kind.REMASK: 5, Kind.SHARES: 4}
 
 
 def decode(body: bytes) -> Message:

@@ -34,9 +34,9 @@ from lodam_p2p.fairdeal.proofs import prove_shares
 from lodam_p2p.fairdeal.record import Record
 from lodam_p2p.fairdeal.remask import (
     Remask,
+    carry_shares,
     remask_commitment,
     remask_secret,
-    remask_statement,
 )
 from lodam_p2p.fairdeal.seat import SeatSecrets
 from lodam_p2p.fairdeal.shuffle import apply_shuffle
@@ -107,7 +107,9 @@ class PlayPhase:
         same cards under fresh positions that only this seat can link to the old ones.
         Returns the new positions; the old ones are retired for this seat. Which new
         position holds which card is in ``cards`` at once; the new positions can be
-        revealed or transferred once every other seat's shares are in (``RemaskShared``)."""
+        revealed or transferred once every other seat's shares are in (``RemaskShared``):
+        at once when the re-mask carries them all (record.py, ``carriers``), else when
+        the holders the inputs came from have answered."""
         me = self._commanding(None)
         inputs = tuple(sorted(set(positions)))
         if self.phase is not Phase.PLAY or not 1 <= len(inputs) <= MAX_REMASK:
@@ -116,16 +118,21 @@ class PlayPhase:
         for j in inputs:
             if j not in self.cards or me.seat in rec.retired.get(j, set()):
                 raise LocalProtocolError(f"seat {self.seat} cannot re-mask position {j}")
+        carriers = rec.carriers(me.seat, inputs)
+        if any(c not in rec.shares.get(j, {}) for j in inputs for c in carriers):
+            raise LocalProtocolError("a position to re-mask still waits for shares")
         round_ = sum(1 for r in rec.remasks if r.seat == me.seat)
         secret = remask_secret(me.remask_seed(), round_, len(inputs))
         assert rec.joint is not None
-        old = tuple(rec.ciphertext(j) for j in inputs)
-        deck = apply_shuffle(old, rec.joint, secret)
+        deck = apply_shuffle(tuple(rec.ciphertext(j) for j in inputs), rec.joint, secret)
+        carried = carry_shares(rec.carried_in(carriers, inputs),
+                               tuple(rec.keys[c] for c in carriers), secret)
         proof = None
         if self.config.proofs:
-            st = rec.statement(me.seat, b"remask", old, deck, remask_statement(round_, inputs))
+            st = rec.statement_of_remask(me.seat, round_, inputs, deck, carried)
             proof = prove_shuffle(st, secret, me.entropy)
-        self._act(RemaskMsg(inputs, deck, remask_commitment(me.ctx, secret), proof), now)
+        self._act(RemaskMsg(inputs, deck, remask_commitment(me.ctx, secret), proof, carried),
+                  now)
         remask = rec.rounds[(me.seat, round_)]
         for out, source in zip(remask.outputs, secret.permutation, strict=True):
             self.cards[out] = self.cards[inputs[source]]
@@ -203,9 +210,13 @@ class PlayPhase:
     def _on_remask(self, seat: int, msg: RemaskMsg, now: float, trusted: bool) -> None:
         remask = self.record.add_remask(seat, msg, trusted=trusted)
         self._events.append(Remasked(seat, remask.inputs, remask.outputs))
+        if self.record.shared(remask):  # it carried every share: nobody need answer
+            self._events.append(RemaskShared(seat, remask.outputs))
+            return
         self._remask_since[(seat, remask.round)] = now
         me = self._me
-        if me is not None and me.seat != seat and self.seat not in self._openings:
+        if me is not None and me.seat != seat and me.seat not in remask.shares \
+                and self.seat not in self._openings:
             self._send_remask_shares(me, remask, now)
 
     def _send_remask_shares(self, me: SeatSecrets, remask: Remask, now: float) -> None:

@@ -37,8 +37,9 @@ from lodam_p2p.fairdeal.group import (
 )
 from lodam_p2p.fairdeal.memo import MEMO
 
-#: Protocol version byte, bound into every challenge and envelope.
-VERSION = 1
+#: Protocol version byte, bound into every challenge and envelope (2: re-masks carry
+#: shares).
+VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)

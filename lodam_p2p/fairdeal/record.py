@@ -26,7 +26,7 @@ Positions below K are the final deck's; positions from K on are re-masks' (remas
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from lodam_p2p.fairdeal.config import HandConfig
 from lodam_p2p.fairdeal.errors import blame
@@ -161,6 +161,16 @@ class Record:
         """What ``seat``'s proof of shuffle from ``old`` to ``new`` must show."""
         assert self.joint is not None
         return Statement(tag, self.ctx(seat), self.joint, old, new, extra)
+
+    def statement_of_remask(self, seat: int, round_: int, inputs: tuple[int, ...], new: Deck,
+                         carried: tuple[tuple[Point, ...], ...]) -> Statement:
+        """What the proof of ``seat``'s re-mask must show: its inputs' ciphertexts
+        shuffled into ``new``, carrying the carriers' published shares along."""
+        old = tuple(self.ciphertext(j) for j in inputs)
+        carriers = self.carriers(seat, inputs)
+        st = self.statement(seat, b"remask", old, new, remask_statement(round_, inputs))
+        return replace(st, share_keys=tuple(self.keys[c] for c in carriers),
+                       shares_in=self.carried_in(carriers, inputs), shares_out=carried)
 
     def _check_proof(self, seat: int, st: Statement, proof: ShuffleProof | None,
                      check: str) -> None:
@@ -325,15 +335,41 @@ class Record:
 
     def remask_ready(self, seat: int, msg: RemaskMsg) -> bool:
         """Whether ``seat``'s re-mask can be judged now. An input another seat's message
-        could still make readable (a transfer in flight, a re-mask not yet arrived) makes
-        it wait; one that nothing can fix is judged (and blamed) at once."""
+        could still make readable (a transfer in flight, a re-mask not yet arrived), or
+        a carried share of a readable input not yet published (a share batch in flight),
+        makes it wait; one that nothing can fix is judged (and blamed) at once."""
         for j in msg.inputs:
             if self.knows(seat, j):
                 continue
             owner = owner_of(self.config.deck_size, self.config.seats, j)
             if owner is None or owner[0] != seat:
                 return False
-        return True
+        carriers = self.carriers(seat, msg.inputs)
+        return all(c in self.shares.get(j, {}) for j in msg.inputs if self.knows(seat, j)
+                   for c in carriers)
+
+    # Carried shares. Every seat c but the re-masker must have published its share
+    # x_c·A of each new position before the re-masker can reveal or hand one over. A
+    # seat whose share of every input is public already (from the deal, an earlier
+    # re-mask, a share batch) need not say anything: D'_k = D_π(k) + r_k·X_c follows
+    # from public points and the re-masker's r_k, so the re-masker computes it and its
+    # proof of shuffle shows it right (shuffleproof.py). Only a seat whose own share of
+    # some input is not public, the holder a received position came from, still
+    # answers with a share batch. At a table of four an exchange then costs two
+    # batches instead of six. Without proofs nothing would show a carried share right,
+    # so every other seat answers, as before.
+    def carriers(self, seat: int, inputs: tuple[int, ...]) -> tuple[int, ...]:
+        """The seats whose shares ``seat``'s re-mask of ``inputs`` carries, in seat
+        order: every other seat but the holders of the inputs (none without proofs)."""
+        if not self.config.proofs:
+            return ()
+        holders = {self.holder_of(j) for j in inputs}
+        return tuple(s for s in self.config.seats if s != seat and s not in holders)
+
+    def carried_in(self, carriers: tuple[int, ...],
+                   inputs: tuple[int, ...]) -> tuple[tuple[Point, ...], ...]:
+        """Each carrier's published share of each input (``KeyError`` if one is not)."""
+        return tuple(tuple(self.shares[j][c] for j in inputs) for c in carriers)
 
     def add_remask(self, seat: int, msg: RemaskMsg, *, trusted: bool = False) -> Remask:
         """A seat's re-mask: its inputs readable by it and not re-masked by it before,
@@ -349,10 +385,17 @@ class Record:
             if seat in self.retired.get(j, set()):
                 raise blame(seat, "retired", f"re-masks position {j} a second time")
         self.check_parts(seat, msg.deck, "remask", trusted=trusted)
+        carriers = self.carriers(seat, msg.inputs)
+        if len(msg.carried) != len(carriers) \
+                or any(len(row) != len(msg.inputs) for row in msg.carried):
+            raise blame(seat, "remask", f"carries {len(msg.carried)} seats' shares, expected "
+                        f"{len(carriers)}, one per position")
+        if any(c not in self.shares.get(j, {}) for j in msg.inputs for c in carriers):
+            # remask_ready holds a re-mask back until they are in; a record fed out of
+            # that order (not by a Hand) judges the re-masker, who sent it too early
+            raise blame(seat, "remask", "re-masks a position whose shares are not all public")
         if not trusted:
-            old = tuple(self.ciphertext(j) for j in msg.inputs)
-            st = self.statement(seat, b"remask", old, msg.deck,
-                                remask_statement(round_, msg.inputs))
+            st = self.statement_of_remask(seat, round_, msg.inputs, msg.deck, msg.carried)
             self._check_proof(seat, st, msg.proof, "remask")
         outputs = tuple(range(first, first + len(msg.inputs)))
         remask = Remask(seat, round_, msg.inputs, outputs, msg)
@@ -361,6 +404,10 @@ class Record:
         for j, ciphertext in zip(outputs, msg.deck, strict=True):
             self.masked[j] = ciphertext
             self.holder[j] = seat
+        for carrier, row in zip(carriers, msg.carried, strict=True):
+            remask.shares[carrier] = row
+            for j, d in zip(outputs, row, strict=True):
+                self.shares.setdefault(j, {})[carrier] = d
         for j in msg.inputs:
             self.retired.setdefault(j, set()).add(seat)
         return remask
@@ -393,7 +440,7 @@ class Record:
         remask = self.rounds[(msg.seat, msg.round)]
         if sender == remask.seat or sender in remask.shares:
             raise blame(sender, "shares", f"shares for re-mask {msg.round} of seat {msg.seat} "
-                        "from its re-masker, or twice")
+                        "from its re-masker, twice, or carried by the re-mask")
         entries = self.remask_entries(remask, msg.shares, sender)
         if not trusted:
             # a lazy observer keeps the shares unchecked: the re-masker checks them before

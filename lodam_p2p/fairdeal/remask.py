@@ -13,10 +13,17 @@ and publishes the k new ciphertexts with the commitment
     SHA-256("lodam/v1/remask" ‖ 0x00 ‖ context ‖ u8 k ‖ π (k bytes) ‖ r_0 … r_{k−1} ‖ salt)
 
 and a proof of shuffle from the inputs' ciphertexts (``shuffleproof.py``, tag ``remask``,
-statement data ``remask_statement``). Every other seat checks the proof, then publishes
-its decryption shares for the new positions (one batch proof, as in the deal), so only
-the re-masker can read them, and the old positions are retired for it. Nobody else can
-tell which new position holds the card it received.
+statement data ``remask_statement``). Every other seat's decryption share of each new
+position must then be public, so that only the re-masker can read them, and the old
+positions are retired for it. Nobody else can tell which new position holds the card it
+received.
+
+Where do those shares come from? A seat c whose shares of all the inputs are public
+(every seat but the holders the inputs came from) has its share of each new position
+*carried*: the re-masker publishes D'_k = D_π(k) + r_k·X_c beside the new ciphertexts,
+and the same proof of shuffle shows each one right (``carry_shares``; record.py,
+``carriers``). Only the holders of received inputs answer with a batch of their shares
+(one batch proof, as in the deal). Without proofs every other seat answers.
 
 Numbering. The new positions of seat s's n-th re-mask (n = 0, 1, … in its own message
 order) are ``K + (n·m + index(s))·MAX_REMASK + i`` for i < k, with m seats and K cards:
@@ -35,7 +42,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from lodam_p2p.fairdeal.group import Entropy, Point, scalar_to_bytes
+from lodam_p2p.fairdeal.group import Entropy, Point, add, mul, scalar_to_bytes
 from lodam_p2p.fairdeal.messages import MAX_POSITION, MAX_REMASK, RemaskMsg
 from lodam_p2p.fairdeal.proofs import Context
 from lodam_p2p.fairdeal.shuffle import ShuffleSecret, draw_shuffle
@@ -113,3 +120,14 @@ def remask_commitment(ctx: Context, secret: ShuffleSecret) -> bytes:
         h.update(scalar_to_bytes(r))
     h.update(secret.salt)
     return h.digest()
+
+
+def carry_shares(shares_in: tuple[tuple[Point, ...], ...], keys: tuple[Point, ...],
+                 secret: ShuffleSecret) -> tuple[tuple[Point, ...], ...]:
+    """Each carrier's share of each new position, D'_k = D_π(k) + r_k·X_c, from its
+    shares of the inputs (``shares_in``, in input order) and its hand key; constant time
+    in the re-masker's secret r."""
+    return tuple(
+        tuple(add(row[source], mul(key, r))
+              for source, r in zip(secret.permutation, secret.randomness, strict=True))
+        for row, key in zip(shares_in, keys, strict=True))

@@ -2,7 +2,7 @@
 
 File format (JSON, UTF-8)::
 
-    {"format": "lodam-fairdeal-transcript", "version": 1,
+    {"format": "lodam-fairdeal-transcript", "version": 2,
      "table_id": hex (16 bytes), "hand": int, "seats": [int, …],
      "identities": [hex (32 bytes), …], "deck_size": 52 | 32,
      "schedule": [int | null, …], "timeout": float, "proofs": bool (true if absent),
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from lodam_p2p.fairdeal.config import AuditChecker, AuditPassed, HandConfig, Phase
 from lodam_p2p.fairdeal.errors import Blame, RemoteProtocolError
 from lodam_p2p.fairdeal.hand import Hand
+from lodam_p2p.fairdeal.proofs import VERSION
 
 FORMAT = "lodam-fairdeal-transcript"
 
@@ -37,7 +38,7 @@ class Transcript:
         """The transcript file's text."""
         c = self.config
         return json.dumps({
-            "format": FORMAT, "version": 1, "table_id": c.table_id.hex(), "hand": c.hand,
+            "format": FORMAT, "version": VERSION, "table_id": c.table_id.hex(), "hand": c.hand,
             "seats": list(c.seats), "identities": [k.hex() for k in c.identities],
             "deck_size": c.deck_size, "schedule": list(c.schedule), "timeout": c.timeout,
             "proofs": c.proofs, "envelopes": [[seat, raw.hex()] for seat, raw in self.envelopes],
@@ -48,8 +49,11 @@ class Transcript:
         """Parse a transcript file; ``ValueError`` naming what is wrong."""
         try:
             obj = json.loads(text)
-            if obj.get("format") != FORMAT or obj.get("version") != 1:
-                raise ValueError("not a lodam fair-deal transcript (version 1)")
+            if obj.get("format") != FORMAT:
+                raise ValueError("not a lodam fair-deal transcript")
+            if obj.get("version") != VERSION:
+                raise ValueError(f"a transcript of protocol version {obj.get('version')!r}; "
+                                 f"this is version {VERSION}")
             config = HandConfig(
                 bytes.fromhex(obj["table_id"]), _int(obj["hand"]),
                 tuple(_int(s) for s in obj["seats"]),

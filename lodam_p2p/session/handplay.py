@@ -278,13 +278,14 @@ class HandPlay(HandBase, Trading, OwnMoves):
             self._flush()
 
     def _holding_shares(self) -> bool:
-        """Whether this seat keeps its envelopes back for a moment: a bystander of an
-        exchange answers the first trader's re-mask (SHARES) only once the second
-        trader's is in too, so that both answers travel in one body — one frame to
-        sign, carry and check instead of two. Nothing waits on the held answer before
-        the second re-mask: the next decision waits for both re-masks and all their
-        shares, and while a trader's re-mask is due the table waits for that trader
-        (:meth:`awaited`), never for a bystander."""
+        """Whether this seat keeps its envelopes back for a moment: at a table without
+        proofs a bystander of an exchange answers the first trader's re-mask (SHARES)
+        only once the second trader's is in too, so that both answers travel in one
+        body — one frame to sign, carry and check instead of two. (With proofs the
+        re-masks carry a bystander's shares, and it has nothing to send.) Nothing waits
+        on the held answer before the second re-mask: the next decision waits for both
+        re-masks and all their shares, and while a trader's re-mask is due the table
+        waits for that trader (:meth:`awaited`), never for a bystander."""
         return (self.me is not None and self.me not in self._remasking
                 and any(not applied for applied in self._remasking.values())
                 and self.fair.phase is Phase.PLAY)

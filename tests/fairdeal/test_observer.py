@@ -47,12 +47,13 @@ def _bad_remask_share(hand: Hand, msg: SharesMsg) -> SharesMsg:
 
 
 def _false_remask_shares() -> Table:
-    # the cheater answers another pair's re-masks with a false share
+    # the cheater answers its trading partner's re-mask (which holds the card it gave)
+    # with a false share
     table = Table.build(make_config(4, 32),
                         cheaters={CHEATER: cheats.tampering(SharesMsg, _bad_remask_share)})
     table.flush()
     c = table.config
-    table.trade(0, 2, c.positions_of(0)[0], c.positions_of(2)[0])
+    table.trade(0, CHEATER, c.positions_of(0)[0], c.positions_of(CHEATER)[0])
     return table
 
 
@@ -113,7 +114,8 @@ def test_an_honest_hand_leaves_nothing_to_convict() -> None:
     assert _follow(table, observer) == []
     taken = [d.what for d in observer.record.unchecked]
     assert taken.count("proof") == 4 + 2  # four shuffles, two re-masks
-    assert taken.count("shares") == 2 * 3  # each re-mask answered by the three others
+    # each re-mask answered by the trader whose card it holds; the two others' carried
+    assert taken.count("shares") == 2
     observer.vigilant()
     assert observer.phase is Phase.DONE and not observer.record.unchecked
 

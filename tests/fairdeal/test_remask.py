@@ -20,6 +20,7 @@ from lodam_p2p.fairdeal import (
     Transcript,
     verify_transcript,
 )
+from lodam_p2p.fairdeal.audit import check_remasks
 from lodam_p2p.fairdeal.group import add, base_mul, mul
 from lodam_p2p.fairdeal.messages import (
     MAX_REMASK,
@@ -29,7 +30,7 @@ from lodam_p2p.fairdeal.messages import (
     decode,
     encode,
 )
-from lodam_p2p.fairdeal.proofs import Proof
+from lodam_p2p.fairdeal.proofs import Proof, prove_shares
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from tests.fairdeal import cheats
 from tests.fairdeal.table import Table, forge, make_config
@@ -77,7 +78,9 @@ def test_traded_card_is_played_from_a_fresh_position(void: bool) -> None:
     assert verdict.sound and verdict.deal == passed.deal
 
 
-def test_old_positions_are_retired_and_new_ones_wait_for_their_shares() -> None:
+def test_a_remask_of_dealt_cards_carries_every_share() -> None:
+    # every other seat's share of a dealt card is public: the re-mask carries them all,
+    # nobody answers, and its new positions are usable at once
     table = Table.build(make_config(4, 32))
     table.flush()
     c, hand = table.config, table.hands[A]
@@ -85,17 +88,49 @@ def test_old_positions_are_retired_and_new_ones_wait_for_their_shares() -> None:
     new = hand.remask(own, 0.0)
     assert set(new).isdisjoint(range(c.deck_size)) and len(new) == len(own)
     assert sorted(hand.cards[p] for p in new) == sorted(hand.cards[p] for p in own)
-    with pytest.raises(LocalProtocolError, match="not all in"):
-        hand.reveal(new[0], 0.0)  # the other seats' shares are still on their way
+    assert [e.outputs for e in hand.events() if isinstance(e, RemaskShared)] == [new]
+    hand.reveal(new[0], 0.0)
     table.flush()
     with pytest.raises(LocalProtocolError, match="retired"):
         hand.reveal(own[0], 0.0)
     with pytest.raises(LocalProtocolError):
         hand.remask([c.positions_of(B)[0]], 0.0)  # not a card this seat can read
+    assert not any(table.errors.values())
+    assert not any(isinstance(m, SharesMsg) for m in _messages(table))
+    assert {e.position for e in _of(table, 0, CardRevealed)} == {new[0]}
+    assert {e.card for e in _of(table, 0, CardRevealed)} == {hand.cards[new[0]]}
+
+
+def test_a_received_card_waits_for_its_givers_shares_only() -> None:
+    # B's own share of the card it gave A is not public: B answers A's re-mask, and
+    # the two watching seats' shares are carried
+    table = Table.build(make_config(4, 32))
+    table.flush()
+    c, hand = table.config, table.hands[A]
+    given = c.positions_of(B)[0]
+    table.hands[B].transfer(given, A, 0.0)
+    table.flush()
+    new = hand.remask([*c.positions_of(A), given], 0.0)
+    with pytest.raises(LocalProtocolError, match="not all in"):
+        hand.reveal(new[0], 0.0)  # B's shares are still on their way
+    table.flush()
     hand.reveal(new[0], 0.0)
     table.flush()
     assert not any(table.errors.values())
-    assert {e.position for e in _of(table, 0, CardRevealed)} == {new[0]}
+    answers = [(seat, m) for seat, m in _messages(table, with_seat=True)
+               if isinstance(m, SharesMsg)]
+    assert [seat for seat, _ in answers] == [B]
+    remask = table.hands[0].record.rounds[(A, 0)]
+    assert sorted(remask.shares) == sorted([0, 3, B]) and len(remask.msg.carried) == 2
+    assert {e.card for e in _of(table, 3, CardRevealed)} == {hand.cards[new[0]]}
+
+
+def _messages(table: Table, *, with_seat: bool = False) -> list:
+    out = []
+    for seat, raw in table.hands[0].envelopes():
+        msg = decode(raw[SIG_LEN + HEADER_LEN :])
+        out.append((seat, msg) if with_seat else msg)
+    return out
 
 
 def test_numbering_does_not_depend_on_arrival_order() -> None:
@@ -116,7 +151,8 @@ def test_numbering_does_not_depend_on_arrival_order() -> None:
 
 
 def test_message_sizes() -> None:
-    """SPEC.md section 5: a 9-card re-mask and its shares, 5 seats and 52 cards."""
+    """SPEC.md section 5: a 9-card re-mask carrying three seats' shares, and the fourth
+    seat's share batch, 5 seats and 52 cards."""
     table = Table.build(make_config(5, 52))
     table.flush()
     table.trade(A, B, table.config.positions_of(A)[0], table.config.positions_of(B)[0])
@@ -124,8 +160,9 @@ def test_message_sizes() -> None:
     for _, raw in table.hands[0].envelopes():
         body = raw[SIG_LEN + HEADER_LEN :]
         sizes.setdefault(type(decode(body)).__name__, set()).add(len(body))
-    # 9 × 2 + 9 × 66 + 32 + a 9-ciphertext proof (9 × 163 + 293), and 12 bytes of msgpack
-    assert sizes["RemaskMsg"] == {2416}
+    # 9 × 2 + 9 × 66 + 32 + a 9-ciphertext proof carrying 3 keys (9 × 163 + 293 + 3 × 33),
+    # 3 × 9 × 33 carried shares, and 15 bytes of msgpack
+    assert sizes["RemaskMsg"] == {3409}
     assert sizes["SharesMsg"] == {370}  # 9 × 33 + 64, and 9 bytes of msgpack
 
 
@@ -150,7 +187,11 @@ def _cheater_trade(tamper: cheats.Tamper, *, proofs: bool = True) -> Table:
                         cheaters={A: cheats.tampering(RemaskMsg, tamper)})
     table.flush()
     c = table.config
-    table.trade(A, B, c.positions_of(A)[0], c.positions_of(B)[0])
+    try:
+        table.trade(A, B, c.positions_of(A)[0], c.positions_of(B)[0])
+    except RemoteProtocolError as err:  # the cheater's own record refused what it sent
+        assert err.seat == A
+        table.flush()
     return table
 
 
@@ -199,7 +240,25 @@ def _planted_key(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
     return replace(msg, deck=((hand.record.keys[3], msg.deck[0][1]), *msg.deck[1:]))
 
 
-@pytest.mark.parametrize("tamper", [_invented, _dropped, _planted_key])
+def _forged_carried(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
+    """A carried share moved by G: the re-masker's own reveal of that position would
+    then decrypt to a card of its choosing."""
+    row = (cheats.shifted(msg.carried[0][0]), *msg.carried[0][1:])
+    return replace(msg, carried=(row, *msg.carried[1:]))
+
+
+def _row_missing(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
+    """One carrier's row left out (and one t4 with it, so that the body parses)."""
+    assert msg.proof is not None
+    return replace(msg, carried=msg.carried[1:], proof=replace(msg.proof, t=msg.proof.t[:-1]))
+
+
+def _rows_swapped(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
+    return replace(msg, carried=(msg.carried[1], msg.carried[0], *msg.carried[2:]))
+
+
+@pytest.mark.parametrize("tamper", [_invented, _dropped, _planted_key, _forged_carried,
+                                    _row_missing, _rows_swapped])
 def test_a_false_remask_is_refused_before_any_share_is_released(
         tamper: cheats.Tamper) -> None:
     table = _cheater_trade(tamper)
@@ -208,6 +267,51 @@ def test_a_false_remask_is_refused_before_any_share_is_released(
         assert not any(isinstance(decode(raw[SIG_LEN + HEADER_LEN:]), SharesMsg)
                        and decode(raw[SIG_LEN + HEADER_LEN:]).seat == A
                        for raw in table.hands[s].sent_since(0))
+
+
+def test_a_carrier_that_answers_anyway_is_blamed() -> None:
+    # seat 3's shares of A's re-mask are carried: a SHARES from it (with a valid proof)
+    # is a second word for one step
+    table = Table.build(make_config(4, 32))
+    table.flush()
+    c, bystander = table.config, table.hands[3]
+    table.hands[A].remask(c.positions_of(A), 0.0)
+    table.flush()
+    rec, me = bystander.record, bystander._me
+    remask = rec.rounds[(A, 0)]
+    shares = tuple(me.share(rec, j) for j in remask.outputs)
+    entries = rec.remask_entries(remask, shares, 3)
+    proof = prove_shares(me.ctx, me.x, me.key, entries, me.entropy, tag=b"remask")
+    seq = len(bystander._sent)
+    prev = hashlib.sha256(bystander._sent[-1]).digest()
+    table.broadcast(3, forge(c, 3, SharesMsg(A, 0, shares, proof), seq, prev=prev))
+    _assert_blamed(table, "shares", seat=3)
+
+
+def test_the_audit_rederives_carried_shares() -> None:
+    # a second line behind the proof: a carried share the opening does not re-derive
+    table = Table.build(make_config(4, 32))
+    table.play_through()
+    rec = table.hands[0].record
+    remask = next(r for r in rec.remasks if r.msg.carried)
+    opening = table.hands[0]._openings[remask.seat]
+    check_remasks(rec, remask.seat, opening)  # the honest record passes
+    remask.msg = replace(remask.msg, carried=_forged_carried(table.hands[0], remask.msg).carried)
+    with pytest.raises(RemoteProtocolError) as caught:
+        check_remasks(rec, remask.seat, opening)
+    assert (caught.value.seat, caught.value.check) == (remask.seat, "remask")
+    assert "carries a share" in str(caught.value)
+
+
+def test_without_proofs_nothing_is_carried_and_every_other_seat_answers() -> None:
+    table = Table.build(make_config(4, 32, proofs=False))
+    table.flush()
+    table.hands[A].remask(table.config.positions_of(A), 0.0)
+    table.flush()
+    assert not any(table.errors.values())
+    assert sorted(s for s, m in _messages(table, with_seat=True) if isinstance(m, SharesMsg)) \
+        == [0, B, 3]
+    assert table.hands[0].record.rounds[(A, 0)].msg.carried == ()
 
 
 def test_a_remask_without_its_proof_is_refused() -> None:

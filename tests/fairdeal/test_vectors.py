@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -15,8 +16,9 @@ from coincurve import PublicKey
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from lodam_p2p.fairdeal import Transcript, verify_transcript
-from lodam_p2p.fairdeal.group import ORDER, base_mul, mul, parse_point
+from lodam_p2p.fairdeal.group import ORDER, base_mul, hash_to_scalar, mul, parse_point
 from lodam_p2p.fairdeal.proofs import Context, Proof, challenge, verify_dleq, verify_key
+from lodam_p2p.fairdeal.shuffleproof import Statement, decode_proof, verify_shuffle
 
 ROOT = Path(__file__).resolve().parents[2] / "protocol"
 
@@ -105,7 +107,7 @@ def test_envelope_vector_layout() -> None:
     v = _load("envelope.json")
     raw = bytes.fromhex(v["envelope"])
     Ed25519PublicKey.from_public_bytes(bytes.fromhex(v["public_key"])).verify(raw[:64], raw[64:])
-    header = b"LDM\x01" + bytes.fromhex(v["table_id"]) + v["hand"].to_bytes(4, "big")
+    header = b"LDM\x02" + bytes.fromhex(v["table_id"]) + v["hand"].to_bytes(4, "big")
     header += bytes([v["seat"]]) + v["seq"].to_bytes(4, "big") + bytes.fromhex(v["prev"])
     assert raw[64:] == header + bytes.fromhex(v["body"])
 
@@ -146,3 +148,27 @@ def test_remask_vector_step_by_step() -> None:
         assert _p(b_new) == PublicKey.combine_keys([_p(b_old), mul(joint, r)])
     # seat index 2 of 3, round 1, 32 cards: 32 + (1·3 + 2)·32
     assert v["outputs"] == list(range(192, 192 + k))
+    # the carried shares: D_c of each input is x_c·A, and D'_k = D_π(k) + r_k·X_c
+    keys = [_p(x) for x in v["hand_keys"]]
+    assert joint == PublicKey.combine_keys(keys)
+    for c, row_in, row_out in zip(v["carriers"], v["carried_shares_in"],
+                                  v["carried_shares_out"], strict=True):
+        x_c = hash_to_scalar(b"vector key " + bytes([c]))
+        assert base_mul(x_c) == keys[c]
+        for (a_old, _), d in zip(v["input_ciphertexts"], row_in, strict=True):
+            assert _p(d) == mul(_p(a_old), x_c)
+        for i, d in enumerate(row_out):
+            r = _s(v["randomness"][i])
+            assert _p(d) == PublicKey.combine_keys([_p(row_in[v["permutation"][i]]),
+                                                    mul(keys[c], r)])
+    # and the proof shows all of it, and nothing else
+    pair = [tuple(_p(x) for x in c) for c in v["input_ciphertexts"]]
+    st = Statement(b"remask", ctx, joint, tuple(pair),
+                   tuple(tuple(_p(x) for x in c) for c in v["output_ciphertexts"]),
+                   bytes.fromhex(v["proof_extra"]), share_keys=(keys[0], keys[1]),
+                   shares_in=tuple(tuple(_p(d) for d in row) for row in v["carried_shares_in"]),
+                   shares_out=tuple(tuple(_p(d) for d in row) for row in v["carried_shares_out"]))
+    proof = decode_proof(bytes.fromhex(v["proof"]), k, 2)
+    assert verify_shuffle(st, proof)
+    swapped = (st.shares_out[1], st.shares_out[0])
+    assert not verify_shuffle(replace(st, shares_out=swapped), proof)

@@ -69,7 +69,7 @@ def test_an_observer_cannot_link_a_traded_card_to_its_play() -> None:
     for m in seen:
         by_hand[m.hand].append(m)
     exchanges = {False: 0, True: 0}
-    shapes: dict[tuple[int, tuple[int, ...]], set[tuple[object, ...]]] = defaultdict(set)
+    shapes: dict[tuple[int, int, tuple[int, ...]], set[tuple[object, ...]]] = defaultdict(set)
     for messages in by_hand.values():
         named: set[int] = set()  # every position an exchange named
         acceptor = -1
@@ -88,10 +88,13 @@ def test_an_observer_cannot_link_a_traded_card_to_its_play() -> None:
                 for n in after:
                     remask, riding = _remask_of(n.body)
                     assert named & set(remask.inputs)  # the traded (or offered) card in it
-                    shapes[(len(remask.inputs), riding)].add(tuple(_shape([n])))
+                    key = (len(remask.inputs), len(remask.carried), riding)
+                    shapes[key].add(tuple(_shape([n])))
             elif kind is Msg.PLAY:
                 assert args[0] not in named, "a play named a position an exchange named"
     assert exchanges[False] and exchanges[True], exchanges  # done and void both happened
     # a re-mask of k positions (with the shares it carries for the other trader's
-    # public holding size) looks the same whatever the exchange was: one size per key
+    # public holding size) looks the same whatever the exchange was: one size per key.
+    # How many seats' shares it carries follows from its inputs, which are public: the
+    # seats whose cards it holds answer, every other seat's shares are carried
     assert shapes and all(len(s) == 1 for s in shapes.values()), shapes
