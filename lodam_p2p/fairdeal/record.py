@@ -63,10 +63,11 @@ SHARE_TAG = b"share"
 class Deferred:
     """A check a lazy observer took unchecked: a proof of shuffle (``proof``) or a
     re-mask's share batch (``shares``); ``run`` raises the blame an eager observer would
-    have raised when it came."""
+    have raised when it came. ``remask``: the (seat, round) of the re-mask it is about."""
 
     what: str
     run: Callable[[], None]
+    remask: tuple[int, int] | None = None
 
 
 @dataclass
@@ -173,15 +174,20 @@ class Record:
                        shares_in=self.carried_in(carriers, inputs), shares_out=carried)
 
     def _check_proof(self, seat: int, st: Statement, proof: ShuffleProof | None,
-                     check: str) -> None:
+                     check: str, remask: tuple[int, int] | None = None) -> None:
         if not self.config.proofs:
             if proof is not None:
                 raise blame(seat, check, "a proof of shuffle at a table without proofs")
             return
         if proof is not None and self.lazy:
-            self.unchecked.append(Deferred("proof", lambda: self._check_proof(
-                seat, st, proof, check)))
+            self.unchecked.append(Deferred("proof", lambda: self._verify_proof(
+                seat, st, proof, check), remask))
             return
+        self._verify_proof(seat, st, proof, check)
+
+    @staticmethod
+    def _verify_proof(seat: int, st: Statement, proof: ShuffleProof | None,
+                      check: str) -> None:
         if proof is None or not verify_shuffle(st, proof):
             raise blame(seat, check, "the proof of shuffle fails: the new ciphertexts are "
                         "not a re-encryption of the old ones")
@@ -193,6 +199,20 @@ class Record:
         pending, self.unchecked = self.unchecked, []
         for deferred in pending:
             deferred.run()
+
+    def settle(self, position: int) -> None:
+        """Before a lazy observer decrypts a re-masked position: check what it took
+        unchecked about the re-mask that made it (its proof, which shows the shares it
+        carried right, and the share batches answering it), so that the card it shows
+        rests on no unchecked share. The rest stays unchecked."""
+        key = owner_of(self.config.deck_size, self.config.seats, position)
+        if key is None or not self.unchecked:
+            return
+        mine = [d for d in self.unchecked if d.remask == key]
+        if mine:
+            self.unchecked = [d for d in self.unchecked if d.remask != key]
+            for deferred in mine:
+                deferred.run()
 
     # --- deal -------------------------------------------------------------------------
 
@@ -253,6 +273,8 @@ class Record:
         if not self.may_reveal(seat, msg.position):
             raise blame(seat, "reveal", f"reveals position {msg.position}, which it does not "
                         "hold")
+        if not trusted:
+            self.settle(msg.position)
         public = self.shares.setdefault(msg.position, {})
         if not msg.entries or len({e.seat for e in msg.entries}) != len(msg.entries):
             raise blame(seat, "reveal", "no shares, or one seat's share twice")
@@ -396,7 +418,7 @@ class Record:
             raise blame(seat, "remask", "re-masks a position whose shares are not all public")
         if not trusted:
             st = self.statement_of_remask(seat, round_, msg.inputs, msg.deck, msg.carried)
-            self._check_proof(seat, st, msg.proof, "remask")
+            self._check_proof(seat, st, msg.proof, "remask", (seat, round_))
         outputs = tuple(range(first, first + len(msg.inputs)))
         remask = Remask(seat, round_, msg.inputs, outputs, msg)
         self.remasks.append(remask)
@@ -447,7 +469,7 @@ class Record:
             # it reveals or transfers a position, so no honest move rests on them
             if self.lazy:
                 self.unchecked.append(Deferred("shares", lambda: self._check_shares(
-                    sender, entries, msg.proof)))
+                    sender, entries, msg.proof), (msg.seat, msg.round)))
             else:
                 self._check_shares(sender, entries, msg.proof)
         remask.shares[sender] = msg.shares

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from lodam_p2p.fairdeal import Hand, Phase
+from lodam_p2p.fairdeal import CardRevealed, Hand, Phase
 from lodam_p2p.fairdeal.errors import LocalProtocolError, RemoteProtocolError
 from lodam_p2p.fairdeal.group import add, base_mul, mul
 from lodam_p2p.fairdeal.messages import DealMsg, RemaskMsg, RevealMsg, SharesMsg, ShuffleMsg
@@ -113,11 +113,39 @@ def test_an_honest_hand_leaves_nothing_to_convict() -> None:
     observer = Hand(table.config, None, None, None, 0.0, lazy=True)
     assert _follow(table, observer) == []
     taken = [d.what for d in observer.record.unchecked]
-    assert taken.count("proof") == 4 + 2  # four shuffles, two re-masks
-    # each re-mask answered by the trader whose card it holds; the two others' carried
-    assert taken.count("shares") == 2
+    # four shuffles and two re-masks, each re-mask answered by the trader whose card it
+    # holds (the two other seats' shares carried); but the receiver played the card it
+    # received, from its re-mask, whose proof and batch were checked before the card
+    # was shown (``Record.settle``)
+    assert taken.count("proof") == 4 + 1
+    assert taken.count("shares") == 1
     observer.vigilant()
     assert observer.phase is Phase.DONE and not observer.record.unchecked
+
+
+def _forged_carried(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
+    return replace(msg, carried=((cheats.shifted(msg.carried[0][0]), *msg.carried[0][1:]),
+                                 *msg.carried[1:]))
+
+
+def test_a_lazy_observer_checks_a_remask_before_it_shows_a_card_from_it() -> None:
+    # a carried share moved off true makes the re-masker's own reveal decrypt to another
+    # point; the seats refuse the re-mask at once, and a lazy observer, which took it
+    # unchecked, checks it when the reveal comes and shows no card
+    table = Table.build(make_config(4, 32),
+                        cheaters={CHEATER: cheats.tampering(RemaskMsg, _forged_carried)})
+    table.flush()
+    cheat = table.hands[CHEATER]
+    new = cheat.remask(table.config.positions_of(CHEATER), 0.0)
+    cheat.reveal(new[0], 0.0)
+    table.flush()
+    verdict = _seats_verdict(table)
+    assert verdict == (CHEATER, "remask")
+    observer = Hand(table.config, None, None, None, 0.0, lazy=True)
+    errors = _follow(table, observer)
+    assert [(e.seat, e.check) for e in errors] == [verdict]
+    assert not any(isinstance(e, CardRevealed) and e.position == new[0]
+                   for e in observer.events())
 
 
 def test_only_an_observer_may_be_lazy() -> None:
