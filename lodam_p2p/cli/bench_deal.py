@@ -4,7 +4,8 @@ Every proof is made and checked, every seat verifies everything it receives, and
 hand is played the way a Losing Lodam deal uses the protocol: the talon's top is turned
 for trumps (every seat reveals its share), three exchange windows see an exchange (the
 first one void: both sides still learn the other card) after which both traders re-mask
-their whole holding (every other seat publishes shares for the new positions), every
+their whole holding (the other trader answers with its shares of the new positions;
+every other seat's shares are carried by the re-mask), every
 dealt card is played, and the audit closes it. Every shuffle and re-mask carries its
 proof of shuffle, checked by every seat; ``--no-proofs`` plays the same hand with the
 older protocol (shuffles and re-masks checked only at the audit), to show what the

@@ -311,9 +311,9 @@ def rerandomises(old: Sequence[tuple[Point, Point]], new: Sequence[tuple[Point, 
         bytes(permutation), b"".join(r.to_bytes(SCALAR_LEN, "big") for r in randomness))
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def _fixed_table(encoded: bytes) -> bytes:
-    """G's table, the hand's joint key's and its carriers' keys' (173 KB each)."""
+    """G's table and the last few hands' joint keys' (173 KB each)."""
     assert _native_table is not None
     return _native_table(_affine(parse_point(encoded)))
 
