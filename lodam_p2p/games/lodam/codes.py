@@ -58,10 +58,17 @@ KIND_MASK_OF: tuple[int, ...] = tuple(
     COAT_MASK if k is Kind.COAT else CARD_MASK if k is Kind.CARD else 0 for k in CARD_KINDS
 )
 #: Per suit, the card indices of each 13-bit pattern of that suit.
-SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(SUIT_SPAN * suit + i for i in range(13) if p >> i & 1) for p in range(1 << 13))
-    for suit in range(4)
-)
+def _suit_cards(suit: int) -> tuple[tuple[int, ...], ...]:
+    # each pattern is its lowest card before the pattern without it (built in one
+    # pass: every process imports this table, so its start-up should cost little)
+    cards: list[tuple[int, ...]] = [()]
+    for p in range(1, 1 << 13):
+        low = (p & -p).bit_length() - 1
+        cards.append((SUIT_SPAN * suit + low, *cards[p & (p - 1)]))
+    return tuple(cards)
+
+
+SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_suit_cards(s) for s in range(4))
 
 
 def kind_mask(kind: Kind) -> int:
