@@ -2,11 +2,11 @@
 
 ::
 
-    lodam/v1/lobby/<table>                  retained table announcement (lobby.py)
-    lodam/v1/t/<table>/p/<peer>             everything <peer> says at <table>
-    lodam/v1/t/<table>/p/+                  what every peer at <table> subscribes to
-    lodam/v1/t/<table>/presence/<peer>      retained presence, and the Last Will
-    lodam/v1/probe/<nonce>                  a lobby reader's echo (lobby.read_lobby)
+    lodam/v2/lobby/<table>                  retained table announcement (lobby.py)
+    lodam/v2/t/<table>/p/<peer>             everything <peer> says at <table>
+    lodam/v2/t/<table>/p/+                  what every peer at <table> subscribes to
+    lodam/v2/t/<table>/presence/<peer>      retained presence, and the Last Will
+    lodam/v2/probe/<nonce>                  a lobby reader's echo (lobby.read_lobby)
 
 Each peer publishes only on its own ``p/<peer>`` topic, so per-publisher order is the
 only order the protocol needs and a broker ACL can pin a client to its own topic.
@@ -23,8 +23,10 @@ import functools
 from dataclasses import dataclass
 from enum import Enum
 
-#: Protocol version: the second topic level and the ``v`` of every announcement.
-PROTOCOL_VERSION = 1
+#: Protocol version: the second topic level and the ``v`` of every announcement, so that
+#: peers of different versions never meet at a table (2: proofs of shuffle in commitment
+#: form, re-masks that carry shares; the fair-deal envelopes say 2 as well).
+PROTOCOL_VERSION = 2
 #: Root of every topic this version uses.
 ROOT = f"lodam/v{PROTOCOL_VERSION}"
 #: Longest table or peer name, in characters.
@@ -106,11 +108,11 @@ LOBBY_PATTERN = f"{ROOT}/lobby/+"
 class TopicKind(Enum):
     """What a received topic is."""
 
-    #: ``lodam/v1/t/<table>/p/<peer>``
+    #: ``lodam/v2/t/<table>/p/<peer>``
     PEER = "p"
-    #: ``lodam/v1/t/<table>/presence/<peer>``
+    #: ``lodam/v2/t/<table>/presence/<peer>``
     PRESENCE = "presence"
-    #: ``lodam/v1/lobby/<table>``
+    #: ``lodam/v2/lobby/<table>``
     LOBBY = "lobby"
 
 

@@ -30,24 +30,24 @@ def unique_table() -> str:
 def test_txt_round_trip_drops_credentials() -> None:
     advert = TableAdvert("Kitchen table", "mqtt://ann:pw@192.168.1.5:1883")
     txt = advert.txt()
-    assert txt == {"v": "1", "table": "Kitchen table", "broker": "mqtt://192.168.1.5:1883"}
+    assert txt == {"v": "2", "table": "Kitchen table", "broker": "mqtt://192.168.1.5:1883"}
     raw = {k.encode(): v.encode() for k, v in txt.items()}
     assert TableAdvert.from_txt(raw) == TableAdvert("Kitchen table", "mqtt://192.168.1.5:1883")
 
 
 def test_txt_falls_back_to_the_srv_address() -> None:
-    advert = TableAdvert.from_txt({b"v": b"1", b"table": b"oak"}, "mqtt://10.0.0.2:1999")
+    advert = TableAdvert.from_txt({b"v": b"2", b"table": b"oak"}, "mqtt://10.0.0.2:1999")
     assert advert.broker == "mqtt://10.0.0.2:1999"
 
 
 @pytest.mark.parametrize(
     "txt",
-    [{}, {b"v": b"1", b"table": b"a/b", b"broker": b"mqtt://h"},
+    [{}, {b"v": b"2", b"table": b"a/b", b"broker": b"mqtt://h"},
      {b"v": b"x", b"table": b"oak", b"broker": b"mqtt://h"},
-     {b"v": b"1", b"table": b"oak"},
-     {b"v": b"1", b"table": b"oak", b"broker": b"http://h"},
+     {b"v": b"2", b"table": b"oak"},
+     {b"v": b"2", b"table": b"oak", b"broker": b"http://h"},
      {b"v": None, b"table": b"oak", b"broker": b"mqtt://h"},
-     {b"v": b"1", b"table": b"\xff\xfe", b"broker": b"mqtt://h"}],
+     {b"v": b"2", b"table": b"\xff\xfe", b"broker": b"mqtt://h"}],
 )
 def test_bad_txt_records_are_refused(txt: dict[bytes, bytes | None]) -> None:
     with pytest.raises(BadAdvert):
@@ -75,7 +75,7 @@ def test_tables_lists_lan_finds_and_broker_announcements(amqtt_broker: ThreadedA
     async def scenario() -> list[tuple[str, list[str], int | None]]:
         async with MqttTransport(amqtt_broker.url) as host:
             await host.publish(announcement.topic, announcement.encode(), retain=True)
-            await host.publish("lodam/v1/lobby/junk", b"\x00not json", retain=True)
+            await host.publish("lodam/v2/lobby/junk", b"\x00not json", retain=True)
         advert = TableAdvert(lan_table, "mqtt://127.0.0.1:1")  # nobody there
         async with Advertiser(advert, interfaces=LOOPBACK):
             # A whole-LAN listing browses for its full time: generous, for a loaded

@@ -12,11 +12,11 @@ from lodam_p2p.transport.topics import BadName, ParsedTopic, TopicKind
 
 
 def test_topic_names_follow_the_design() -> None:
-    assert topics.peer_topic("oak", "ann") == "lodam/v1/t/oak/p/ann"
-    assert topics.table_peers_pattern("oak") == "lodam/v1/t/oak/p/+"
-    assert topics.presence_topic("oak", "ann") == "lodam/v1/t/oak/presence/ann"
-    assert topics.lobby_topic("Kitchen table") == "lodam/v1/lobby/Kitchen table"
-    assert topics.LOBBY_PATTERN == "lodam/v1/lobby/+"
+    assert topics.peer_topic("oak", "ann") == "lodam/v2/t/oak/p/ann"
+    assert topics.table_peers_pattern("oak") == "lodam/v2/t/oak/p/+"
+    assert topics.presence_topic("oak", "ann") == "lodam/v2/t/oak/presence/ann"
+    assert topics.lobby_topic("Kitchen table") == "lodam/v2/lobby/Kitchen table"
+    assert topics.LOBBY_PATTERN == "lodam/v2/lobby/+"
 
 
 @pytest.mark.parametrize(
@@ -40,8 +40,8 @@ def test_good_names_pass(name: str) -> None:
 @pytest.mark.parametrize(
     ("topic", "parsed"),
     [
-        ("lodam/v1/lobby/oak", ParsedTopic(TopicKind.LOBBY, "oak")),
-        ("lodam/v1/t/oak/presence/ann", ParsedTopic(TopicKind.PRESENCE, "oak", "ann")),
+        ("lodam/v2/lobby/oak", ParsedTopic(TopicKind.LOBBY, "oak")),
+        ("lodam/v2/t/oak/presence/ann", ParsedTopic(TopicKind.PRESENCE, "oak", "ann")),
     ],
 )
 def test_parse_topic(topic: str, parsed: ParsedTopic) -> None:
@@ -50,8 +50,8 @@ def test_parse_topic(topic: str, parsed: ParsedTopic) -> None:
 
 @pytest.mark.parametrize(
     "topic",
-    ["lodam/v2/lobby/oak", "lodam/v1/t/oak/q/ann", "lodam/v1/t/oak/p", "lodam/v1/lobby/",
-     "lodam/v1/t/oak/p/ann/x", "other", "lodam/v1/t/$x/p/ann"],
+    ["lodam/v1/lobby/oak", "lodam/v2/t/oak/q/ann", "lodam/v2/t/oak/p", "lodam/v2/lobby/",
+     "lodam/v2/t/oak/p/ann/x", "other", "lodam/v2/t/$x/p/ann"],
 )
 def test_foreign_topics_are_refused(topic: str) -> None:
     with pytest.raises(BadName):
@@ -95,19 +95,19 @@ def test_tracker_ignores_a_stale_will() -> None:
 def test_announcement_round_trip() -> None:
     table = TableAnnouncement("oak", "ann", 5, ("ann", "bob"), (("stakes", "3"),))
     assert TableAnnouncement.decode(table.encode(), topic_table="oak") == table
-    assert table.joinable and table.topic == "lodam/v1/lobby/oak"
+    assert table.joinable and table.topic == "lodam/v2/lobby/oak"
     assert not TableAnnouncement("oak", "ann", 3, ("a", "b", "c")).joinable
 
 
 @pytest.mark.parametrize(
     "payload",
     [b"", b"null", b"[1]", b"\xfe", b"{" * 5000,
-     b'{"v":1,"table":"oak","host":"ann","seats":2,"seated":[],"options":{},"state":"open"}',
-     b'{"v":1,"table":"oak","host":"ann","seats":5,"seated":[1],"options":{},"state":"open"}',
-     b'{"v":1,"table":"oak","host":"ann","seats":5,"seated":[],"options":{},"state":"odd"}',
-     b'{"v":1,"table":"o/k","host":"ann","seats":5,"seated":[],"options":{},"state":"open"}',
+     b'{"v":2,"table":"oak","host":"ann","seats":2,"seated":[],"options":{},"state":"open"}',
+     b'{"v":2,"table":"oak","host":"ann","seats":5,"seated":[1],"options":{},"state":"open"}',
+     b'{"v":2,"table":"oak","host":"ann","seats":5,"seated":[],"options":{},"state":"odd"}',
+     b'{"v":2,"table":"o/k","host":"ann","seats":5,"seated":[],"options":{},"state":"open"}',
      b'{"v":true,"table":"oak","host":"ann","seats":5,"seated":[],"options":{},"state":"open"}',
-     b'{"v":1,"table":"oak","host":"ann","seats":5,"seated":["a","a"],"options":{},'
+     b'{"v":2,"table":"oak","host":"ann","seats":5,"seated":["a","a"],"options":{},'
      b'"state":"open"}'],
 )
 def test_bad_announcements_are_refused(payload: bytes) -> None:
