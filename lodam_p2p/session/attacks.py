@@ -311,6 +311,39 @@ class RemaskSteal(EnvelopeAttack):
             self.learned.append(str(hand.pack[card]))
 
 
+class ForgedCarriedShare(EnvelopeAttack):
+    kind, summary, target = ("forged-carried-share",
+                             "re-mask carrying another seat's share set off so that its own "
+                             "reveal shows a card of its choosing", Kind.REMASK)
+
+    any_hand = True
+
+    def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
+        trades = _trades(adv, view)
+        return action if self.attempted or not trades else trades[0]
+
+    def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
+        # the carried share of the first new position moved by M − M*: every seat that
+        # combined the shares would read M* there, a card the seat does not hold
+        hand = adv.hand
+        assert hand is not None and hand.me is not None
+        record = hand.fair.record
+        message = decode_message(raw[SIG_LEN + HEADER_LEN:])
+        if not isinstance(message, RemaskMsg) or not message.carried:
+            self.attempted = False
+            return [body]
+        remask = record.rounds[(hand.me, sum(1 for x in record.remasks if x.seat == hand.me) - 1)]
+        real = hand.fair.cards[remask.outputs[0]]
+        points = card_points(hand.config.deck_size)
+        wanted = (real + 1) % hand.config.deck_size
+        row = (sub(add(message.carried[0][0], points[real]), points[wanted]),
+               *message.carried[0][1:])
+        forged = replace(message, carried=(row, *message.carried[1:]))
+        envelopes = list(body.envelopes)
+        envelopes[index] = reseal(adv, raw, encode(forged))
+        return [replace(body, envelopes=tuple(envelopes))]
+
+
 class RevealHeldCard(Attack):
     kind, summary = ("reveal-held-card",
                      "reveal, with valid shares, a card another seat holds after an exchange")
@@ -519,5 +552,5 @@ def _claims_kind(wire: WireAction) -> bool:
 ATTACKS: dict[str, type[Attack]] = {a.kind: a for a in (
     VoidAnyone, EarlyAuditOpen, SlowHuman, PredictableSeed, BadKeyProof, BadShareProof,
     ShuffleDrop, ShuffleDuplicate, ShuffleCommitmentMismatch, DeckReplace,
-    RemaskSteal, RevealHeldCard, ReplayOtherHand,
+    RemaskSteal, ForgedCarriedShare, RevealHeldCard, ReplayOtherHand,
     ReplayOtherTable, Equivocation, FalseExchangeClaim, WithheldAuditOpening, Stall, Revoke)}

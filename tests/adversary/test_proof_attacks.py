@@ -39,3 +39,14 @@ def test_a_remask_of_another_seats_card_is_refused_before_its_shares(
     played = play_against("remask-steal", make_mosquitto(NODELAY), tmp_path, lives=2)
     assert_convicted(played)
     assert played.honest[0]["blames"][0].split(": ")[1].startswith("remask"), played.logs
+
+
+def test_a_remask_carrying_a_false_share_is_refused_before_a_card_from_it(
+        make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
+    """A carried share is the re-masker's own arithmetic: set off, it would make the
+    re-masker's reveal read as a card of its choosing. The proof covers it."""
+    played = play_against("forged-carried-share", make_mosquitto(NODELAY), tmp_path, lives=2)
+    assert_convicted(played)
+    blame = played.honest[0]["blames"][0]
+    assert blame.split(": ")[1].startswith("remask"), played.logs
+    assert "proof of shuffle fails" in blame, played.logs  # on arrival, not at the audit
