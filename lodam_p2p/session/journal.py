@@ -44,7 +44,9 @@ from lodam_p2p.session.keys import Entropy
 
 JOURNAL = "journal.json"
 LOCK = "lock"
-VERSION = 1
+#: The journal's format version; it follows the protocol's, since a journal holds the
+#: hand's signed envelopes (2: re-masks carry shares), which another version refuses.
+VERSION = 2
 #: Default slots under the state root (one per concurrently running seat).
 SLOTS = 64
 
