@@ -31,6 +31,7 @@ from lodam_p2p.fairdeal.messages import (
     encode,
 )
 from lodam_p2p.fairdeal.proofs import Proof, prove_shares
+from lodam_p2p.fairdeal.shuffleproof import MAX_SHARE_KEYS
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from tests.fairdeal import cheats
 from tests.fairdeal.table import Table, forge, make_config
@@ -173,6 +174,15 @@ def test_bodies_are_strict() -> None:
                 replace(msg, inputs=(3,)), replace(msg, inputs=tuple(range(MAX_REMASK + 1)))):
         with pytest.raises(ValueError):
             decode(encode(bad))
+    carried = replace(msg, carried=((base_mul(6), base_mul(7)), (base_mul(8), base_mul(9))))
+    assert decode(encode(carried)) == carried
+    for rows in (((base_mul(6),), (base_mul(7), base_mul(8))),  # 3 shares for 2 positions
+                 ((base_mul(6), base_mul(7)),) * (MAX_SHARE_KEYS + 1)):
+        with pytest.raises(ValueError, match="carried"):
+            decode(encode(replace(msg, carried=rows)))
+    body = encode(carried)
+    with pytest.raises(ValueError):  # a carried share that is no curve point
+        decode(body[:-33] + b"\x02" + b"\xff" * 32)
     shares = SharesMsg(1, 0, (base_mul(5),), Proof(1, 2))
     assert decode(encode(shares)) == shares
     with pytest.raises(ValueError):
