@@ -119,7 +119,7 @@ class PlayPhase:
             if j not in self.cards or me.seat in rec.retired.get(j, set()):
                 raise LocalProtocolError(f"seat {self.seat} cannot re-mask position {j}")
         carriers = rec.carriers(me.seat, inputs)
-        if any(c not in rec.shares.get(j, {}) for j in inputs for c in carriers):
+        if not rec.carried_public(carriers, inputs):
             raise LocalProtocolError("a position to re-mask still waits for shares")
         round_ = sum(1 for r in rec.remasks if r.seat == me.seat)
         secret = remask_secret(me.remask_seed(), round_, len(inputs))

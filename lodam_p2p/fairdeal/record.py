@@ -366,9 +366,8 @@ class Record:
             owner = owner_of(self.config.deck_size, self.config.seats, j)
             if owner is None or owner[0] != seat:
                 return False
-        carriers = self.carriers(seat, msg.inputs)
-        return all(c in self.shares.get(j, {}) for j in msg.inputs if self.knows(seat, j)
-                   for c in carriers)
+        readable = tuple(j for j in msg.inputs if self.knows(seat, j))
+        return self.carried_public(self.carriers(seat, msg.inputs), readable)
 
     # Carried shares. Every seat c but the re-masker must have published its share
     # x_c·A of each new position before the re-masker can reveal or hand one over. A
@@ -387,6 +386,10 @@ class Record:
             return ()
         holders = {self.holder_of(j) for j in inputs}
         return tuple(s for s in self.config.seats if s != seat and s not in holders)
+
+    def carried_public(self, carriers: tuple[int, ...], inputs: tuple[int, ...]) -> bool:
+        """Whether every carrier's share of every input is published."""
+        return all(c in self.shares.get(j, {}) for j in inputs for c in carriers)
 
     def carried_in(self, carriers: tuple[int, ...],
                    inputs: tuple[int, ...]) -> tuple[tuple[Point, ...], ...]:
@@ -412,7 +415,7 @@ class Record:
                 or any(len(row) != len(msg.inputs) for row in msg.carried):
             raise blame(seat, "remask", f"carries {len(msg.carried)} seats' shares, expected "
                         f"{len(carriers)}, one per position")
-        if any(c not in self.shares.get(j, {}) for j in msg.inputs for c in carriers):
+        if not self.carried_public(carriers, msg.inputs):
             # remask_ready holds a re-mask back until they are in; a record fed out of
             # that order (not by a Hand) judges the re-masker, who sent it too early
             raise blame(seat, "remask", "re-masks a position whose shares are not all public")
