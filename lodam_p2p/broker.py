@@ -103,6 +103,7 @@ class EmbeddedBroker:
             "plugins": PLUGINS,
         }
         broker = Broker(config)
+        broker._subscriptions = _Subscriptions()
         try:
             await broker.start()
         except (BrokerError, OSError) as err:
@@ -136,6 +137,32 @@ class EmbeddedBroker:
         tb: TracebackType | None,
     ) -> None:
         await self.stop()
+
+
+class _Subscriptions(dict[str, list[Any]]):
+    """amqtt's table of topic filters and their subscribers, iterated over a copy.
+
+    amqtt (0.12) awaits inside two loops over this table: a connecting client is sent
+    the retained messages that match each filter, and a broadcast asks the plugins about
+    each subscriber. A filter that another client subscribes to meanwhile changes the
+    table's size, and the loop raises. At a connect that leaves the new client connected
+    with no message loop: its subscriptions are never answered and it never hears a
+    message, so a bot that joined at that moment waited for a table it never saw. A
+    broadcast lost the rest of its subscribers. Iterated over a copy, each loop sees the
+    table as it stood when the loop began; a filter added since is served from then on.
+    """
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(dict.keys(self)))
+
+    def keys(self) -> list[str]:  # type: ignore[override]
+        return list(dict.keys(self))
+
+    def values(self) -> list[list[Any]]:  # type: ignore[override]
+        return list(dict.values(self))
+
+    def items(self) -> list[tuple[str, list[Any]]]:  # type: ignore[override]
+        return list(dict.items(self))
 
 
 def _bound_port(broker: Broker) -> int:

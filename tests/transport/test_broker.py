@@ -89,3 +89,51 @@ def test_nothing_listens_after_stop() -> None:
             await asyncio.open_connection("127.0.0.1", port)
 
     run(scenario())
+
+
+
+def test_clients_that_connect_while_others_subscribe_are_all_served() -> None:
+    """amqtt sends a connecting client the retained messages of every topic filter,
+    awaiting inside its loop over the filters. A filter added meanwhile (here a peer
+    that keeps subscribing to new topics) used to end that client's handling: it stayed
+    connected and never got a message. Every client here must get its own."""
+    joiners, retained = 10, 8
+
+    async def scenario() -> None:
+        async with (EmbeddedBroker() as broker, MqttTransport(broker.url) as host,
+                    MqttTransport(broker.url) as busy):
+            for n in range(retained):  # filters that match retained messages
+                await host.subscribe(f"lodam/presence/{n}")
+                await host.publish(f"lodam/presence/{n}", b"here", retain=True)
+            joined = asyncio.Event()
+
+            async def churn() -> int:
+                added = 0
+                while not joined.is_set():
+                    await busy.subscribe(f"lodam/extra/{added}")
+                    added += 1
+                return added
+
+            churning = asyncio.create_task(churn())
+            peers: list[tuple[MqttTransport, Inbox]] = []
+            try:
+                for n in range(joiners):
+                    peer = MqttTransport(broker.url)
+                    await peer.connect()
+                    peers.append((peer, Inbox(peer)))
+                    await peer.subscribe(f"lodam/peer-{n}")
+                joined.set()
+                assert await churning > 0
+                for n in range(joiners):
+                    await host.publish(f"lodam/peer-{n}", b"yours")
+                for n, (_peer, inbox) in enumerate(peers):
+                    message = await inbox.topic(f"lodam/peer-{n}", timeout=20.0)
+                    assert message.payload == b"yours"
+            finally:
+                joined.set()
+                await churning
+                for peer, inbox in peers:
+                    await inbox.stop()
+                    await peer.close()
+
+    run(scenario(), timeout=90.0)
