@@ -101,7 +101,9 @@ def test_a_host_killed_with_its_own_broker_comes_back_to_it(tmp_path: Path) -> N
         procs += [_lodam("bot", name, "--table", "oak", "--broker", url, "--json",
                          "--state-dir", str(tmp_path / f"bot{i}"), log=tmp_path / f"bot{i}.log")
                   for i, name in enumerate(["random", "heuristic"])]
-        wait_for("a hand under way at the host's seat", lambda: _hand(state, "seat-1") >= 2)
+        wait_for("a hand under way at the host's seat", lambda: _hand(state, "seat-1") >= 2,
+                 logs=[tmp_path / "host.log", tmp_path / "bot0.log", tmp_path / "bot1.log",
+                       state / "broker.log"])
         procs[0].send_signal(signal.SIGKILL)
         procs[0].wait(PATIENCE)
         wait_for("the table sees the host's seat gone",

@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -28,14 +28,27 @@ LOBBY_READ_S = 10.0
 #: Safety net for every wait (seconds); the events come far sooner.
 PATIENCE = 120.0
 
+#: How much of each process's log a failed wait shows.
+TAIL_LINES = 40
 
-def wait_for(what: str, check: Callable[[], bool], patience: float = PATIENCE) -> None:
-    """Poll ``check`` until it holds; fail the test after ``patience`` seconds."""
+
+def wait_for(what: str, check: Callable[[], bool], patience: float = PATIENCE,
+             logs: Sequence[Path] = ()) -> None:
+    """Poll ``check`` until it holds; fail the test after ``patience`` seconds, showing
+    the end of each of ``logs`` (what the processes waited on were doing)."""
     deadline = time.monotonic() + patience
     while not check():
         if time.monotonic() > deadline:
-            pytest.fail(f"never happened: {what}")
+            pytest.fail(f"never happened: {what}" + "".join(_tail(log) for log in logs))
         time.sleep(0.05)
+
+
+def _tail(log: Path, lines: int = TAIL_LINES) -> str:
+    try:
+        text = log.read_text(errors="replace").splitlines()[-lines:]
+    except OSError as exc:
+        return f"\n--- {log.name}: unreadable ({exc})"
+    return f"\n--- the end of {log.name}:\n" + "\n".join(text)
 
 
 def tables(broker: Mosquitto) -> str:
