@@ -13,8 +13,9 @@ process of its own, as at a LAN party. Bots answer at once (no think time). Meas
 - ``bytes_per_hand`` — everything the peers published (frames, heartbeats, resends),
   as received by the host, per hand;
 - ``remasks`` — the re-masks of the audited hands (two per exchange: each is a proof of
-  shuffle every peer checks, and a batch of shares from every other seat), which with
-  bots that trade at random is most of the work of a hand;
+  shuffle that carries the other seats' shares, which every peer checks, and after a
+  done exchange a batch of shares from the giver), which with bots that trade at random
+  is most of the work of a hand;
 - ``cpu_s`` — user and system CPU of this process, the bots and the private broker,
   from start to end: on a shared machine a steadier figure than the wall clock;
 - ``us_per_scalar_mult`` — the CPU time of one libsecp256k1 multiplication, measured
@@ -26,8 +27,8 @@ process of its own, as at a LAN party. Bots answer at once (no think time). Meas
 Without ``--broker`` a private mosquitto is started on an ephemeral loopback port if the
 binary is installed (with ``set_tcp_nodelay true``: small messages must not wait for
 delayed acknowledgements — set it in your own mosquitto.conf too), else the embedded
-amqtt broker; ``--broker embedded`` measures amqtt
-(in this process, as ``lodam host`` runs it).
+amqtt broker; ``--broker embedded`` measures amqtt, run in this process (``lodam
+host`` runs the same broker as a process of its own).
 """
 
 from __future__ import annotations
