@@ -366,6 +366,18 @@ async def _quietly_disconnect(client: aiomqtt.Client) -> None:
     its match must still exit (the socket closes with it)."""
     with contextlib.suppress(aiomqtt.MqttError, OSError, RuntimeError, TimeoutError):
         await asyncio.wait_for(client.__aexit__(None, None, None), DISCONNECT_WAIT_S)
+    # A broker that never acknowledged the disconnection may drop the link later; aiomqtt
+    # then records that error where nobody waits any more, and asyncio would print it
+    # as a "Future exception was never retrieved" traceback on the player's terminal.
+    disconnected = getattr(client, "_disconnected", None)
+    if isinstance(disconnected, asyncio.Future):
+        disconnected.add_done_callback(_retrieved)
+
+
+def _retrieved(future: asyncio.Future[None]) -> None:
+    """Mark the outcome of ``future`` as seen."""
+    if not future.cancelled():
+        future.exception()
 
 
 if TYPE_CHECKING:  # mypy checks that the adapter honours the contract

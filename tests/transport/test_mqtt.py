@@ -191,3 +191,36 @@ def test_gives_up_after_the_deadline_and_says_so(mosquitto: Mosquitto) -> None:
         await ann.close()
 
     run(scenario())
+
+
+def test_a_disconnection_that_fails_after_we_stopped_waiting_prints_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broker that never acknowledges our DISCONNECT and drops the link later: the
+    error aiomqtt records then is nobody's news, and asyncio must not print it as a
+    "Future exception was never retrieved" traceback."""
+    import gc
+
+    from lodam_p2p.transport import mqtt
+
+    monkeypatch.setattr(mqtt, "DISCONNECT_WAIT_S", 0.01)  # the fake below never answers
+
+    class Unanswered:
+        def __init__(self) -> None:
+            self._disconnected: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        async def __aexit__(self, *_exc: object) -> None:
+            await asyncio.Event().wait()
+
+    async def scenario() -> list[str]:
+        loop = asyncio.get_running_loop()
+        reported: list[str] = []
+        loop.set_exception_handler(lambda _loop, context: reported.append(context["message"]))
+        client = Unanswered()
+        await mqtt._quietly_disconnect(client)  # type: ignore[arg-type]
+        client._disconnected.set_exception(ConnectionResetError("the broker dropped us"))
+        await asyncio.sleep(0)  # the done callbacks run
+        del client
+        gc.collect()
+        return reported
+
+    assert run(scenario()) == []
