@@ -71,6 +71,15 @@ class _Unrecoverable(ConnectError):
     """A refusal that retrying will not cure (bad credentials, bad TLS files)."""
 
 
+class _SetupLost(ConnectError):
+    """The broker took the connection but did not answer its set-up in time."""
+
+
+#: Attempts at the first connection when the broker takes it but does not answer the
+#: set-up (its subscriptions, the presence) in time: a busy broker, not a wrong address.
+SETUP_TRIES = 3
+
+
 class MqttTransport:
     """A :class:`~.base.Transport` on any MQTT 3.1.1 broker.
 
@@ -136,10 +145,22 @@ class MqttTransport:
         await self.close()
 
     async def connect(self) -> None:
-        """Connect for the first time; raise :class:`~.base.ConnectError` on failure."""
+        """Connect for the first time; raise :class:`~.base.ConnectError` on failure.
+        No broker, or a refusal, fails at once; a broker that took the connection but
+        did not answer its set-up in time is tried again (:data:`SETUP_TRIES` in all)."""
         if self._closed or self._supervisor is not None:
             raise TransportClosed("connect() is called once, on a fresh transport")
-        client = await self._open()
+        delay = self._backoff.initial
+        for _ in range(SETUP_TRIES - 1):
+            try:
+                client = await self._open()
+                break
+            except _SetupLost as err:
+                log.info("%s; trying again", err)
+                await asyncio.sleep(delay)
+                delay = min(delay * self._backoff.factor, self._backoff.maximum)
+        else:
+            client = await self._open()
         self._supervisor = asyncio.create_task(self._supervise(client))
 
     async def publish(
@@ -208,7 +229,7 @@ class MqttTransport:
             await self._announce(client, online=True)
         except aiomqtt.MqttError as err:
             await _quietly_disconnect(client)
-            raise ConnectError(f"lost {self.url.redacted()} while setting up: {err}") from None
+            raise _SetupLost(f"lost {self.url.redacted()} while setting up: {err}") from None
         self._client, self._epoch = client, self._epoch + 1
         self._online.set()
         return client

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
@@ -224,3 +225,68 @@ def test_a_disconnection_that_fails_after_we_stopped_waiting_prints_nothing(
         return reported
 
     assert run(scenario()) == []
+
+
+class _StallFirst:
+    """A relay to a broker that, on the first connection only, stops passing what the
+    client sends once the broker has answered its CONNECT: the broker takes the client
+    and then never hears its set-up (a broker too busy to answer in time)."""
+
+    def __init__(self, port: int) -> None:
+        self.port, self.connections = port, 0
+        self.url = ""
+
+    async def __aenter__(self) -> _StallFirst:
+        self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        self.url = f"mqtt://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        self._server.close()
+
+    async def _relay(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        stall = self.connections == 1
+        broker_r, broker_w = await asyncio.open_connection("127.0.0.1", self.port)
+        answered = asyncio.Event()
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter, up: bool) -> None:
+            with contextlib.suppress(OSError):
+                while data := await src.read(4096):
+                    if not up:
+                        answered.set()
+                    elif stall and answered.is_set():
+                        continue  # the set-up never reaches the broker
+                    dst.write(data)
+                    await dst.drain()
+            dst.close()
+
+        await asyncio.gather(pipe(client_r, broker_w, True), pipe(broker_r, client_w, False))
+
+
+def test_a_first_connection_whose_set_up_goes_unanswered_is_tried_again(
+        mosquitto: Mosquitto, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broker that takes the connection but does not answer the set-up (here the
+    presence) in time is a busy broker, not a wrong address: the first connection is
+    tried again rather than given up."""
+    from lodam_p2p.transport import mqtt
+
+    monkeypatch.setattr(mqtt, "DISCONNECT_WAIT_S", 0.1)  # the stalled link never answers
+
+    async def scenario() -> int:
+        async with _StallFirst(mosquitto.port) as relay, MqttTransport(mosquitto.url) as bob:
+            await bob.subscribe(table_presence_pattern("oak"))
+            inbox = Inbox(bob)
+            ann = MqttTransport(relay.url, PresenceSpec("oak", "ann"), timeout=3.0,
+                                backoff=FAST)
+            await ann.connect()
+            try:
+                await inbox.wait_for(  # the second connection's presence came through
+                    lambda m: m.topic == presence_topic("oak", "ann")
+                    and presence_of(m).online and presence_of(m).nonce == ann.nonce)
+            finally:
+                await inbox.stop()
+                await ann.close()
+            return relay.connections
+
+    assert run(scenario()) == 2
