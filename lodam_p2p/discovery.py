@@ -4,7 +4,7 @@ A host advertises each table as an instance of the service ``_lodam._tcp`` named
 the table. The SRV record points at the broker's port on the host's address, and the
 TXT record carries three keys (DESIGN section 2)::
 
-    v=2                              protocol version
+    v=3                              protocol version
     table=oak                        the table name (instance names may get a " (2)")
     broker=mqtt://192.168.1.5:1883   the broker to join through (no credentials)
 

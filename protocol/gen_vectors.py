@@ -30,19 +30,21 @@ from lodam_p2p.fairdeal.group import (
     encode_point,
     hash_to_scalar,
     mul,
+    neg,
     scalar_to_bytes,
 )
-from lodam_p2p.fairdeal.messages import RevealMsg, ShareEntry, encode, position_bytes
+from lodam_p2p.fairdeal.messages import RevealMsg, encode, position_bytes
 from lodam_p2p.fairdeal.proofs import (
     Context,
+    Proof,
     challenge,
+    hedged_nonce,
     prove_dleq,
     prove_key,
     prove_shares,
     share_weights,
 )
 from lodam_p2p.fairdeal.remask import (
-    carry_shares,
     first_position,
     prg,
     remask_commitment,
@@ -58,7 +60,7 @@ from lodam_p2p.fairdeal.shuffleproof import (
 )
 from lodam_p2p.fairdeal.shuffleproof import _Nonces as ProofNonces
 from lodam_p2p.fairdeal.shuffleproof import _u_challenges as proof_u_challenges
-from lodam_p2p.fairdeal.transfer import seal, transfer_key
+from lodam_p2p.fairdeal.transfer import Switch, prove_switch, switch_key, verify_switch
 from lodam_p2p.fairdeal.wire import GENESIS
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
 
@@ -204,63 +206,74 @@ def shuffle_proof_vector() -> dict[str, Any]:
 
 def remask_vector() -> dict[str, Any]:
     """Seat 2 (index 2 of 3) re-masks four positions of a 32-card deck in its round 1,
-    carrying seats 0 and 1's shares (hand keys x_s = hash_to_scalar("vector key " ‖ s))."""
+    in their held forms under its own key X_2 (hand keys x_s = hash_to_scalar("vector
+    key " ‖ s)): each input is a starting-deck ciphertext less seats 0 and 1's shares."""
     ctx = Context(TABLE, 7, 2)
     secrets = [hash_to_scalar(b"vector key " + bytes([s])) for s in range(3)]
     keys = [base_mul(x) for x in secrets]
     joint = add(*keys)
     seed = drbg(b"remask seed")(32)
     inputs = (4, 9, 17, 30)
-    old = tuple(starting_deck(joint, 32)[j] for j in inputs)
+    deck = tuple(starting_deck(joint, 32)[j] for j in inputs)
+    shares = tuple(tuple(mul(a, secrets[c]) for a, _ in deck) for c in (0, 1))
+    old = tuple((a, add(b, neg(add(d0, d1)))) for (a, b), d0, d1 in zip(deck, *shares, strict=True))
     secret = remask_secret(seed, 1, len(inputs))
-    new = apply_shuffle(old, joint, secret)
-    shares_in = tuple(tuple(mul(a, secrets[c]) for a, _ in old) for c in (0, 1))
-    carried = carry_shares(shares_in, (keys[0], keys[1]), secret)
+    new = apply_shuffle(old, keys[2], secret)
     first = first_position(32, 3, 2, 1)
     assert first is not None
-    st = Statement(b"remask", ctx, joint, old, new, remask_statement(1, inputs),
-                   share_keys=(keys[0], keys[1]), shares_in=shares_in, shares_out=carried)
+    st = Statement(b"remask", ctx, keys[2], old, new, remask_statement(1, inputs))
     return {"context": ctx_json(ctx), "hand_keys": [hx(x) for x in keys],
             "joint_key": hx(joint), "seed": hx(seed), "round": 1,
             "prg_first_64_bytes": hx(prg(seed, 1)(64)),
             "permutation": list(secret.permutation),
             "randomness": [hx(r) for r in secret.randomness], "salt": hx(secret.salt),
             "commitment": hx(remask_commitment(ctx, secret)),
-            "inputs": list(inputs), "input_ciphertexts": [[hx(a), hx(b)] for a, b in old],
+            "inputs": list(inputs), "deck_ciphertexts": [[hx(a), hx(b)] for a, b in deck],
+            "deal_shares": {str(c): [hx(d) for d in row]
+                            for c, row in zip((0, 1), shares, strict=True)},
+            "input_ciphertexts": [[hx(a), hx(b)] for a, b in old],
             "outputs": list(range(first, first + len(inputs))),
             "output_ciphertexts": [[hx(a), hx(b)] for a, b in new],
-            "carriers": [0, 1],
-            "carried_shares_in": [[hx(d) for d in row] for row in shares_in],
-            "carried_shares_out": [[hx(d) for d in row] for row in carried],
             "proof_extra": hx(remask_statement(1, inputs)), "proof_entropy_seed": "remask proof",
             "proof": hx(_proven(st, secret, b"remask proof").encode())}
 
 
 def transfer_vector() -> dict[str, Any]:
+    """Seat 1 hands position 9 (held under its key: ciphertext (α, M + x_1·α)) to seat 4:
+    the key switch and its proof, every intermediate value included."""
     ctx = Context(TABLE, 7, 1)
     x_from, x_to = hash_to_scalar(b"from"), hash_to_scalar(b"to")
-    key = transfer_key(x_from, base_mul(x_to), ctx, to=4, position=9, seq=12)
-    assert key == transfer_key(x_to, base_mul(x_from), ctx, to=4, position=9, seq=12)
-    a = base_mul(hash_to_scalar(b"transfer A"))
-    d = mul(a, x_from)
-    proof = prove_dleq(b"share", ctx, x=x_from, big_x=base_mul(x_from), a=a, d=d,
-                       extra=position_bytes(9), entropy=drbg(b"transfer"))
-    entry = ShareEntry(1, d, proof)
-    return {"context_from": ctx_json(ctx), "to": 4, "position": 9, "seq": 12,
-            "x_from": hx(x_from), "x_to": hx(x_to),
-            "shared_point": hx(mul(base_mul(x_to), x_from)),
-            "key": hx(key), "A": hx(a), "plaintext": hx(seal_plain(entry)),
-            "sealed": hx(seal(key, [entry]))}
-
-
-def seal_plain(entry: ShareEntry) -> bytes:
-    return bytes([entry.seat]) + encode_point(entry.share) + entry.proof.encode()
+    giver, receiver = base_mul(x_from), base_mul(x_to)
+    alpha = base_mul(hash_to_scalar(b"transfer alpha"))
+    card = card_points(52)[11]
+    held = (alpha, add(card, mul(alpha, x_from)))
+    entropy = drbg(b"transfer")
+    new, rho = switch_key(held, mul(alpha, x_from), receiver, entropy)
+    st = Switch(ctx, 9, 4, giver, receiver, held, new)
+    proof = prove_switch(st, x_from, rho, entropy)
+    replay = drbg(b"transfer")
+    replay(64)  # ρ's 64 bytes
+    k = hedged_nonce(b"switch", x_from, replay, *st.inputs())
+    q = hedged_nonce(b"switch", rho, replay, *st.inputs())
+    r3 = add(mul(receiver, q), neg(mul(alpha, k)))
+    assert verify_switch(st, proof)
+    assert proof.c == challenge(b"switch", ctx, *st.inputs(), *(encode_point(r) for r in (
+        base_mul(k), base_mul(q), r3)))  # the replayed nonces are the prover's
+    assert add(new[1], neg(mul(new[0], x_to))).format() == card.format()
+    return {"context_from": ctx_json(ctx), "position": 9, "to": 4,
+            "x_from": hx(x_from), "x_to": hx(x_to), "X_from": hx(giver), "X_to": hx(receiver),
+            "card_index": 11, "held": [hx(held[0]), hx(held[1])],
+            "share": hx(mul(alpha, x_from)), "entropy_seed": "transfer", "rho": hx(rho),
+            "new": [hx(new[0]), hx(new[1])], "nonce_k": hx(k), "nonce_q": hx(q),
+            "R1": hx(base_mul(k)), "R2": hx(base_mul(q)), "R3": hx(r3),
+            "c": hx(proof.c), "s": hx(proof.s), "u": hx(proof.u),
+            "encoded": hx(proof.encode())}
 
 
 def envelope_vector() -> dict[str, Any]:
     seed = hashlib.sha256(b"vector identity").digest()
     identity = Ed25519PrivateKey.from_private_bytes(seed)
-    body = encode(RevealMsg(3, ()))
+    body = encode(RevealMsg(3, base_mul(3), Proof(1, 2)))
     raw = seal_envelope(identity, body, table_id=TABLE, hand=7, seat=2, seq=0, prev=GENESIS)
     return {"ed25519_seed": hx(seed), "public_key": hx(_raw_public(identity)),
             "table_id": hx(TABLE), "hand": 7, "seat": 2, "seq": 0, "prev": hx(GENESIS),
@@ -273,7 +286,7 @@ def _raw_public(key: Ed25519PrivateKey) -> bytes:
 
 
 def hand_vector() -> dict[str, Any]:
-    """A whole 3-seat, 32-card hand: play, talon top, exchange, forward, re-masks, audit."""
+    """A whole 3-seat, 32-card hand: play, talon top, two exchanges, re-masks, audit."""
     seats = (0, 1, 2)
     seeds = {s: hashlib.sha256(b"vector seat" + bytes([s])).digest() for s in seats}
     ids = {s: Ed25519PrivateKey.from_private_bytes(seeds[s]) for s in seats}
@@ -299,11 +312,12 @@ SCRIPT_TEXT = [
     "deliver every envelope, in seat order, until quiet (after each step below)",
     "seat 0 reveals its first position",
     "every seat reveals the talon top (position 27)",
-    "seat 1 transfers its first position to seat 2; seat 2 its first to seat 1",
-    "seat 2 reveals seat 1's position (forwarding seat 1's share)",
+    "seat 1 transfers its first position to seat 2; seat 2 its first to seat 1"
+    " (a void exchange: the holdings stay)",
     "seat 1 transfers its second position to seat 2; seat 2 its second to seat 1",
-    "seat 1 re-masks its holding (its positions but the first two, and seat 2's second);"
-    " then seat 2 re-masks its (its positions but the first two, and seat 1's second)",
+    "seat 1 re-masks its holding (its positions but the second, and the position seat 2's"
+    " second transfer made); then seat 2 re-masks its (its positions but the second, and"
+    " the position seat 1's second transfer made)",
     "seat 2 reveals the new position holding seat 1's second card",
     "every seat finishes (audit)",
 ]
@@ -333,12 +347,12 @@ def _run_script(config: HandConfig, hands: dict[int, Hand]) -> None:
     hands[2].transfer(p2, 1, 0.0)
     flush()
     q1, q2 = config.positions_of(1)[1], config.positions_of(2)[1]
-    hands[1].transfer(q1, 2, 0.0)
-    hands[2].transfer(q2, 1, 0.0)
+    to2 = hands[1].transfer(q1, 2, 0.0)
+    to1 = hands[2].transfer(q2, 1, 0.0)
     flush()
-    hands[1].remask([*config.positions_of(1)[2:], q2], 0.0)
+    hands[1].remask([p for p in config.positions_of(1) if p != q1] + [to1], 0.0)
     flush()
-    new = hands[2].remask([*config.positions_of(2)[2:], q1], 0.0)
+    new = hands[2].remask([p for p in config.positions_of(2) if p != q2] + [to2], 0.0)
     flush()
     card = hands[1].cards[q1]
     hands[2].reveal(next(p for p in new if hands[2].cards[p] == card), 0.0)

@@ -23,7 +23,7 @@ from lodam_p2p.transport.base import Message, TransportError
 from lodam_p2p.transport.mqtt import MqttTransport
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 
-_TOPIC = "lodam/v2/bench/latency"
+_TOPIC = "lodam/v3/bench/latency"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -4,13 +4,12 @@ Every proof is made and checked, every seat verifies everything it receives, and
 hand is played the way a Losing Lodam deal uses the protocol: the talon's top is turned
 for trumps (every seat reveals its share), three exchange windows see an exchange (the
 first one void: both sides still learn the other card) after which both traders re-mask
-their whole holding (the other trader answers with its shares of the new positions;
-every other seat's shares are carried by the re-mask), every
+their whole holding (nobody answers: a held card is under its holder's key alone), every
 dealt card is played, and the audit closes it. Every shuffle and re-mask carries its
-proof of shuffle, checked by every seat; ``--no-proofs`` plays the same hand with the
-older protocol (shuffles and re-masks checked only at the audit), to show what the
-proofs cost. The figures include the prove and verify times of one proof of shuffle
-over the whole deck (``lodam bench shuffle`` measures more rounds).
+proof of shuffle, checked by every seat; ``--no-proofs`` plays the same hand without
+them (shuffles and re-masks checked only at the audit), to show what the proofs cost.
+The figures include the prove and verify times of one proof of shuffle over the whole
+deck (``lodam bench shuffle`` measures more rounds).
 
 CPU time is measured per seat as the process time spent inside that seat's protocol
 object (its constructor, ``receive``, commands), so it is what one peer would spend on
@@ -127,11 +126,12 @@ class _Bench:
     def _exchange(self, offerer: _Seat, acceptor: _Seat, void: bool) -> None:
         a, b = offerer.hand.seat or 0, acceptor.hand.seat or 0
         pa, pb = self.holdings[a][-1], self.holdings[b][-1]
-        offerer.call(lambda hand: hand.transfer(pa, b, 0.0), "play")
-        acceptor.call(lambda hand: hand.transfer(pb, a, 0.0), "play")
+        made: dict[int, int] = {}
+        offerer.call(_handing(pa, b, made), "play")
+        acceptor.call(_handing(pb, a, made), "play")
         self.flush()
         if not void:
-            self.holdings[a][-1], self.holdings[b][-1] = pb, pa
+            self.holdings[a][-1], self.holdings[b][-1] = made[a], made[b]
         for seat in (offerer, acceptor):
             seat.call(_remasking(self.holdings[seat.hand.seat or 0]), "play")
         self.flush()
@@ -139,6 +139,14 @@ class _Bench:
 
 def _receiving(sender: int, raw: bytes) -> Callable[[Hand], None]:
     return lambda hand: hand.receive(sender, raw, 0.0)
+
+
+def _handing(position: int, to: int, made: dict[int, int]) -> Callable[[Hand], None]:
+    """Hand ``position`` over to ``to``; the position the transfer made goes in ``made``."""
+    def step(hand: Hand) -> None:
+        made[to] = hand.transfer(position, to, 0.0)
+
+    return step
 
 
 def _remasking(held: list[int]) -> Callable[[Hand], None]:

@@ -1,10 +1,10 @@
 """``lodam bench net``: a whole match of bot peers, each its own OS process, over a broker.
 
 The table's host runs here (a watcher that keeps the lobby and follows every hand: it
-checks the deal's and the reveals' shares and runs every audit as a seat does, and
-checks proofs of shuffle and re-mask share batches when a seat claims a cheat, SPEC.md
-section 12); each seat is a ``lodam bot``
-process of its own, as at a LAN party. Bots answer at once (no think time). Measured:
+checks the deal's and the reveals' shares and the transfers' proofs and runs every
+audit as a seat does, and checks proofs of shuffle when a seat claims a cheat or a card
+it shows rests on one, SPEC.md section 12); each seat is a ``lodam bot`` process of its
+own, as at a LAN party. Bots answer at once (no think time). Measured:
 
 - ``shuffle_deal_ms_median`` — per hand, the time from the hand's start (fresh keys)
   until every seat's cards are dealt: keys, the joint shuffle, every deal share checked;
@@ -12,10 +12,9 @@ process of its own, as at a LAN party. Bots answer at once (no think time). Meas
 - ``match_s`` — the whole match, from the start (the seat list complete) to the result;
 - ``bytes_per_hand`` — everything the peers published (frames, heartbeats, resends),
   as received by the host, per hand;
-- ``remasks`` — the re-masks of the audited hands (two per exchange: each is a proof of
-  shuffle that carries the other seats' shares, which every peer checks, and after a
-  done exchange a batch of shares from the giver), which with bots that trade at random
-  is most of the work of a hand;
+- ``remasks`` — the re-masks of the audited hands (two per exchange, each a proof of
+  shuffle under its trader's key that every peer checks, and nobody answers), which
+  with bots that trade at random is most of the work of a hand;
 - ``cpu_s`` — user and system CPU of this process, the bots and the private broker,
   from start to end: on a shared machine a steadier figure than the wall clock;
 - ``us_per_scalar_mult`` — the CPU time of one libsecp256k1 multiplication, measured

@@ -11,7 +11,8 @@ protocol/SPEC.md). Typical use, per seat::
     broadcast(hand.outgoing())
     on bytes from peer:   hand.receive(peer, data, now); broadcast(hand.outgoing())
     for event in hand.events(): ...          # Dealt, CardRevealed, CardLearned, Remasked, …
-    hand.reveal(position, now) / hand.transfer(position, seat, now) / hand.finish(now)
+    hand.reveal(position, now) / hand.finish(now)
+    new = hand.transfer(position, seat, now)    # the card handed over: a new position
     new_positions = hand.remask(holding, now)   # after an exchange: unlinkable positions
     at hand.timer():      hand.handle_timer(now)
 """
@@ -28,7 +29,6 @@ from lodam_p2p.fairdeal.config import (
     HandConfig,
     Phase,
     Remasked,
-    RemaskShared,
     ResendWanted,
     deal_schedule,
 )
@@ -51,7 +51,6 @@ __all__ = [
     "LocalProtocolError",
     "Phase",
     "ProtocolError",
-    "RemaskShared",
     "Remasked",
     "RemoteProtocolError",
     "ResendWanted",

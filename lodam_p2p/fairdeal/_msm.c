@@ -73,9 +73,8 @@ static int wnaf(signed char *out, const unsigned char *scalar) {
 
 /*
  * Tables already built, kept by point. A verifier meets most points more than once:
- * a re-mask's new ciphertexts are terms of its proof of shuffle, then of every other
- * seat's share batch for them, then inputs of the next proof; the generators h_i are
- * in every proof. Direct-mapped on the point's x (a collision just rebuilds), read and
+ * a re-mask's new ciphertexts are terms of its proof of shuffle, then inputs of the
+ * next one; the generators h_i are in every proof. Direct-mapped on the point's x (a collision just rebuilds), read and
  * written only while the interpreter lock is held.
  */
 #define CACHE_SLOTS 4096

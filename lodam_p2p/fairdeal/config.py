@@ -82,14 +82,15 @@ class Phase(enum.Enum):
     KEYS = "keys"  #: waiting for every seat's hand key
     SHUFFLE = "shuffle"  #: seats shuffle in turn
     DEAL = "deal"  #: waiting for every seat's deal shares
-    PLAY = "play"  #: cards dealt; reveals and transfers on demand
+    PLAY = "play"  #: cards dealt; reveals, transfers and re-masks on demand
     AUDIT = "audit"  #: some seat opened its secrets; waiting for the others
     DONE = "done"  #: audit passed
     ABORTED = "aborted"  #: a seat was blamed
 
 
 #: The audit hook: given the card index at every deck position (``deal``) and at every
-#: re-masked position (``masked``: position → card), name a guilty seat or None.
+#: position a re-mask or transfer made (``masked``: position → card), name a guilty seat
+#: or None.
 AuditChecker = Callable[[tuple[int, ...], Mapping[int, int]], Blame | None]
 
 
@@ -111,7 +112,8 @@ class CardRevealed:
 
 @dataclass(frozen=True, slots=True)
 class CardLearned:
-    """A private transfer to this seat: the position's card, and who handed it over."""
+    """A private transfer to this seat: the new position the transfer made (held by this
+    seat), its card, and who handed it over."""
 
     position: int
     card: int
@@ -127,20 +129,11 @@ class AuditOpened:
 
 @dataclass(frozen=True, slots=True)
 class Remasked:
-    """``seat`` re-masked ``inputs`` (now retired) into ``outputs``; every other seat
-    is sending its shares for them. Which output holds which card only the seat knows."""
+    """``seat`` re-masked ``inputs`` (now retired) into ``outputs``, which it can reveal
+    and hand over at once. Which output holds which card only the seat knows."""
 
     seat: int
     inputs: tuple[int, ...]
-    outputs: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class RemaskShared:
-    """Every share of ``seat``'s re-mask is in: its new positions can be revealed and
-    transferred like dealt ones."""
-
-    seat: int
     outputs: tuple[int, ...]
 
 
@@ -168,5 +161,5 @@ class ResendWanted:
     seq: int
 
 
-Event = (Dealt | CardRevealed | CardLearned | Remasked | RemaskShared | AuditOpened | AuditPassed
-         | Anomaly | ResendWanted)
+Event = (Dealt | CardRevealed | CardLearned | Remasked | AuditOpened | AuditPassed | Anomaly
+         | ResendWanted)

@@ -296,7 +296,8 @@ def msm(points: Sequence[Point], scalars: Sequence[int]) -> Point | None:
 def rerandomises(old: Sequence[tuple[Point, Point]], new: Sequence[tuple[Point, Point]],
                  joint: Point, permutation: Sequence[int],
                  randomness: Sequence[int]) -> bool | None:
-    """Whether new[k] = old[π(k)] + (r_k·G, r_k·H) for every k, H = ``joint``, with the
+    """Whether new[k] = old[π(k)] + (r_k·G, r_k·H) for every k, H = ``joint`` (a shuffle's
+    joint key or a re-mask's hand key), with the
     native fixed-base products (the audit's re-derivation of an opened shuffle, about
     three times as fast as two libsecp256k1 multiplications per ciphertext); None where
     the extension was not built. Public inputs only (variable time); the caller checks
@@ -311,9 +312,10 @@ def rerandomises(old: Sequence[tuple[Point, Point]], new: Sequence[tuple[Point, 
         bytes(permutation), b"".join(r.to_bytes(SCALAR_LEN, "big") for r in randomness))
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=24)
 def _fixed_table(encoded: bytes) -> bytes:
-    """G's table and the last few hands' joint keys' (173 KB each)."""
+    """G's table, and the last two hands' joint and hand keys' (173 KB each: a re-mask
+    is re-derived under its re-masker's hand key)."""
     assert _native_table is not None
     return _native_table(_affine(parse_point(encoded)))
 

@@ -9,18 +9,16 @@ it passes). The hand reads no clock and draws no randomness of its own: ``now`` 
 
 A seat's messages form one word of the grammar
 
-    KEY  SHUFFLE  DEAL  (REVEAL | TRANSFER | REMASK | SHARES)*  AUDIT
+    KEY  SHUFFLE  DEAL  (REVEAL | TRANSFER | REMASK)*  AUDIT
 
 (the transition table ``intake.SENDER_NEXT``). Messages are authenticated and put in per-sender
 order as they arrive (wire.py), checked against that grammar, and then *held* until the
 hand's phase can take them (``_PHASE_TAKES``, ``_takes``): a seat's shuffle waits for
 the previous shuffler's, a reveal waits until every deal share is in, a re-mask until
-the transfers it relies on are in, a re-mask's shares until the re-mask, and a reveal or
-transfer of a re-masked position until every share of it is in. The seat's own messages
-are produced as soon as the phase allows (its key at once, its shuffle on its turn, its
-deal shares when the last shuffle is in, its shares for another seat's re-mask when that
-arrives) or on command (``reveal``, ``transfer``, ``remask``, ``finish``) and applied to
-its own record like anyone else's, without re-checking its own proofs.
+the transfers it takes are in. The seat's own messages are produced as soon as the
+phase allows (its key at once, its shuffle on its turn, its deal shares when the last
+shuffle is in) or on command (``reveal``, ``transfer``, ``remask``, ``finish``) and
+applied to its own record like anyone else's, without re-checking its own proofs.
 
 A failed check on an authenticated message aborts the hand and raises
 ``RemoteProtocolError`` naming the seat; unauthenticated junk raises the same error
@@ -58,7 +56,6 @@ from lodam_p2p.fairdeal.messages import (
     Message,
     RemaskMsg,
     RevealMsg,
-    SharesMsg,
     ShuffleMsg,
     TransferMsg,
     decode,
@@ -76,7 +73,7 @@ from lodam_p2p.fairdeal.wire import seal as seal_envelope
 
 #: Most envelopes kept opened between :meth:`Hand.peek` and :meth:`Hand.receive`.
 _MAX_PEEKED = 256
-_PLAYING = frozenset({Kind.REVEAL, Kind.TRANSFER, Kind.REMASK, Kind.SHARES, Kind.AUDIT})
+_PLAYING = frozenset({Kind.REVEAL, Kind.TRANSFER, Kind.REMASK, Kind.AUDIT})
 #: Which kinds the hand can take in each phase (others wait in their sender's queue).
 _PHASE_TAKES: dict[Phase, frozenset[Kind]] = {
     Phase.KEYS: frozenset({Kind.KEY}),
@@ -105,11 +102,11 @@ class Hand(PlayPhase):
     ) -> None:
         """Start the hand; a seat's key message is ready in ``outgoing()`` at once.
 
-        ``lazy`` (an observer only): take proofs of shuffle and re-mask share batches
-        unchecked until :meth:`vigilant` is called. A seat must check a proof before it
-        answers it with shares, and a re-masker the shares before it moves a position;
-        an observer answers nothing, and checks them all when a seat claims a cheat,
-        reaching the seats' verdict on the same envelopes."""
+        ``lazy`` (an observer only): take proofs of shuffle unchecked until
+        :meth:`vigilant` is called, or until a card it shows rests on one. A seat must
+        check a shuffle's proof before it deals, and a re-mask's before anything rests
+        on it; an observer answers nothing, and checks them all when a seat claims a
+        cheat, reaching the seats' verdict on the same envelopes."""
         self.config = config
         self.seat = seat
         if lazy and seat is not None:
@@ -123,7 +120,6 @@ class Hand(PlayPhase):
         self._intake = Intake(config.seats, seat)
         self._since = now
         self._reveal_since: dict[int, float] = {}
-        self._remask_since: dict[tuple[int, int], float] = {}
         self._openings: dict[int, AuditMsg] = {}
         self._events: list[Event] = []
         self._out: list[bytes] = []
@@ -156,7 +152,7 @@ class Hand(PlayPhase):
         self._guarded(lambda: self._accept(env, now, message))
 
     def vigilant(self) -> None:
-        """Check the proofs of shuffle and share batches a lazy observer left unchecked,
+        """Check the proofs of shuffle a lazy observer left unchecked,
         and every later one as it comes; ``RemoteProtocolError`` (the hand aborted) names
         the first sender whose proof fails. Nothing to do for a seat, or once the hand
         has aborted."""
@@ -346,11 +342,6 @@ class Hand(PlayPhase):
                 return seat not in rec.dealt  # a carried deck's next deal waits for it
             case RemaskMsg():
                 return rec.remask_ready(seat, msg)
-            case SharesMsg():
-                return (msg.seat, msg.round) in rec.rounds
-            case RevealMsg() | TransferMsg():
-                remask = rec.remask_of(msg.position)
-                return remask is None or rec.shared(remask)
         return True
 
     def _act(self, msg: Message, now: float) -> None:
@@ -393,8 +384,6 @@ class Hand(PlayPhase):
                 self._on_audit(seat, msg, now, trusted)
             case RemaskMsg():
                 self._on_remask(seat, msg, now, trusted)
-            case SharesMsg():
-                self._on_shares(seat, msg, trusted)
 
     def _enter(self, phase: Phase, now: float) -> None:
         self.phase = phase
@@ -416,9 +405,7 @@ class Hand(PlayPhase):
         committed = commitment(self._me.ctx, secret)
         proof = None
         if self.config.proofs:
-            # the commitment is part of the statement: a proof made for one commitment
-            # does not verify beside another (SPEC.md 2, step 2)
-            st = rec.statement(self._me.seat, b"shuffle", rec.final_deck, deck, committed)
+            st = rec.shuffle_statement(self._me.seat, deck, committed)
             proof = prove_shuffle(st, secret, self._me.entropy)
         self._send(ShuffleMsg(deck, committed, proof), now)
 

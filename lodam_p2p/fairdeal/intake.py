@@ -4,7 +4,7 @@ Per sender it keeps the chain (wire.SenderLog: duplicates dropped, early envelop
 equivocation and broken chains caught), decodes each body once it is next in line,
 checks the sender's grammar
 
-    KEY  SHUFFLE  DEAL  (REVEAL | TRANSFER | REMASK | SHARES)*  AUDIT
+    KEY  SHUFFLE  DEAL  (REVEAL | TRANSFER | REMASK)*  AUDIT
 
 where a DEAL may also follow a DEAL or a REVEAL: the next deal of a carried deck
 (``Hand.deal_on``), which the hand takes only once it has itself moved on to it.
@@ -23,7 +23,7 @@ from lodam_p2p.fairdeal.errors import RemoteProtocolError, blame
 from lodam_p2p.fairdeal.messages import Kind, Message, decode, kind_of
 from lodam_p2p.fairdeal.wire import Envelope, SenderLog
 
-_PLAYING = frozenset({Kind.REVEAL, Kind.TRANSFER, Kind.REMASK, Kind.SHARES, Kind.AUDIT})
+_PLAYING = frozenset({Kind.REVEAL, Kind.TRANSFER, Kind.REMASK, Kind.AUDIT})
 #: What a sender may send next, given the kind of its previous message.
 SENDER_NEXT: dict[Kind | None, frozenset[Kind]] = {
     None: frozenset({Kind.KEY}),
@@ -33,7 +33,6 @@ SENDER_NEXT: dict[Kind | None, frozenset[Kind]] = {
     Kind.REVEAL: _PLAYING | {Kind.DEAL},
     Kind.TRANSFER: _PLAYING,
     Kind.REMASK: _PLAYING,
-    Kind.SHARES: _PLAYING,
     Kind.AUDIT: frozenset(),
 }
 

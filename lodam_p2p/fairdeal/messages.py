@@ -29,13 +29,12 @@ from lodam_p2p.fairdeal.group import (
 )
 from lodam_p2p.fairdeal.proofs import Proof
 from lodam_p2p.fairdeal.shuffle import Ciphertext
-from lodam_p2p.fairdeal.shuffleproof import MAX_SHARE_KEYS, ShuffleProof, decode_proof
+from lodam_p2p.fairdeal.shuffleproof import ShuffleProof, decode_proof
+from lodam_p2p.fairdeal.transfer import SwitchProof
 
 #: Largest body accepted (a 52-card shuffle is 3.5 KB, 10.4 KB with its proof; an audit
 #: opening 1.8 KB).
 MAX_BODY = 16384
-#: Bytes of one share entry in a sealed transfer: seat ‖ D ‖ c ‖ s.
-ENTRY_LEN = 1 + POINT_LEN + 2 * SCALAR_LEN
 #: Most positions one re-mask may take (more than any seat's hand).
 MAX_REMASK = 32
 #: Positions are u16 everywhere (hashes, bodies).
@@ -48,11 +47,10 @@ class Kind(enum.IntEnum):
     KEY = 1  #: hand key X_i and its Schnorr proof
     SHUFFLE = 2  #: the seat's shuffled deck, its proof of shuffle and its commitment
     DEAL = 3  #: decryption shares for every position dealt to another seat
-    REVEAL = 4  #: shares that make one position public
-    TRANSFER = 5  #: shares for one position, sealed to one seat
+    REVEAL = 4  #: the sender's own share of one position, to make it public
+    TRANSFER = 5  #: one held card re-encrypted to another seat's key, with its proof
     AUDIT = 6  #: opening: hand key secret, shuffle and re-mask seed
     REMASK = 7  #: a seat's holding re-randomised and permuted into fresh positions
-    SHARES = 8  #: decryption shares for the new positions of another seat's re-mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,29 +80,25 @@ class DealMsg:
 
 
 @dataclass(frozen=True, slots=True)
-class ShareEntry:
-    """Seat ``seat``'s decryption share for a position, with that seat's own proof."""
+class RevealMsg:
+    """The sender's decryption share D = x·A of ``position`` with its Chaum–Pedersen
+    proof: with the shares public already it makes the position known to all."""
 
-    seat: int
+    position: int
     share: Point
     proof: Proof
 
 
 @dataclass(frozen=True, slots=True)
-class RevealMsg:
-    """Shares published so that ``position`` becomes known to all."""
-
-    position: int
-    entries: tuple[ShareEntry, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class TransferMsg:
-    """Shares for ``position`` sealed (ChaCha20-Poly1305) to seat ``to``."""
+    """The card at the sender's ``position`` re-encrypted under seat ``to``'s hand key
+    (``new``), with the proof that it is that card (transfer.py): a new position, held
+    by ``to``."""
 
     position: int
     to: int
-    sealed: bytes
+    new: Ciphertext
+    proof: SwitchProof
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,33 +115,18 @@ class AuditMsg:
 
 @dataclass(frozen=True, slots=True)
 class RemaskMsg:
-    """The sender's ``inputs`` (ascending), re-randomised and permuted into ``deck``
-    (its new positions, in order), the commitment to (π, r, salt), and the proof that
-    ``deck`` is a shuffle of the inputs' ciphertexts (None only without proofs).
-
-    ``carried``: for each seat whose shares the re-mask carries (remask.py, ascending
-    seat order), that seat's share of every new position, in position order; the proof
-    covers them."""
+    """The sender's ``inputs`` (ascending), held under its own key, re-randomised and
+    permuted into ``deck`` (its new positions, in order), the commitment to (π, r,
+    salt), and the proof that ``deck`` is a shuffle of the inputs' held forms under the
+    sender's key (None only without proofs)."""
 
     inputs: tuple[int, ...]
     deck: tuple[Ciphertext, ...]
     commitment: bytes
     proof: ShuffleProof | None = None
-    carried: tuple[tuple[Point, ...], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class SharesMsg:
-    """The sender's shares D = x·A for every new position of re-mask number ``round``
-    of seat ``seat``, in position order, with one batch proof."""
-
-    seat: int
-    round: int
-    shares: tuple[Point, ...]
-    proof: Proof
-
-
-Message = KeyMsg | ShuffleMsg | DealMsg | RevealMsg | TransferMsg | AuditMsg | RemaskMsg | SharesMsg
+Message = KeyMsg | ShuffleMsg | DealMsg | RevealMsg | TransferMsg | AuditMsg | RemaskMsg
 
 
 def kind_of(message: Message) -> Kind:
@@ -158,16 +137,11 @@ def kind_of(message: Message) -> Kind:
 _KINDS: dict[type, Kind] = {
     KeyMsg: Kind.KEY, ShuffleMsg: Kind.SHUFFLE, DealMsg: Kind.DEAL,
     RevealMsg: Kind.REVEAL, TransferMsg: Kind.TRANSFER, AuditMsg: Kind.AUDIT,
-    RemaskMsg: Kind.REMASK, SharesMsg: Kind.SHARES,
+    RemaskMsg: Kind.REMASK,
 }
 
 
 # --- encoding ---------------------------------------------------------------------------
-
-
-def encode_entries(entries: Sequence[ShareEntry]) -> bytes:
-    """Fixed-width share entries: seat (1) ‖ D (33) ‖ c (32) ‖ s (32) each."""
-    return b"".join(bytes([e.seat]) + encode_point(e.share) + e.proof.encode() for e in entries)
 
 
 def _fields(message: Message) -> list[Any]:
@@ -179,18 +153,16 @@ def _fields(message: Message) -> list[Any]:
         case DealMsg(shares, proof):
             blob = b"".join(encode_point(d) for d in shares)
             return [blob, proof.encode() if proof else b""]
-        case RevealMsg(position, entries):
-            return [position, encode_entries(entries)]
-        case TransferMsg(position, to, sealed):
-            return [position, to, sealed]
+        case RevealMsg(position, share, proof):
+            return [position, encode_point(share), proof.encode()]
+        case TransferMsg(position, to, new, proof):
+            return [position, to, _deck_blob((new,)), proof.encode()]
         case AuditMsg(secret, permutation, randomness, salt, seed):
             return [scalar_to_bytes(secret), bytes(permutation),
                     b"".join(scalar_to_bytes(r) for r in randomness), salt, seed]
-        case RemaskMsg(inputs, deck, commit, proof, carried):
+        case RemaskMsg(inputs, deck, commit, proof):
             return [b"".join(position_bytes(j) for j in inputs), _deck_blob(deck), commit,
-                    _proof_blob(proof), b"".join(encode_point(d) for row in carried for d in row)]
-        case SharesMsg(seat, round_, shares, proof):
-            return [seat, round_, b"".join(encode_point(d) for d in shares), proof.encode()]
+                    _proof_blob(proof)]
     raise TypeError(f"not a message: {message!r}")
 
 
@@ -198,9 +170,9 @@ def _proof_blob(proof: ShuffleProof | None) -> bytes:
     return b"" if proof is None else proof.encode()
 
 
-def _shuffle_proof(blob: object, size: int, keys: int = 0) -> ShuffleProof | None:
+def _shuffle_proof(blob: object, size: int) -> ShuffleProof | None:
     data = _bin(blob)
-    return decode_proof(data, size, keys) if data else None
+    return decode_proof(data, size) if data else None
 
 
 def _deck_blob(deck: Sequence[Ciphertext]) -> bytes:
@@ -238,14 +210,6 @@ def _chunks(blob: bytes, size: int) -> list[bytes]:
     return [blob[i : i + size] for i in range(0, len(blob), size)]
 
 
-def decode_entries(blob: bytes) -> tuple[ShareEntry, ...]:
-    """Parse fixed-width share entries (``ValueError`` if malformed)."""
-    return tuple(
-        ShareEntry(chunk[0], parse_point(chunk[1:34]), _proof(chunk[34:]))
-        for chunk in _chunks(blob, ENTRY_LEN)
-    )
-
-
 def _deck(blob: bytes) -> tuple[Ciphertext, ...]:
     return tuple(
         (parse_point(c[:POINT_LEN]), parse_point(c[POINT_LEN:]))
@@ -264,16 +228,14 @@ def _decode_fields(kind: Kind, f: list[Any]) -> Message:
         proof = _proof(_bin(f[1])) if _bin(f[1]) else None
         return DealMsg(shares, proof)
     if kind is Kind.REVEAL:
-        return RevealMsg(_int(f[0], 65536), decode_entries(_bin(f[1])))
+        return RevealMsg(_int(f[0], 65536), parse_point(_bin(f[1], POINT_LEN)),
+                         _proof(_bin(f[2])))
     if kind is Kind.TRANSFER:
-        return TransferMsg(_int(f[0], 65536), _int(f[1], 256), _bin(f[2]))
+        (new,) = _deck(_bin(f[2], 2 * POINT_LEN))
+        return TransferMsg(_int(f[0], 65536), _int(f[1], 256), new,
+                           SwitchProof.decode(_bin(f[3])))
     if kind is Kind.REMASK:
         return _remask(f)
-    if kind is Kind.SHARES:
-        shares = tuple(parse_point(c) for c in _chunks(_bin(f[2]), POINT_LEN))
-        if not 1 <= len(shares) <= MAX_REMASK:
-            raise ValueError(f"a re-mask has 1 to {MAX_REMASK} positions")
-        return SharesMsg(_int(f[0], 256), _int(f[1], 65536), shares, _proof(_bin(f[3])))
     randomness = tuple(scalar_from_bytes(c) for c in _chunks(_bin(f[2]), SCALAR_LEN))
     return AuditMsg(scalar_from_bytes(_bin(f[0])), tuple(_bin(f[1])), randomness, _bin(f[3], 32),
                     _bin(f[4], 32))
@@ -286,17 +248,11 @@ def _remask(f: list[Any]) -> RemaskMsg:
         raise ValueError(f"a re-mask takes 1 to {MAX_REMASK} positions, one ciphertext each")
     if list(inputs) != sorted(set(inputs)):
         raise ValueError("re-mask inputs must be distinct and ascending")
-    shares = [parse_point(c) for c in _chunks(_bin(f[4]), POINT_LEN)]
-    if len(shares) % len(deck) or len(shares) // len(deck) > MAX_SHARE_KEYS:
-        raise ValueError(f"carried shares: up to {MAX_SHARE_KEYS} rows of one per position")
-    k = len(deck)
-    carried = tuple(tuple(shares[i : i + k]) for i in range(0, len(shares), k))
-    return RemaskMsg(inputs, deck, _bin(f[2], 32), _shuffle_proof(f[3], k, len(carried)),
-                     carried)
+    return RemaskMsg(inputs, deck, _bin(f[2], 32), _shuffle_proof(f[3], len(deck)))
 
 
-_ARITY = {Kind.KEY: 2, Kind.SHUFFLE: 3, Kind.DEAL: 2, Kind.REVEAL: 2, Kind.TRANSFER: 3,
-          Kind.AUDIT: 5, Kind.REMASK: 5, Kind.SHARES: 4}
+_ARITY = {Kind.KEY: 2, Kind.SHUFFLE: 3, Kind.DEAL: 2, Kind.REVEAL: 3, Kind.TRANSFER: 4,
+          Kind.AUDIT: 5, Kind.REMASK: 4}
 
 
 def decode(body: bytes) -> Message:

@@ -37,9 +37,9 @@ from lodam_p2p.fairdeal.group import (
 )
 from lodam_p2p.fairdeal.memo import MEMO
 
-#: Protocol version byte, bound into every challenge and envelope (2: re-masks carry
-#: shares).
-VERSION = 2
+#: Protocol version byte, bound into every challenge and envelope (3: a held card is
+#: under its holder's key alone; transfers switch keys, re-masks need no shares).
+VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,9 @@ def challenge(tag: bytes, ctx: Context, *inputs: bytes) -> int:
     return int.from_bytes(digest.digest(), "big") % ORDER
 
 
-def _nonce(tag: bytes, x: int, entropy: Entropy, *inputs: bytes) -> int:
+def hedged_nonce(tag: bytes, x: int, entropy: Entropy, *inputs: bytes) -> int:
+    """A proof's nonce from its secret ``x``, 32 fresh bytes and the public ``inputs``
+    (see the module doc)."""
     return hash_to_scalar(tag + scalar_to_bytes(x) + entropy(32) + b"".join(inputs))
 
 
@@ -92,7 +94,7 @@ def _rebuild(s: int, c: int, base: Point | None, public: Point) -> Point:
 def prove_key(ctx: Context, x: int, big_x: Point, entropy: Entropy) -> Proof:
     """Prove knowledge of the hand key ``x`` behind ``X`` (stops rogue-key attacks)."""
     xb = encode_point(big_x)
-    k = _nonce(b"key", x, entropy, xb)
+    k = hedged_nonce(b"key", x, entropy, xb)
     c = challenge(b"key", ctx, xb, encode_point(base_mul(k)))
     return Proof(c, (k + c * x) % ORDER)
 
@@ -117,7 +119,7 @@ def prove_dleq(
 ) -> Proof:
     """Prove D = x·A for the x behind X = x·G; ``extra`` binds the statement (a position)."""
     public = (extra, encode_point(big_x), encode_point(a), encode_point(d))
-    k = _nonce(tag, x, entropy, *public)
+    k = hedged_nonce(tag, x, entropy, *public)
     r1, r2 = encode_point(base_mul(k)), encode_point(mul(a, k))
     c = challenge(tag, ctx, *public, r1, r2)
     return Proof(c, (k + c * x) % ORDER)
@@ -168,11 +170,10 @@ ShareEntries = Sequence[tuple[int, Point, Point]]
 WEIGHT_LEN = 16
 
 
-def share_weights(ctx: Context, big_x: Point, entries: ShareEntries,
-                  tag: bytes = b"deal") -> tuple[bytes, list[int]]:
-    """The seed and the weights z_j for shares ``(position, A_j, D_j)``; ``tag`` is
-    ``deal`` for the deal, ``remask`` for a re-mask's new positions."""
-    h = hashlib.sha256(b"lodam/v1/" + tag + b"-weights\x00" + ctx.encode() + encode_point(big_x))
+def share_weights(ctx: Context, big_x: Point,
+                  entries: ShareEntries) -> tuple[bytes, list[int]]:
+    """The seed and the weights z_j for deal shares ``(position, A_j, D_j)``."""
+    h = hashlib.sha256(b"lodam/v1/deal-weights\x00" + ctx.encode() + encode_point(big_x))
     for position, a, d in entries:
         h.update(struct.pack(">H", position) + encode_point(a) + encode_point(d))
     seed = h.digest()
@@ -196,33 +197,32 @@ def _combine(points: Sequence[Point], weights: Sequence[int]) -> Point:
 
 def prove_shares(
     ctx: Context, x: int, big_x: Point, entries: Sequence[tuple[int, Point, Point]],
-    entropy: Entropy, *, tag: bytes = b"deal",
+    entropy: Entropy,
 ) -> Proof:
     """One proof that every D_j = x·A_j in ``entries`` (non-empty)."""
-    seed, weights = share_weights(ctx, big_x, entries, tag)
+    seed, weights = share_weights(ctx, big_x, entries)
     a_star = _combine([a for _, a, _ in entries], weights)
-    return prove_dleq(tag, ctx, x=x, big_x=big_x, a=a_star, d=mul(a_star, x), extra=seed,
+    return prove_dleq(b"deal", ctx, x=x, big_x=big_x, a=a_star, d=mul(a_star, x), extra=seed,
                       entropy=entropy)
 
 
 def verify_shares(
     ctx: Context, big_x: Point, entries: Sequence[tuple[int, Point, Point]], proof: Proof,
-    *, tag: bytes = b"deal",
 ) -> bool:
     """True when ``proof`` shows every D_j = x·A_j in ``entries`` (non-empty); remembered
     in ``MEMO`` once it passed."""
     listed = b"".join(struct.pack(">H", j) + encode_point(a) + encode_point(d)
                       for j, a, d in entries)
-    parts = (b"shares", tag, ctx.encode(), encode_point(big_x), listed, proof.encode())
-    return MEMO.check(parts, lambda: _verify_shares(ctx, big_x, entries, proof, tag))
+    parts = (b"shares", b"deal", ctx.encode(), encode_point(big_x), listed, proof.encode())
+    return MEMO.check(parts, lambda: _verify_shares(ctx, big_x, entries, proof))
 
 
-def _verify_shares(ctx: Context, big_x: Point, entries: ShareEntries, proof: Proof,
-                   tag: bytes) -> bool:
-    seed, weights = share_weights(ctx, big_x, entries, tag)
+def _verify_shares(ctx: Context, big_x: Point, entries: ShareEntries, proof: Proof) -> bool:
+    seed, weights = share_weights(ctx, big_x, entries)
     try:
         a_star = _combine([a for _, a, _ in entries], weights)
         d_star = _combine([d for _, _, d in entries], weights)
     except ValueError:
         return False
-    return _verify_dleq(tag, ctx, big_x=big_x, a=a_star, d=d_star, extra=seed, proof=proof)
+    return _verify_dleq(b"deal", ctx, big_x=big_x, a=a_star, d=d_star, extra=seed,
+                        proof=proof)

@@ -7,26 +7,36 @@ offline verifier run the same checks on the same public messages. Secrets live i
 What is stored, per hand:
   keys      X_i per seat, and the joint key H = Σ X_i
   decks     decks[0] the starting deck, decks[i+1] the deck after the i-th shuffler
-  shares    public decryption shares: position → seat → D_ij (deals, re-mask shares,
-            reveals)
+  shares    public decryption shares: position → seat → D_ij (deals and reveals)
   revealed  positions made public: position → card index
-  remasks   every re-mask applied, in order; ``masked`` the ciphertext and ``holder`` the
-            re-masker of each new position; ``retired`` the seats that re-masked a position;
-            ``given`` the seats that transferred a position (neither may reveal it)
+  made      every re-mask and transfer applied, in order (``rounds`` by seat and
+            number); ``masked`` the ciphertext and ``holder`` the holder of each new
+            position; ``retired`` the seats that re-masked a position; ``given`` the
+            seat that handed a position over, and ``switched`` the new position it
+            made of it
 
-Every shuffle and re-mask is checked by its proof of shuffle when it is added, before
-any seat can answer it with a decryption share (unless the table plays without proofs).
-An observer that follows a live table (the host's watcher) answers nothing, so it may
-leave those checks, and those of the re-masks' share batches, until a seat claims a
-cheat (``lazy``, ``check_unchecked``).
+Held forms. Once the deal is in, a position dealt to seat s is encrypted, in effect,
+under s's hand key alone: every other seat's share of it is public, and taking them
+off leaves (A, B − Σ_{i≠s} D_i) = (A, M + x_s·A) (``held``). Re-masks and transfers
+keep every card they make in that form, under its holder's key (remask.py,
+transfer.py), so a held card is revealed by its holder's share alone, and nobody ever
+publishes a share for a ciphertext another seat made: the deal's shares are of the
+final deck, whose every shuffle was proven first.
 
-Positions below K are the final deck's; positions from K on are re-masks' (remask.py).
+Every shuffle and re-mask is checked by its proof of shuffle when it is added (unless
+the table plays without proofs), every transfer by its key-switch proof. An observer
+that follows a live table (the host's watcher) answers nothing, so it may leave the
+proofs of shuffle unchecked until a seat claims a cheat (``lazy``,
+``check_unchecked``), and until it shows a card that rests on one (``settle``).
+
+Positions below K are the final deck's; positions from K on are re-masks' and
+transfers' (remask.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from lodam_p2p.fairdeal.config import HandConfig
 from lodam_p2p.fairdeal.errors import blame
@@ -43,29 +53,33 @@ from lodam_p2p.fairdeal.messages import (
     KeyMsg,
     RemaskMsg,
     RevealMsg,
-    ShareEntry,
-    SharesMsg,
     ShuffleMsg,
     TransferMsg,
     position_bytes,
 )
 from lodam_p2p.fairdeal.proofs import Context, Proof, verify_dleq, verify_key, verify_shares
-from lodam_p2p.fairdeal.remask import Remask, first_position, owner_of, remask_statement
+from lodam_p2p.fairdeal.remask import (
+    Handover,
+    Made,
+    Remask,
+    first_position,
+    owner_of,
+    remask_statement,
+)
 from lodam_p2p.fairdeal.shuffle import Ciphertext, Deck, starting_deck
 from lodam_p2p.fairdeal.shuffleproof import ShuffleProof, Statement, verify_shuffle
-from lodam_p2p.fairdeal.transfer import unseal
+from lodam_p2p.fairdeal.transfer import Switch, verify_switch
 
-#: Fiat–Shamir tag of a single decryption share (reveals and transfers).
+#: Fiat–Shamir tag of a single decryption share (reveals).
 SHARE_TAG = b"share"
 
 
 @dataclass(frozen=True, slots=True)
 class Deferred:
-    """A check a lazy observer took unchecked: a proof of shuffle (``proof``) or a
-    re-mask's share batch (``shares``); ``run`` raises the blame an eager observer would
-    have raised when it came. ``remask``: the (seat, round) of the re-mask it is about."""
+    """A proof of shuffle a lazy observer took unchecked; ``run`` raises the blame an
+    eager observer would have raised when it came. ``remask``: the (seat, round) of the
+    re-mask it is about (None for a shuffle)."""
 
-    what: str
     run: Callable[[], None]
     remask: tuple[int, int] | None = None
 
@@ -82,19 +96,18 @@ class Record:
     dealt: set[int] = field(default_factory=set)
     shares: dict[int, dict[int, Point]] = field(default_factory=dict)
     revealed: dict[int, int] = field(default_factory=dict)
-    transfers: list[tuple[int, int, TransferMsg]] = field(default_factory=list)
-    received: dict[int, set[int]] = field(default_factory=dict)
-    remasks: list[Remask] = field(default_factory=list)
-    rounds: dict[tuple[int, int], Remask] = field(default_factory=dict)
+    made: list[Made] = field(default_factory=list)
+    rounds: dict[tuple[int, int], Made] = field(default_factory=dict)
     masked: dict[int, Ciphertext] = field(default_factory=dict)
     holder: dict[int, int] = field(default_factory=dict)
     retired: dict[int, set[int]] = field(default_factory=dict)
-    given: dict[int, set[int]] = field(default_factory=dict)
-    #: an observer that answers nothing may take proofs of shuffle and re-mask share
-    #: batches unchecked until a claim comes (``Hand(lazy=True)``); they wait here, in
-    #: the order taken
+    given: dict[int, int] = field(default_factory=dict)
+    switched: dict[int, int] = field(default_factory=dict)
+    #: an observer that answers nothing may take proofs of shuffle unchecked until a
+    #: claim comes (``Hand(lazy=True)``); they wait here, in the order taken
     lazy: bool = False
     unchecked: list[Deferred] = field(default_factory=list)
+    _held: dict[int, Ciphertext] = field(default_factory=dict)
 
     def ctx(self, seat: int) -> Context:
         """The challenge context of ``seat`` in this hand."""
@@ -137,15 +150,23 @@ class Record:
                         f"expected {self.config.deck_size}")
         self.check_parts(seat, msg.deck, "shuffle", trusted=trusted)
         if not trusted:
-            self._check_proof(seat, self.statement(seat, b"shuffle", self.final_deck, msg.deck,
-                                                   msg.commitment), msg.proof, "shuffle")
+            st = self.shuffle_statement(seat, msg.deck, msg.commitment)
+            self._check_proof(seat, st, msg.proof, "shuffle")
         self.commitments[seat] = msg.commitment
         self.decks.append(msg.deck)
 
+    def shuffle_statement(self, seat: int, new: Deck, committed: bytes) -> Statement:
+        """What ``seat``'s proof of shuffle from the current deck to ``new`` must show
+        (the commitment is part of it: a proof made for one commitment does not verify
+        beside another)."""
+        assert self.joint is not None
+        return Statement(b"shuffle", self.ctx(seat), self.joint, self.final_deck, new,
+                         committed)
+
     def check_parts(self, seat: int, deck: Deck, check: str, *, trusted: bool = False) -> None:
         """No ciphertext twice, and (from another seat) no part equal to G, a hand key or
-        the joint key (the identity has no encoding): such a part would make honest seats
-        publish x_i·X_j. The proof of shuffle excludes it too; this is a cheap first line."""
+        the joint key (the identity has no encoding). The proofs exclude them too; this
+        is a cheap first line."""
         seen = {encode_point(a) + encode_point(b) for a, b in deck}
         if len(seen) != len(deck):
             raise blame(seat, check, "the same ciphertext twice")
@@ -157,22 +178,6 @@ class Record:
             if encode_point(a) in banned or encode_point(b) in banned:
                 raise blame(seat, check, "a ciphertext part is G or a public key")
 
-    def statement(self, seat: int, tag: bytes, old: Deck, new: Deck,
-                  extra: bytes = b"") -> Statement:
-        """What ``seat``'s proof of shuffle from ``old`` to ``new`` must show."""
-        assert self.joint is not None
-        return Statement(tag, self.ctx(seat), self.joint, old, new, extra)
-
-    def statement_of_remask(self, seat: int, round_: int, inputs: tuple[int, ...], new: Deck,
-                         carried: tuple[tuple[Point, ...], ...]) -> Statement:
-        """What the proof of ``seat``'s re-mask must show: its inputs' ciphertexts
-        shuffled into ``new``, carrying the carriers' published shares along."""
-        old = tuple(self.ciphertext(j) for j in inputs)
-        carriers = self.carriers(seat, inputs)
-        st = self.statement(seat, b"remask", old, new, remask_statement(round_, inputs))
-        return replace(st, share_keys=tuple(self.keys[c] for c in carriers),
-                       shares_in=self.carried_in(carriers, inputs), shares_out=carried)
-
     def _check_proof(self, seat: int, st: Statement, proof: ShuffleProof | None,
                      check: str, remask: tuple[int, int] | None = None) -> None:
         if not self.config.proofs:
@@ -180,8 +185,8 @@ class Record:
                 raise blame(seat, check, "a proof of shuffle at a table without proofs")
             return
         if proof is not None and self.lazy:
-            self.unchecked.append(Deferred("proof", lambda: self._verify_proof(
-                seat, st, proof, check), remask))
+            self.unchecked.append(Deferred(lambda: self._verify_proof(seat, st, proof, check),
+                                           remask))
             return
         self._verify_proof(seat, st, proof, check)
 
@@ -201,18 +206,30 @@ class Record:
             deferred.run()
 
     def settle(self, position: int) -> None:
-        """Before a lazy observer decrypts a re-masked position: check what it took
-        unchecked about the re-mask that made it (its proof, which shows the shares it
-        carried right, and the share batches answering it), so that the card it shows
-        rests on no unchecked share. The rest stays unchecked."""
-        key = owner_of(self.config.deck_size, self.config.seats, position)
-        if key is None or not self.unchecked:
+        """Before a lazy observer decrypts ``position``: check the proofs it took
+        unchecked of every re-mask the position's ciphertext descends from (through
+        earlier re-masks and transfers), so that the card it shows rests on none. The
+        rest stays unchecked."""
+        if not self.unchecked:
             return
-        mine = [d for d in self.unchecked if d.remask == key]
+        lineage = self._lineage(position)
+        mine = [d for d in self.unchecked if d.remask in lineage]
         if mine:
-            self.unchecked = [d for d in self.unchecked if d.remask != key]
+            self.unchecked = [d for d in self.unchecked if d.remask not in lineage]
             for deferred in mine:
                 deferred.run()
+
+    def _lineage(self, position: int) -> set[tuple[int, int] | None]:
+        found: set[tuple[int, int] | None] = set()
+        todo = [position]
+        while todo:
+            made = self.made_of(todo.pop())
+            if isinstance(made, Remask) and (made.seat, made.round) not in found:
+                found.add((made.seat, made.round))
+                todo.extend(made.inputs)
+            elif isinstance(made, Handover):
+                todo.append(made.position)
+        return found
 
     # --- deal -------------------------------------------------------------------------
 
@@ -236,18 +253,48 @@ class Record:
             self.shares.setdefault(j, {})[seat] = d
         self.dealt.add(seat)
 
-    # --- single shares (reveal, transfer) -----------------------------------------------
+    # --- positions --------------------------------------------------------------------
 
-    def check_entry(self, sender: int, position: int, entry: ShareEntry, check: str) -> None:
-        """One share with its owner's proof: D = x_owner·A_position."""
-        if entry.seat not in self.keys:
-            raise blame(sender, check, f"share from unknown seat {entry.seat}")
-        a = self.ciphertext(position)[0]
-        ok = verify_dleq(SHARE_TAG, self.ctx(entry.seat), big_x=self.keys[entry.seat], a=a,
-                         d=entry.share, extra=position_bytes(position), proof=entry.proof)
-        if not ok:
-            raise blame(sender, check, f"seat {entry.seat}'s share for position {position} "
-                        "has a wrong proof")
+    def ciphertext(self, position: int) -> Ciphertext:
+        """The ciphertext at ``position``: the final deck's, or (held form) a re-mask's or
+        a transfer's."""
+        if position < self.config.deck_size:
+            return self.final_deck[position]
+        return self.masked[position]
+
+    def exists(self, position: int) -> bool:
+        """A deck position, or a new position of a re-mask or transfer applied so far."""
+        return 0 <= position < self.config.deck_size or position in self.masked
+
+    def holder_of(self, position: int) -> int | None:
+        """The seat dealt ``position`` (None: talon), or the holder of a new position
+        (the re-masker, or a transfer's receiver)."""
+        if position < self.config.deck_size:
+            return self.config.schedule[position]
+        return self.holder.get(position)
+
+    def held(self, position: int) -> Ciphertext:
+        """The position in its held form, under its holder's hand key alone (see the
+        module doc): a dealt position less every other seat's deal share."""
+        if position >= self.config.deck_size:
+            return self.masked[position]
+        held = self._held.get(position)
+        if held is None:
+            a, b = self.final_deck[position]
+            others = [d for s, d in self.shares[position].items()
+                      if s != self.config.schedule[position]]
+            held = (a, add_all([b, neg(add_all(others))]))
+            self._held[position] = held
+        return held
+
+    def made_of(self, position: int) -> Made | None:
+        """The re-mask or transfer that made ``position`` (None for a deck position)."""
+        owner = owner_of(self.config.deck_size, self.config.seats, position)
+        return None if owner is None else self.rounds.get(owner)
+
+    def next_round(self, seat: int) -> int:
+        """The number of ``seat``'s next re-mask or transfer."""
+        return sum(1 for made in self.made if made.seat == seat)
 
     def check_position(self, sender: int, position: int, check: str) -> None:
         """The position exists and ``sender`` has not retired it by a re-mask."""
@@ -258,224 +305,162 @@ class Record:
                         "and is retired")
 
     def may_reveal(self, seat: int, position: int) -> bool:
-        """Whether ``seat`` holds ``position`` now: the talon is anyone's to turn; a dealt
-        or re-masked position only its holder's, until the holder hands it over or
-        re-masks it (after which only its new positions are live). Decided on the
+        """Whether ``seat`` may reveal ``position`` now: the talon is anyone's to turn; a
+        dealt or re-masked position only its holder's, until the holder hands it over or
+        re-masks it (after which only its new positions are live). A card made by a
+        transfer is revealed by nobody: its receiver re-masks it first. Decided on the
         holder's own message order, so every seat judges alike."""
         holder = self.holder_of(position)
         if holder is None:
             return True
-        return holder == seat and seat not in self.given.get(position, set())
+        made = self.made_of(position)
+        return holder == seat and position not in self.given and not isinstance(made, Handover)
+
+    # --- reveals ----------------------------------------------------------------------
 
     def add_reveal(self, seat: int, msg: RevealMsg, *, trusted: bool = False) -> bool:
-        """Publish shares; True when the position has become fully public."""
+        """The sender's share of a position; True when the position has become fully
+        public (for a held card, at once: its holder's share is the only one missing)."""
         self.check_position(seat, msg.position, "reveal")
         if not self.may_reveal(seat, msg.position):
             raise blame(seat, "reveal", f"reveals position {msg.position}, which it does not "
                         "hold")
+        public = self.shares.setdefault(msg.position, {})
+        if seat in public:
+            raise blame(seat, "reveal", f"its share of position {msg.position} twice")
         if not trusted:
             self.settle(msg.position)
-        public = self.shares.setdefault(msg.position, {})
-        if not msg.entries or len({e.seat for e in msg.entries}) != len(msg.entries):
-            raise blame(seat, "reveal", "no shares, or one seat's share twice")
-        for entry in msg.entries:
-            if not trusted:
-                self.check_entry(seat, msg.position, entry, "share-proof")
-            public[entry.seat] = entry.share
-        return msg.position not in self.revealed and len(public) == len(self.config.seats)
+            self.check_share(seat, msg.position, msg.share, msg.proof)
+        public[seat] = msg.share
+        return msg.position not in self.revealed and self.complete(msg.position)
 
-    def add_transfer(self, seat: int, seq: int, msg: TransferMsg) -> None:
-        """A sealed transfer; only its receiver can check it before the audit."""
-        self.check_position(seat, msg.position, "transfer")
-        if msg.to not in self.keys or msg.to == seat:
-            raise blame(seat, "transfer", f"transfer to seat {msg.to}")
-        self.transfers.append((seat, seq, msg))
-        self.given.setdefault(msg.position, set()).add(seat)
-        self.received.setdefault(msg.to, set()).add(msg.position)
+    def check_share(self, seat: int, position: int, share: Point, proof: Proof) -> None:
+        """``seat``'s own share with its proof: D = x_seat·A_position."""
+        ok = verify_dleq(SHARE_TAG, self.ctx(seat), big_x=self.keys[seat],
+                         a=self.ciphertext(position)[0], d=share,
+                         extra=position_bytes(position), proof=proof)
+        if not ok:
+            raise blame(seat, "share-proof", f"its share for position {position} has a wrong "
+                        "proof")
 
-    def public_sharers(self, position: int) -> set[int]:
-        """Seats whose share for ``position`` the deal (or the re-mask) made public."""
-        owner = self.holder_of(position)
-        return set() if owner is None else set(self.config.seats) - {owner}
+    def complete(self, position: int) -> bool:
+        """Whether every share ``position`` needs is public: every seat's for a deck
+        position, its holder's for a re-mask's or a transfer's."""
+        public = self.shares.get(position, {})
+        if position < self.config.deck_size:
+            return len(public) == len(self.config.seats)
+        return self.holder.get(position) in public
 
-    def open_transfer(self, sender: int, msg: TransferMsg, key: bytes) -> tuple[ShareEntry, ...]:
-        """Unseal a transfer and check it is no false claim: every carried share proven,
-        and with the deal's shares and the receiver's own they decrypt the position."""
+    def public_card(self, position: int) -> int | None:
+        """Decrypt a fully public position; None if it is no card."""
+        public = self.shares[position]
+        if position < self.config.deck_size:
+            return self.plaintext(self.ciphertext(position), list(public.values()))
+        return self.plaintext(self.masked[position], [public[self.holder[position]]])
+
+    def plaintext(self, ciphertext: Ciphertext, shares: list[Point]) -> int | None:
+        """M = B − Σ D with every share ``ciphertext`` needs; the card index, or None."""
         try:
-            entries = unseal(key, msg.sealed)
-        except ValueError as err:
-            raise blame(sender, "transfer",
-                        f"transfer of position {msg.position}: {err}") from None
-        for entry in entries:
-            if entry.seat == msg.to:
-                raise blame(sender, "transfer", "transfer carries the receiver's own share")
-            self.check_entry(sender, msg.position, entry, "transfer")
-        covered = self.public_sharers(msg.position) | {e.seat for e in entries} | {msg.to}
-        lacking = sorted(set(self.config.seats) - covered)
-        if lacking:
-            raise blame(sender, "transfer", f"transfer of position {msg.position} to seat "
-                        f"{msg.to} lacks the shares of seats {lacking}")
-        return entries
-
-    # --- decryption -------------------------------------------------------------------
-
-    def plaintext(self, position: int, shares: list[Point]) -> int | None:
-        """M = B − Σ D_i with every seat's share; the card index, or None if no card."""
-        b = self.ciphertext(position)[1]
-        try:
-            m = add_all([b, neg(add_all(shares))])
+            m = add_all([ciphertext[1], neg(add_all(shares))])
         except ValueError:
             return None
         return card_lookup(self.config.deck_size).get(encode_point(m))
 
-    def public_card(self, position: int) -> int | None:
-        """Decrypt a fully public position."""
-        return self.plaintext(position, list(self.shares[position].values()))
+    # --- transfers --------------------------------------------------------------------
 
-    # --- positions and re-masks ---------------------------------------------------------
+    def add_transfer(self, seat: int, seq: int, msg: TransferMsg, *,
+                     trusted: bool = False) -> Handover:
+        """A card handed from ``seat`` to ``msg.to``: its held form re-encrypted under
+        the receiver's key, checked by the key-switch proof; a new position, held by the
+        receiver. The giver may hand over a position it holds, once, and nothing a
+        transfer made (that is re-masked first)."""
+        self.check_position(seat, msg.position, "transfer")
+        if msg.to not in self.keys or msg.to == seat:
+            raise blame(seat, "transfer", f"transfer to seat {msg.to}")
+        if self.holder_of(msg.position) != seat or msg.position in self.given \
+                or isinstance(self.made_of(msg.position), Handover):
+            raise blame(seat, "transfer", f"hands over position {msg.position}, which it "
+                        "does not hold, or a second time")
+        round_ = self.next_round(seat)
+        output = self._first(seat, round_, "transfer")
+        self.check_parts(seat, (msg.new,), "transfer", trusted=trusted)
+        st = self.switch_statement(seat, msg.position, msg.to, msg.new)
+        if not trusted and not verify_switch(st, msg.proof):
+            raise blame(seat, "transfer", f"the key-switch proof of position {msg.position} "
+                        f"to seat {msg.to} fails: the new ciphertext is not its card")
+        handover = Handover(seat, round_, msg.position, msg.to, output, seq, msg)
+        self._add_made(handover)
+        self.masked[output], self.holder[output] = msg.new, msg.to
+        self.given[msg.position], self.switched[msg.position] = seat, output
+        return handover
 
-    def ciphertext(self, position: int) -> Ciphertext:
-        """The ciphertext at ``position``: the final deck's, or a re-mask's."""
-        if position < self.config.deck_size:
-            return self.final_deck[position]
-        return self.masked[position]
+    def switch_statement(self, seat: int, position: int, to: int, new: Ciphertext) -> Switch:
+        """What the proof of ``seat``'s transfer of ``position`` to ``to`` must show."""
+        return Switch(self.ctx(seat), position, to, self.keys[seat], self.keys[to],
+                      self.held(position), new)
 
-    def exists(self, position: int) -> bool:
-        """A deck position, or a new position of a re-mask applied so far."""
-        return 0 <= position < self.config.deck_size or position in self.masked
+    @property
+    def transfers(self) -> list[Handover]:
+        """Every transfer applied, in order."""
+        return [made for made in self.made if isinstance(made, Handover)]
 
-    def holder_of(self, position: int) -> int | None:
-        """The seat dealt ``position`` (None: talon), or the re-masker of a new position."""
-        if position < self.config.deck_size:
-            return self.config.schedule[position]
-        return self.holder.get(position)
-
-    def knows(self, seat: int, position: int) -> bool:
-        """Whether ``seat`` can read ``position``: dealt to it, its own re-mask's, or
-        handed to it by a transfer."""
-        return self.holder_of(position) == seat or position in self.received.get(seat, set())
+    # --- re-masks ---------------------------------------------------------------------
 
     def remask_ready(self, seat: int, msg: RemaskMsg) -> bool:
-        """Whether ``seat``'s re-mask can be judged now. An input another seat's message
-        could still make readable (a transfer in flight, a re-mask not yet arrived), or
-        a carried share of a readable input not yet published (a share batch in flight),
-        makes it wait; one that nothing can fix is judged (and blamed) at once."""
+        """Whether ``seat``'s re-mask can be judged now. An input that another seat's
+        message could still make (a transfer to it not yet arrived) makes it wait; one
+        that nothing can make any more is judged (and blamed) at once."""
         for j in msg.inputs:
-            if self.knows(seat, j):
+            if self.exists(j):
                 continue
             owner = owner_of(self.config.deck_size, self.config.seats, j)
-            if owner is None or owner[0] != seat:
+            if owner is not None and owner[0] != seat and owner not in self.rounds:
                 return False
-        readable = tuple(j for j in msg.inputs if self.knows(seat, j))
-        return self.carried_public(self.carriers(seat, msg.inputs), readable)
+        return True
 
-    # Carried shares. Every seat c but the re-masker must have published its share
-    # x_c·A of each new position before the re-masker can reveal or hand one over. A
-    # seat whose share of every input is public already (from the deal, an earlier
-    # re-mask, a share batch) need not say anything: D'_k = D_π(k) + r_k·X_c follows
-    # from public points and the re-masker's r_k, so the re-masker computes it and its
-    # proof of shuffle shows it right (shuffleproof.py). Only a seat whose own share of
-    # some input is not public, the holder a received position came from, still
-    # answers with a share batch. At a table of four an exchange then costs two
-    # batches instead of six. Without proofs nothing would show a carried share right,
-    # so every other seat answers, as before.
-    def carriers(self, seat: int, inputs: tuple[int, ...]) -> tuple[int, ...]:
-        """The seats whose shares ``seat``'s re-mask of ``inputs`` carries, in seat
-        order: every other seat but the holders of the inputs (none without proofs)."""
-        if not self.config.proofs:
-            return ()
-        holders = {self.holder_of(j) for j in inputs}
-        return tuple(s for s in self.config.seats if s != seat and s not in holders)
-
-    def carried_public(self, carriers: tuple[int, ...], inputs: tuple[int, ...]) -> bool:
-        """Whether every carrier's share of every input is published."""
-        return all(c in self.shares.get(j, {}) for j in inputs for c in carriers)
-
-    def carried_in(self, carriers: tuple[int, ...],
-                   inputs: tuple[int, ...]) -> tuple[tuple[Point, ...], ...]:
-        """Each carrier's published share of each input (``KeyError`` if one is not)."""
-        return tuple(tuple(self.shares[j][c] for j in inputs) for c in carriers)
+    def remask_of(self, seat: int, round_: int, inputs: tuple[int, ...],
+                  new: Deck) -> Statement:
+        """What the proof of ``seat``'s re-mask ``round_`` of ``inputs`` into ``new``
+        must show: the inputs' held forms shuffled under the seat's own key."""
+        old = tuple(self.held(j) for j in inputs)
+        return Statement(b"remask", self.ctx(seat), self.keys[seat], old, new,
+                         remask_statement(round_, inputs))
 
     def add_remask(self, seat: int, msg: RemaskMsg, *, trusted: bool = False) -> Remask:
-        """A seat's re-mask: its inputs readable by it and not re-masked by it before,
-        and a proven shuffle of their ciphertexts; the inputs are retired for it."""
-        round_ = sum(1 for r in self.remasks if r.seat == seat)
-        c = self.config
-        first = first_position(c.deck_size, len(c.seats), c.index(seat), round_)
-        if first is None:
-            raise blame(seat, "remask", f"re-mask number {round_}: too many re-masks")
+        """A seat's re-mask: positions it holds and has not re-masked before, and a
+        proven shuffle of their held forms under its key; the inputs are retired for it."""
+        round_ = self.next_round(seat)
+        first = self._first(seat, round_, "remask")
         for j in msg.inputs:
-            if not self.exists(j) or not self.knows(seat, j):
-                raise blame(seat, "remask", f"re-masks position {j}, which it cannot read")
+            if not self.exists(j) or self.holder_of(j) != seat:
+                raise blame(seat, "remask", f"re-masks position {j}, which it does not hold")
             if seat in self.retired.get(j, set()):
                 raise blame(seat, "retired", f"re-masks position {j} a second time")
         self.check_parts(seat, msg.deck, "remask", trusted=trusted)
-        carriers = self.carriers(seat, msg.inputs)
-        if len(msg.carried) != len(carriers) \
-                or any(len(row) != len(msg.inputs) for row in msg.carried):
-            raise blame(seat, "remask", f"carries {len(msg.carried)} seats' shares, expected "
-                        f"{len(carriers)}, one per position")
-        if not self.carried_public(carriers, msg.inputs):
-            # remask_ready holds a re-mask back until they are in; a record fed out of
-            # that order (not by a Hand) judges the re-masker, who sent it too early
-            raise blame(seat, "remask", "re-masks a position whose shares are not all public")
         if not trusted:
-            st = self.statement_of_remask(seat, round_, msg.inputs, msg.deck, msg.carried)
+            st = self.remask_of(seat, round_, msg.inputs, msg.deck)
             self._check_proof(seat, st, msg.proof, "remask", (seat, round_))
         outputs = tuple(range(first, first + len(msg.inputs)))
         remask = Remask(seat, round_, msg.inputs, outputs, msg)
-        self.remasks.append(remask)
-        self.rounds[(seat, round_)] = remask
+        self._add_made(remask)
         for j, ciphertext in zip(outputs, msg.deck, strict=True):
-            self.masked[j] = ciphertext
-            self.holder[j] = seat
-        for carrier, row in zip(carriers, msg.carried, strict=True):
-            remask.shares[carrier] = row
-            for j, d in zip(outputs, row, strict=True):
-                self.shares.setdefault(j, {})[carrier] = d
+            self.masked[j], self.holder[j] = ciphertext, seat
         for j in msg.inputs:
             self.retired.setdefault(j, set()).add(seat)
         return remask
 
-    def remask_of(self, position: int) -> Remask | None:
-        """The re-mask that made ``position`` (None for a deck position)."""
-        owner = owner_of(self.config.deck_size, self.config.seats, position)
-        return None if owner is None else self.rounds.get(owner)
+    @property
+    def remasks(self) -> list[Remask]:
+        """Every re-mask applied, in order."""
+        return [made for made in self.made if isinstance(made, Remask)]
 
-    def shared(self, remask: Remask) -> bool:
-        """Every seat but the re-masker has published its shares for the new positions."""
-        return len(remask.shares) == len(self.config.seats) - 1
+    def _first(self, seat: int, round_: int, check: str) -> int:
+        c = self.config
+        first = first_position(c.deck_size, len(c.seats), c.index(seat), round_)
+        if first is None:
+            raise blame(seat, check, f"re-mask or transfer number {round_}: too many")
+        return first
 
-    def remask_entries(self, remask: Remask, shares: tuple[Point, ...],
-                       sender: int) -> list[tuple[int, Point, Point]]:
-        """Pair a seat's shares for a re-mask with the new positions and their A."""
-        if len(shares) != len(remask.outputs):
-            raise blame(sender, "shares", f"{len(shares)} shares for a re-mask of "
-                        f"{len(remask.outputs)} positions")
-        return [(j, self.masked[j][0], d) for j, d in zip(remask.outputs, shares, strict=True)]
-
-    def _check_shares(self, sender: int, entries: list[tuple[int, Point, Point]],
-                      proof: Proof) -> None:
-        if not verify_shares(self.ctx(sender), self.keys[sender], entries, proof,
-                             tag=b"remask"):
-            raise blame(sender, "share-proof", "the re-mask shares' Chaum–Pedersen proof fails")
-
-    def add_shares(self, sender: int, msg: SharesMsg, *, trusted: bool = False) -> Remask:
-        """A seat's shares for another seat's re-mask, checked by their batch proof."""
-        remask = self.rounds[(msg.seat, msg.round)]
-        if sender == remask.seat or sender in remask.shares:
-            raise blame(sender, "shares", f"shares for re-mask {msg.round} of seat {msg.seat} "
-                        "from its re-masker, twice, or carried by the re-mask")
-        entries = self.remask_entries(remask, msg.shares, sender)
-        if not trusted:
-            # a lazy observer keeps the shares unchecked: the re-masker checks them before
-            # it reveals or transfers a position, so no honest move rests on them
-            if self.lazy:
-                self.unchecked.append(Deferred("shares", lambda: self._check_shares(
-                    sender, entries, msg.proof), (msg.seat, msg.round)))
-            else:
-                self._check_shares(sender, entries, msg.proof)
-        remask.shares[sender] = msg.shares
-        for j, _, d in entries:
-            self.shares.setdefault(j, {})[sender] = d
-        return remask
+    def _add_made(self, made: Made) -> None:
+        self.made.append(made)
+        self.rounds[(made.seat, made.round)] = made

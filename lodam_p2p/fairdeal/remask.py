@@ -1,35 +1,33 @@
 """Re-masking a seat's holding: the same cards under fresh, unlinkable positions.
 
-Why. A private transfer names its position, and a played card is revealed by naming its
+Why. A transfer names its position, and a played card is revealed by naming its
 position; so without more, when a card handed over in an exchange is later played,
 every seat learns it was the traded card. After an exchange each trader therefore
-re-masks its whole holding: it takes the k positions it holds, re-randomises each
-ciphertext and permutes them with a secret π, exactly as a shuffle does,
+re-masks its whole holding: it takes the k positions it holds, each in its *held form*
+(α, β) under its own hand key X_s alone (record.py, ``held``: a dealt position with
+every other seat's deal share taken off, or a position made for it by a transfer or by
+its own earlier re-mask), re-randomises each and permutes them with a secret π,
+exactly as a shuffle does under the joint key,
 
-    new[i] = (A_{in[π(i)]} + r_i·G,  B_{in[π(i)]} + r_i·H)
+    new[i] = (α_{in[π(i)]} + r_i·G,  β_{in[π(i)]} + r_i·X_s)
 
 and publishes the k new ciphertexts with the commitment
 
     SHA-256("lodam/v1/remask" ‖ 0x00 ‖ context ‖ u8 k ‖ π (k bytes) ‖ r_0 … r_{k−1} ‖ salt)
 
-and a proof of shuffle from the inputs' ciphertexts (``shuffleproof.py``, tag ``remask``,
-statement data ``remask_statement``). Every other seat's decryption share of each new
-position must then be public, so that only the re-masker can read them, and the old
-positions are retired for it. Nobody else can tell which new position holds the card it
-received.
+and a proof of shuffle from the inputs' held forms under X_s (``shuffleproof.py``, tag
+``remask``, statement data ``remask_statement``). The new positions are held under X_s
+from the start: only the re-masker's own share is ever needed to reveal one, so nobody
+answers a re-mask, and it can be played at once. The old positions are retired for the
+re-masker. Nobody else can tell which new position holds the card it received (that is
+DDH: telling (α + r·G, β + r·X_s) from a fresh encryption under X_s).
 
-Where do those shares come from? A seat c whose shares of all the inputs are public
-(every seat but the holders the inputs came from) has its share of each new position
-*carried*: the re-masker publishes D'_k = D_π(k) + r_k·X_c beside the new ciphertexts,
-and the same proof of shuffle shows each one right (``carry_shares``; record.py,
-``carriers``). Only the holders of received inputs answer with a batch of their shares
-(one batch proof, as in the deal). Without proofs every other seat answers.
-
-Numbering. The new positions of seat s's n-th re-mask (n = 0, 1, … in its own message
-order) are ``K + (n·m + index(s))·MAX_REMASK + i`` for i < k, with m seats and K cards:
-every seat numbers every re-mask alike from the sender's own chain, whatever order two
-traders' re-masks arrive in (a global counter would number them by arrival order, which
-differs from seat to seat). Positions stay below 2^16.
+Numbering. The new positions of seat s's n-th *position-making* message (a REMASK, or
+a TRANSFER, whose one new position is the first of its block; n = 0, 1, … in the
+seat's own message order) are ``K + (n·m + index(s))·MAX_REMASK + i`` for i < k, with m
+seats and K cards: every seat numbers every message alike from the sender's own chain,
+whatever order two traders' messages arrive in (a global counter would number them by
+arrival order, which differs from seat to seat). Positions stay below 2^16.
 
 Openings. Each re-mask's (π, r, salt) is drawn from a per-hand 32-byte ``seed`` through
 SHA-256 in counter mode (``remask_secret``); the audit opening carries only the seed,
@@ -40,10 +38,10 @@ re-derives its ciphertexts from the inputs (a dropped, duplicated or invented ca
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from lodam_p2p.fairdeal.group import Entropy, Point, add, mul, scalar_to_bytes
-from lodam_p2p.fairdeal.messages import MAX_POSITION, MAX_REMASK, RemaskMsg
+from lodam_p2p.fairdeal.group import Entropy, scalar_to_bytes
+from lodam_p2p.fairdeal.messages import MAX_POSITION, MAX_REMASK, RemaskMsg, TransferMsg
 from lodam_p2p.fairdeal.proofs import Context
 from lodam_p2p.fairdeal.shuffle import ShuffleSecret, draw_shuffle
 
@@ -51,17 +49,34 @@ _COMMIT_TAG = b"lodam/v1/remask\x00"
 _PRG_TAG = b"lodam/v1/remask-prg\x00"
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Remask:
-    """One applied re-mask: who, its number for that seat, old and new positions, and
-    the shares other seats have published for the new positions (seat → shares)."""
+    """One applied re-mask: who, its number for that seat, old and new positions."""
 
     seat: int
     round: int
     inputs: tuple[int, ...]
     outputs: tuple[int, ...]
     msg: RemaskMsg
-    shares: dict[int, tuple[Point, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Handover:
+    """One applied transfer: the giver ``seat``, its number for that seat, the giver's
+    ``position``, the receiver ``to`` and the new ``output`` position held by it, and
+    the envelope's sequence number."""
+
+    seat: int
+    round: int
+    position: int
+    to: int
+    output: int
+    seq: int
+    msg: TransferMsg
+
+
+#: What a seat's position-making message made: a re-mask or a transfer.
+Made = Remask | Handover
 
 
 def first_position(deck_size: int, seats: int, index: int, round_: int) -> int | None:
@@ -120,14 +135,3 @@ def remask_commitment(ctx: Context, secret: ShuffleSecret) -> bytes:
         h.update(scalar_to_bytes(r))
     h.update(secret.salt)
     return h.digest()
-
-
-def carry_shares(shares_in: tuple[tuple[Point, ...], ...], keys: tuple[Point, ...],
-                 secret: ShuffleSecret) -> tuple[tuple[Point, ...], ...]:
-    """Each carrier's share of each new position, D'_k = D_π(k) + r_k·X_c, from its
-    shares of the inputs (``shares_in``, in input order) and its hand key; constant time
-    in the re-masker's secret r."""
-    return tuple(
-        tuple(add(row[source], mul(key, r))
-              for source, r in zip(secret.permutation, secret.randomness, strict=True))
-        for row, key in zip(shares_in, keys, strict=True))

@@ -5,9 +5,8 @@ observer (or the offline verifier) computes. A seat holds:
 
   x              its hand key (X = x·G); fresh per hand, opened at the audit
   shuffle        its permutation, re-randomisers and salt; opened at the audit
-  own shares     D = x·A_j, computed once per position, proven on demand
-  held shares    other seats' shares received by private transfer (with their proofs),
-                 which it may forward when it reveals or hands on that position
+  own shares     D = x·A_j, computed once per position, proven on demand (a reveal),
+                 and taken off a held card's ciphertext to read it
   re-mask seed   32 bytes every re-mask of the hand is drawn from; opened at the audit
 """
 
@@ -16,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lodam_p2p.fairdeal.group import Entropy, Point, base_mul, mul, random_scalar
-from lodam_p2p.fairdeal.messages import ShareEntry, position_bytes
+from lodam_p2p.fairdeal.messages import RevealMsg, position_bytes
 from lodam_p2p.fairdeal.proofs import Context, Proof, prove_dleq, prove_key
 from lodam_p2p.fairdeal.record import SHARE_TAG, Record
 from lodam_p2p.fairdeal.shuffle import ShuffleSecret, draw_shuffle
@@ -33,7 +32,6 @@ class SeatSecrets:
     key: Point
     shuffle: ShuffleSecret | None = None
     own: dict[int, Point] = field(default_factory=dict)
-    held: dict[int, dict[int, ShareEntry]] = field(default_factory=dict)
     seed: bytes | None = None
 
     @classmethod
@@ -64,36 +62,16 @@ class SeatSecrets:
             self.own[position] = mul(record.ciphertext(position)[0], self.x)
         return self.own[position]
 
-    def own_entry(self, record: Record, position: int) -> ShareEntry:
-        """This seat's share for ``position`` with a Chaum–Pedersen proof:
-        D = x·A, proof that log_G X = log_A D."""
+    def reveal(self, record: Record, position: int) -> RevealMsg:
+        """This seat's share of ``position`` with a Chaum–Pedersen proof: D = x·A, proof
+        that log_G X = log_A D."""
         a = record.ciphertext(position)[0]
         d = self.share(record, position)
         proof = prove_dleq(SHARE_TAG, self.ctx, x=self.x, big_x=self.key, a=a, d=d,
                            extra=position_bytes(position), entropy=self.entropy)
-        return ShareEntry(self.seat, d, proof)
-
-    def entries(self, record: Record, position: int, skip: set[int]) -> list[ShareEntry]:
-        """Every share this seat can give for ``position`` (its own and those it holds),
-        except those of the seats in ``skip``."""
-        out = []
-        if self.seat not in skip:
-            out.append(self.own_entry(record, position))
-        held = self.held.get(position, {})
-        out.extend(entry for seat, entry in sorted(held.items()) if seat not in skip)
-        return out
-
-    def hold(self, position: int, entries: tuple[ShareEntry, ...]) -> None:
-        """Keep shares received by private transfer."""
-        self.held.setdefault(position, {}).update((e.seat, e) for e in entries)
-
-    def known_shares(self, record: Record, position: int) -> dict[int, Point]:
-        """Every share of ``position`` this seat knows: public, held and its own."""
-        shares = dict(record.shares.get(position, {}))
-        shares.update((s, e.share) for s, e in self.held.get(position, {}).items())
-        shares[self.seat] = self.share(record, position)
-        return shares
+        return RevealMsg(position, d, proof)
 
     def decrypt(self, record: Record, position: int) -> int | None:
-        """The card at ``position`` (all shares must be known); None if it is no card."""
-        return record.plaintext(position, list(self.known_shares(record, position).values()))
+        """The card at a position this seat holds (its held form, less this seat's own
+        share); None if it is no card."""
+        return record.plaintext(record.held(position), [self.share(record, position)])

@@ -7,14 +7,8 @@ w'_k = (A'_k, B'_k). The prover knows a permutation π and scalars r_k with
 
 i.e. the outputs are the inputs re-encrypted and reordered: no card dropped, duplicated,
 replaced or invented, and no ciphertext part chosen freely (a public key planted as an
-``A`` would need its discrete logarithm).
-
-A re-mask's statement also *carries shares* (remask.py): for d public keys X_c, a point
-D_{c,j} beside each input and D'_{c,k} beside each output, re-randomised with the same
-r_k and permutation, D'_{c,k} = D_{c,π(k)} + r_k·X_c. It is the same proof for the
-map r ↦ (r·G, r·H, r·X_1, …, r·X_d): one more t4 per key. With D_{c,j} = x_c·A_j (seat
-c's published decryption share) this shows D'_{c,k} = x_c·A'_k, seat c's share of the
-output, without seat c.
+``A`` would need its discrete logarithm). A shuffle's key is the joint key; a re-mask's
+the re-masker's own hand key, under which it holds its cards (remask.py).
 
 Proof (additive notation; generators h, h_1 … h_N from ``generators``):
 
@@ -25,22 +19,21 @@ Proof (additive notation; generators h, h_1 … h_N from ``generators``):
 4. A Schnorr-style proof, bound to a second challenge e, that the committed matrix has
    rows summing to one (t1), that the chain ends in Π u_j (t2), that the values behind
    the chain are the ones the permutation commitment maps u to (t3, t̂_k), and that
-   Σ u'_k·w'_k = Σ u_j·w_j + Enc(0; Σ r_k·u'_k) (t4A, t4B, and t4_c for each carried
-   key). Terelius and Wikström show the first three pin c to a permutation matrix; with
-   it t4 pins the outputs.
+   Σ u'_k·w'_k = Σ u_j·w_j + Enc(0; Σ r_k·u'_k) (t4A, t4B). Terelius and Wikström show
+   the first three pin c to a permutation matrix; with it t4 pins the outputs.
 
-The proof travels in "commitment form": c_1 … c_N, ĉ_1 … ĉ_N, t1 … t4B, t4_1 … t4_d,
-t̂_1 … t̂_N, s1 … s4, ŝ_1 … ŝ_N, s'_1 … s'_N. The verifier recomputes e from the t's and
-checks the N + 5 + d equations that define them in a single multi-scalar multiplication,
-each equation weighted by a 128-bit number hashed from the whole proof (see
-``_batch_weights``). Size 163·N + 293 + 33·d bytes (52 cards: 8,769 bytes).
+The proof travels in "commitment form": c_1 … c_N, ĉ_1 … ĉ_N, t1 … t4B, t̂_1 … t̂_N,
+s1 … s4, ŝ_1 … ŝ_N, s'_1 … s'_N. The verifier recomputes e from the t's and checks the
+N + 5 equations that define them in a single multi-scalar multiplication, each equation
+weighted by a 128-bit number hashed from the whole proof (see ``_batch_weights``).
+Size 163·N + 293 bytes (52 cards: 8,769 bytes).
 
 Challenges: ``seed = SHA-256("lodam/v1/" ‖ tag ‖ "-u" ‖ 0x00 ‖ context ‖ generators digest
-‖ H ‖ extra ‖ inputs ‖ outputs [‖ u8 d ‖ X_1 … X_d ‖ D_1,1 … D_d,N ‖ D'_1,1 … D'_d,N]
-‖ c_1 … c_N)`` (the bracket only when d > 0), ``u_j = SHA-256(seed ‖ u16 j) mod n``
+‖ H ‖ extra ‖ inputs ‖ outputs ‖ c_1 … c_N)``, ``u_j = SHA-256(seed ‖ u16 j) mod n``
 (never 0) and ``e = challenge(tag, context, seed, ĉ_1 … ĉ_N, t1, t2, t3, t4A, t4B,
-t4_1 … t4_d, t̂_1 … t̂_N)``; ``context`` names the version, table, hand and proving seat, ``extra``
-the statement's own data (a re-mask's input positions).
+t̂_1 … t̂_N)``; ``context`` names the version, table, hand and proving seat, ``H`` the
+statement's key, ``extra`` the statement's own data (a shuffle's commitment, a re-mask's
+number and input positions).
 """
 
 from __future__ import annotations
@@ -79,8 +72,6 @@ from lodam_p2p.fairdeal.shuffle import Ciphertext, ShuffleSecret
 
 #: Most ciphertexts one proof covers (a full deck).
 MAX_SIZE = 52
-#: Most seats whose shares one proof carries along (a table has at most 10 seats).
-MAX_SHARE_KEYS = 16
 Term = tuple[Point | None, int]  # (None = G, scalar)
 
 
@@ -90,7 +81,7 @@ class ShuffleProof:
 
     commitments: tuple[Point, ...]
     chain: tuple[Point, ...]
-    #: t1, t2, t3, t4A, t4B, then one t4 per carried share key (``Statement.share_keys``)
+    #: t1, t2, t3, t4A, t4B
     t: tuple[Point, ...]
     t_hat: tuple[Point, ...]
     s: tuple[int, int, int, int]
@@ -98,7 +89,7 @@ class ShuffleProof:
     s_prime: tuple[int, ...]
 
     def encode(self) -> bytes:
-        """c_1…c_N ‖ ĉ_1…ĉ_N ‖ t1…t4B ‖ t4_1…t4_d ‖ t̂_1…t̂_N ‖ s1…s4 ‖ ŝ_1…ŝ_N ‖ s'_1…s'_N."""
+        """c_1…c_N ‖ ĉ_1…ĉ_N ‖ t1…t4B ‖ t̂_1…t̂_N ‖ s1…s4 ‖ ŝ_1…ŝ_N ‖ s'_1…s'_N."""
         return self.encode_points() + self.encode_responses()
 
     def encode_points(self) -> bytes:
@@ -111,24 +102,21 @@ class ShuffleProof:
         return b"".join(scalar_to_bytes(k) for k in (*self.s, *self.s_hat, *self.s_prime))
 
 
-def proof_size(n: int, keys: int = 0) -> int:
-    """Encoded bytes of a proof over ``n`` ciphertexts carrying ``keys`` seats' shares."""
-    return (3 * n + 5 + keys) * POINT_LEN + (2 * n + 4) * SCALAR_LEN
+def proof_size(n: int) -> int:
+    """Encoded bytes of a proof over ``n`` ciphertexts."""
+    return (3 * n + 5) * POINT_LEN + (2 * n + 4) * SCALAR_LEN
 
 
-def decode_proof(data: bytes, n: int, keys: int = 0) -> ShuffleProof:
-    """Parse a proof over ``n`` ciphertexts carrying ``keys`` seats' shares;
-    ``ValueError`` if malformed."""
-    if not 1 <= n <= MAX_SIZE or not 0 <= keys <= MAX_SHARE_KEYS \
-            or len(data) != proof_size(n, keys):
-        raise ValueError(f"a shuffle proof over {n} ciphertexts carrying {keys} seats' shares "
-                         f"is {proof_size(n, keys)} bytes")
-    end = (3 * n + 5 + keys) * POINT_LEN
+def decode_proof(data: bytes, n: int) -> ShuffleProof:
+    """Parse a proof over ``n`` ciphertexts; ``ValueError`` if malformed."""
+    if not 1 <= n <= MAX_SIZE or len(data) != proof_size(n):
+        raise ValueError(f"a shuffle proof over {n} ciphertexts is {proof_size(n)} bytes")
+    end = (3 * n + 5) * POINT_LEN
     points = [parse_point(data[i : i + POINT_LEN]) for i in range(0, end, POINT_LEN)]
     scalars = [scalar_from_bytes(data[i : i + SCALAR_LEN], nonzero=False)
                for i in range(end, len(data), SCALAR_LEN)]
     s = (scalars[0], scalars[1], scalars[2], scalars[3])
-    hats = 2 * n + 5 + keys  # where t̂_1 starts
+    hats = 2 * n + 5  # where t̂_1 starts
     return ShuffleProof(tuple(points[:n]), tuple(points[n : 2 * n]),
                         tuple(points[2 * n : hats]), tuple(points[hats:]), s,
                         tuple(scalars[4 : 4 + n]), tuple(scalars[4 + n :]))
@@ -193,15 +181,12 @@ def _deck_bytes(deck: Sequence[Ciphertext]) -> bytes:
     return b"".join(encode_point(a) + encode_point(b) for a, b in deck)
 
 
-def _points_bytes(points: Sequence[Point]) -> bytes:
-    return b"".join(encode_point(p) for p in points)
-
-
 @dataclass(frozen=True, slots=True)
 class Statement:
     """What a proof of shuffle is about: ``outputs`` re-encrypt a permutation of
-    ``inputs`` under ``joint``; ``tag`` (``shuffle`` or ``remask``), the prover's
-    ``ctx`` and ``extra`` are bound into every challenge."""
+    ``inputs`` under the key ``joint`` (a shuffle's joint key H, a re-mask's re-masker's
+    hand key); ``tag`` (``shuffle`` or ``remask``), the prover's ``ctx`` and ``extra``
+    are bound into every challenge."""
 
     tag: bytes
     ctx: Context
@@ -209,15 +194,9 @@ class Statement:
     inputs: tuple[Ciphertext, ...]
     outputs: tuple[Ciphertext, ...]
     extra: bytes = b""
-    #: carried shares (a re-mask's, see remask.py): per key X_c, the share D_c of each
-    #: input and of each output, which must follow the ciphertexts: D'_k = D_π(k) + r_k·X_c
-    share_keys: tuple[Point, ...] = ()
-    shares_in: tuple[tuple[Point, ...], ...] = ()
-    shares_out: tuple[tuple[Point, ...], ...] = ()
 
     def challenge(self, seed: bytes, chain: Sequence[Point], ts: Sequence[Point]) -> int:
-        """e = challenge(tag, ctx, seed, ĉ_1…ĉ_N, t1, t2, t3, t4A, t4B, t4_1…t4_d,
-        t̂_1…t̂_N)."""
+        """e = challenge(tag, ctx, seed, ĉ_1…ĉ_N, t1, t2, t3, t4A, t4B, t̂_1…t̂_N)."""
         return challenge(self.tag, self.ctx, seed, *(encode_point(c) for c in chain),
                          *(encode_point(t) for t in ts))
 
@@ -227,10 +206,6 @@ def _u_challenges(st: Statement, commitments: Sequence[Point]) -> tuple[bytes, l
                        + _generators_digest())
     h.update(encode_point(st.joint) + struct.pack(">H", len(st.extra)) + st.extra)
     h.update(_deck_bytes(st.inputs) + _deck_bytes(st.outputs))
-    if st.share_keys:
-        h.update(bytes([len(st.share_keys)]) + _points_bytes(st.share_keys))
-        for row in (*st.shares_in, *st.shares_out):
-            h.update(_points_bytes(row))
     h.update(b"".join(encode_point(c) for c in commitments))
     seed = h.digest()
     us = [int.from_bytes(hashlib.sha256(seed + struct.pack(">H", j)).digest(), "big") % ORDER
@@ -286,11 +261,9 @@ def prove_shuffle(st: Statement, secret: ShuffleSecret, entropy: Entropy) -> Shu
     t3 = lincomb([(None, w[2]), *zip(hs, w_prime, strict=True)])
     t4a = lincomb([(None, -w[3]), *((c[0], wk) for c, wk in zip(outputs, w_prime, strict=True))])
     t4b = lincomb([(joint, -w[3]), *((c[1], wk) for c, wk in zip(outputs, w_prime, strict=True))])
-    t4_shares = tuple(_drawn(lincomb([(key, -w[3]), *zip(row, w_prime, strict=True)]))
-                      for key, row in zip(st.share_keys, st.shares_out, strict=True))
     t_hat = tuple(_drawn(lincomb([(None, w_hat[k]), (h if k == 0 else chain[k - 1], w_prime[k])]))
                   for k in range(n))
-    t = (t1, t2, _drawn(t3), _drawn(t4a), _drawn(t4b), *t4_shares)
+    t = (t1, t2, _drawn(t3), _drawn(t4a), _drawn(t4b))
     e = st.challenge(seed, chain, (*t, *t_hat))
     v = [1] * n  # v_k = Π_{i>k} u'_i
     for k in range(n - 2, -1, -1):
@@ -319,14 +292,12 @@ def verify_shuffle(st: Statement, proof: ShuffleProof) -> bool:
     """True when ``proof`` shows the outputs are a re-encryption shuffle of the inputs
     (remembered in ``MEMO`` once it passed)."""
     parts = (b"shuffle", st.tag, st.ctx.encode(), encode_point(st.joint), st.extra,
-             _deck_bytes(st.inputs), _deck_bytes(st.outputs), _points_bytes(st.share_keys),
-             *(_points_bytes(row) for row in (*st.shares_in, *st.shares_out)),
-             proof.encode())
+             _deck_bytes(st.inputs), _deck_bytes(st.outputs), proof.encode())
     return MEMO.check(parts, lambda: _verify_shuffle(st, proof))
 
 
 def _batch_weights(e: int, proof: ShuffleProof) -> list[int]:
-    """The verifier's weights for the N + 5 + d equations: 128-bit numbers hashed from e (which
+    """The verifier's weights for the N + 5 equations: 128-bit numbers hashed from e (which
     binds the statement and every point of the proof) and the responses, so they are
     fixed only once the whole proof is. If an equation fails, a single value of its
     weight among 2^128 makes the weighted sum vanish: a false proof passes with
@@ -337,12 +308,10 @@ def _batch_weights(e: int, proof: ShuffleProof) -> list[int]:
 
 
 def _verify_shuffle(st: Statement, proof: ShuffleProof) -> bool:
-    n, keys = len(st.inputs), len(st.share_keys)
+    n = len(st.inputs)
     if not 1 <= n <= MAX_SIZE or len(st.outputs) != n or len(proof.commitments) != n \
             or len(proof.chain) != n or len(proof.t_hat) != n or len(proof.s_hat) != n \
-            or len(proof.s_prime) != n or len(proof.t) != 5 + keys \
-            or len(st.shares_in) != keys or len(st.shares_out) != keys \
-            or any(len(row) != n for row in (*st.shares_in, *st.shares_out)):
+            or len(proof.s_prime) != n or len(proof.t) != 5:
         return False
     seed, u = _u_challenges(st, proof.commitments)
     e = st.challenge(seed, proof.chain, (*proof.t, *proof.t_hat))
@@ -350,18 +319,17 @@ def _verify_shuffle(st: Statement, proof: ShuffleProof) -> bool:
 
 
 def _equations(st: Statement, proof: ShuffleProof, u: Sequence[int], e: int) -> list[Term]:
-    """Σ weight·(rebuilt t − sent t) over the N + 5 + d equations, as one sum of products
+    """Σ weight·(rebuilt t − sent t) over the N + 5 equations, as one sum of products
     (each point once): infinity exactly when every equation holds (but for 2^-128).
 
         t1  = s1·G − e·(Σ c_j − Σ h_k)             t2 = s2·G − e·ĉ_N + e·(Π u_j)·h
         t3  = s3·G + Σ s'_k·h_k − e·Σ u_j·c_j      t̂_k = ŝ_k·G + s'_k·ĉ_{k−1} − e·ĉ_k
         t4A = −s4·G + Σ s'_k·A'_k − e·Σ u_j·A_j    t4B = −s4·H + Σ s'_k·B'_k − e·Σ u_j·B_j
-        t4_c = −s4·X_c + Σ s'_k·D'_{c,k} − e·Σ u_j·D_{c,j}   (each carried share key X_c)
     """
-    n, keys = len(u), len(st.share_keys)
+    n = len(u)
     weights = _batch_weights(e, proof)
     a1, a2, a3, a4, a5 = weights[:5]
-    gammas, beta = weights[5 : 5 + keys], weights[5 + keys :]
+    beta = weights[5:]
     (s1, s2, s3, s4), sp = proof.s, proof.s_prime
     gens = generators()
     u_product = 1
@@ -379,10 +347,5 @@ def _equations(st: Statement, proof: ShuffleProof, u: Sequence[int], e: int) -> 
     terms += [(i[0], -a4 * e * uj) for i, uj in zip(st.inputs, u, strict=True)]
     terms += [(i[1], -a5 * e * uj) for i, uj in zip(st.inputs, u, strict=True)]
     terms.append((st.joint, -a5 * s4))
-    for gamma, key, row_in, row_out in zip(gammas, st.share_keys, st.shares_in, st.shares_out,
-                                           strict=True):
-        terms.append((key, -gamma * s4))
-        terms += [(d, gamma * spk) for d, spk in zip(row_out, sp, strict=True)]
-        terms += [(d, -gamma * e * uj) for d, uj in zip(row_in, u, strict=True)]
     terms += [(t, -w) for t, w in zip((*proof.t, *proof.t_hat), weights, strict=True)]
     return terms

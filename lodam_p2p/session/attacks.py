@@ -23,7 +23,6 @@ import hashlib
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from lodam_p2p.fairdeal import LocalProtocolError
 from lodam_p2p.fairdeal.group import (
     add,
     base_mul,
@@ -41,12 +40,13 @@ from lodam_p2p.fairdeal.messages import (
     RemaskMsg,
     RevealMsg,
     ShuffleMsg,
+    TransferMsg,
     encode,
     kind_of,
 )
 from lodam_p2p.fairdeal.messages import decode as decode_message
 from lodam_p2p.fairdeal.proofs import Proof
-from lodam_p2p.fairdeal.shuffle import Ciphertext
+from lodam_p2p.fairdeal.remask import Remask
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
 from lodam_p2p.games import Game, Passage, WireAction
@@ -261,7 +261,7 @@ class RemaskSteal(EnvelopeAttack):
 
     def __init__(self) -> None:
         super().__init__()
-        self.stolen: tuple[int, int, Ciphertext] | None = None  # hand, new position, copy
+        self.stolen: tuple[int, int, int] | None = None  # hand, new position, victim
 
     def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
         trades = _trades(adv, view)
@@ -270,24 +270,29 @@ class RemaskSteal(EnvelopeAttack):
     any_hand = True
 
     def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
+        # a re-randomised copy of another seat's held card in place of the first new
+        # ciphertext: only that seat's share could open it, and nobody shares for a
+        # re-mask; the attack watches for one all the same
         hand = adv.hand
         assert hand is not None and hand.me is not None
         record = hand.fair.record
-        assert record.joint is not None
         target = next((t for t, owner in enumerate(hand.config.schedule)
                        if owner is not None and owner != hand.me
-                       and record.public_card(t) is None and not record.retired.get(t)), None)
+                       and t not in record.revealed and not record.retired.get(t)), None)
         message = decode_message(raw[SIG_LEN + HEADER_LEN:])
         if target is None or not isinstance(message, RemaskMsg):
             self.attempted = False
             return [body]
-        a, b = record.ciphertext(target)
+        victim = hand.config.schedule[target]
+        assert victim is not None
+        a, b = record.held(target)
         r = random_scalar(adv.entropy)
-        copy = (add(a, base_mul(r)), add(b, mul(record.joint, r)))
-        remask = record.rounds[(hand.me, sum(1 for x in record.remasks if x.seat == hand.me) - 1)]
+        copy = (add(a, base_mul(r)), add(b, mul(record.keys[victim], r)))
+        remask = record.rounds[(hand.me, record.next_round(hand.me) - 1)]
+        assert isinstance(remask, Remask)
         out = remask.outputs[0]
         record.masked[out] = copy  # this seat's own record follows its published deck
-        self.stolen = (adv.hand_no, out, copy)
+        self.stolen = (adv.hand_no, out, victim)
         envelopes = list(body.envelopes)
         deck = (copy, *message.deck[1:])
         envelopes[index] = reseal(adv, raw, encode(replace(message, deck=deck)))
@@ -297,24 +302,21 @@ class RemaskSteal(EnvelopeAttack):
         hand = adv.hand
         if self.stolen is None or hand is None or adv.hand_no != self.stolen[0]:
             return
-        _, out, (a, b) = self.stolen
-        record, me = hand.fair.record, hand.me
-        shares = record.shares.get(out, {})
-        others = [s for s in hand.config.seats if s != me]
-        secret = getattr(hand.fair, "_me", None)
-        if secret is None or any(s not in shares for s in others):
+        _, out, victim = self.stolen
+        share = hand.fair.record.shares.get(out, {}).get(victim)
+        if share is None:
             return
         self.stolen = None
-        point = sub(b, add(mul(a, secret.x), *(shares[s] for s in others)))
+        point = sub(hand.fair.record.masked[out][1], share)
         card = card_lookup(hand.config.deck_size).get(encode_point(point))
         if card is not None and hand.pack[card] not in hand.view().hand:
             self.learned.append(str(hand.pack[card]))
 
 
-class ForgedCarriedShare(EnvelopeAttack):
-    kind, summary, target = ("forged-carried-share",
-                             "re-mask carrying another seat's share set off so that its own "
-                             "reveal shows a card of its choosing", Kind.REMASK)
+class ForgedTransfer(EnvelopeAttack):
+    kind, summary, target = ("forged-transfer",
+                             "hand over, in an exchange, a ciphertext of a card of its choosing "
+                             "instead of the card put down", Kind.TRANSFER)
 
     any_hand = True
 
@@ -323,22 +325,19 @@ class ForgedCarriedShare(EnvelopeAttack):
         return action if self.attempted or not trades else trades[0]
 
     def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
-        # the carried share of the first new position moved by M − M*: every seat that
-        # combined the shares would read M* there, a card the seat does not hold
+        # the switched ciphertext moved by M* − M: the receiver would read M*, another
+        # card than the one the giver put down (and the audit's replay would follow it)
         hand = adv.hand
         assert hand is not None and hand.me is not None
-        record = hand.fair.record
         message = decode_message(raw[SIG_LEN + HEADER_LEN:])
-        if not isinstance(message, RemaskMsg) or not message.carried:
+        if not isinstance(message, TransferMsg):
             self.attempted = False
             return [body]
-        remask = record.rounds[(hand.me, sum(1 for x in record.remasks if x.seat == hand.me) - 1)]
-        real = hand.fair.cards[remask.outputs[0]]
+        real = hand.fair.cards[message.position]
         points = card_points(hand.config.deck_size)
         wanted = (real + 1) % hand.config.deck_size
-        row = (sub(add(message.carried[0][0], points[real]), points[wanted]),
-               *message.carried[0][1:])
-        forged = replace(message, carried=(row, *message.carried[1:]))
+        alpha, beta = message.new
+        forged = replace(message, new=(alpha, add(sub(beta, points[real]), points[wanted])))
         envelopes = list(body.envelopes)
         envelopes[index] = reseal(adv, raw, encode(forged))
         return [replace(body, envelopes=tuple(envelopes))]
@@ -346,7 +345,7 @@ class ForgedCarriedShare(EnvelopeAttack):
 
 class RevealHeldCard(Attack):
     kind, summary = ("reveal-held-card",
-                     "reveal, with valid shares, a card another seat holds after an exchange")
+                     "reveal, with a valid share, a card another seat holds after an exchange")
 
     def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
         trades = _trades(adv, view)
@@ -358,23 +357,21 @@ class RevealHeldCard(Attack):
             return
         record = hand.fair.record
         for position in sorted(hand.fair.cards):
-            if (position in hand.holdings[hand.me] or record.public_card(position) is not None
-                    or position == hand.top):
+            # a card it can read but does not hold: after a done exchange the position
+            # it handed over (the receiver holds that card now), after a void one the
+            # position the other trader's transfer made for it (the giver's card)
+            if (position in hand.holdings[hand.me] or position in record.revealed
+                    or position == hand.top or record.holder_of(position) != hand.me
+                    or hand.me in record.retired.get(position, set())):
                 continue
-            # The honest API refuses a reveal by a seat that does not hold the position,
-            # so the cheat builds the message itself, as a modified client would.
-            fair = hand.fair
-            try:
-                me = fair._commanding(position)
-                known = set(record.shares.get(position, {}))
-                entries = me.entries(record, position, skip=known)
-            except LocalProtocolError:
-                continue
-            if not entries:
-                continue
+            # The honest API refuses a reveal of a card the seat may not reveal, so the
+            # cheat builds the message itself, as a modified client would.
+            me = getattr(hand.fair, "_me", None)
+            if me is None:
+                return
             self.attempted = True
-            adv.send(Body(Msg.PROTO, adv.hand_no, 0, (), (_sealed(fair, RevealMsg(
-                position, tuple(entries))),)))
+            adv.send(Body(Msg.PROTO, adv.hand_no, 0, (), (_sealed(hand.fair, me.reveal(
+                record, position)),)))
             return
 
 
@@ -552,5 +549,5 @@ def _claims_kind(wire: WireAction) -> bool:
 ATTACKS: dict[str, type[Attack]] = {a.kind: a for a in (
     VoidAnyone, EarlyAuditOpen, SlowHuman, PredictableSeed, BadKeyProof, BadShareProof,
     ShuffleDrop, ShuffleDuplicate, ShuffleCommitmentMismatch, DeckReplace,
-    RemaskSteal, ForgedCarriedShare, RevealHeldCard, ReplayOtherHand,
+    RemaskSteal, ForgedTransfer, RevealHeldCard, ReplayOtherHand,
     ReplayOtherTable, Equivocation, FalseExchangeClaim, WithheldAuditOpening, Stall, Revoke)}

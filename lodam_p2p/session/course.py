@@ -67,7 +67,9 @@ __all__ = ["MAX_VOIDS", "Course", "SessionPhase", "Timing", "blame_line"]
 
 #: Failed hands in a row after which the table ends.
 MAX_VOIDS = 3
-#: Checks that only the audit opening makes (every peer sees the same opening).
+#: Checks every peer makes alike with no claim to prompt it: the audit opening's (every
+#: peer sees the same opening), and a transfer's key-switch proof, which every peer,
+#: followers included, checks as it arrives.
 _AUDIT_CHECKS = frozenset({"audit-key", "shuffle", "shuffle-commitment", "remask",
                            "remask-commitment", "transfer"})
 #: Checks a proof of shuffle fails as it arrives (also the audit's, once seats opened).
@@ -230,9 +232,9 @@ class Course(Clocks, GameCourse, ABC):
         hand = self.hand
         assert hand is not None
         # A proof that fails as it arrives is judged by every seat on its own, but a
-        # follower that answers nothing (the host's watcher) takes proofs of shuffle and
-        # re-mask shares unchecked until a claim comes: the claim carries the failed
-        # proof so that it checks too.
+        # follower that answers nothing (the host's watcher) takes proofs of shuffle
+        # (the deck's and the re-masks') unchecked until a claim comes: the claim
+        # carries the failed proof so that it checks too.
         arrived = err.check in _PROVEN and not hand.fair.opened()
         at_audit = not arrived and (
             (hand.verdict is not None and err.blame == hand.verdict)

@@ -45,9 +45,8 @@ class HandBase:
         raise NotImplementedError
 
     def vigilant(self) -> None:
-        """A seat claims a cheat: a follower that left proofs of shuffle and re-mask share
-        batches unchecked (it answers nothing) checks them now, and every later one as
-        it comes."""
+        """A seat claims a cheat: a follower that left proofs of shuffle unchecked (it
+        answers nothing) checks them now, and every later one as it comes."""
         self.fair.vigilant()
 
     def earlier_offence(self) -> RemoteProtocolError | None:

@@ -20,8 +20,9 @@ Everything else is public bookkeeping that every peer does alike:
   seat of the hand publishes its share of the talon's top; the play counts once it is
   public.
 - *exchanges* (:mod:`.trading`): an offer, an answer with its transfer, the offerer's
-  outcome with its transfer, and then both traders re-mask their whole holding into
-  fresh positions, so that nothing published later names a traded card's provenance.
+  outcome with its transfer (each a new position, held by the receiver), and then both
+  traders re-mask their whole holding into fresh positions, so that nothing published
+  later names a traded card's provenance.
 - *the audit*: when the deal is over each seat opens its offer commitments beside its
   fair-deal opening; the protocol's audit then calls :meth:`HandPlay._check`, which
   opens the offers (:mod:`.audit`) and has the game replay the full deal
@@ -102,7 +103,7 @@ class HandPlay(HandBase, Trading, OwnMoves):
         self.full: Any = None
         self.verdict: Blame | None = None
         self._pending: Pending | None = None
-        self._remasking: dict[int, bool] = {}
+        self._remasking: set[int] = set()
         self._remask_sent = False
         self._offer_step = -1
         self._top_shared = False
@@ -122,7 +123,7 @@ class HandPlay(HandBase, Trading, OwnMoves):
             return None if pending.trade_with is None else (pending.trade_with, Msg.OUTCOME)
         trader = self.remasking()
         if trader is not None:
-            return None if trader < 0 else (trader, Msg.REMASK)
+            return trader, Msg.REMASK
         kind = self.exchanges.awaiting(self.public)
         to_act = self.game.turn(self.public)
         if kind is None or not isinstance(to_act, int) or not self.dealt:
@@ -162,6 +163,7 @@ class HandPlay(HandBase, Trading, OwnMoves):
             self._take_outcome(seat, body, now)
             return
         if kind is Msg.REMASK:
+            self._screen_remask(seat, body)
             self.feed(seat, body.envelopes, now)
             return
         if kind in (Msg.PLAY, Msg.ANSWER):
@@ -169,6 +171,10 @@ class HandPlay(HandBase, Trading, OwnMoves):
         if kind is Msg.NOTES:
             self._take_notes(seat, args)
         self.feed(seat, body.envelopes, now)
+        if kind is Msg.ANSWER and isinstance(args[0], int) and self.fair.phase is Phase.PLAY:
+            offerer = self.exchanges.offerer(self.public)
+            assert offerer is not None
+            self._handed(seat, args[0], offerer)
         if kind is Msg.OFFER:
             self._take_offer(seat, args)
         elif kind is Msg.ANSWER and args[0] is None:
@@ -274,27 +280,13 @@ class HandPlay(HandBase, Trading, OwnMoves):
         self._remask_mine(now)
         if self.public.is_over and self._pending is None and not self._remasking:
             self._open_for_audit(now)
-        if not self._holding_shares():
-            self._flush()
-
-    def _holding_shares(self) -> bool:
-        """Whether this seat keeps its envelopes back for a moment: at a table without
-        proofs a bystander of an exchange answers the first trader's re-mask (SHARES)
-        only once the second trader's is in too, so that both answers travel in one
-        body — one frame to sign, carry and check instead of two. (With proofs the
-        re-masks carry a bystander's shares, and it has nothing to send.) Nothing waits
-        on the held answer before the second re-mask: the next decision waits for both
-        re-masks and all their shares, and while a trader's re-mask is due the table
-        waits for that trader (:meth:`awaited`), never for a bystander."""
-        return (self.me is not None and self.me not in self._remasking
-                and any(not applied for applied in self._remasking.values())
-                and self.fair.phase is Phase.PLAY)
+        self._flush()
 
     def _finish_play(self, pending: Pending, now: float) -> None:
         revealed = self.fair.record.revealed
         if pending.position not in revealed:
-            # In play every deal share is public, so the player's own reveal (with the
-            # shares it was handed in exchanges) completes the position at once.
+            # In play every deal share is public and every other card is held under its
+            # holder's key alone, so the player's own reveal completes it at once.
             if self.fair.phase is Phase.PLAY:
                 raise Blamed(Blame(pending.seat, "reveal", "played a card without revealing it"))
             return
@@ -343,8 +335,7 @@ class HandPlay(HandBase, Trading, OwnMoves):
         full deal over the log (see :mod:`.audit`)."""
         deck = tuple(self.pack[i] for i in indices)
         cards = {j: self.pack[i] for j, i in masked.items()}
-        transfers = frozenset((s, msg.position, msg.to)
-                              for s, _seq, msg in self.fair.record.transfers)
+        transfers = frozenset((h.seat, h.position, h.to) for h in self.fair.record.transfers)
         offers = opened_offers(self.table_id, self.number, self.log, self.commitments,
                                self.openings)
         replayed = self.exchanges.audit(self.match, deck, masked=cards, log=self.log,

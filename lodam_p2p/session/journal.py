@@ -45,8 +45,9 @@ from lodam_p2p.session.keys import Entropy
 JOURNAL = "journal.json"
 LOCK = "lock"
 #: The journal's format version; it follows the protocol's, since a journal holds the
-#: hand's signed envelopes (2: re-masks carry shares), which another version refuses.
-VERSION = 2
+#: hand's signed envelopes (3: held cards under their holder's key), which another
+#: version refuses.
+VERSION = 3
 #: Default slots under the state root (one per concurrently running seat).
 SLOTS = 64
 

@@ -1,6 +1,6 @@
 """The lobby: who sits where before the match, kept by the table's host.
 
-The host of a table publishes the retained announcement (``lodam/v2/lobby/<table>``)
+The host of a table publishes the retained announcement (``lodam/v3/lobby/<table>``)
 and admits peers: a peer publishes JOIN (its name and kind) on its own topic, the host
 answers with the seat list (SEATS: who sits where, and how many seats the table has) on
 its own — names made unique at the table ("Ann", "Ann (2)") — and once every seat is

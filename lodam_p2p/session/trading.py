@@ -1,26 +1,31 @@
 """Exchanges at one peer: offers, the two transfers, the outcome, and the re-masks.
 
 A mixin of :class:`~lodam_p2p.session.handplay.HandPlay`. An offer is a kind and a
-salted commitment to the position put down; an accepting answer hands its position over
-at once (a private transfer to the offerer); the offerer, having learnt that card, hands
-its own over and announces the outcome, void or done, as the game's rule says
-(:meth:`HiddenExchange.void <lodam_p2p.games.HiddenExchange.void>`). Both traders learn
-both cards; holdings swap only when it is done.
+salted commitment to the position put down; an accepting answer hands its card over at
+once (a fair-deal transfer to the offerer: the card re-encrypted under the offerer's
+key, a new position the offerer holds); the offerer, having learnt that card, hands
+its own over the same way and announces the outcome, void or done, as the game's rule
+says (:meth:`HiddenExchange.void <lodam_p2p.games.HiddenExchange.void>`). Both traders
+learn both cards. When the exchange is done each trader's holding swaps its card for
+the position the other's transfer made; when it is void the holdings stay.
 
 Then, void or done, each trader **re-masks its whole holding** (fair-deal ``remask``):
 the same cards under fresh positions that only it can link to the old ones, so when a
 traded card (or, after a void exchange, the offered one) is later played, the position
-it is revealed from says nothing of the exchange. The next decision waits until both
-re-masks are in and every seat's shares for them too (:meth:`Trading.remasking`). A
-re-mask is checked against the public holding: one that takes anything but exactly the
-seat's holding, or comes when none is due, blames its seat.
+it is revealed from says nothing of the exchange. Both re-mask at once, and nobody
+answers a re-mask; the next decision waits until both are in
+(:meth:`Trading.remasking`). A re-mask is checked against the public holding: one that
+takes anything but exactly the seat's holding, or comes when none is due, blames its
+seat, and so does an answer or an outcome that does not hand its card over.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from lodam_p2p.fairdeal import Blame, Event, Hand, Phase, Remasked, RemaskShared
+from lodam_p2p.fairdeal import Blame, Event, Hand, Phase, Remasked
+from lodam_p2p.fairdeal.messages import RemaskMsg
+from lodam_p2p.fairdeal.remask import Handover
 from lodam_p2p.games import Game, HiddenExchange, LoggedMove, Passage, PublicMove, WireAction
 from lodam_p2p.session.handtypes import Blamed, Pending, Refused
 from lodam_p2p.session.wire import Body, Msg
@@ -43,8 +48,8 @@ class Trading:
     outbox: list[Body]
     _pending: Pending | None
     _offer_step: int
-    #: traders whose re-mask is due (False) or in but not yet shared by all (True)
-    _remasking: dict[int, bool]
+    #: traders whose re-mask is due and not yet in
+    _remasking: set[int]
     _remask_sent: bool
 
     def _decide(self, move: PublicMove, entry: LoggedMove) -> None:
@@ -65,6 +70,9 @@ class Trading:
     def _body(self, kind: Msg, args: tuple[object, ...], envelopes: list[bytes]) -> Body:
         raise NotImplementedError
 
+    def _signed_message(self, seat: int, data: bytes) -> object:
+        raise NotImplementedError
+
     # --- offers and outcomes ------------------------------------------------------------
 
     def _take_offer(self, seat: int, args: tuple[object, ...]) -> None:
@@ -78,6 +86,19 @@ class Trading:
         passage = None if kind is None else Passage.FACE_DOWN
         self._decide(PublicMove(seat, WireAction("offer", (kind,), None, passage)),
                      LoggedMove(seat, "offer", self.step, (kind,)))
+
+    def _handed(self, seat: int, position: int, to: int) -> int:
+        """The position made by ``seat``'s transfer of ``position`` to ``to``, which the
+        body just fed must have carried: a trader's answer or outcome names the card it
+        hands over, and its envelopes hand it over (the body is the evidence)."""
+        record = self.fair.record
+        made = record.switched.get(position)
+        handover = record.made_of(made) if made is not None else None
+        if made is None or not isinstance(handover, Handover) or handover.seat != seat \
+                or handover.to != to:
+            raise Blamed(Blame(seat, "transfer", f"named position {position} for an "
+                               f"exchange with seat {to} without handing it over"))
+        return made
 
     def _trade(self, pending: Pending, now: float) -> None:
         offerer, acceptor = pending.trade_with, pending.seat
@@ -102,6 +123,8 @@ class Trading:
         if self.fair.phase is Phase.ABORTED:
             return
         acceptor = pending.seat
+        to_acceptor = self._handed(seat, position, acceptor)
+        to_offerer = self.fair.record.switched[pending.position]
         move = PublicMove(acceptor, WireAction("answer", (), None, Passage.TO_ONE), None,
                           (bool(void),))
         try:
@@ -112,9 +135,9 @@ class Trading:
         if not void:
             self.holdings[seat].remove(position)
             self.holdings[acceptor].remove(pending.position)
-            self.holdings[seat].add(pending.position)
-            self.holdings[acceptor].add(position)
-        self._remasking = {seat: False, acceptor: False}
+            self.holdings[seat].add(to_offerer)
+            self.holdings[acceptor].add(to_acceptor)
+        self._remasking = {seat, acceptor}
         self._remask_sent = False
         self.since = now
         self._applied(move, LoggedMove(acceptor, "answer", self.step,
@@ -124,15 +147,21 @@ class Trading:
     # --- re-masks -----------------------------------------------------------------------
 
     def remasking(self) -> int | None:
-        """The trader whose re-mask is awaited (-1: both are in, shares still coming;
-        None: no re-mask pending)."""
-        due = sorted(s for s, applied in self._remasking.items() if not applied)
-        if due:
-            return due[0]
-        return -1 if self._remasking else None
+        """The trader whose re-mask is awaited (the lower one while both are), or None."""
+        return min(self._remasking) if self._remasking else None
 
     def _remask_due(self, seat: int) -> bool:
-        return self._remasking.get(seat) is False
+        return seat in self._remasking
+
+    def _screen_remask(self, seat: int, body: Body) -> None:
+        """A re-mask must take exactly the seat's holding: judged on the signed envelope
+        before it is fed, so that one naming positions that do not exist yet cannot make
+        the table wait."""
+        for data in body.envelopes:
+            message = self._signed_message(seat, data)
+            if isinstance(message, RemaskMsg) and set(message.inputs) != self.holdings[seat]:
+                raise Blamed(Blame(seat, "remask", "re-masked positions other than its "
+                                   "holding"), (data,))
 
     def _follow_remasks(self, events: list[Event]) -> None:
         """Map holdings to the new positions as re-masks arrive; blame a stray one."""
@@ -143,18 +172,12 @@ class Trading:
                     raise Blamed(Blame(seat, "remask", "re-masked positions other than its "
                                        "holding, or when no re-mask was due"))
                 self.holdings[seat] = set(event.outputs)
-                self._remasking[seat] = True
-            elif isinstance(event, RemaskShared) and self._remasking.get(event.seat):
-                del self._remasking[event.seat]
+                self._remasking.discard(seat)
 
     def _remask_mine(self, now: float) -> None:
-        """Re-mask this seat's holding when due. Of the two traders the higher seat
-        re-masks once the lower one's re-mask is in, and its REMASK body carries its
-        shares for that re-mask too (one body fewer per exchange); the table waits for
-        the lower trader meanwhile (:meth:`remasking`), never for the higher."""
+        """Re-mask this seat's holding when due (both traders at once: nothing answers a
+        re-mask, so neither waits for the other)."""
         if self.me is None or not self._remask_due(self.me) or self._remask_sent:
-            return
-        if any(seat < self.me and not applied for seat, applied in self._remasking.items()):
             return
         self._remask_sent = True
         self.fair.remask(sorted(self.holdings[self.me]), now)

@@ -1,6 +1,6 @@
 """What sessions say to each other: signed frames and the message bodies inside them.
 
-Two layers wrap every publication on a peer topic ``lodam/v2/t/<table>/p/<peer>``::
+Two layers wrap every publication on a peer topic ``lodam/v3/t/<table>/p/<peer>``::
 
     pubkey (32) ‖ signature (64) ‖ frame      frame: lodam_p2p.transport.frames
 

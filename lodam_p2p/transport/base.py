@@ -100,7 +100,7 @@ class Transport(Protocol):
 def topic_matches(pattern: str, topic: str) -> bool:
     """MQTT topic-filter matching: ``+`` is one level, a final ``#`` is any rest.
 
-    >>> topic_matches("lodam/v2/t/+/p/+", "lodam/v2/t/oak/p/ann")
+    >>> topic_matches("lodam/v3/t/+/p/+", "lodam/v3/t/oak/p/ann")
     True
     >>> topic_matches("lodam/#", "lodam")
     True

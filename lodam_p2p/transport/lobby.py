@@ -1,9 +1,9 @@
 """Table announcements: the retained message that puts a table in the lobby.
 
-The host of a table publishes, retained, on ``lodam/v2/lobby/<table>``, a small JSON
+The host of a table publishes, retained, on ``lodam/v3/lobby/<table>``, a small JSON
 object (readable with any MQTT tool)::
 
-    {"v": 2, "table": "oak", "host": "ann", "seats": 5,
+    {"v": 3, "table": "oak", "host": "ann", "seats": 5,
      "seated": ["ann", "bob"], "options": {"variant": "willughby"}, "state": "open"}
 
 ``v``        protocol version (:data:`~.topics.PROTOCOL_VERSION`); others are listed

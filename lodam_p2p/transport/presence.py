@@ -2,7 +2,7 @@
 
 On every (re)connection a transport with a :class:`PresenceSpec` draws a fresh nonce,
 registers the Last Will ``{"peer": p, "nonce": n, "online": false}`` on
-``lodam/v2/t/<table>/presence/<peer>`` (retained, QoS 1), then publishes the matching
+``lodam/v3/t/<table>/presence/<peer>`` (retained, QoS 1), then publishes the matching
 ``online: true`` announcement there. A clean close publishes ``online: false`` itself
 before disconnecting; an abrupt one lets the broker publish the will.
 

@@ -2,11 +2,11 @@
 
 ::
 
-    lodam/v2/lobby/<table>                  retained table announcement (lobby.py)
-    lodam/v2/t/<table>/p/<peer>             everything <peer> says at <table>
-    lodam/v2/t/<table>/p/+                  what every peer at <table> subscribes to
-    lodam/v2/t/<table>/presence/<peer>      retained presence, and the Last Will
-    lodam/v2/probe/<nonce>                  a lobby reader's echo (lobby.read_lobby)
+    lodam/v3/lobby/<table>                  retained table announcement (lobby.py)
+    lodam/v3/t/<table>/p/<peer>             everything <peer> says at <table>
+    lodam/v3/t/<table>/p/+                  what every peer at <table> subscribes to
+    lodam/v3/t/<table>/presence/<peer>      retained presence, and the Last Will
+    lodam/v3/probe/<nonce>                  a lobby reader's echo (lobby.read_lobby)
 
 Each peer publishes only on its own ``p/<peer>`` topic, so per-publisher order is the
 only order the protocol needs and a broker ACL can pin a client to its own topic.
@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from enum import Enum
 
 #: Protocol version: the second topic level and the ``v`` of every announcement, so that
-#: peers of different versions never meet at a table (2: proofs of shuffle in commitment
-#: form, re-masks that carry shares; the fair-deal envelopes say 2 as well).
-PROTOCOL_VERSION = 2
+#: peers of different versions never meet at a table (3: held cards under their holder's
+#: key, transfers that switch keys, re-masks nobody answers; the fair-deal envelopes say
+#: 3 as well).
+PROTOCOL_VERSION = 3
 #: Root of every topic this version uses.
 ROOT = f"lodam/v{PROTOCOL_VERSION}"
 #: Longest table or peer name, in characters.
@@ -108,11 +109,11 @@ LOBBY_PATTERN = f"{ROOT}/lobby/+"
 class TopicKind(Enum):
     """What a received topic is."""
 
-    #: ``lodam/v2/t/<table>/p/<peer>``
+    #: ``lodam/v3/t/<table>/p/<peer>``
     PEER = "p"
-    #: ``lodam/v2/t/<table>/presence/<peer>``
+    #: ``lodam/v3/t/<table>/presence/<peer>``
     PRESENCE = "presence"
-    #: ``lodam/v2/lobby/<table>``
+    #: ``lodam/v3/lobby/<table>``
     LOBBY = "lobby"
 
 

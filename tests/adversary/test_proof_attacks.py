@@ -1,8 +1,9 @@
-"""Attacks on the deck and the re-masks: stopped before the next card only by proofs.
+"""Attacks on the deck, the re-masks and the transfers: stopped before the next card
+only by proofs.
 
-Without zero-knowledge proofs of shuffle (and of re-mask), a replaced deck, a shuffle
-that drops or copies a card, is found by the size and distinctness checks or only at
-the audit, after the cards were played. These tests ask for the stronger promise:
+Without zero-knowledge proofs of shuffle (and of re-mask and key switch), a replaced
+deck, a shuffle that drops or copies a card, is found by the size and distinctness
+checks or only at the audit, after the cards were played. These tests ask for the stronger promise:
 the attacker learns nothing and every honest seat names it, alone and in the same words.
 """
 
@@ -33,20 +34,22 @@ def test_a_false_shuffle_is_refused_before_a_card_is_dealt(
     assert played.honest[0]["blames"][0].split(": ")[1] in {"shuffle", "malformed"}, played.logs
 
 
-def test_a_remask_of_another_seats_card_is_refused_before_its_shares(
+def test_a_remask_of_another_seats_card_is_refused_on_arrival(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
-    """The re-mask is proven before any seat sends a share for it: nothing to read."""
+    """The re-mask is proven before anything rests on it, and nobody ever sends a share
+    for a re-mask: nothing to read."""
     played = play_against("remask-steal", make_mosquitto(NODELAY), tmp_path, lives=2)
     assert_convicted(played)
     assert played.honest[0]["blames"][0].split(": ")[1].startswith("remask"), played.logs
 
 
-def test_a_remask_carrying_a_false_share_is_refused_before_a_card_from_it(
+def test_a_transfer_of_a_forged_card_is_refused_on_arrival(
         make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
-    """A carried share is the re-masker's own arithmetic: set off, it would make the
-    re-masker's reveal read as a card of its choosing. The proof covers it."""
-    played = play_against("forged-carried-share", make_mosquitto(NODELAY), tmp_path, lives=2)
+    """A transfer is the giver's own re-encryption: set off, the receiver would read a
+    card of the giver's choosing. Its key-switch proof is public, so every seat refuses
+    it as it comes, not only the receiver, and not only at the audit."""
+    played = play_against("forged-transfer", make_mosquitto(NODELAY), tmp_path, lives=2)
     assert_convicted(played)
     blame = played.honest[0]["blames"][0]
-    assert blame.split(": ")[1].startswith("remask"), played.logs
-    assert "proof of shuffle fails" in blame, played.logs  # on arrival, not at the audit
+    assert blame.split(": ")[1].startswith("transfer"), played.logs
+    assert "key-switch proof" in blame, played.logs

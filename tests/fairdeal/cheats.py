@@ -44,8 +44,7 @@ def bad_deal_share(hand: Hand, msg):
 
 
 def bad_reveal_share(hand: Hand, msg):
-    first = msg.entries[0]
-    return replace(msg, entries=(replace(first, share=shifted(first.share)), *msg.entries[1:]))
+    return replace(msg, share=shifted(msg.share))
 
 
 def duplicated_card(hand: Hand, msg):
@@ -73,6 +72,7 @@ def wrong_audit_key(hand: Hand, msg):
     return replace(msg, secret=(msg.secret + 1) % ORDER)
 
 
-def garbled_transfer(hand: Hand, msg):
-    sealed = bytes([msg.sealed[0] ^ 1]) + msg.sealed[1:]
-    return replace(msg, sealed=sealed)
+def shifted_transfer(hand: Hand, msg):
+    """The handed-over ciphertext moved by G: the receiver would read another point (a
+    card of the giver's choosing, had it moved it by the difference of two cards)."""
+    return replace(msg, new=(msg.new[0], shifted(msg.new[1])))

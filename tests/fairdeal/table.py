@@ -148,16 +148,17 @@ class Table:
     def trade(self, a: int, b: int, pa: int, pb: int, *, void: bool = False,
               holdings: dict[int, set[int]] | None = None) -> dict[int, tuple[int, ...]]:
         """An exchange as the session makes it: both transfers, then both traders
-        re-mask their whole holding (the other's card in it unless ``void``). Returns each
-        trader's new positions; ``holdings`` (seat → positions) is updated."""
+        re-mask their whole holding (the card the other handed over in it unless
+        ``void``). Returns each trader's new positions; ``holdings`` (seat → positions)
+        is updated."""
         held = holdings if holdings is not None else {
             s: set(self.config.positions_of(s)) for s in self.config.seats}
-        self.hands[a].transfer(pa, b, self.now)
-        self.hands[b].transfer(pb, a, self.now)
+        to_b = self.hands[a].transfer(pa, b, self.now)
+        to_a = self.hands[b].transfer(pb, a, self.now)
         self.flush()
         if not void:
-            held[a] = (held[a] - {pa}) | {pb}
-            held[b] = (held[b] - {pb}) | {pa}
+            held[a] = (held[a] - {pa}) | {to_a}
+            held[b] = (held[b] - {pb}) | {to_b}
         new = {s: self.hands[s].remask(sorted(held[s]), self.now) for s in (a, b)}
         for s in (a, b):
             held[s] = set(new[s])

@@ -20,7 +20,7 @@ from lodam_p2p.fairdeal.messages import (
 )
 from lodam_p2p.fairdeal.proofs import Proof
 from lodam_p2p.fairdeal.shuffle import ShuffleSecret
-from lodam_p2p.fairdeal.transfer import seal, transfer_key
+from lodam_p2p.fairdeal.transfer import prove_switch, switch_key
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from tests.fairdeal import cheats
 from tests.fairdeal.table import Table, forge, identity, make_config
@@ -241,36 +241,37 @@ def test_malformed_or_out_of_order_bodies(body: bytes | None, check: str) -> Non
     assert [(e.seat, e.check) for e in table.errors[0]] == [(1, check)]
 
 
-def test_false_claim_in_a_transfer_garbled() -> None:
-    table = _table(cheats.tampering(TransferMsg, cheats.garbled_transfer))
+def test_a_false_transfer_is_refused_by_every_seat_at_once() -> None:
+    # the key switch is public and proven: nobody has to take the receiver's word
+    table = _table(cheats.tampering(TransferMsg, cheats.shifted_transfer))
     table.flush()
     table.hands[CHEATER].transfer(table.config.positions_of(CHEATER)[0], 2, 0.0)
     table.flush()
-    assert [(e.seat, e.check) for e in table.errors[2]] == [(CHEATER, "transfer")]
-    assert not table.errors[0] and not table.errors[3]  # only the receiver can tell, so far
-    table.finish()  # at the audit everyone can
-    assert [(e.seat, e.check) for e in table.errors[0]] == [(CHEATER, "transfer")]
+    for s in (0, 2, 3):
+        assert [(e.seat, e.check) for e in table.errors[s]] == [(CHEATER, "transfer")]
     assert table.blamed() == {CHEATER}
     verdict = _verdict(table)
     assert verdict is not None and (verdict.seat, verdict.check) == (CHEATER, "transfer")
 
 
-def _other_position_share(hand: Hand, msg: TransferMsg) -> TransferMsg:
-    """Seal a (validly proven) share of a different position under this position."""
-    me = hand._me
+def _other_card(hand: Hand, msg: TransferMsg) -> TransferMsg:
+    """A valid switch of the seat's second card, claimed for its first position."""
+    me, rec = hand._me, hand.record
     assert me is not None
     other = hand.config.positions_of(hand.seat)[1]
-    key = transfer_key(me.x, hand.record.keys[msg.to], me.ctx, to=msg.to,
-                       position=msg.position, seq=len(hand._sent))
-    return replace(msg, sealed=seal(key, [me.own_entry(hand.record, other)]))
+    new, rho = switch_key(rec.held(other), me.share(rec, other), rec.keys[msg.to], me.entropy)
+    st = rec.switch_statement(me.seat, other, msg.to, new)
+    return replace(msg, new=new, proof=prove_switch(st, me.x, rho, me.entropy))
 
 
-def test_false_claim_in_a_transfer_wrong_card() -> None:
-    table = _table(cheats.tampering(TransferMsg, _other_position_share))
+def test_a_transfer_of_another_card_than_its_position_is_refused() -> None:
+    table = _table(cheats.tampering(TransferMsg, _other_card))
     table.flush()
     table.hands[CHEATER].transfer(table.config.positions_of(CHEATER)[0], 3, 0.0)
     table.flush()
     assert [(e.seat, e.check) for e in table.errors[3]] == [(CHEATER, "transfer")]
+    assert [(e.seat, e.check) for e in table.errors[0]] == [(CHEATER, "transfer")]
+    assert not table.hands[3].cards.keys() - set(table.config.positions_of(3))
 
 
 def test_audit_checker_names_the_guilty_seat() -> None:

@@ -48,10 +48,10 @@ def test_verify_names_the_guilty_seat(tmp_path: Path, capsys: pytest.CaptureFixt
 
 @pytest.mark.parametrize("text", ["", "{}", "[1, 2]", '{"format": "lodam-fairdeal-transcript"}',
                                   "\x00\x01 not json",
-                                  '{"format": "lodam-fairdeal-transcript", "version": 2, '
+                                  '{"format": "lodam-fairdeal-transcript", "version": 3, '
                                   '"table_id": "00", "hand": true}',
                                   # an earlier protocol's transcript
-                                  '{"format": "lodam-fairdeal-transcript", "version": 1}'])
+                                  '{"format": "lodam-fairdeal-transcript", "version": 2}'])
 def test_verify_unreadable_exits_2(tmp_path: Path, text: str,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.json"

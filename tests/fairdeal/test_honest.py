@@ -48,9 +48,12 @@ def test_reveal_talon_and_exchange_both_sides_learn() -> None:
         assert revealed[top] == deal[top]
         assert revealed[c.positions_of(0)[0]] == deal[c.positions_of(0)[0]]
     pa, pb = c.positions_of(1)[0], c.positions_of(2)[0]
-    # the void case needs exactly this: each side learns the other's card
-    assert _of(table, 2, CardLearned) == [CardLearned(pa, deal[pa], 1)]
-    assert _of(table, 1, CardLearned) == [CardLearned(pb, deal[pb], 2)]
+    made = table.hands[3].record.switched  # the positions the two transfers made
+    # the void case needs exactly this: each side learns the other's card, held by it
+    # under its own key at the position the transfer made
+    assert _of(table, 2, CardLearned) == [CardLearned(made[pa], deal[pa], 1)]
+    assert _of(table, 1, CardLearned) == [CardLearned(made[pb], deal[pb], 2)]
+    assert table.hands[3].record.holder_of(made[pa]) == 2
     assert not _of(table, 3, CardLearned)
     # the receiver played the card it received, from its re-masked holding
     assert any(e.card == deal[pa] and e.by == 2 and e.position >= c.deck_size
@@ -121,4 +124,6 @@ def test_message_sizes_are_those_of_the_spec() -> None:
     assert SIG_LEN + HEADER_LEN == 125
     assert sizes["KeyMsg"] == {103} and sizes["ShuffleMsg"] == {12243}  # 3471 + 8769 + 3
     assert sizes["DealMsg"] == {1259} and sizes["AuditMsg"] == {1825}
-    assert sizes["RevealMsg"] == {103} and sizes["TransferMsg"] == {120}
+    # a reveal is 103 bytes and its position: 1 byte below 128, 3 from 256 (a re-mask's)
+    assert sizes["RevealMsg"] == {104, 106} and sizes["TransferMsg"] == {170}
+    assert sizes["RemaskMsg"] == {2416}  # k = 9: 18 + 594 + 32 + 1760 + 12 of msgpack

@@ -1,6 +1,7 @@
 """A lazy observer (the host's watcher, which answers nothing) takes proofs of shuffle
-and re-mask share batches unchecked until it is made vigilant, and then reaches the
-seats' verdict on the same envelopes; an eager one checks them as they come."""
+unchecked until it is made vigilant, or until a card it shows rests on one, and then
+reaches the seats' verdict on the same envelopes; an eager one checks them as they
+come."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pytest
 
 from lodam_p2p.fairdeal import CardRevealed, Hand, Phase
 from lodam_p2p.fairdeal.errors import LocalProtocolError, RemoteProtocolError
-from lodam_p2p.fairdeal.group import add, base_mul, mul
-from lodam_p2p.fairdeal.messages import DealMsg, RemaskMsg, RevealMsg, SharesMsg, ShuffleMsg
+from lodam_p2p.fairdeal.group import add, base_mul, card_points, mul
+from lodam_p2p.fairdeal.messages import DealMsg, RemaskMsg, RevealMsg, ShuffleMsg
+from lodam_p2p.fairdeal.remask import remask_secret
 from tests.fairdeal import cheats
 from tests.fairdeal.table import Table, identity, make_config
 
@@ -20,10 +22,18 @@ CHEATER = 1
 
 
 def _invented(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
-    """A re-randomised copy of another seat's position in place of one card."""
-    a, b = hand.record.ciphertext(hand.config.positions_of(3)[0])
-    joint = hand.record.joint
-    return replace(msg, deck=((add(a, base_mul(7)), add(b, mul(joint, 7))), *msg.deck[1:]))
+    """A re-randomised copy of another seat's held card in place of one card."""
+    a, b = hand.record.held(hand.config.positions_of(3)[0])
+    key = hand.record.keys[hand.seat]
+    return replace(msg, deck=((add(a, base_mul(7)), add(b, mul(key, 7))), *msg.deck[1:]))
+
+
+def _planted(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
+    """A fresh encryption, under the re-masker's key, of a card of its choosing in
+    place of its first new ciphertext: its own reveal would show that card."""
+    m = card_points(hand.config.deck_size)[0]
+    key = hand.record.keys[hand.seat]
+    return replace(msg, deck=((base_mul(99), add(m, mul(key, 99))), *msg.deck[1:]))
 
 
 def _false_shuffle() -> Table:
@@ -42,18 +52,12 @@ def _false_remask() -> Table:
     return table
 
 
-def _bad_remask_share(hand: Hand, msg: SharesMsg) -> SharesMsg:
-    return replace(msg, shares=(cheats.shifted(msg.shares[0]), *msg.shares[1:]))
-
-
-def _false_remask_shares() -> Table:
-    # the cheater answers its trading partner's re-mask (which holds the card it gave)
-    # with a false share
+def _planted_remask() -> Table:
     table = Table.build(make_config(4, 32),
-                        cheaters={CHEATER: cheats.tampering(SharesMsg, _bad_remask_share)})
+                        cheaters={CHEATER: cheats.tampering(RemaskMsg, _planted)})
     table.flush()
-    c = table.config
-    table.trade(0, CHEATER, c.positions_of(0)[0], c.positions_of(CHEATER)[0])
+    table.hands[CHEATER].remask(table.config.positions_of(CHEATER), 0.0)
+    table.flush()
     return table
 
 
@@ -78,8 +82,8 @@ def _seats_verdict(table: Table) -> tuple[int, str]:
     return caught.pop()
 
 
-CHEATS = pytest.mark.parametrize("build", [_false_shuffle, _false_remask, _false_remask_shares],
-                                 ids=["shuffle", "remask", "remask-shares"])
+CHEATS = pytest.mark.parametrize("build", [_false_shuffle, _false_remask, _planted_remask],
+                                 ids=["shuffle", "remask", "planted"])
 
 
 @CHEATS
@@ -112,40 +116,43 @@ def test_an_honest_hand_leaves_nothing_to_convict() -> None:
     table.play_through()
     observer = Hand(table.config, None, None, None, 0.0, lazy=True)
     assert _follow(table, observer) == []
-    taken = [d.what for d in observer.record.unchecked]
-    # four shuffles and two re-masks, each re-mask answered by the trader whose card it
-    # holds (the two other seats' shares carried); but the receiver played the card it
-    # received, from its re-mask, whose proof and batch were checked before the card
-    # was shown (``Record.settle``)
-    assert taken.count("proof") == 4 + 1
-    assert taken.count("shares") == 1
+    # four shuffles and two re-masks; but the receiver played the card it received,
+    # from its re-mask, whose proof was checked before the card was shown
+    # (``Record.settle``)
+    assert [d.remask is None for d in observer.record.unchecked] == [True] * 4 + [False]
     observer.vigilant()
     assert observer.phase is Phase.DONE and not observer.record.unchecked
 
 
-def _forged_carried(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
-    return replace(msg, carried=((cheats.shifted(msg.carried[0][0]), *msg.carried[0][1:]),
-                                 *msg.carried[1:]))
-
-
-def test_a_lazy_observer_checks_a_remask_before_it_shows_a_card_from_it() -> None:
-    # a carried share moved off true makes the re-masker's own reveal decrypt to another
-    # point; the seats refuse the re-mask at once, and a lazy observer, which took it
-    # unchecked, checks it when the reveal comes and shows no card
-    table = Table.build(make_config(4, 32),
-                        cheaters={CHEATER: cheats.tampering(RemaskMsg, _forged_carried)})
+@pytest.mark.parametrize("again", [False, True], ids=["from-it", "two-re-masks-down"])
+def test_a_lazy_observer_checks_a_remask_before_it_shows_a_card_from_it(again: bool) -> None:
+    # the re-masker plants a card of its choosing and reveals it, at once or after
+    # re-masking the planted holding once more (honestly, so that the second proof
+    # passes): the seats refuse the first re-mask as it comes, and a lazy observer,
+    # which took it unchecked, checks the card's whole lineage when the reveal comes
+    # and shows no card
+    table = Table.build(make_config(4, 32), cheaters={
+        CHEATER: cheats.tampering(RemaskMsg, lambda hand, msg: _planted(hand, msg)
+                                  if not hand.record.remasks else msg)})
     table.flush()
     cheat = table.hands[CHEATER]
     new = cheat.remask(table.config.positions_of(CHEATER), 0.0)
-    cheat.reveal(new[0], 0.0)
+    planted = new[0]
+    if again:
+        inputs = tuple(sorted(new))
+        new = cheat.remask(new, 0.0)
+        assert cheat._me is not None
+        pi = remask_secret(cheat._me.remask_seed(), 1, len(new)).permutation
+        planted = next(out for out, source in zip(new, pi, strict=True)
+                       if inputs[source] == planted)
+    cheat.reveal(planted, 0.0)
     table.flush()
     verdict = _seats_verdict(table)
     assert verdict == (CHEATER, "remask")
     observer = Hand(table.config, None, None, None, 0.0, lazy=True)
     errors = _follow(table, observer)
     assert [(e.seat, e.check) for e in errors] == [verdict]
-    assert not any(isinstance(e, CardRevealed) and e.position == new[0]
-                   for e in observer.events())
+    assert not any(isinstance(e, CardRevealed) for e in observer.events())
 
 
 def test_only_an_observer_may_be_lazy() -> None:
@@ -182,27 +189,27 @@ def test_a_later_offence_does_not_hide_an_unchecked_one() -> None:
     assert observer.phase is Phase.ABORTED and not observer.record.unchecked
 
 
-def _false_shares_then_false_reveal(hand: Hand, msg):
-    if isinstance(msg, SharesMsg):
-        return _bad_remask_share(hand, msg)
+def _false_remask_then_false_reveal(hand: Hand, msg):
+    if isinstance(msg, RemaskMsg):
+        return _planted(hand, msg)
     if isinstance(msg, RevealMsg):
         return cheats.bad_reveal_share(hand, msg)
     return msg
 
 
-def test_a_later_offence_does_not_hide_unchecked_shares() -> None:
-    # the cheater answers a re-mask with a false share, then reveals its own card with a
-    # false proof: the seats stop at the shares; a lazy observer meets the reveal first
-    # and still names the shares
+def test_a_later_offence_does_not_hide_an_unchecked_remask() -> None:
+    # the cheater plants a card in a re-mask, then reveals its share of the talon's top
+    # with a false proof (a card the re-mask has nothing to do with): the seats stop at
+    # the re-mask; a lazy observer meets the reveal first and still names the re-mask
     table = Table.build(make_config(4, 32), cheaters={
-        CHEATER: cheats.tampering(object, _false_shares_then_false_reveal)})
+        CHEATER: cheats.tampering(object, _false_remask_then_false_reveal)})
     table.flush()
     c = table.config
-    table.trade(0, 2, c.positions_of(0)[0], c.positions_of(2)[0])
-    table.hands[CHEATER].reveal(c.positions_of(CHEATER)[0], table.now)
+    table.hands[CHEATER].remask(c.positions_of(CHEATER), 0.0)
+    table.hands[CHEATER].reveal(c.schedule.index(None), table.now)
     table.flush()
     verdict = _seats_verdict(table)
-    assert verdict == (CHEATER, "share-proof")
+    assert verdict == (CHEATER, "remask")
     observer = Hand(table.config, None, None, None, 0.0, lazy=True)
     cheater_sent = [(s, raw) for s, raw in table.hands[CHEATER].envelopes() if s == CHEATER]
     assert isinstance(table.hands[CHEATER].peek(CHEATER, cheater_sent[-1][1]), RevealMsg)

@@ -1,5 +1,7 @@
 """Re-masking a holding after an exchange: the same cards under fresh positions that
-only their holder can link to the old ones; cheats on the re-mask blame the re-masker."""
+only their holder can link to the old ones, held under its key alone, so nobody
+answers; a card handed over is a position of its own, which only its receiver may
+re-mask. Cheats on a re-mask or a transfer blame their sender."""
 
 from __future__ import annotations
 
@@ -15,7 +17,6 @@ from lodam_p2p.fairdeal import (
     LocalProtocolError,
     Phase,
     Remasked,
-    RemaskShared,
     RemoteProtocolError,
     Transcript,
     verify_transcript,
@@ -24,14 +25,13 @@ from lodam_p2p.fairdeal.audit import check_remasks
 from lodam_p2p.fairdeal.group import add, base_mul, mul
 from lodam_p2p.fairdeal.messages import (
     MAX_REMASK,
+    Kind,
     RemaskMsg,
-    RevealMsg,
-    SharesMsg,
+    TransferMsg,
     decode,
     encode,
 )
-from lodam_p2p.fairdeal.proofs import Proof, prove_shares
-from lodam_p2p.fairdeal.shuffleproof import MAX_SHARE_KEYS
+from lodam_p2p.fairdeal.transfer import SwitchProof
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from tests.fairdeal import cheats
 from tests.fairdeal.table import Table, forge, make_config
@@ -45,6 +45,19 @@ def _of(table: Table, seat: int, kind: type) -> list:
 
 def _deal(table: Table, seat: int = 0) -> AuditPassed:
     return _of(table, seat, AuditPassed)[0]
+
+
+def _messages(table: Table, *, with_seat: bool = False) -> list:
+    out = []
+    for seat, raw in table.hands[0].envelopes():
+        msg = decode(raw[SIG_LEN + HEADER_LEN :])
+        out.append((seat, msg) if with_seat else msg)
+    return out
+
+
+def _next(hand: Hand) -> tuple[int, bytes]:
+    """The sequence number and chain link of ``hand``'s next envelope."""
+    return len(hand._sent), hashlib.sha256(hand._sent[-1]).digest()
 
 
 @pytest.mark.parametrize("void", [False, True])
@@ -62,26 +75,44 @@ def test_traded_card_is_played_from_a_fresh_position(void: bool) -> None:
     table.flush()
     table.finish()
     assert not any(table.errors.values())
-    transferred = {pa, pb}
+    made = table.hands[0].record.switched
+    traded = {pa, pb, made[pa], made[pb]}
     for s in c.seats:
         shown = {e.position: e.card for e in _of(table, s, CardRevealed)}
         assert shown == {played: card_a}
-        assert not transferred & set(shown)  # the play names no traded position
-        # everyone saw the same re-masks, numbered alike, and their shares complete
+        assert not traded & set(shown)  # the play names no traded position
+        # everyone saw the same re-masks, numbered alike
         assert sorted((e.seat, e.outputs) for e in _of(table, s, Remasked)) == [
             (A, new[A]), (B, new[B])]
-        assert {e.seat for e in _of(table, s, RemaskShared)} == {A, B}
     passed = _deal(table)
     assert passed.masked[played] == card_a
+    assert passed.masked[made[pa]] == passed.deal[pa]
     assert sorted(passed.masked[p] for p in new[A] + new[B]) == sorted(
         passed.deal[p] for p in c.positions_of(A) + c.positions_of(B))
     verdict = verify_transcript(Transcript(c, tuple(table.hands[3].envelopes())))
     assert verdict.sound and verdict.deal == passed.deal
 
 
-def test_a_remask_of_dealt_cards_carries_every_share() -> None:
-    # every other seat's share of a dealt card is public: the re-mask carries them all,
-    # nobody answers, and its new positions are usable at once
+def test_nobody_answers_a_remask_or_a_transfer() -> None:
+    # a held card is under its holder's key alone: after the deal, only the traders
+    # speak in an exchange, and the positions they make are usable at once
+    table = Table.build(make_config(4, 32))
+    table.flush()
+    before = len(_messages(table))
+    c = table.config
+    new = table.trade(A, B, c.positions_of(A)[0], c.positions_of(B)[0])
+    hand = table.hands[B]
+    hand.reveal(new[B][0], 0.0)
+    table.flush()
+    assert not any(table.errors.values())
+    after = _messages(table, with_seat=True)[before:]
+    assert sorted((s, type(m).__name__) for s, m in after) == [
+        (A, "RemaskMsg"), (A, "TransferMsg"), (B, "RemaskMsg"), (B, "RevealMsg"),
+        (B, "TransferMsg")]
+    assert {e.card for e in _of(table, 3, CardRevealed)} == {hand.cards[new[B][0]]}
+
+
+def test_a_remask_of_dealt_cards_is_usable_at_once() -> None:
     table = Table.build(make_config(4, 32))
     table.flush()
     c, hand = table.config, table.hands[A]
@@ -89,57 +120,49 @@ def test_a_remask_of_dealt_cards_carries_every_share() -> None:
     new = hand.remask(own, 0.0)
     assert set(new).isdisjoint(range(c.deck_size)) and len(new) == len(own)
     assert sorted(hand.cards[p] for p in new) == sorted(hand.cards[p] for p in own)
-    assert [e.outputs for e in hand.events() if isinstance(e, RemaskShared)] == [new]
-    hand.reveal(new[0], 0.0)
+    hand.reveal(new[0], 0.0)  # before anything else arrived
     table.flush()
     with pytest.raises(LocalProtocolError, match="retired"):
         hand.reveal(own[0], 0.0)
     with pytest.raises(LocalProtocolError):
-        hand.remask([c.positions_of(B)[0]], 0.0)  # not a card this seat can read
+        hand.remask([c.positions_of(B)[0]], 0.0)  # not a card this seat holds
     assert not any(table.errors.values())
-    assert not any(isinstance(m, SharesMsg) for m in _messages(table))
     assert {e.position for e in _of(table, 0, CardRevealed)} == {new[0]}
     assert {e.card for e in _of(table, 0, CardRevealed)} == {hand.cards[new[0]]}
 
 
-def test_a_received_card_waits_for_its_givers_shares_only() -> None:
-    # B's own share of the card it gave A is not public: B answers A's re-mask, and
-    # the two watching seats' shares are carried
+def test_a_card_handed_over_is_its_receivers_to_remask_only() -> None:
     table = Table.build(make_config(4, 32))
     table.flush()
-    c, hand = table.config, table.hands[A]
+    c, giver, taker = table.config, table.hands[B], table.hands[A]
     given = c.positions_of(B)[0]
-    table.hands[B].transfer(given, A, 0.0)
+    made = giver.transfer(given, A, 0.0)
     table.flush()
-    new = hand.remask([*c.positions_of(A), given], 0.0)
-    with pytest.raises(LocalProtocolError, match="not all in"):
-        hand.reveal(new[0], 0.0)  # B's shares are still on their way
-    table.flush()
-    hand.reveal(new[0], 0.0)
+    assert taker.cards[made] == taker.cards[given] == giver.cards[given]
+    assert all(table.hands[s].record.holder_of(made) == A for s in c.seats)
+    with pytest.raises(LocalProtocolError, match="does not hold"):
+        taker.reveal(made, 0.0)  # re-masked first, so that nobody links it to its play
+    with pytest.raises(LocalProtocolError, match="cannot hand over"):
+        taker.transfer(made, 3, 0.0)
+    with pytest.raises(LocalProtocolError, match="cannot hand over"):
+        giver.transfer(given, 3, 0.0)  # once handed over, it is gone
+    with pytest.raises(LocalProtocolError):
+        giver.remask([made], 0.0)
+    new = taker.remask([*c.positions_of(A), made], 0.0)
+    taker.reveal(table.position_of(A, giver.cards[given], new), 0.0)
     table.flush()
     assert not any(table.errors.values())
-    answers = [(seat, m) for seat, m in _messages(table, with_seat=True)
-               if isinstance(m, SharesMsg)]
-    assert [seat for seat, _ in answers] == [B]
-    remask = table.hands[0].record.rounds[(A, 0)]
-    assert sorted(remask.shares) == sorted([0, 3, B]) and len(remask.msg.carried) == 2
-    assert {e.card for e in _of(table, 3, CardRevealed)} == {hand.cards[new[0]]}
-
-
-def _messages(table: Table, *, with_seat: bool = False) -> list:
-    out = []
-    for seat, raw in table.hands[0].envelopes():
-        msg = decode(raw[SIG_LEN + HEADER_LEN :])
-        out.append((seat, msg) if with_seat else msg)
-    return out
+    assert {e.card for e in _of(table, 3, CardRevealed)} == {giver.cards[given]}
 
 
 def test_numbering_does_not_depend_on_arrival_order() -> None:
-    """Two traders re-mask at once; seats that hear them in opposite orders agree."""
+    """Two traders hand over and re-mask at once; seats that hear them in opposite
+    orders agree."""
     table = Table.build(make_config(4, 32))
     table.flush()
     c = table.config
-    new = {s: table.hands[s].remask(c.positions_of(s), 0.0) for s in (A, B)}
+    made = {s: table.hands[s].transfer(c.positions_of(s)[1], 3, 0.0) for s in (A, B)}
+    new = {s: table.hands[s].remask(c.positions_of(s)[2:], 0.0) for s in (A, B)}
     out = {s: table.hands[s].outgoing() for s in (A, B)}
     for raw in out[A] + out[B]:
         table.deliver(A if raw in out[A] else B, raw, 0)
@@ -147,13 +170,12 @@ def test_numbering_does_not_depend_on_arrival_order() -> None:
         table.deliver(A if raw in out[A] else B, raw, 3)
     table.flush()
     assert not any(table.errors.values())
-    assert table.hands[0].record.holder == table.hands[3].record.holder == {
-        p: s for s in (A, B) for p in new[s]}
+    expected = {p: s for s in (A, B) for p in new[s]} | {made[A]: 3, made[B]: 3}
+    assert table.hands[0].record.holder == table.hands[3].record.holder == expected
 
 
 def test_message_sizes() -> None:
-    """SPEC.md section 5: a 9-card re-mask carrying three seats' shares, and the fourth
-    seat's share batch, 5 seats and 52 cards."""
+    """SPEC.md section 5: a 9-card re-mask and a transfer, 5 seats and 52 cards."""
     table = Table.build(make_config(5, 52))
     table.flush()
     table.trade(A, B, table.config.positions_of(A)[0], table.config.positions_of(B)[0])
@@ -161,10 +183,10 @@ def test_message_sizes() -> None:
     for _, raw in table.hands[0].envelopes():
         body = raw[SIG_LEN + HEADER_LEN :]
         sizes.setdefault(type(decode(body)).__name__, set()).add(len(body))
-    # 9 × 2 + 9 × 66 + 32 + a 9-ciphertext proof carrying 3 keys (9 × 163 + 293 + 3 × 33),
-    # 3 × 9 × 33 carried shares, and 15 bytes of msgpack
-    assert sizes["RemaskMsg"] == {3409}
-    assert sizes["SharesMsg"] == {370}  # 9 × 33 + 64, and 9 bytes of msgpack
+    # 9 × 2 + 9 × 66 + 32 + a 9-ciphertext proof (9 × 163 + 293), 12 bytes of msgpack
+    assert sizes["RemaskMsg"] == {2416}
+    # the ciphertext (66) and the key-switch proof (96), 8 bytes of msgpack
+    assert sizes["TransferMsg"] == {170}
 
 
 def test_bodies_are_strict() -> None:
@@ -174,22 +196,19 @@ def test_bodies_are_strict() -> None:
                 replace(msg, inputs=(3,)), replace(msg, inputs=tuple(range(MAX_REMASK + 1)))):
         with pytest.raises(ValueError):
             decode(encode(bad))
-    carried = replace(msg, carried=((base_mul(6), base_mul(7)), (base_mul(8), base_mul(9))))
-    assert decode(encode(carried)) == carried
-    for rows in (((base_mul(6),), (base_mul(7), base_mul(8))),  # 3 shares for 2 positions
-                 ((base_mul(6), base_mul(7)),) * (MAX_SHARE_KEYS + 1)):
-        with pytest.raises(ValueError, match="carried"):
-            decode(encode(replace(msg, carried=rows)))
-    body = encode(carried)
-    with pytest.raises(ValueError):  # a carried share that is no curve point
-        decode(body[:-33] + b"\x02" + b"\xff" * 32)
-    shares = SharesMsg(1, 0, (base_mul(5),), Proof(1, 2))
-    assert decode(encode(shares)) == shares
-    with pytest.raises(ValueError):
-        decode(encode(replace(shares, shares=())))
+    transfer = TransferMsg(7, 2, (base_mul(5), base_mul(6)), SwitchProof(0, 1, 2))
+    assert decode(encode(transfer)) == transfer
+    body = encode(transfer)
+    with pytest.raises(ValueError, match="not a curve point"):  # x above the field's p
+        decode(body[:-131] + b"\x02" + b"\xff" * 32 + body[-98:])
+    with pytest.raises(ValueError):  # a zero response
+        decode(encode(replace(transfer, proof=SwitchProof(0, 0, 2))))
+    with pytest.raises(ValueError, match="unknown message kind 8"):  # no SHARES any more
+        decode(b"\x95\x08\x01\x00\xc4\x00\xc4\x00")
+    assert max(Kind) == Kind.REMASK
 
 
-# --- cheats ----------------------------------------------------------------------------
+# --- cheats on a re-mask --------------------------------------------------------------
 
 
 def _cheater_trade(tamper: cheats.Tamper, *, proofs: bool = True) -> Table:
@@ -216,22 +235,31 @@ def _assert_blamed(table: Table, check: str, seat: int = A) -> None:
 
 
 def _invented(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
-    """Put a re-randomised copy of another seat's position in place of one card."""
+    """Put a re-randomised copy of another seat's held card in place of one card."""
     other = hand.config.positions_of(3)[0]
-    a, b = hand.record.ciphertext(other)
-    joint = hand.record.joint
-    return replace(msg, deck=((add(a, base_mul(7)), add(b, mul(joint, 7))), *msg.deck[1:]))
+    a, b = hand.record.held(other)
+    key = hand.record.keys[hand.seat]
+    return replace(msg, deck=((add(a, base_mul(7)), add(b, mul(key, 7))), *msg.deck[1:]))
 
 
 def _dropped(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
     """Drop a card and hold another twice (a re-randomised copy of the first output)."""
     a, b = msg.deck[0]
-    return replace(msg, deck=(msg.deck[0], (add(a, base_mul(1)), add(b, hand.record.joint)),
-                              *msg.deck[2:]))
+    key = hand.record.keys[hand.seat]
+    return replace(msg, deck=(msg.deck[0], (add(a, base_mul(1)), add(b, key)), *msg.deck[2:]))
 
 
 def _bad_commitment(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
     return replace(msg, commitment=hashlib.sha256(msg.commitment).digest())
+
+
+def _planted(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
+    """A fresh encryption under the re-masker's key of a card of its choosing: its own
+    reveal would then show that card."""
+    from lodam_p2p.fairdeal.group import card_points
+    m = card_points(hand.config.deck_size)[0]
+    key = hand.record.keys[hand.seat]
+    return replace(msg, deck=((base_mul(99), add(m, mul(key, 99))), *msg.deck[1:]))
 
 
 @pytest.mark.parametrize(("tamper", "check"), [
@@ -245,83 +273,43 @@ def test_without_proofs_a_false_remask_is_caught_at_the_audit(tamper: cheats.Tam
 
 
 def _planted_key(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
-    """Seat 3's public key as the A part of a new ciphertext: shares for it would be
-    x_i·X_3, the secret behind seat 3's private transfers."""
+    """Seat 3's public key as the A part of a new ciphertext."""
     return replace(msg, deck=((hand.record.keys[3], msg.deck[0][1]), *msg.deck[1:]))
 
 
-def _forged_carried(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
-    """A carried share moved by G: the re-masker's own reveal of that position would
-    then decrypt to a card of its choosing."""
-    row = (cheats.shifted(msg.carried[0][0]), *msg.carried[0][1:])
-    return replace(msg, carried=(row, *msg.carried[1:]))
-
-
-def _row_missing(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
-    """One carrier's row left out (and one t4 with it, so that the body parses)."""
-    assert msg.proof is not None
-    return replace(msg, carried=msg.carried[1:], proof=replace(msg.proof, t=msg.proof.t[:-1]))
-
-
-def _rows_swapped(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
-    return replace(msg, carried=(msg.carried[1], msg.carried[0], *msg.carried[2:]))
-
-
-@pytest.mark.parametrize("tamper", [_invented, _dropped, _planted_key, _forged_carried,
-                                    _row_missing, _rows_swapped])
-def test_a_false_remask_is_refused_before_any_share_is_released(
-        tamper: cheats.Tamper) -> None:
+@pytest.mark.parametrize("tamper", [_invented, _dropped, _planted, _planted_key])
+def test_a_false_remask_is_refused_on_arrival(tamper: cheats.Tamper) -> None:
     table = _cheater_trade(tamper)
     _assert_blamed(table, "remask")
-    for s in (0, B, 3):
-        assert not any(isinstance(decode(raw[SIG_LEN + HEADER_LEN:]), SharesMsg)
-                       and decode(raw[SIG_LEN + HEADER_LEN:]).seat == A
-                       for raw in table.hands[s].sent_since(0))
 
 
-def test_a_carrier_that_answers_anyway_is_blamed() -> None:
-    # seat 3's shares of A's re-mask are carried: a SHARES from it (with a valid proof)
-    # is a second word for one step
-    table = Table.build(make_config(4, 32))
-    table.flush()
-    c, bystander = table.config, table.hands[3]
-    table.hands[A].remask(c.positions_of(A), 0.0)
-    table.flush()
-    rec, me = bystander.record, bystander._me
-    remask = rec.rounds[(A, 0)]
-    shares = tuple(me.share(rec, j) for j in remask.outputs)
-    entries = rec.remask_entries(remask, shares, 3)
-    proof = prove_shares(me.ctx, me.x, me.key, entries, me.entropy, tag=b"remask")
-    seq = len(bystander._sent)
-    prev = hashlib.sha256(bystander._sent[-1]).digest()
-    table.broadcast(3, forge(c, 3, SharesMsg(A, 0, shares, proof), seq, prev=prev))
-    _assert_blamed(table, "shares", seat=3)
-
-
-def test_the_audit_rederives_carried_shares() -> None:
-    # a second line behind the proof: a carried share the opening does not re-derive
+def test_the_audit_rederives_remasks_under_the_holders_key() -> None:
+    # a second line behind the proof: new ciphertexts the opening does not re-derive
     table = Table.build(make_config(4, 32))
     table.play_through()
     rec = table.hands[0].record
-    remask = next(r for r in rec.remasks if r.msg.carried)
+    remask = rec.remasks[0]
     opening = table.hands[0]._openings[remask.seat]
     check_remasks(rec, remask.seat, opening)  # the honest record passes
-    remask.msg = replace(remask.msg, carried=_forged_carried(table.hands[0], remask.msg).carried)
+    forged = replace(remask, msg=replace(remask.msg, deck=(remask.msg.deck[1],
+                                                           remask.msg.deck[0],
+                                                           *remask.msg.deck[2:])))
+    rec.made[rec.made.index(remask)] = forged
     with pytest.raises(RemoteProtocolError) as caught:
         check_remasks(rec, remask.seat, opening)
     assert (caught.value.seat, caught.value.check) == (remask.seat, "remask")
-    assert "carries a share" in str(caught.value)
 
 
-def test_without_proofs_nothing_is_carried_and_every_other_seat_answers() -> None:
+def test_without_proofs_nobody_answers_a_remask_either() -> None:
     table = Table.build(make_config(4, 32, proofs=False))
     table.flush()
+    before = len(_messages(table))
     table.hands[A].remask(table.config.positions_of(A), 0.0)
     table.flush()
     assert not any(table.errors.values())
-    assert sorted(s for s, m in _messages(table, with_seat=True) if isinstance(m, SharesMsg)) \
-        == [0, B, 3]
-    assert table.hands[0].record.rounds[(A, 0)].msg.carried == ()
+    assert [(s, type(m)) for s, m in _messages(table, with_seat=True)[before:]] == [
+        (A, RemaskMsg)]
+    assert table.hands[0].record.remasks[0].msg.proof is None
 
 
 def test_a_remask_without_its_proof_is_refused() -> None:
@@ -329,22 +317,49 @@ def test_a_remask_without_its_proof_is_refused() -> None:
     _assert_blamed(table, "remask")
 
 
-def test_a_reveal_of_a_position_handed_over_in_a_void_exchange_is_refused() -> None:
-    """After a void exchange the receiver has every share of the giver's card, but the
-    giver still holds it (at a new position): the receiver may not reveal it."""
+def test_a_remask_of_a_card_the_seat_does_not_hold_is_blamed_at_once() -> None:
+    """Taking another seat's position into a re-mask would let the re-masker reveal
+    that seat's card as its own: refused (and blamed) as it comes."""
+
+    class Taker(Hand):
+        def take(self) -> None:
+            target = self.config.positions_of(3)[0]
+            rec = self.record
+            a, b = rec.held(target)
+            key = rec.keys[A]
+            self._act(RemaskMsg((target,), ((add(a, base_mul(3)), add(b, mul(key, 3))),),
+                                bytes(32)), 0.0)
+
+    table = Table.build(make_config(4, 32), cheaters={A: Taker})
+    table.flush()
+    taker = table.hands[A]
+    assert isinstance(taker, Taker)
+    with pytest.raises(RemoteProtocolError, match="does not hold"):
+        taker.take()  # its own record refuses it; the envelope is out all the same
+    table.flush()
+    _assert_blamed(table, "remask")
+
+
+# --- cheats on reveals and transfers ----------------------------------------------------
+
+
+def test_a_reveal_of_a_card_handed_over_in_a_void_exchange_is_refused() -> None:
+    """After a void exchange the receiver can read the giver's card at the position the
+    transfer made, but the giver still holds it: the receiver may not reveal it."""
     table = Table.build(make_config(4, 32))
     table.flush()
     c, cheat = table.config, table.hands[B]
     pa, pb = c.positions_of(A)[0], c.positions_of(B)[0]
     table.trade(A, B, pa, pb, void=True)
+    made = cheat.record.switched[pa]
     with pytest.raises(LocalProtocolError, match="does not hold"):
-        cheat.reveal(pa, 0.0)
-    entries = cheat._me.entries(cheat.record, pa, skip=set(cheat.record.shares.get(pa, {})))
-    seq = len(cheat._sent)
-    prev = hashlib.sha256(cheat._sent[-1]).digest()
-    table.broadcast(B, forge(c, B, RevealMsg(pa, tuple(entries)), seq, prev=prev))
+        cheat.reveal(made, 0.0)
+    me = cheat._me
+    assert me is not None
+    seq, prev = _next(cheat)
+    table.broadcast(B, forge(c, B, me.reveal(cheat.record, made), seq, prev=prev))
     _assert_blamed(table, "reveal", seat=B)
-    assert all(pa not in table.hands[s].record.revealed for s in (0, A, 3))
+    assert all(made not in table.hands[s].record.revealed for s in (0, A, 3))
 
 
 def test_a_reveal_of_a_retired_position_is_blamed() -> None:
@@ -352,54 +367,78 @@ def test_a_reveal_of_a_retired_position_is_blamed() -> None:
     table.flush()
     c, cheat = table.config, table.hands[A]
     old = c.positions_of(A)[0]
-    entry = cheat._me.own_entry(cheat.record, old)  # made before the re-mask retires it
+    assert cheat._me is not None
+    reveal = cheat._me.reveal(cheat.record, old)  # made before the re-mask retires it
     cheat.remask(c.positions_of(A), 0.0)
     table.flush()
-    seq = len(cheat._sent)
-    prev = hashlib.sha256(cheat._sent[-1]).digest()
-    table.broadcast(A, forge(c, A, RevealMsg(old, (entry,)), seq, prev=prev))
+    seq, prev = _next(cheat)
+    table.broadcast(A, forge(c, A, reveal, seq, prev=prev))
     _assert_blamed(table, "retired")
 
 
-def test_a_remask_of_a_card_the_seat_cannot_read_gets_no_shares() -> None:
-    """Re-masking someone else's position would make the others decrypt it for the
-    re-masker: the message waits for a transfer that never comes, and no share is sent."""
-
-    class Peeker(Hand):
-        def peek(self) -> None:
-            target = self.config.positions_of(3)[0]
-            rec = self.record
-            msg = RemaskMsg((target,), (rec.ciphertext(target),), bytes(32))
-            self._act(replace(msg, deck=((add(msg.deck[0][0], base_mul(3)),
-                                          add(msg.deck[0][1], mul(rec.joint, 3))),)), 0.0)
-
-    table = Table.build(make_config(4, 32), cheaters={A: Peeker})
-    table.flush()
-    peeker = table.hands[A]
-    assert isinstance(peeker, Peeker)
-    with pytest.raises(RemoteProtocolError, match="cannot read"):
-        peeker.peek()  # its own record refuses it; the envelope is out all the same
-    table.flush()
-    for s in (0, B, 3):
-        assert not table.hands[s].record.remasks
-        assert not any(isinstance(decode(raw[SIG_LEN + HEADER_LEN:]), SharesMsg)
-                       for raw in table.hands[s].sent_since(0))
-    assert all(table.hands[s].phase is Phase.PLAY for s in (0, B, 3))
-
-
 def test_a_giver_may_not_reveal_a_position_it_handed_over() -> None:
-    """The giver still has every share of the position it transferred; once handed over
-    (the exchange done) the card is the receiver's, so the giver's reveal is refused."""
+    """The giver can still read the position it handed over; once handed over (the
+    exchange done) the card is the receiver's, so the giver's reveal is refused."""
     table = Table.build(make_config(4, 32))
     table.flush()
     c, giver = table.config, table.hands[A]
     pa = c.positions_of(A)[0]
-    entry = giver._me.own_entry(giver.record, pa)
+    assert giver._me is not None
+    reveal = giver._me.reveal(giver.record, pa)
     giver.transfer(pa, B, 0.0)
     table.flush()
     with pytest.raises(LocalProtocolError, match="does not hold"):
         giver.reveal(pa, 0.0)
-    seq = len(giver._sent)
-    prev = hashlib.sha256(giver._sent[-1]).digest()
-    table.broadcast(A, forge(c, A, RevealMsg(pa, (entry,)), seq, prev=prev))
+    seq, prev = _next(giver)
+    table.broadcast(A, forge(c, A, reveal, seq, prev=prev))
     _assert_blamed(table, "reveal")
+
+
+def _forged_transfer(table: Table, seat: int, msg: TransferMsg) -> None:
+    hand = table.hands[seat]
+    seq, prev = _next(hand)
+    table.broadcast(seat, forge(table.config, seat, msg, seq, prev=prev))
+
+
+def _honest_switch(table: Table, seat: int, position: int, to: int) -> TransferMsg:
+    """The message ``seat`` would send to hand ``position`` to ``to`` (not applied)."""
+    from lodam_p2p.fairdeal.transfer import prove_switch, switch_key
+    hand = table.hands[seat]
+    me, rec = hand._me, hand.record
+    assert me is not None
+    new, rho = switch_key(rec.held(position), me.share(rec, position), rec.keys[to], me.entropy)
+    st = rec.switch_statement(seat, position, to, new)
+    return TransferMsg(position, to, new, prove_switch(st, me.x, rho, me.entropy))
+
+
+@pytest.mark.parametrize("what", ["twice", "not-held", "to-itself", "made-by-transfer"])
+def test_a_transfer_of_what_the_seat_may_not_hand_over_is_blamed(what: str) -> None:
+    table = Table.build(make_config(4, 32))
+    table.flush()
+    c = table.config
+    pa = c.positions_of(A)[0]
+    if what == "twice":
+        table.hands[A].transfer(pa, B, 0.0)
+        table.flush()
+        msg = _honest_switch(table, A, pa, 3)
+    elif what == "not-held":
+        msg = _honest_switch(table, B, c.positions_of(B)[0], 3)  # B's card, sent by A
+    elif what == "to-itself":
+        msg = replace(_honest_switch(table, A, pa, B), to=A)
+    else:
+        made = table.hands[B].transfer(c.positions_of(B)[0], A, 0.0)
+        table.flush()
+        msg = _honest_switch(table, A, pa, 3)
+        msg = replace(msg, position=made)
+    _forged_transfer(table, A, msg)
+    _assert_blamed(table, "transfer")
+
+
+def test_a_transfer_naming_a_public_key_as_its_ciphertext_is_blamed() -> None:
+    table = Table.build(make_config(4, 32))
+    table.flush()
+    pa = table.config.positions_of(A)[0]
+    msg = _honest_switch(table, A, pa, B)
+    _forged_transfer(table, A, replace(msg, new=(table.hands[0].record.keys[3], msg.new[1])))
+    _assert_blamed(table, "transfer")
+    assert all(table.hands[s].phase is Phase.ABORTED for s in (0, B, 3))

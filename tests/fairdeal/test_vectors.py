@@ -107,7 +107,7 @@ def test_envelope_vector_layout() -> None:
     v = _load("envelope.json")
     raw = bytes.fromhex(v["envelope"])
     Ed25519PublicKey.from_public_bytes(bytes.fromhex(v["public_key"])).verify(raw[:64], raw[64:])
-    header = b"LDM\x02" + bytes.fromhex(v["table_id"]) + v["hand"].to_bytes(4, "big")
+    header = b"LDM\x03" + bytes.fromhex(v["table_id"]) + v["hand"].to_bytes(4, "big")
     header += bytes([v["seat"]]) + v["seq"].to_bytes(4, "big") + bytes.fromhex(v["prev"])
     assert raw[64:] == header + bytes.fromhex(v["body"])
 
@@ -119,7 +119,8 @@ def test_hand_vector_transcript_verifies_to_the_recorded_deal() -> None:
     verdict = verify_transcript(Transcript(transcript.config, envelopes))
     assert verdict.sound and list(verdict.deal or ()) == v["deal"]
     masked = {int(p): c for p, c in v["masked"].items()}
-    assert dict(verdict.masked or {}) == masked and len(masked) == 16
+    # two re-masks of nine positions each, and the four positions the transfers made
+    assert dict(verdict.masked or {}) == masked and len(masked) == 22
     every = dict(enumerate(v["deal"])) | masked
     for seat, secrets in v["seat_secrets"].items():
         assert base_mul(_s(secrets["x"])).format().hex() == secrets["X"]
@@ -140,35 +141,63 @@ def test_remask_vector_step_by_step() -> None:
     h.update(bytes(v["permutation"]) + b"".join(bytes.fromhex(r) for r in v["randomness"]))
     h.update(bytes.fromhex(v["salt"]))
     assert h.hexdigest() == v["commitment"]
+    keys = [_p(x) for x in v["hand_keys"]]
     joint = _p(v["joint_key"])
+    assert joint == PublicKey.combine_keys(keys)
+    # each input is held under seat 2's key alone: its deck ciphertext less the deal
+    # shares x_c·A of seats 0 and 1
+    for j, ((a, b), (a_held, b_held)) in enumerate(zip(v["deck_ciphertexts"],
+                                                       v["input_ciphertexts"], strict=True)):
+        shares = [v["deal_shares"][str(c)][j] for c in (0, 1)]
+        for c, d in zip((0, 1), shares, strict=True):
+            assert _p(d) == mul(_p(a), hash_to_scalar(b"vector key " + bytes([c])))
+        assert a_held == a
+        assert _p(b) == PublicKey.combine_keys([_p(b_held), *map(_p, shares)])
+    key = keys[2]
     for i, (a_new, b_new) in enumerate(v["output_ciphertexts"]):
         a_old, b_old = v["input_ciphertexts"][v["permutation"][i]]
         r = _s(v["randomness"][i])
         assert _p(a_new) == PublicKey.combine_keys([_p(a_old), base_mul(r)])
-        assert _p(b_new) == PublicKey.combine_keys([_p(b_old), mul(joint, r)])
+        assert _p(b_new) == PublicKey.combine_keys([_p(b_old), mul(key, r)])
     # seat index 2 of 3, round 1, 32 cards: 32 + (1·3 + 2)·32
     assert v["outputs"] == list(range(192, 192 + k))
-    # the carried shares: D_c of each input is x_c·A, and D'_k = D_π(k) + r_k·X_c
-    keys = [_p(x) for x in v["hand_keys"]]
-    assert joint == PublicKey.combine_keys(keys)
-    for c, row_in, row_out in zip(v["carriers"], v["carried_shares_in"],
-                                  v["carried_shares_out"], strict=True):
-        x_c = hash_to_scalar(b"vector key " + bytes([c]))
-        assert base_mul(x_c) == keys[c]
-        for (a_old, _), d in zip(v["input_ciphertexts"], row_in, strict=True):
-            assert _p(d) == mul(_p(a_old), x_c)
-        for i, d in enumerate(row_out):
-            r = _s(v["randomness"][i])
-            assert _p(d) == PublicKey.combine_keys([_p(row_in[v["permutation"][i]]),
-                                                    mul(keys[c], r)])
-    # and the proof shows all of it, and nothing else
+    # and the proof shows it under seat 2's key, not under the joint key
     pair = [tuple(_p(x) for x in c) for c in v["input_ciphertexts"]]
-    st = Statement(b"remask", ctx, joint, tuple(pair),
+    st = Statement(b"remask", ctx, key, tuple(pair),
                    tuple(tuple(_p(x) for x in c) for c in v["output_ciphertexts"]),
-                   bytes.fromhex(v["proof_extra"]), share_keys=(keys[0], keys[1]),
-                   shares_in=tuple(tuple(_p(d) for d in row) for row in v["carried_shares_in"]),
-                   shares_out=tuple(tuple(_p(d) for d in row) for row in v["carried_shares_out"]))
-    proof = decode_proof(bytes.fromhex(v["proof"]), k, 2)
+                   bytes.fromhex(v["proof_extra"]))
+    proof = decode_proof(bytes.fromhex(v["proof"]), k)
     assert verify_shuffle(st, proof)
-    swapped = (st.shares_out[1], st.shares_out[0])
-    assert not verify_shuffle(replace(st, shares_out=swapped), proof)
+    assert not verify_shuffle(replace(st, joint=joint), proof)
+
+
+def test_transfer_vector_step_by_step() -> None:
+    """The key switch: ρ, the new ciphertext, the nonces, R1–R3, c, s, u."""
+    v = _load("transfer.json")
+    ctx = _ctx(v["context_from"])
+    x, x_to, rho = _s(v["x_from"]), _s(v["x_to"]), _s(v["rho"])
+    giver, receiver = base_mul(x), base_mul(x_to)
+    assert giver.format().hex() == v["X_from"] and receiver.format().hex() == v["X_to"]
+    alpha, beta = (_p(h) for h in v["held"])
+    share = _p(v["share"])
+    assert share == mul(alpha, x)
+    card = PublicKey.combine_keys([beta, mul(share, ORDER - 1)])  # β − D
+    assert card.format() == parse_point(bytes.fromhex(
+        _load("card_points.json")["52"][v["card_index"]])).format()
+    alpha2, beta2 = (_p(h) for h in v["new"])
+    assert alpha2 == base_mul(rho)
+    assert beta2 == PublicKey.combine_keys([card, mul(receiver, rho)])
+    k, q = _s(v["nonce_k"]), _s(v["nonce_q"])
+    r3 = PublicKey.combine_keys([mul(receiver, q), mul(alpha, ORDER - k)])
+    assert [p.format().hex() for p in (base_mul(k), base_mul(q), r3)] == [
+        v["R1"], v["R2"], v["R3"]]
+    statement = v["position"].to_bytes(2, "big") + bytes([v["to"]])
+    points = [bytes.fromhex(h) for h in (v["X_from"], v["X_to"], *v["held"], *v["new"],
+                                         v["R1"], v["R2"], v["R3"])]
+    c = challenge(b"switch", ctx, statement, *points)
+    assert c == _s(v["c"])
+    assert _s(v["s"]) == (k + c * x) % ORDER and _s(v["u"]) == (q + c * rho) % ORDER
+    assert v["encoded"] == v["c"] + v["s"] + v["u"]
+    # the receiver reads the card: β' − x_to·α'
+    read = PublicKey.combine_keys([beta2, mul(alpha2, ORDER - x_to)])
+    assert read.format() == card.format()

@@ -57,4 +57,4 @@ async def run_all(sessions: Sequence[Session]) -> list[MatchOutcome]:
 def lossy(seed: int = 7) -> Faults:
     """Drops, duplicates, reorders and delays on the peer topics."""
     return Faults(drop=0.03, duplicate=0.05, reorder=0.05, delay=0.003, seed=seed,
-                  topics="lodam/v2/t/+/p/+")
+                  topics="lodam/v3/t/+/p/+")

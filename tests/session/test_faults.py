@@ -71,7 +71,7 @@ async def _garbage(hub: MemoryHub, victim: str, stop: asyncio.Event) -> int:
         (topics.peer_topic("oak", victim), seal_frame(key, mine, "oak", data)),  # forged
         (topics.peer_topic("oak", outsider), bytes(1_000_000)),
         (topics.presence_topic("oak", outsider), b"{not json"),
-        ("lodam/v2/t/oak/p", b"level missing"),
+        ("lodam/v3/t/oak/p", b"level missing"),
     ]
     sent = 0
     while not stop.is_set():

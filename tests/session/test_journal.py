@@ -60,7 +60,7 @@ def test_a_torn_or_foreign_journal_is_a_one_line_error(tmp_path: Path) -> None:
     with pytest.raises(JournalError, match="not a journal"):
         Journal.open(tmp_path / "s")
     # an earlier protocol's journal: its envelopes would be refused, so it is refused
-    (tmp_path / "s" / "journal.json").write_text('{"version": 1, "seats": {}}')
+    (tmp_path / "s" / "journal.json").write_text('{"version": 2, "seats": {}}')
     with pytest.raises(JournalError, match="not a journal of this version"):
         Journal.open(tmp_path / "s")
 

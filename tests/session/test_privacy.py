@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from lodam_p2p.fairdeal.messages import RemaskMsg, SharesMsg, decode
+from lodam_p2p.fairdeal.messages import RemaskMsg, decode
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import Session
@@ -23,11 +23,13 @@ from tests.support.virtual import run_on_table_clock as run
 
 @dataclass
 class Seen:
-    """One public message as the watcher took it."""
+    """One public message as the watcher took it, and the positions every transfer of
+    the hand had made once it was taken (given position → new position)."""
 
     hand: int
     seat: int
     body: Body
+    made: dict[int, int]
 
 
 def _watch(watcher: Session) -> list[Seen]:
@@ -35,21 +37,21 @@ def _watch(watcher: Session) -> list[Seen]:
     take = watcher._hand_message
 
     def recording(seat: int, body: Body) -> None:
-        seen.append(Seen(watcher.hand_no, seat, body))
+        hand_no = watcher.hand_no
         take(seat, body)
+        hand = watcher.hand
+        made = dict(hand.fair.record.switched) if hand is not None else {}
+        seen.append(Seen(hand_no, seat, body, made))
 
     watcher._hand_message = recording  # type: ignore[method-assign]
     return seen
 
 
-def _remask_of(body: Body) -> tuple[RemaskMsg, tuple[int, ...]]:
-    """The re-mask a REMASK body carries, and the sizes of the SHARES riding with it
-    (the higher trader's answer to the lower one's re-mask, whose size is public)."""
-    messages = [decode(raw[SIG_LEN + HEADER_LEN:]) for raw in body.envelopes]
-    (msg,) = [m for m in messages if isinstance(m, RemaskMsg)]
-    shares = tuple(len(m.shares) for m in messages if isinstance(m, SharesMsg))
-    assert len(messages) == 1 + len(shares)
-    return msg, shares
+def _remask_of(body: Body) -> RemaskMsg:
+    """The re-mask a REMASK body carries (nothing rides with it: nobody answers one)."""
+    (msg,) = [decode(raw[SIG_LEN + HEADER_LEN:]) for raw in body.envelopes]
+    assert isinstance(msg, RemaskMsg)
+    return msg
 
 
 def _shape(messages: list[Seen]) -> list[tuple[object, ...]]:
@@ -69,7 +71,7 @@ def test_an_observer_cannot_link_a_traded_card_to_its_play() -> None:
     for m in seen:
         by_hand[m.hand].append(m)
     exchanges = {False: 0, True: 0}
-    shapes: dict[tuple[int, int, tuple[int, ...]], set[tuple[object, ...]]] = defaultdict(set)
+    shapes: dict[int, set[tuple[object, ...]]] = defaultdict(set)
     for messages in by_hand.values():
         named: set[int] = set()  # every position an exchange named
         acceptor = -1
@@ -86,15 +88,15 @@ def test_an_observer_cannot_link_a_traded_card_to_its_play() -> None:
                 traders = {m.seat, acceptor}
                 assert {n.seat for n in after} == traders  # both re-mask, void or not
                 for n in after:
-                    remask, riding = _remask_of(n.body)
-                    assert named & set(remask.inputs)  # the traded (or offered) card in it
-                    key = (len(remask.inputs), len(remask.carried), riding)
-                    shapes[key].add(tuple(_shape([n])))
+                    remask = _remask_of(n.body)
+                    # the traded (or offered) card in it: its giver's position after a
+                    # void exchange, the position a transfer made for it after a done one
+                    traded = named | {n.made[p] for p in named if p in n.made}
+                    assert traded & set(remask.inputs)
+                    shapes[len(remask.inputs)].add(tuple(_shape([n])))
+                named |= set(m.made.values())  # nobody may play those either
             elif kind is Msg.PLAY:
                 assert args[0] not in named, "a play named a position an exchange named"
     assert exchanges[False] and exchanges[True], exchanges  # done and void both happened
-    # a re-mask of k positions (with the shares it carries for the other trader's
-    # public holding size) looks the same whatever the exchange was: one size per key.
-    # How many seats' shares it carries follows from its inputs, which are public: the
-    # seats whose cards it holds answer, every other seat's shares are carried
+    # a re-mask of k positions looks the same whatever the exchange was: one shape per k
     assert shapes and all(len(s) == 1 for s in shapes.values()), shapes

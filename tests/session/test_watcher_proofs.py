@@ -1,6 +1,6 @@
-"""The host's watcher answers nothing, so it takes proofs of shuffle and re-mask share
-batches unchecked; the seat that finds a false one claims it with the evidence (VOID),
-and the watcher then checks what it took and reaches the seats' verdict."""
+"""The host's watcher answers nothing, so it takes proofs of shuffle (the deck's and the
+re-masks') unchecked; the seat that finds a false one claims it with the evidence
+(VOID), and the watcher then checks what it took and reaches the seats' verdict."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from lodam_p2p.fairdeal import Hand, Phase
-from lodam_p2p.fairdeal.messages import SharesMsg, ShuffleMsg
+from lodam_p2p.fairdeal.group import add, base_mul, card_points, mul
+from lodam_p2p.fairdeal.messages import RemaskMsg, ShuffleMsg
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import handplay
 from lodam_p2p.session.course import SessionPhase, Timing
@@ -80,20 +81,23 @@ def test_the_watcher_convicts_a_false_shuffle_on_the_seats_claim(
     assert later and all(h.blame is None for h in later)
 
 
-def _bad_remask_share(hand: Hand, msg: SharesMsg) -> SharesMsg:
-    return replace(msg, shares=(cheats.shifted(msg.shares[0]), *msg.shares[1:]))
+def _planted(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
+    """A fresh encryption under the re-masker's key of a card of its choosing."""
+    m = card_points(hand.config.deck_size)[0]
+    key = hand.record.keys[hand.seat]
+    return replace(msg, deck=((base_mul(99), add(m, mul(key, 99))), *msg.deck[1:]))
 
 
-def test_the_watcher_convicts_false_remask_shares_on_the_seats_claim(
+def test_the_watcher_convicts_a_false_remask_on_the_seats_claim(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    played = _play(monkeypatch, cheats.tampering(SharesMsg, _bad_remask_share))
-    # the watcher took the false batch unchecked (it is in the record), then convicted
+    played = _play(monkeypatch, cheats.tampering(RemaskMsg, _planted))
+    # the watcher took the false re-mask unchecked (it is in the record), then convicted
     # on a seat's claim
     caught = [h for h in played.watcher_hands() if h.blame is not None]
     assert len(caught) == 1
     first = caught[0]
     assert first.blame is not None
-    assert any(CHEATER in r.shares for r in first.record.remasks)
-    assert (first.blame.seat, first.blame.check) == (CHEATER, "share-proof")
+    assert any(r.seat == CHEATER for r in first.record.remasks)
+    assert (first.blame.seat, first.blame.check) == (CHEATER, "remask")
     assert not first.record.lazy and not first.record.unchecked
-    _same_verdict_as_the_seats(played, "share-proof")
+    _same_verdict_as_the_seats(played, "remask")

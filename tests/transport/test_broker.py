@@ -41,8 +41,8 @@ def test_embedded_broker_relays_and_binds_loopback_by_default() -> None:
             async with MqttTransport(broker.url) as ann, MqttTransport(broker.url) as bob:
                 await bob.subscribe("lodam/#")
                 inbox = Inbox(bob)
-                await ann.publish("lodam/v2/lobby/oak", b"hi", retain=True)
-                message = await inbox.topic("lodam/v2/lobby/oak")
+                await ann.publish("lodam/v3/lobby/oak", b"hi", retain=True)
+                message = await inbox.topic("lodam/v3/lobby/oak")
                 await inbox.stop()
             return broker.url, message.payload
 
@@ -71,7 +71,7 @@ def test_lodam_broker_serves_until_interrupted() -> None:
 
         async def use() -> None:
             async with MqttTransport(url) as client:
-                await client.publish("lodam/v2/lobby/x", b"")
+                await client.publish("lodam/v3/lobby/x", b"")
 
         run(use())
         child.send_signal(signal.SIGINT)

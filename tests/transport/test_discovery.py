@@ -75,7 +75,7 @@ def test_tables_lists_lan_finds_and_broker_announcements(amqtt_broker: ThreadedA
     async def scenario() -> list[tuple[str, list[str], int | None]]:
         async with MqttTransport(amqtt_broker.url) as host:
             await host.publish(announcement.topic, announcement.encode(), retain=True)
-            await host.publish("lodam/v2/lobby/junk", b"\x00not json", retain=True)
+            await host.publish("lodam/v3/lobby/junk", b"\x00not json", retain=True)
         advert = TableAdvert(lan_table, "mqtt://127.0.0.1:1")  # nobody there
         async with Advertiser(advert, interfaces=LOOPBACK):
             # A whole-LAN listing browses for its full time: generous, for a loaded

@@ -43,15 +43,15 @@ def test_healthy_hub_delivers_in_order_with_retained() -> None:
     async def scenario() -> list[int]:
         hub = MemoryHub()
         ann, _bob, inbox = await pair(hub)
-        await ann.publish("lodam/v2/lobby/oak", b"table", retain=True)
+        await ann.publish("lodam/v3/lobby/oak", b"table", retain=True)
         await send_numbers(ann, 50)
         late = hub.transport()
         await late.connect()
-        await late.subscribe("lodam/v2/lobby/+")
+        await late.subscribe("lodam/v3/lobby/+")
         late_inbox = Inbox(late)
-        retained = await late_inbox.topic("lodam/v2/lobby/oak")
+        retained = await late_inbox.topic("lodam/v3/lobby/oak")
         assert retained.retain and retained.payload == b"table"
-        await ann.publish("lodam/v2/lobby/oak", b"", retain=True)
+        await ann.publish("lodam/v3/lobby/oak", b"", retain=True)
         assert hub.retained == {}
         await asyncio.sleep(0)
         return numbers(inbox)
@@ -88,7 +88,7 @@ def test_delay_keeps_each_link_in_order() -> None:
 
 def test_faults_only_touch_their_topics() -> None:
     async def scenario() -> list[int]:
-        hub = MemoryHub(Faults(drop=1.0, topics="lodam/v2/lobby/#"))
+        hub = MemoryHub(Faults(drop=1.0, topics="lodam/v3/lobby/#"))
         ann, _bob, inbox = await pair(hub)
         await send_numbers(ann, 10)
         await asyncio.sleep(0)

@@ -44,17 +44,17 @@ def presence_of(message: Message) -> Presence:
 def test_publish_subscribe_and_retained(broker_url: str) -> None:
     async def scenario() -> None:
         async with MqttTransport(broker_url) as ann, MqttTransport(broker_url) as bob:
-            await ann.publish("lodam/v2/lobby/oak", b"announced", retain=True)
+            await ann.publish("lodam/v3/lobby/oak", b"announced", retain=True)
             await bob.subscribe(table_peers_pattern("oak"))
-            await bob.subscribe("lodam/v2/lobby/+")
+            await bob.subscribe("lodam/v3/lobby/+")
             inbox = Inbox(bob)
-            retained = await inbox.topic("lodam/v2/lobby/oak")
+            retained = await inbox.topic("lodam/v3/lobby/oak")
             await ann.publish(peer_topic("oak", "ann"), b"\x00hello")
             live = await inbox.topic(peer_topic("oak", "ann"))
             await inbox.stop()
             assert (retained.payload, retained.retain) == (b"announced", True)
             assert (live.payload, live.retain) == (b"\x00hello", False)
-            await ann.publish("lodam/v2/lobby/oak", b"", retain=True)  # leave no trace
+            await ann.publish("lodam/v3/lobby/oak", b"", retain=True)  # leave no trace
 
     run(scenario())
 
@@ -126,15 +126,15 @@ def test_reconnects_after_the_broker_restarts(mosquitto: Mosquitto) -> None:
             first_nonce = ann.nonce
             mosquitto.stop()
             await wait_until(lambda: not ann.connected)
-            pending = asyncio.create_task(ann.publish("lodam/v2/lobby/oak", b"kept", retain=True))
+            pending = asyncio.create_task(ann.publish("lodam/v3/lobby/oak", b"kept", retain=True))
             mosquitto.start()
             await wait_until(lambda: ann.epoch == 2)
             await asyncio.wait_for(pending, 30)  # a safety net
             async with MqttTransport(mosquitto.url) as bob:
-                await bob.subscribe("lodam/v2/lobby/+")
+                await bob.subscribe("lodam/v3/lobby/+")
                 await bob.subscribe(table_presence_pattern("oak"))
                 bob_inbox = Inbox(bob)
-                await bob_inbox.topic("lodam/v2/lobby/oak")
+                await bob_inbox.topic("lodam/v3/lobby/oak")
                 seen = await bob_inbox.topic(presence_topic("oak", "ann"))
                 await bob.publish(peer_topic("oak", "bob"), b"after restart")
                 await inbox.topic(peer_topic("oak", "bob"))
@@ -188,7 +188,7 @@ def test_gives_up_after_the_deadline_and_says_so(mosquitto: Mosquitto) -> None:
             async for _message in ann.messages():
                 pass
         with pytest.raises(ConnectError, match="gave up reconnecting"):
-            await ann.publish("lodam/v2/lobby/oak", b"x")
+            await ann.publish("lodam/v3/lobby/oak", b"x")
         await ann.close()
 
     run(scenario())

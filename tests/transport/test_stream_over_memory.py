@@ -65,7 +65,7 @@ def test_every_seat_hears_every_other_in_order_despite_faults() -> None:
 
     async def scenario() -> dict[str, list[Delivery]]:
         hub = MemoryHub(Faults(drop=0.15, duplicate=0.15, reorder=0.15, delay=0.005,
-                               seed=11, topics="lodam/v2/t/+/p/+"))
+                               seed=11, topics="lodam/v3/t/+/p/+"))
         peers = [Peer(n, hub.transport(PresenceSpec(TABLE, n))) for n in names]
         for peer in peers:
             await peer.transport.connect()

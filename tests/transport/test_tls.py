@@ -37,8 +37,8 @@ def test_mqtts_with_a_ca_file(make_mosquitto: Callable[[str], Mosquitto],
         async with MqttTransport(url) as client:
             await client.subscribe("lodam/#")
             inbox = Inbox(client)
-            await client.publish("lodam/v2/lobby/oak", b"over tls")
-            message = await inbox.topic("lodam/v2/lobby/oak")
+            await client.publish("lodam/v3/lobby/oak", b"over tls")
+            message = await inbox.topic("lodam/v3/lobby/oak")
             await inbox.stop()
             return message.payload
 
@@ -52,7 +52,7 @@ def test_mqtts_with_a_client_certificate(make_mosquitto: Callable[[str], Mosquit
 
     async def scenario() -> None:
         async with MqttTransport(with_cert) as client:
-            await client.publish("lodam/v2/lobby/oak", b"")
+            await client.publish("lodam/v3/lobby/oak", b"")
         with pytest.raises(ConnectError, match="cannot connect"):
             await MqttTransport(base).connect()
 

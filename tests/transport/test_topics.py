@@ -12,11 +12,11 @@ from lodam_p2p.transport.topics import BadName, ParsedTopic, TopicKind
 
 
 def test_topic_names_follow_the_design() -> None:
-    assert topics.peer_topic("oak", "ann") == "lodam/v2/t/oak/p/ann"
-    assert topics.table_peers_pattern("oak") == "lodam/v2/t/oak/p/+"
-    assert topics.presence_topic("oak", "ann") == "lodam/v2/t/oak/presence/ann"
-    assert topics.lobby_topic("Kitchen table") == "lodam/v2/lobby/Kitchen table"
-    assert topics.LOBBY_PATTERN == "lodam/v2/lobby/+"
+    assert topics.peer_topic("oak", "ann") == "lodam/v3/t/oak/p/ann"
+    assert topics.table_peers_pattern("oak") == "lodam/v3/t/oak/p/+"
+    assert topics.presence_topic("oak", "ann") == "lodam/v3/t/oak/presence/ann"
+    assert topics.lobby_topic("Kitchen table") == "lodam/v3/lobby/Kitchen table"
+    assert topics.LOBBY_PATTERN == "lodam/v3/lobby/+"
 
 
 @pytest.mark.parametrize(
@@ -40,8 +40,8 @@ def test_good_names_pass(name: str) -> None:
 @pytest.mark.parametrize(
     ("topic", "parsed"),
     [
-        ("lodam/v2/lobby/oak", ParsedTopic(TopicKind.LOBBY, "oak")),
-        ("lodam/v2/t/oak/presence/ann", ParsedTopic(TopicKind.PRESENCE, "oak", "ann")),
+        ("lodam/v3/lobby/oak", ParsedTopic(TopicKind.LOBBY, "oak")),
+        ("lodam/v3/t/oak/presence/ann", ParsedTopic(TopicKind.PRESENCE, "oak", "ann")),
     ],
 )
 def test_parse_topic(topic: str, parsed: ParsedTopic) -> None:
@@ -50,8 +50,8 @@ def test_parse_topic(topic: str, parsed: ParsedTopic) -> None:
 
 @pytest.mark.parametrize(
     "topic",
-    ["lodam/v1/lobby/oak", "lodam/v2/t/oak/q/ann", "lodam/v2/t/oak/p", "lodam/v2/lobby/",
-     "lodam/v2/t/oak/p/ann/x", "other", "lodam/v2/t/$x/p/ann"],
+    ["lodam/v1/lobby/oak", "lodam/v3/t/oak/q/ann", "lodam/v3/t/oak/p", "lodam/v3/lobby/",
+     "lodam/v3/t/oak/p/ann/x", "other", "lodam/v3/t/$x/p/ann"],
 )
 def test_foreign_topics_are_refused(topic: str) -> None:
     with pytest.raises(BadName):
@@ -95,7 +95,7 @@ def test_tracker_ignores_a_stale_will() -> None:
 def test_announcement_round_trip() -> None:
     table = TableAnnouncement("oak", "ann", 5, ("ann", "bob"), (("stakes", "3"),))
     assert TableAnnouncement.decode(table.encode(), topic_table="oak") == table
-    assert table.joinable and table.topic == "lodam/v2/lobby/oak"
+    assert table.joinable and table.topic == "lodam/v3/lobby/oak"
     assert not TableAnnouncement("oak", "ann", 3, ("a", "b", "c")).joinable
 
 
