@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -41,6 +42,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.games import DEFAULT_GAME, Game, GameError, get_game
 from lodam_p2p.session.keys import Entropy
+
+log = logging.getLogger(__name__)
 
 JOURNAL = "journal.json"
 LOCK = "lock"
@@ -105,22 +108,37 @@ class Journal:
     @classmethod
     def pick(cls, root: Path, table: str | None) -> Journal:
         """The default journal: the first free slot under ``root`` holding an unfinished
-        match (at ``table``, if named), else the first free slot (created if need be)."""
+        match (at ``table``, if named), else the first free slot (created if need be).
+
+        A slot whose journal this version cannot read (an earlier protocol's, or a
+        damaged one) is passed over and left as it is: nothing in it can be resumed
+        here, and nothing of it is lost. Only a state directory named outright
+        (:meth:`open`) stops with that error."""
         for slot in range(SLOTS):
             if not (root / f"seat-{slot}" / JOURNAL).exists():
                 continue
-            journal = cls._try_open(root / f"seat-{slot}")
+            journal = cls._readable(root / f"seat-{slot}")
             if journal is not None and journal.resumable(table):
                 return journal
             if journal is not None:
                 journal.close()
         for slot in range(SLOTS):
-            journal = cls._try_open(root / f"seat-{slot}")
+            journal = cls._readable(root / f"seat-{slot}")
             if journal is not None and not journal.resumable(None):
                 return journal
             if journal is not None:
                 journal.close()
         raise JournalError(f"every state slot under {root} is in use")
+
+    @classmethod
+    def _readable(cls, directory: Path) -> Journal | None:
+        """The slot locked, or None if another process holds it or its journal cannot
+        be read (logged)."""
+        try:
+            return cls._try_open(directory)
+        except JournalError as err:
+            log.info("passing over state slot %s: %s", directory, err)
+            return None
 
     def close(self) -> None:
         """Release the lock (the file stays)."""

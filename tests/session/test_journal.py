@@ -65,6 +65,22 @@ def test_a_torn_or_foreign_journal_is_a_one_line_error(tmp_path: Path) -> None:
         Journal.open(tmp_path / "s")
 
 
+def test_a_default_slot_of_an_earlier_version_is_passed_over_and_kept(tmp_path: Path) -> None:
+    # after an upgrade the default slots still hold the last version's journals: a seat
+    # takes the next slot, and the old file stays as it was
+    old = '{"version": 2, "sessions": {"seat": {"table": "elm", "start": ["00", {}, []]}}}'
+    for slot in (0, 2):
+        (tmp_path / f"seat-{slot}").mkdir()
+        (tmp_path / f"seat-{slot}" / "journal.json").write_text(old)
+    (tmp_path / "seat-1").mkdir()
+    (tmp_path / "seat-1" / "journal.json").write_text("{torn")
+    picked = Journal.pick(tmp_path, "elm")
+    assert picked.directory == tmp_path / "seat-3" and not picked.resumable(None)
+    assert all((tmp_path / f"seat-{slot}" / "journal.json").read_text() == old
+               for slot in (0, 2))
+    assert (tmp_path / "seat-1" / "journal.json").read_text() == "{torn"
+
+
 def test_the_default_slot_is_the_free_one_with_an_unfinished_match(tmp_path: Path) -> None:
     busy = Journal.pick(tmp_path, None)
     other = Journal.pick(tmp_path, None)
