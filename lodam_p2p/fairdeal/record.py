@@ -210,22 +210,29 @@ class Record:
         unchecked of every re-mask the position's ciphertext descends from (through
         earlier re-masks and transfers), so that the card it shows rests on none. The
         rest stays unchecked."""
-        if not self.unchecked:
+        pending: set[tuple[int, int] | None] = {
+            d.remask for d in self.unchecked if d.remask is not None}
+        if not pending:
             return
-        lineage = self._lineage(position)
+        lineage = self._lineage(position, pending)
         mine = [d for d in self.unchecked if d.remask in lineage]
         if mine:
             self.unchecked = [d for d in self.unchecked if d.remask not in lineage]
             for deferred in mine:
                 deferred.run()
 
-    def _lineage(self, position: int) -> set[tuple[int, int] | None]:
+    def _lineage(self, position: int,
+                 pending: set[tuple[int, int] | None]) -> set[tuple[int, int] | None]:
+        """The unchecked re-masks among ``position``'s ancestors. The walk stops at a
+        re-mask already checked: its own ancestors were checked with it (a settle checks
+        a whole lineage; a vigilant record checks everything as it comes)."""
         found: set[tuple[int, int] | None] = set()
         todo = [position]
         while todo:
             made = self.made_of(todo.pop())
-            if isinstance(made, Remask) and (made.seat, made.round) not in found:
-                found.add((made.seat, made.round))
+            key = None if made is None else (made.seat, made.round)
+            if isinstance(made, Remask) and key in pending and key not in found:
+                found.add(key)
                 todo.extend(made.inputs)
             elif isinstance(made, Handover):
                 todo.append(made.position)
