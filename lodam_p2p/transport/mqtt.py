@@ -6,14 +6,22 @@ Theory of operation
 -------------------
 :meth:`MqttTransport.connect` makes the first connection and fails with a one-line
 :class:`~.base.ConnectError` if the broker is unreachable, refuses us, or rejects the
-credentials. From then on a supervisor task owns the connection: it pumps received
-messages into one queue (which :meth:`MqttTransport.messages` drains across
-reconnects), and when the link breaks it reconnects with exponential backoff, renews
+credentials. From then on a supervisor task owns the connection: received messages go
+into one queue (which :meth:`MqttTransport.messages` drains across reconnects), and when
+the link breaks it reconnects with exponential backoff, renews
 every subscription, registers a Last Will with a *fresh* presence nonce and announces
 the presence again (see :mod:`.presence`). Publications made while the link is down
 wait for the next connection and are retried once it is up, so a message may arrive
 twice; the stream layer drops duplicates. A login refused on reconnection, or an outage
 longer than ``give_up_after``, closes the transport: :meth:`messages` then raises.
+
+The path of a received message is short on purpose, since a match receives thousands
+and each asyncio hop is a task wake-up: paho decodes it in the socket's reader callback
+and hands it to aiomqtt's incoming queue, which here is an :class:`_Inlet` that puts it
+straight on the transport's own queue. aiomqtt's message iterator, which would spend a
+task and an ``asyncio.wait`` on every message, only serves to notice the disconnection.
+A connection's messages are held until its set-up (subscriptions, presence) is done,
+so that they are seen, and checked for a stale will, as of the connection's nonce.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ import contextlib
 import logging
 import socket
 import ssl
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -216,7 +224,8 @@ class MqttTransport:
         nonce = new_nonce() if self._presence else None
         self._attempts += 1
         conn = self._attempts
-        client = self._make_client(nonce, conn)
+        inlet = _Inlet()
+        client = self._make_client(nonce, conn, inlet)
         try:
             await client.__aenter__()
         except aiomqtt.MqttError as err:
@@ -232,12 +241,13 @@ class MqttTransport:
             raise _SetupLost(f"lost {self.url.redacted()} while setting up: {err}") from None
         self._client, self._epoch = client, self._epoch + 1
         self._online.set()
+        inlet.open(lambda message: self._received(client, message))
         return client
 
     async def _supervise(self, client: aiomqtt.Client) -> None:
         """Pump messages; on a broken link, reconnect with backoff. Runs until closed."""
         while True:
-            await self._pump(client)
+            await _until_broken(client)
             self._online.clear()
             await _quietly_disconnect(client)
             log.info("lost the broker %s; reconnecting", self.url.redacted())
@@ -249,13 +259,12 @@ class MqttTransport:
                 self._queue.put_nowait(None)
                 return
 
-    async def _pump(self, client: aiomqtt.Client) -> None:
-        """Move received messages to the queue until the link breaks."""
-        with contextlib.suppress(aiomqtt.MqttError):
-            async for raw in client.messages:
-                message = Message(str(raw.topic), _payload_bytes(raw.payload), bool(raw.retain))
-                self._queue.put_nowait(message)
-                self._heal_stale_will(client, message)
+    def _received(self, client: aiomqtt.Client, message: Message) -> None:
+        """Queue a message ``client`` received, and heal a stale will it may be."""
+        if self._closed:
+            return
+        self._queue.put_nowait(message)
+        self._heal_stale_will(client, message)
 
     async def _reconnect(self) -> aiomqtt.Client:
         """Retry :meth:`_open` with backoff; give up on refusal or after the deadline."""
@@ -290,7 +299,7 @@ class MqttTransport:
 
     # -- pieces ----------------------------------------------------------------------
 
-    def _make_client(self, nonce: str | None, conn: int) -> aiomqtt.Client:
+    def _make_client(self, nonce: str | None, conn: int, inlet: _Inlet) -> aiomqtt.Client:
         url = self.url
         will = None
         if self._presence is not None and nonce is not None:
@@ -300,7 +309,7 @@ class MqttTransport:
             url.host, url.port, username=url.username, password=url.password,
             identifier=self._client_id, will=will, keepalive=self._keepalive,
             timeout=self._timeout, tls_context=self._tls_context(),
-            protocol=aiomqtt.ProtocolVersion.V311,
+            protocol=aiomqtt.ProtocolVersion.V311, queue_type=inlet.queue_type(),
         )
 
     def _tls_context(self) -> ssl.SSLContext | None:
@@ -340,6 +349,47 @@ class MqttTransport:
     def _check_open(self) -> None:
         if self._closed:
             raise self._failure or TransportClosed("transport is closed")
+
+
+class _Inlet:
+    """Where one connection's received messages go (see the module docstring): held
+    until :meth:`open`, then handed on one by one as paho decodes them."""
+
+    def __init__(self) -> None:
+        self._held: list[Message] = []
+        self._take: Callable[[Message], None] | None = None
+
+    def queue_type(self) -> type[asyncio.Queue[aiomqtt.Message]]:
+        """aiomqtt's incoming queue for the connection: it keeps nothing, it hands on."""
+        put = self.put
+
+        class _HandingOn(asyncio.Queue[aiomqtt.Message]):
+            def put_nowait(self, item: aiomqtt.Message) -> None:
+                put(item)
+
+        return _HandingOn
+
+    def put(self, raw: aiomqtt.Message) -> None:
+        """A message as aiomqtt received it."""
+        message = Message(str(raw.topic), _payload_bytes(raw.payload), bool(raw.retain))
+        if self._take is None:
+            self._held.append(message)
+        else:
+            self._take(message)
+
+    def open(self, take: Callable[[Message], None]) -> None:
+        """From now on hand every message to ``take``, those held first."""
+        held, self._held, self._take = self._held, [], take
+        for message in held:
+            take(message)
+
+
+async def _until_broken(client: aiomqtt.Client) -> None:
+    """Return when the connection breaks. aiomqtt's message iterator is what tells: it
+    raises then, and never yields here, since the :class:`_Inlet` keeps nothing for it."""
+    with contextlib.suppress(aiomqtt.MqttError):
+        async for _never in client.messages:
+            pass
 
 
 def _no_delay(client: aiomqtt.Client) -> None:

@@ -1,0 +1,128 @@
+"""A scripted MQTT 3.1.1 broker for one client at a time, in the test's own event loop.
+
+It answers what a client sends (CONNECT, SUBSCRIBE, PINGREQ, PUBLISH at QoS 1,
+DISCONNECT), records it, and sends what the test asks when the test asks: publications
+pushed to the client in *one* write (on loopback they are then all in the client's
+socket at once, as messages that arrive together are), or along with the CONNACK. It
+routes nothing and keeps no retained messages: tests that want a broker's behaviour use
+Mosquitto (``tests/support/brokers.py``); this one is for what the client does with the
+bytes it gets, and with the bytes it writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+CONNECT, CONNACK, PUBLISH, PUBACK, SUBSCRIBE, SUBACK = 1, 2, 3, 4, 8, 9
+PINGREQ, PINGRESP, DISCONNECT = 12, 13, 14
+
+
+@dataclass(frozen=True, slots=True)
+class Publication:
+    """A publication as the client sent it."""
+
+    topic: str
+    payload: bytes
+    retain: bool
+
+
+@dataclass
+class ScriptedBroker:
+    """See the module docstring. ``async with`` it; connect a client to :attr:`url`.
+
+    ``with_connack`` are publications (topic, payload) sent in the same write as the
+    CONNACK, before the client has set anything up.
+    """
+
+    with_connack: list[tuple[str, bytes]] = field(default_factory=list)
+    url: str = ""
+    published: list[Publication] = field(default_factory=list)
+    pubacks: int = 0
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _writer: asyncio.StreamWriter | None = None
+    _next_id: int = 0
+
+    async def __aenter__(self) -> ScriptedBroker:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.url = f"mqtt://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        self._server.close()
+        await self._server.wait_closed()
+
+    def push(self, topic: str, payloads: list[bytes]) -> None:
+        """Send these publications (QoS 1) to the connected client in one write."""
+        assert self._writer is not None, "no client is connected"
+        self._writer.write(b"".join(self._publish(topic, payload) for payload in payloads))
+
+    async def until(self, check: Callable[[], bool]) -> None:
+        """Wait until ``check()`` holds, looking each time the client has sent something."""
+        while not check():
+            self.changed.clear()
+            await self.changed.wait()
+
+    def _publish(self, topic: str, payload: bytes) -> bytes:
+        self._next_id = self._next_id % 65535 + 1
+        name = topic.encode()
+        body = len(name).to_bytes(2, "big") + name + self._next_id.to_bytes(2, "big") + payload
+        return bytes([PUBLISH << 4 | 2]) + _length(len(body)) + body
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writer = writer
+        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
+            while True:
+                first = (await reader.readexactly(1))[0]
+                body = await reader.readexactly(await _read_length(reader))
+                if not self._answer(first, body, writer):
+                    break
+                self.changed.set()
+        writer.close()
+
+    def _answer(self, first: int, body: bytes, writer: asyncio.StreamWriter) -> bool:
+        kind = first >> 4
+        if kind == CONNECT:
+            pushed = b"".join(self._publish(topic, payload) for topic, payload in self.with_connack)
+            writer.write(bytes([CONNACK << 4, 2, 0, 0]) + pushed)
+        elif kind == SUBSCRIBE:
+            writer.write(bytes([SUBACK << 4, 3]) + body[:2] + b"\x01")
+        elif kind == PUBLISH:
+            self._take_publish(first, body, writer)
+        elif kind == PUBACK:
+            self.pubacks += 1
+        elif kind == PINGREQ:
+            writer.write(bytes([PINGRESP << 4, 0]))
+        return kind != DISCONNECT
+
+    def _take_publish(self, first: int, body: bytes, writer: asyncio.StreamWriter) -> None:
+        size = int.from_bytes(body[:2], "big")
+        topic, rest = body[2:2 + size].decode(), body[2 + size:]
+        if (first >> 1) & 3:
+            writer.write(bytes([PUBACK << 4, 2]) + rest[:2])
+            rest = rest[2:]
+        self.published.append(Publication(topic, rest, bool(first & 1)))
+
+
+def _length(value: int) -> bytes:
+    """MQTT's variable-length encoding of a remaining length."""
+    out = bytearray()
+    while True:
+        value, digit = divmod(value, 128)
+        out.append(digit | (128 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+async def _read_length(reader: asyncio.StreamReader) -> int:
+    value, shift = 0, 0
+    while True:
+        byte = (await reader.readexactly(1))[0]
+        value |= (byte & 127) << shift
+        shift += 7
+        if not byte & 128:
+            return value
