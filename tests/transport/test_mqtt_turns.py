@@ -72,7 +72,41 @@ def count_tasks(loop: asyncio.AbstractEventLoop) -> Callable[[], int]:
     return lambda: created[0]
 
 
+def count_threadsafe_calls(loop: asyncio.AbstractEventLoop) -> Callable[[], int]:
+    """From now on count the loop's ``call_soon_threadsafe`` calls (each one a wake-up
+    through the loop's self-pipe)."""
+    calls = [0]
+    original = loop.call_soon_threadsafe
+
+    def counted(*args: Any, **kwargs: Any) -> asyncio.Handle:
+        calls[0] += 1
+        return original(*args, **kwargs)
+
+    loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+    return lambda: calls[0]
+
+
 PAYLOADS = [b"frame %d" % index for index in range(20)]
+
+
+def test_messages_that_arrive_together_are_handed_on_in_one_turn() -> None:
+    """Twenty messages in the socket at once reach the consumer in the same turn of the
+    loop, in order: the reader takes every packet the socket holds, and each goes
+    straight to the transport's queue."""
+    async def scenario() -> tuple[list[bytes], list[int]]:
+        async with ScriptedBroker() as broker, MqttTransport(broker.url) as bob:
+            await bob.subscribe(table_peers_pattern("oak"))
+            turns = Turns()
+            got = Collector(bob, turns, want=len(PAYLOADS))
+            broker.push(TOPIC, PAYLOADS)
+            await got.enough.wait()
+            got.stop()
+            turns.stop()
+            return got.payloads, got.turns
+
+    payloads, turns = run(scenario())
+    assert payloads == PAYLOADS
+    assert len(set(turns)) == 1, f"handed on over turns {turns}"
 
 
 def test_a_received_message_costs_no_task() -> None:
@@ -90,6 +124,33 @@ def test_a_received_message_costs_no_task() -> None:
             return created
 
     assert run(scenario()) == 0
+
+
+def test_pubacks_go_out_without_waking_the_loop_through_its_self_pipe() -> None:
+    """Each message received at QoS 1 is answered by a PUBACK; it is written at once,
+    not by a writer registered thread-safely (one self-pipe wake-up each)."""
+    async def scenario() -> tuple[int, int]:
+        async with ScriptedBroker() as broker, MqttTransport(broker.url) as bob:
+            await bob.subscribe(table_peers_pattern("oak"))
+            wakeups = count_threadsafe_calls(asyncio.get_running_loop())
+            broker.push(TOPIC, PAYLOADS)
+            await broker.until(lambda: broker.pubacks >= len(PAYLOADS))
+            return broker.pubacks, wakeups()
+
+    assert run(scenario()) == (len(PAYLOADS), 0)
+
+
+def test_a_publication_larger_than_the_socket_buffer_goes_out_whole() -> None:
+    """When the socket's buffer is full, the rest waits for room and is written then."""
+    big = bytes(range(256)) * (16 * 1024 * 1024 // 256)
+
+    async def scenario() -> list[bytes]:
+        async with ScriptedBroker() as broker, MqttTransport(broker.url) as ann:
+            await ann.publish(TOPIC, big)
+            await ann.publish(TOPIC, b"after")
+            return [p.payload for p in broker.published]
+
+    assert run(scenario()) == [big, b"after"]
 
 
 def test_a_stale_will_that_came_with_the_connack_is_healed_as_of_the_new_nonce() -> None:
