@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import select
 import socket
 import ssl
@@ -292,11 +293,15 @@ class MqttTransport:
             if client is None:
                 continue
             try:
-                await client.publish(topic, payload, qos=qos, retain=retain,
-                                     timeout=self._timeout)
+                # our own deadline, not aiomqtt's: its asyncio.wait_for would spend a task
+                # on every publication (math.inf makes it await the acknowledgement inline)
+                async with asyncio.timeout(self._timeout):
+                    await client.publish(topic, payload, qos=qos, retain=retain,
+                                         timeout=math.inf)
                 return
-            except aiomqtt.MqttError as err:
-                log.info("publish on %s failed (%s); retrying", topic, err)
+            except (aiomqtt.MqttError, TimeoutError) as err:
+                log.info("publish on %s failed (%s); retrying", topic,
+                         str(err) or "no acknowledgement in time")
                 await asyncio.sleep(self._backoff.initial)
 
     # -- pieces ----------------------------------------------------------------------

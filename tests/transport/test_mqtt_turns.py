@@ -140,6 +140,22 @@ def test_pubacks_go_out_without_waking_the_loop_through_its_self_pipe() -> None:
     assert run(scenario()) == (len(PAYLOADS), 0)
 
 
+def test_a_publication_costs_no_task_and_no_self_pipe_wake_up() -> None:
+    """A QoS-1 publication waits for its PUBACK inline (no ``asyncio.wait_for`` task)
+    and is written at once; the publications reach the broker in order."""
+    async def scenario() -> tuple[list[bytes], int, int]:
+        async with ScriptedBroker() as broker, MqttTransport(broker.url) as ann:
+            await ann.publish(TOPIC, b"first")  # the connection's own task has started
+            loop = asyncio.get_running_loop()
+            tasks, wakeups = count_tasks(loop), count_threadsafe_calls(loop)
+            for payload in PAYLOADS:
+                await ann.publish(TOPIC, payload)
+            created, woken = tasks(), wakeups()
+            return [p.payload for p in broker.published], created, woken
+
+    assert run(scenario()) == ([b"first", *PAYLOADS], 0, 0)
+
+
 def test_a_publication_larger_than_the_socket_buffer_goes_out_whole() -> None:
     """When the socket's buffer is full, the rest waits for room and is written then."""
     big = bytes(range(256)) * (16 * 1024 * 1024 // 256)
