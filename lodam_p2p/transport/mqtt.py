@@ -21,7 +21,9 @@ and hands it to aiomqtt's incoming queue, which here is an :class:`_Inlet` that 
 straight on the transport's own queue. aiomqtt's message iterator, which would spend a
 task and an ``asyncio.wait`` on every message, only serves to notice the disconnection.
 A connection's messages are held until its set-up (subscriptions, presence) is done,
-so that they are seen, and checked for a stale will, as of the connection's nonce.
+so that they are seen, and checked for a stale will, as of the connection's nonce. The
+socket itself is read and written by :func:`_serve_socket`, which takes every packet
+that arrived together in one turn of the loop and writes each packet as it is queued.
 """
 
 from __future__ import annotations
@@ -248,7 +250,7 @@ class MqttTransport:
         return client
 
     async def _supervise(self, client: aiomqtt.Client) -> None:
-        """Pump messages; on a broken link, reconnect with backoff. Runs until closed."""
+        """On a broken link, reconnect with backoff. Runs until closed."""
         while True:
             await _until_broken(client)
             self._online.clear()
