@@ -30,7 +30,7 @@ def unique_table() -> str:
 def test_txt_round_trip_drops_credentials() -> None:
     advert = TableAdvert("Kitchen table", "mqtt://ann:pw@192.168.1.5:1883")
     txt = advert.txt()
-    assert txt == {"v": "2", "table": "Kitchen table", "broker": "mqtt://192.168.1.5:1883"}
+    assert txt == {"v": "3", "table": "Kitchen table", "broker": "mqtt://192.168.1.5:1883"}
     raw = {k.encode(): v.encode() for k, v in txt.items()}
     assert TableAdvert.from_txt(raw) == TableAdvert("Kitchen table", "mqtt://192.168.1.5:1883")
 
