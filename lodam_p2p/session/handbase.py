@@ -83,12 +83,14 @@ class HandBase:
         return isinstance(self._signed_message(seat, data), AuditMsg)
 
     def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float, *,
-             own: bool = True) -> None:
+             own: bool = True, poll: bool = True) -> None:
         """Fair-deal envelopes from ``seat``; unattributable junk is skipped.
 
         ``own``: they came in a body ``seat`` signed for this hand. Then an envelope it
         signed for another table or hand is its own doing (a replay), not junk: the
-        signature checked, so nobody else can have made the body carry it."""
+        signature checked, so nobody else can have made the body carry it. ``poll``:
+        finish what the protocol now allows (``False`` for a caller that has more of
+        the body to apply first)."""
         if envelopes:
             self.last_fed[seat] = envelopes
         for data in envelopes:
@@ -100,7 +102,8 @@ class HandBase:
                 if own and err.check == "context":
                     raise Blamed(Blame(seat, "replay", "sent an envelope it signed for "
                                        "another table or hand"), (data,)) from None
-        self.poll(now)
+        if poll:
+            self.poll(now)
 
     def _flush(self) -> None:
         envelopes = self.fair.outgoing()

@@ -40,7 +40,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase
+from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, Remasked
 from lodam_p2p.fairdeal.group import Entropy
 from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
 from lodam_p2p.games import (
@@ -105,6 +105,7 @@ class HandPlay(HandBase, Trading, OwnMoves):
         self._pending: Pending | None = None
         self._remasking: set[int] = set()
         self._remask_sent = False
+        self._own_early: list[Remasked] = []
         self._offer_step = -1
         self._top_shared = False
         self._tricks_told = 0
@@ -163,7 +164,7 @@ class HandPlay(HandBase, Trading, OwnMoves):
             self._take_outcome(seat, body, now)
             return
         if kind is Msg.REMASK:
-            self._screen_remask(seat, body)
+            self._screen_remask(seat, body.envelopes)
             self.feed(seat, body.envelopes, now)
             return
         if kind in (Msg.PLAY, Msg.ANSWER):

@@ -12,11 +12,14 @@ the position the other's transfer made; when it is void the holdings stay.
 Then, void or done, each trader **re-masks its whole holding** (fair-deal ``remask``):
 the same cards under fresh positions that only it can link to the old ones, so when a
 traded card (or, after a void exchange, the offered one) is later played, the position
-it is revealed from says nothing of the exchange. Both re-mask at once, and nobody
-answers a re-mask; the next decision waits until both are in
-(:meth:`Trading.remasking`). A re-mask is checked against the public holding: one that
-takes anything but exactly the seat's holding, or comes when none is due, blames its
-seat, and so does an answer or an outcome that does not hand its card over.
+it is revealed from says nothing of the exchange. Nobody answers a re-mask. The
+offerer knows its holding after the exchange when it announces the outcome, so its
+re-mask travels in the OUTCOME body, after its transfer (one body fewer for every peer
+to check and carry); the acceptor re-masks once the outcome is in. The next decision
+waits until both are in (:meth:`Trading.remasking`). A re-mask is checked against the
+public holding: one that takes anything but exactly the seat's holding, or comes when
+none is due, blames its seat, and so does an answer or an outcome that does not hand
+its card over.
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ class Trading:
     #: traders whose re-mask is due and not yet in
     _remasking: set[int]
     _remask_sent: bool
+    #: this seat's own re-mask made in its outcome, before that outcome is taken
+    _own_early: list[Remasked]
 
     def _decide(self, move: PublicMove, entry: LoggedMove) -> None:
         raise NotImplementedError
@@ -58,7 +63,8 @@ class Trading:
     def _applied(self, move: PublicMove, entry: LoggedMove) -> None:
         raise NotImplementedError
 
-    def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float) -> None:
+    def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float, *,
+             own: bool = True, poll: bool = True) -> None:
         raise NotImplementedError
 
     def poll(self, now: float) -> None:
@@ -111,15 +117,24 @@ class Trading:
         pending.sent = True
         self._flush()
         self.fair.transfer(mine, acceptor, now)
+        holding = set(self.holdings[offerer])
+        if not void:
+            holding = holding - {mine} | {self.fair.record.switched[pending.position]}
+        self.fair.remask(sorted(holding), now)
         self.outbox.append(self._body(Msg.OUTCOME, (void, mine), self.fair.outgoing()))
 
     def _take_outcome(self, seat: int, body: Body, now: float) -> None:
+        """The offerer's outcome: its transfer is fed first, the outcome applied (the
+        holdings and the re-masks due), and only then its re-mask, which must take the
+        offerer's holding after the exchange."""
         pending = self._pending
         assert pending is not None and pending.trade_with == seat
         void, position = body.args
         if position not in self.holdings[seat]:
             raise Refused(f"seat {seat} does not hold position {position}")
-        self.feed(seat, body.envelopes, now)
+        remasks = tuple(data for data in body.envelopes
+                        if isinstance(self._signed_message(seat, data), RemaskMsg))
+        self.feed(seat, tuple(e for e in body.envelopes if e not in remasks), now, poll=False)
         if self.fair.phase is Phase.ABORTED:
             return
         acceptor = pending.seat
@@ -138,11 +153,14 @@ class Trading:
             self.holdings[seat].add(to_offerer)
             self.holdings[acceptor].add(to_acceptor)
         self._remasking = {seat, acceptor}
-        self._remask_sent = False
+        self._remask_sent = seat == self.me  # an offerer re-masks in its outcome
         self.since = now
         self._applied(move, LoggedMove(acceptor, "answer", self.step,
                                        (pending.position, position, bool(void))))
-        self.poll(now)
+        self._screen_remask(seat, remasks)
+        early, self._own_early = self._own_early, []
+        self._follow_remasks(list(early))
+        self.feed(seat, remasks, now)
 
     # --- re-masks -----------------------------------------------------------------------
 
@@ -153,11 +171,11 @@ class Trading:
     def _remask_due(self, seat: int) -> bool:
         return seat in self._remasking
 
-    def _screen_remask(self, seat: int, body: Body) -> None:
+    def _screen_remask(self, seat: int, envelopes: tuple[bytes, ...]) -> None:
         """A re-mask must take exactly the seat's holding: judged on the signed envelope
         before it is fed, so that one naming positions that do not exist yet cannot make
         the table wait."""
-        for data in body.envelopes:
+        for data in envelopes:
             message = self._signed_message(seat, data)
             if isinstance(message, RemaskMsg) and set(message.inputs) != self.holdings[seat]:
                 raise Blamed(Blame(seat, "remask", "re-masked positions other than its "
@@ -168,6 +186,11 @@ class Trading:
         for event in events:
             if isinstance(event, Remasked):
                 seat = event.seat
+                if seat == self.me and not self._remask_due(seat):
+                    # made with this seat's outcome, which its own queue has not given
+                    # back yet (the session makes its own re-masks right)
+                    self._own_early.append(event)
+                    continue
                 if not self._remask_due(seat) or set(event.inputs) != self.holdings[seat]:
                     raise Blamed(Blame(seat, "remask", "re-masked positions other than its "
                                        "holding, or when no re-mask was due"))

@@ -68,7 +68,8 @@ class Msg(enum.IntEnum):
     PLAY = 8  #: a card played: the position (its reveal travels along)
     OFFER = 9  #: an offer: kind or None, and a commitment to the position offered
     ANSWER = 10  #: an answer: the position put down (transfer along) or None to decline
-    OUTCOME = 11  #: the offerer's half of an accepted exchange: void?, position, transfer
+    #: the offerer's half of an accepted exchange: void?, position; its transfer, re-mask
+    OUTCOME = 11
     SWALLOW = 12  #: take the trick or not
     DECLARE = 13  #: declare out (and challenge) or not
     CHALLENGE = 14  #: a watcher's challenge or none

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from lodam_p2p.fairdeal.messages import RemaskMsg, decode
+from lodam_p2p.fairdeal.messages import RemaskMsg, decode, encode
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import Session
@@ -48,16 +48,12 @@ def _watch(watcher: Session) -> list[Seen]:
 
 
 def _remask_of(body: Body) -> RemaskMsg:
-    """The re-mask a REMASK body carries (nothing rides with it: nobody answers one)."""
-    (msg,) = [decode(raw[SIG_LEN + HEADER_LEN:]) for raw in body.envelopes]
-    assert isinstance(msg, RemaskMsg)
+    """The re-mask a REMASK body carries (nothing rides with it: nobody answers one),
+    or the one the offerer's OUTCOME carries after its transfer."""
+    messages = [decode(raw[SIG_LEN + HEADER_LEN:]) for raw in body.envelopes]
+    (msg,) = [m for m in messages if isinstance(m, RemaskMsg)]
+    assert len(messages) == (2 if body.kind is Msg.OUTCOME else 1)
     return msg
-
-
-def _shape(messages: list[Seen]) -> list[tuple[object, ...]]:
-    """What an exchange looks like from outside, card-blind: kinds, roles, sizes."""
-    return [(m.body.kind, len(m.body.envelopes), tuple(len(e) for e in m.body.envelopes))
-            for m in messages]
 
 
 @pytest.mark.slow
@@ -71,7 +67,7 @@ def test_an_observer_cannot_link_a_traded_card_to_its_play() -> None:
     for m in seen:
         by_hand[m.hand].append(m)
     exchanges = {False: 0, True: 0}
-    shapes: dict[int, set[tuple[object, ...]]] = defaultdict(set)
+    shapes: dict[tuple[Msg, int], set[int]] = defaultdict(set)
     for messages in by_hand.values():
         named: set[int] = set()  # every position an exchange named
         acceptor = -1
@@ -84,19 +80,20 @@ def test_an_observer_cannot_link_a_traded_card_to_its_play() -> None:
                 named.add(args[1])
                 void = bool(args[0])
                 exchanges[void] += 1
-                after = [n for n in messages[i + 1:] if n.body.kind is Msg.REMASK][:2]
-                traders = {m.seat, acceptor}
-                assert {n.seat for n in after} == traders  # both re-mask, void or not
+                # the offerer re-masks in its outcome, the acceptor next: both, void or not
+                after = [m, *[n for n in messages[i + 1:] if n.body.kind is Msg.REMASK][:1]]
+                assert [n.seat for n in after] == [m.seat, acceptor]
                 for n in after:
                     remask = _remask_of(n.body)
                     # the traded (or offered) card in it: its giver's position after a
                     # void exchange, the position a transfer made for it after a done one
                     traded = named | {n.made[p] for p in named if p in n.made}
                     assert traded & set(remask.inputs)
-                    shapes[len(remask.inputs)].add(tuple(_shape([n])))
+                    shapes[(n.body.kind, len(remask.inputs))].add(len(encode(remask)))
                 named |= set(m.made.values())  # nobody may play those either
             elif kind is Msg.PLAY:
                 assert args[0] not in named, "a play named a position an exchange named"
     assert exchanges[False] and exchanges[True], exchanges  # done and void both happened
-    # a re-mask of k positions looks the same whatever the exchange was: one shape per k
+    # a re-mask of k positions looks the same whatever the exchange was: one size per
+    # body kind and k
     assert shapes and all(len(s) == 1 for s in shapes.values()), shapes
