@@ -73,6 +73,7 @@ def check_remasks(record: Record, seat: int, msg: AuditMsg) -> None:
         if remask.seat != seat:
             continue
         secret = remask_secret(msg.remask_seed, remask.round, len(remask.inputs))
+        record.opened[(seat, remask.round)] = secret
         if remask_commitment(record.ctx(seat), secret) != remask.msg.commitment:
             raise blame(seat, "remask-commitment", f"re-mask {remask.round} does not open to "
                         "its commitment")
@@ -103,8 +104,8 @@ def masked_cards(record: Record, openings: dict[int, AuditMsg],
     cards: dict[int, int] = {}
     for made in record.made:
         if isinstance(made, Remask):
-            secret = remask_secret(openings[made.seat].remask_seed, made.round,
-                                   len(made.inputs))
+            secret = record.opened.get((made.seat, made.round)) or remask_secret(
+                openings[made.seat].remask_seed, made.round, len(made.inputs))
             for out, source in zip(made.outputs, secret.permutation, strict=True):
                 j = made.inputs[source]
                 cards[out] = deal[j] if j < len(deal) else cards[j]

@@ -66,7 +66,7 @@ from lodam_p2p.fairdeal.remask import (
     owner_of,
     remask_statement,
 )
-from lodam_p2p.fairdeal.shuffle import Ciphertext, Deck, starting_deck
+from lodam_p2p.fairdeal.shuffle import Ciphertext, Deck, ShuffleSecret, starting_deck
 from lodam_p2p.fairdeal.shuffleproof import ShuffleProof, Statement, verify_shuffle
 from lodam_p2p.fairdeal.transfer import Switch, verify_switch
 
@@ -107,6 +107,9 @@ class Record:
     #: claim comes (``Hand(lazy=True)``); they wait here, in the order taken
     lazy: bool = False
     unchecked: list[Deferred] = field(default_factory=list)
+    #: the audit's re-derived re-mask openings, by (seat, round): checked once, then
+    #: followed to the cards they hold
+    opened: dict[tuple[int, int], ShuffleSecret] = field(default_factory=dict)
     _held: dict[int, Ciphertext] = field(default_factory=dict)
 
     def ctx(self, seat: int) -> Context:

@@ -9,6 +9,8 @@ import hashlib
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lodam_p2p.fairdeal import (
     AuditPassed,
@@ -31,6 +33,7 @@ from lodam_p2p.fairdeal.messages import (
     decode,
     encode,
 )
+from lodam_p2p.fairdeal.remask import prg
 from lodam_p2p.fairdeal.transfer import SwitchProof
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from tests.fairdeal import cheats
@@ -442,3 +445,17 @@ def test_a_transfer_naming_a_public_key_as_its_ciphertext_is_blamed() -> None:
     _forged_transfer(table, A, replace(msg, new=(table.hands[0].record.keys[3], msg.new[1])))
     _assert_blamed(table, "transfer")
     assert all(table.hands[s].phase is Phase.ABORTED for s in (0, B, 3))
+
+
+@given(st.lists(st.integers(0, 300), max_size=40), st.binary(min_size=32, max_size=32),
+       st.integers(0, 65535))
+def test_the_remask_stream_is_the_spec_s_counter_mode_whatever_the_reads(
+        sizes: list[int], seed: bytes, round_: int) -> None:
+    """SPEC 4.6: SHA-256(tag ‖ seed ‖ u16 round ‖ u32 counter), concatenated, read in
+    order — however the draws split it."""
+    stream = prg(seed, round_)
+    read = b"".join(stream(n) for n in sizes)
+    prefix = b"lodam/v1/remask-prg\x00" + seed + round_.to_bytes(2, "big")
+    blocks = b"".join(hashlib.sha256(prefix + i.to_bytes(4, "big")).digest()
+                      for i in range(len(read) // 32 + 1))
+    assert read == blocks[:len(read)]
