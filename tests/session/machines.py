@@ -155,3 +155,27 @@ class Router:
             assert dues, "waiting with no deadline"
             self.now = max(self.now, min(dues))
         raise AssertionError("the match never ended")
+
+
+def with_cheater(monkeypatch: Any, cheater: type, seat: int, *, timing: Timing,
+                 seats: int = 4) -> tuple[list[Any], Router, list[TableMachine]]:
+    """A match of random bots in which ``seat``'s fair-deal hands are ``cheater``'s (a
+    ``Hand`` subclass), played out: every hand made (the watcher's and the seats'), the
+    router, and the machines (the watcher first)."""
+    from lodam_p2p.fairdeal import Hand
+    from lodam_p2p.games.lodam import Options
+    from lodam_p2p.session import handplay
+    from tests.session.helpers import bots
+
+    made: list[Any] = []
+
+    def hand(config: Any, at: int | None, *args: Any, **kwargs: Any) -> Hand:
+        made.append((cheater if at == seat else Hand)(config, at, *args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(handplay, "Hand", hand)
+    table = machines(bots(["random"] * seats), Options(lives=1), timing=timing)
+    router = Router(table)
+    router.start()
+    router.play_out()
+    return made, router, table

@@ -15,12 +15,9 @@ from lodam_p2p.fairdeal.messages import Kind, RemaskMsg, encode
 from lodam_p2p.fairdeal.remask import first_position
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
-from lodam_p2p.games.lodam import Options
-from lodam_p2p.session import handplay
 from lodam_p2p.session.attacks import envelope_kind
 from lodam_p2p.session.course import SessionPhase, Timing
-from tests.session.helpers import bots
-from tests.session.machines import Router, machines
+from tests.session.machines import Router, with_cheater
 
 TIMING = Timing(timeout_s=20.0, grace_s=40.0, linger_s=3.0, lobby_s=600.0)
 CHEATER = 1
@@ -35,17 +32,7 @@ class Played:
 
 
 def _play(monkeypatch: pytest.MonkeyPatch, cheater: type[Hand]) -> Played:
-    made: list[Hand] = []
-
-    def hand(config: Any, seat: int | None, *args: Any, **kwargs: Any) -> Hand:
-        made.append((cheater if seat == CHEATER else Hand)(config, seat, *args, **kwargs))
-        return made[-1]
-
-    monkeypatch.setattr(handplay, "Hand", hand)
-    table = machines(bots(["random"] * 4), Options(lives=1), timing=TIMING)
-    router = Router(table)
-    router.start()
-    router.play_out()
+    made, router, table = with_cheater(monkeypatch, cheater, CHEATER, timing=TIMING)
     cheated = [h for h in made if isinstance(h, cheater) and getattr(h, "cheated", False)]
     return Played(router, table[0], [m for m in table[1:] if m.seat != CHEATER], cheated)
 

@@ -12,13 +12,10 @@ import pytest
 from lodam_p2p.fairdeal import Hand, Phase
 from lodam_p2p.fairdeal.group import add, base_mul, card_points, mul
 from lodam_p2p.fairdeal.messages import RemaskMsg, ShuffleMsg
-from lodam_p2p.games.lodam import Options
-from lodam_p2p.session import handplay
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.wire import Msg
 from tests.fairdeal import cheats
-from tests.session.helpers import bots
-from tests.session.machines import Router, machines
+from tests.session.machines import Router, with_cheater
 
 TIMING = Timing(timeout_s=20.0, grace_s=40.0, linger_s=3.0, lobby_s=600.0)
 CHEATER = 1
@@ -38,17 +35,7 @@ class Played:
 
 
 def _play(monkeypatch: pytest.MonkeyPatch, cheater: type[Hand]) -> Played:
-    made: list[Hand] = []
-
-    def hand(config: Any, seat: int | None, *args: Any, **kwargs: Any) -> Hand:
-        made.append((cheater if seat == CHEATER else Hand)(config, seat, *args, **kwargs))
-        return made[-1]
-
-    monkeypatch.setattr(handplay, "Hand", hand)
-    table = machines(bots(["random"] * 4), Options(lives=1), timing=TIMING)
-    router = Router(table)
-    router.start()
-    router.play_out()
+    made, router, table = with_cheater(monkeypatch, cheater, CHEATER, timing=TIMING)
     return Played(made, router, table[0], [m for m in table[1:] if m.seat != CHEATER])
 
 
