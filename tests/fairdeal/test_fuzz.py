@@ -82,9 +82,9 @@ def _digest(raw: bytes) -> bytes:
 @given(data=st.data())
 def test_mutated_shuffle_and_proof_blame_the_shuffler(data: st.DataObject) -> None:
     """Flip bytes anywhere in a genuine shuffle's deck or proof and re-sign it: the
-    shuffler is blamed, no seat deals a share, nothing crashes. (The commitment is the
-    audit's second line, not part of the proof's statement: a flipped commitment is
-    caught when the audit opens it, see test_cheats.)"""
+    shuffler is blamed, no seat deals a share, nothing crashes. (The commitment is
+    spared: the proof is bound to it, so a flipped one is refused on arrival as well,
+    see test_cheats' ``_recommitted``.)"""
     table = Table.build(CONFIG, seed=b"fuzz")
     table.flush()
     genuine = table.hands[1].sent_since(0)
@@ -103,3 +103,36 @@ def test_mutated_shuffle_and_proof_blame_the_shuffler(data: st.DataObject) -> No
     err = _feed(fresh, 1, raw)
     assert err is not None and err.attributable and err.seat == 1
     assert not fresh.hands[0].record.dealt
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), which=st.sampled_from(["transfer", "remask"]))
+def test_mutated_transfers_and_remasks_blame_their_sender(data: st.DataObject,
+                                                          which: str) -> None:
+    """Flip bytes in a genuine transfer (its ciphertext, its key-switch proof) or
+    re-mask and re-sign it: its sender is blamed, or the body still says what it
+    said; never a crash, and never a card that is not the giver's."""
+    table = Table.build(CONFIG, seed=b"fuzz")
+    table.flush()
+    held = CONFIG.positions_of(1)
+    if which == "transfer":
+        table.hands[1].transfer(held[0], 2, 0.0)
+    else:
+        table.hands[1].remask(held, 0.0)
+    genuine = table.hands[1].sent_since(0)
+    seq = len(genuine) - 1
+    body = bytearray(genuine[seq][SIG_LEN + HEADER_LEN :])
+    for _ in range(data.draw(st.integers(1, 3))):
+        body[data.draw(st.integers(0, len(body) - 1))] ^= data.draw(st.integers(1, 255))
+    assume(bytes(body) != genuine[seq][SIG_LEN + HEADER_LEN :])
+    fresh = Table.build(CONFIG, seed=b"fuzz")  # the same seats: the same envelopes
+    fresh.flush()
+    try:
+        fresh.hands[2].receive(1, forge(CONFIG, 1, bytes(body), seq, prev=_digest(
+            genuine[seq - 1]), key=identity(1)), 0.0)
+    except RemoteProtocolError as caught:
+        assert caught.attributable and caught.seat == 1
+        return
+    # taken: then it is still a true transfer of seat 1's card (or a true re-mask)
+    cards = fresh.hands[2].cards
+    assert all(cards[p] == table.hands[1].cards[p] for p in cards if p in table.hands[1].cards)
