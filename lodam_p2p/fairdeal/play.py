@@ -117,8 +117,8 @@ class PlayPhase:
         deck = apply_shuffle(tuple(rec.held(j) for j in inputs), me.key, secret)
         proof = None
         if self.config.proofs:
-            proof = prove_shuffle(rec.remask_of(me.seat, round_, inputs, deck), secret,
-                                  me.entropy)
+            st = rec.remask_proof_statement(me.seat, round_, inputs, deck)
+            proof = prove_shuffle(st, secret, me.entropy)
         self._act(RemaskMsg(inputs, deck, remask_commitment(me.ctx, secret), proof), now)
         remask = rec.rounds[(me.seat, round_)]
         assert not isinstance(remask, Handover)

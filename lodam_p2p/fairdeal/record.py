@@ -428,7 +428,7 @@ class Record:
                 return False
         return True
 
-    def remask_of(self, seat: int, round_: int, inputs: tuple[int, ...],
+    def remask_proof_statement(self, seat: int, round_: int, inputs: tuple[int, ...],
                   new: Deck) -> Statement:
         """What the proof of ``seat``'s re-mask ``round_`` of ``inputs`` into ``new``
         must show: the inputs' held forms shuffled under the seat's own key."""
@@ -448,7 +448,7 @@ class Record:
                 raise blame(seat, "retired", f"re-masks position {j} a second time")
         self.check_parts(seat, msg.deck, "remask", trusted=trusted)
         if not trusted:
-            st = self.remask_of(seat, round_, msg.inputs, msg.deck)
+            st = self.remask_proof_statement(seat, round_, msg.inputs, msg.deck)
             self._check_proof(seat, st, msg.proof, "remask", (seat, round_))
         outputs = tuple(range(first, first + len(msg.inputs)))
         remask = Remask(seat, round_, msg.inputs, outputs, msg)

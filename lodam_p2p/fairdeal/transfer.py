@@ -46,7 +46,6 @@ from lodam_p2p.fairdeal.group import (
     encode_point,
     msm,
     mul,
-    neg,
     random_scalar,
     scalar_from_bytes,
     scalar_to_bytes,
@@ -147,8 +146,3 @@ def _verify_switch(st: Switch, proof: SwitchProof) -> bool:
     return c == challenge(SWITCH_TAG, st.ctx, *st.inputs(),
                           *(encode_point(r) for r in (r1, r2, r3)))
 
-
-def held_open(new: Ciphertext, share: Point) -> Point:
-    """The card point of a position held under one key, from its holder's share:
-    β − x·α (``ValueError`` if that is infinity, which no card point is)."""
-    return add(new[1], neg(share))
