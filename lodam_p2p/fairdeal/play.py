@@ -37,7 +37,6 @@ from lodam_p2p.fairdeal.remask import Handover, remask_commitment, remask_secret
 from lodam_p2p.fairdeal.seat import SeatSecrets
 from lodam_p2p.fairdeal.shuffle import apply_shuffle
 from lodam_p2p.fairdeal.shuffleproof import prove_shuffle
-from lodam_p2p.fairdeal.transfer import prove_switch, switch_key
 
 Waiting = tuple[list[int], float, str]
 
@@ -89,10 +88,7 @@ class PlayPhase:
         if rec.holder_of(position) != me.seat or position in rec.given \
                 or isinstance(rec.made_of(position), Handover):
             raise LocalProtocolError(f"seat {me.seat} cannot hand over position {position}")
-        new, rho = switch_key(rec.held(position), me.share(rec, position), rec.keys[to],
-                              me.entropy)
-        st = rec.switch_statement(me.seat, position, to, new)
-        self._act(TransferMsg(position, to, new, prove_switch(st, me.x, rho, me.entropy)), now)
+        self._act(me.transfer(rec, position, to), now)
         output = rec.switched[position]
         if position in self.cards:
             self.cards[output] = self.cards[position]

@@ -15,10 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lodam_p2p.fairdeal.group import Entropy, Point, base_mul, mul, random_scalar
-from lodam_p2p.fairdeal.messages import RevealMsg, position_bytes
+from lodam_p2p.fairdeal.messages import RevealMsg, TransferMsg, position_bytes
 from lodam_p2p.fairdeal.proofs import Context, Proof, prove_dleq, prove_key
 from lodam_p2p.fairdeal.record import SHARE_TAG, Record
 from lodam_p2p.fairdeal.shuffle import ShuffleSecret, draw_shuffle
+from lodam_p2p.fairdeal.transfer import prove_switch, switch_key
 
 
 @dataclass
@@ -70,6 +71,14 @@ class SeatSecrets:
         proof = prove_dleq(SHARE_TAG, self.ctx, x=self.x, big_x=self.key, a=a, d=d,
                            extra=position_bytes(position), entropy=self.entropy)
         return RevealMsg(position, d, proof)
+
+    def transfer(self, record: Record, position: int, to: int) -> TransferMsg:
+        """The card at ``position`` (held by this seat) re-encrypted under seat ``to``'s
+        hand key, with its key-switch proof (transfer.py)."""
+        new, rho = switch_key(record.held(position), self.share(record, position),
+                              record.keys[to], self.entropy)
+        st = record.switch_statement(self.seat, position, to, new)
+        return TransferMsg(position, to, new, prove_switch(st, self.x, rho, self.entropy))
 
     def decrypt(self, record: Record, position: int) -> int | None:
         """The card at a position this seat holds (its held form, less this seat's own

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from lodam_p2p.fairdeal import Hand
-from lodam_p2p.fairdeal.group import ORDER, add, base_mul, generator
+from lodam_p2p.fairdeal.group import ORDER, add, base_mul, card_points, generator, mul
 from lodam_p2p.fairdeal.messages import Message
 from lodam_p2p.fairdeal.proofs import Proof
 
@@ -45,6 +45,14 @@ def bad_deal_share(hand: Hand, msg):
 
 def bad_reveal_share(hand: Hand, msg):
     return replace(msg, share=shifted(msg.share))
+
+
+def planted_remask(hand: Hand, msg):
+    """A fresh encryption, under the re-masker's key, of a card of its choosing in
+    place of its first new ciphertext: its own reveal would then show that card."""
+    m = card_points(hand.config.deck_size)[0]
+    key = hand.record.keys[hand.seat]
+    return replace(msg, deck=((base_mul(99), add(m, mul(key, 99))), *msg.deck[1:]))
 
 
 def duplicated_card(hand: Hand, msg):

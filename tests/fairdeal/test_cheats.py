@@ -20,7 +20,6 @@ from lodam_p2p.fairdeal.messages import (
 )
 from lodam_p2p.fairdeal.proofs import Proof
 from lodam_p2p.fairdeal.shuffle import ShuffleSecret
-from lodam_p2p.fairdeal.transfer import prove_switch, switch_key
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from tests.fairdeal import cheats
 from tests.fairdeal.table import Table, forge, identity, make_config
@@ -256,12 +255,9 @@ def test_a_false_transfer_is_refused_by_every_seat_at_once() -> None:
 
 def _other_card(hand: Hand, msg: TransferMsg) -> TransferMsg:
     """A valid switch of the seat's second card, claimed for its first position."""
-    me, rec = hand._me, hand.record
-    assert me is not None
-    other = hand.config.positions_of(hand.seat)[1]
-    new, rho = switch_key(rec.held(other), me.share(rec, other), rec.keys[msg.to], me.entropy)
-    st = rec.switch_statement(me.seat, other, msg.to, new)
-    return replace(msg, new=new, proof=prove_switch(st, me.x, rho, me.entropy))
+    assert hand._me is not None
+    other = hand._me.transfer(hand.record, hand.config.positions_of(hand.seat)[1], msg.to)
+    return replace(msg, new=other.new, proof=other.proof)
 
 
 def test_a_transfer_of_another_card_than_its_position_is_refused() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from lodam_p2p.fairdeal import CardRevealed, Hand, Phase
 from lodam_p2p.fairdeal.errors import LocalProtocolError, RemoteProtocolError
-from lodam_p2p.fairdeal.group import add, base_mul, card_points, mul
+from lodam_p2p.fairdeal.group import add, base_mul, mul
 from lodam_p2p.fairdeal.messages import DealMsg, RemaskMsg, RevealMsg, ShuffleMsg
 from lodam_p2p.fairdeal.remask import remask_secret
 from tests.fairdeal import cheats
@@ -26,14 +26,6 @@ def _invented(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
     a, b = hand.record.held(hand.config.positions_of(3)[0])
     key = hand.record.keys[hand.seat]
     return replace(msg, deck=((add(a, base_mul(7)), add(b, mul(key, 7))), *msg.deck[1:]))
-
-
-def _planted(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
-    """A fresh encryption, under the re-masker's key, of a card of its choosing in
-    place of its first new ciphertext: its own reveal would show that card."""
-    m = card_points(hand.config.deck_size)[0]
-    key = hand.record.keys[hand.seat]
-    return replace(msg, deck=((base_mul(99), add(m, mul(key, 99))), *msg.deck[1:]))
 
 
 def _false_shuffle() -> Table:
@@ -54,7 +46,7 @@ def _false_remask() -> Table:
 
 def _planted_remask() -> Table:
     table = Table.build(make_config(4, 32),
-                        cheaters={CHEATER: cheats.tampering(RemaskMsg, _planted)})
+                        cheaters={CHEATER: cheats.tampering(RemaskMsg, cheats.planted_remask)})
     table.flush()
     table.hands[CHEATER].remask(table.config.positions_of(CHEATER), 0.0)
     table.flush()
@@ -132,7 +124,7 @@ def test_a_lazy_observer_checks_a_remask_before_it_shows_a_card_from_it(again: b
     # which took it unchecked, checks the card's whole lineage when the reveal comes
     # and shows no card
     table = Table.build(make_config(4, 32), cheaters={
-        CHEATER: cheats.tampering(RemaskMsg, lambda hand, msg: _planted(hand, msg)
+        CHEATER: cheats.tampering(RemaskMsg, lambda hand, msg: cheats.planted_remask(hand, msg)
                                   if not hand.record.remasks else msg)})
     table.flush()
     cheat = table.hands[CHEATER]
@@ -191,7 +183,7 @@ def test_a_later_offence_does_not_hide_an_unchecked_one() -> None:
 
 def _false_remask_then_false_reveal(hand: Hand, msg):
     if isinstance(msg, RemaskMsg):
-        return _planted(hand, msg)
+        return cheats.planted_remask(hand, msg)
     if isinstance(msg, RevealMsg):
         return cheats.bad_reveal_share(hand, msg)
     return msg

@@ -256,15 +256,6 @@ def _bad_commitment(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
     return replace(msg, commitment=hashlib.sha256(msg.commitment).digest())
 
 
-def _planted(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
-    """A fresh encryption under the re-masker's key of a card of its choosing: its own
-    reveal would then show that card."""
-    from lodam_p2p.fairdeal.group import card_points
-    m = card_points(hand.config.deck_size)[0]
-    key = hand.record.keys[hand.seat]
-    return replace(msg, deck=((base_mul(99), add(m, mul(key, 99))), *msg.deck[1:]))
-
-
 @pytest.mark.parametrize(("tamper", "check"), [
     (_invented, "remask"), (_dropped, "remask"), (_bad_commitment, "remask-commitment")])
 def test_without_proofs_a_false_remask_is_caught_at_the_audit(tamper: cheats.Tamper,
@@ -280,7 +271,8 @@ def _planted_key(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
     return replace(msg, deck=((hand.record.keys[3], msg.deck[0][1]), *msg.deck[1:]))
 
 
-@pytest.mark.parametrize("tamper", [_invented, _dropped, _planted, _planted_key])
+@pytest.mark.parametrize("tamper", [_invented, _dropped, cheats.planted_remask,
+                                    _planted_key])
 def test_a_false_remask_is_refused_on_arrival(tamper: cheats.Tamper) -> None:
     table = _cheater_trade(tamper)
     _assert_blamed(table, "remask")
@@ -405,13 +397,9 @@ def _forged_transfer(table: Table, seat: int, msg: TransferMsg) -> None:
 
 def _honest_switch(table: Table, seat: int, position: int, to: int) -> TransferMsg:
     """The message ``seat`` would send to hand ``position`` to ``to`` (not applied)."""
-    from lodam_p2p.fairdeal.transfer import prove_switch, switch_key
     hand = table.hands[seat]
-    me, rec = hand._me, hand.record
-    assert me is not None
-    new, rho = switch_key(rec.held(position), me.share(rec, position), rec.keys[to], me.entropy)
-    st = rec.switch_statement(seat, position, to, new)
-    return TransferMsg(position, to, new, prove_switch(st, me.x, rho, me.entropy))
+    assert hand._me is not None
+    return hand._me.transfer(hand.record, position, to)
 
 
 @pytest.mark.parametrize("what", ["twice", "not-held", "to-itself", "made-by-transfer"])

@@ -4,13 +4,12 @@ re-masks') unchecked; the seat that finds a false one claims it with the evidenc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from lodam_p2p.fairdeal import Hand, Phase
-from lodam_p2p.fairdeal.group import add, base_mul, card_points, mul
 from lodam_p2p.fairdeal.messages import RemaskMsg, ShuffleMsg
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.wire import Msg
@@ -68,16 +67,9 @@ def test_the_watcher_convicts_a_false_shuffle_on_the_seats_claim(
     assert later and all(h.blame is None for h in later)
 
 
-def _planted(hand: Hand, msg: RemaskMsg) -> RemaskMsg:
-    """A fresh encryption under the re-masker's key of a card of its choosing."""
-    m = card_points(hand.config.deck_size)[0]
-    key = hand.record.keys[hand.seat]
-    return replace(msg, deck=((base_mul(99), add(m, mul(key, 99))), *msg.deck[1:]))
-
-
 def test_the_watcher_convicts_a_false_remask_on_the_seats_claim(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    played = _play(monkeypatch, cheats.tampering(RemaskMsg, _planted))
+    played = _play(monkeypatch, cheats.tampering(RemaskMsg, cheats.planted_remask))
     # the watcher took the false re-mask unchecked (it is in the record), then convicted
     # on a seat's claim
     caught = [h for h in played.watcher_hands() if h.blame is not None]
