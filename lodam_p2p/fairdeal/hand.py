@@ -166,6 +166,9 @@ class Hand(PlayPhase):
         opened envelope is kept until ``receive`` takes it (or the hand ends)."""
         if sender not in self._peers:
             return None
+        kept = self._peeked.get(data)
+        if kept is not None and kept[0].seat == sender:
+            return kept[1]  # looked at before (the session screens, then takes)
         try:
             env = self._open(sender, data)
             message = decode(env.body)

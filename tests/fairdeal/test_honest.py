@@ -15,6 +15,8 @@ from lodam_p2p.fairdeal import (
     Transcript,
     verify_transcript,
 )
+from lodam_p2p.fairdeal import hand as hand_module
+from lodam_p2p.fairdeal.messages import KeyMsg
 from tests.fairdeal.table import Table, make_config
 
 
@@ -127,3 +129,22 @@ def test_message_sizes_are_those_of_the_spec() -> None:
     # a reveal is 103 bytes and its position: 1 byte below 128, 3 from 256 (a re-mask's)
     assert sizes["RevealMsg"] == {104, 106} and sizes["TransferMsg"] == {170}
     assert sizes["RemaskMsg"] == {2416}  # k = 9: 18 + 594 + 32 + 1760 + 12 of msgpack
+
+
+def test_a_peeked_envelope_is_opened_once_and_only_for_its_sender(monkeypatch) -> None:
+    # the session looks at an envelope (its screen), again (its take), then feeds it:
+    # one signature check and one decoding in all, and the hand still takes it
+    table = Table.build(make_config(3, 32))
+    raw = table.hands[1].outgoing()[0]
+    hand = table.hands[0]
+    opened = []
+    real_open = hand_module.open_envelope
+    monkeypatch.setattr(hand_module, "open_envelope",
+                        lambda *args: opened.append(args[1]) or real_open(*args))
+    first = hand.peek(1, raw)
+    assert isinstance(first, KeyMsg)
+    assert hand.peek(1, raw) is first
+    assert hand.peek(2, raw) is None  # not 2's envelope, kept or not
+    hand.receive(1, raw, 0.0)
+    assert opened == [1, 2]
+    assert 1 in hand.record.keys
