@@ -172,6 +172,15 @@ class Course(Clocks, GameCourse, ABC):
             for body in bodies:
                 self.send(body)
 
+    def _close_hand(self) -> None:
+        """Leave the hand, sending first what it made. A verdict can end a hand in the
+        very pass in which this seat made its own audit opening (the last card and the
+        others' openings taken together, the audit convicting): the others need that
+        opening to reach the same verdict, and without it they would find this seat
+        silent."""
+        self.drain_hand()
+        self.hand = None
+
     # --- hands --------------------------------------------------------------------------
 
     def begin_match(self, dealer: int) -> None:
@@ -216,7 +225,7 @@ class Course(Clocks, GameCourse, ABC):
 
     def _next_hand(self) -> None:
         assert self.match is not None
-        self.hand = None
+        self._close_hand()
         self.hand_no += 1
         self.tell(Progress(Phase.DEAL_OVER))
         if self.match.is_over:
@@ -253,6 +262,7 @@ class Course(Clocks, GameCourse, ABC):
         assert self.match is not None and self.game is not None
         if not 0 <= blame.seat < len(self.active()):
             return
+        self.drain_hand()  # what the hand made before the verdict goes out before it
         if announce and evidence and self.seat is not None and self.hand is not None:
             self.send(Body(Msg.VOID, self.hand_no, 0, (blame.seat, str(blame)[:200]),
                            evidence[-MAX_ENVELOPES:]))
@@ -261,7 +271,7 @@ class Course(Clocks, GameCourse, ABC):
         if not self.game.puts_out:
             self.game_offence(blame)
             if self.voids_in_row >= MAX_VOIDS:
-                self.hand = None
+                self._close_hand()
                 self.finish(early=True)
             else:
                 self._next_hand()
@@ -282,13 +292,14 @@ class Course(Clocks, GameCourse, ABC):
         """The hand is void without an offender put out (kept for a failing table)."""
         if self.hand is None:
             return
+        self.drain_hand()
         if announce:
             self.send(Body(Msg.VOID, self.hand_no, 0, (blame.seat, str(blame)[:200])))
         self.blames.append(blame_line(blame, self.hand_no))
         self.voids_in_row += 1
         self.last_blamed = blame.seat
         self._deal_void(f"the hand is void: {blame}", f"not reached: {blame}", blame.seat)
-        self.hand = None
+        self._close_hand()
         self.hand_no += 1
         if self.voids_in_row >= MAX_VOIDS:
             self.finish(early=True)
@@ -323,7 +334,7 @@ class Course(Clocks, GameCourse, ABC):
     def finish(self, *, early: bool) -> None:
         """The match is over (or cannot go on): the outcome, told and published."""
         deals = self.match.deals_played if self.match is not None else 0
-        self.hand = None
+        self._close_hand()
         self.match_ended_at = self.now()
         puts_out = self.game is None or self.game.puts_out
         reason = self._early_reason() if early else (

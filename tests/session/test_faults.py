@@ -6,16 +6,15 @@ import asyncio
 import dataclasses
 import os
 
-from lodam_p2p.games.lodam import Action, Options, Play, PlayerView
-from lodam_p2p.session import Session
+from lodam_p2p.games.lodam import Options
 from lodam_p2p.session.keys import new_identity
-from lodam_p2p.session.seat import Decided
 from lodam_p2p.session.wire import Body, Msg, raw_public, seal_frame
 from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport import topics
 from lodam_p2p.transport.frames import Frame, FrameKind
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import QUICK, bots, run_all, table
+from tests.session.revoker import Revoker, cheating
 from tests.support.aio import MATCH_PATIENCE
 from tests.support.virtual import run_on_table_clock as run
 
@@ -103,48 +102,12 @@ def test_garbage_forged_and_oversized_messages_are_ignored_and_the_match_finishe
     assert all(s.link.ignored > 0 for s in sessions)
 
 
-class Revoker:
-    """Plays the first legal card, except once: a renounce while holding the led suit."""
-
-    def __init__(self) -> None:
-        self.revoked = False
-
-    def notify(self, event: object) -> None:
-        """Nothing to remember."""
-
-    async def decide(self, view: PlayerView) -> Action:
-        if not self.revoked and view.current_trick and view.awaiting is not None:
-            led = view.current_trick[0][1].suit
-            others = [c for c in view.hand if c.suit != led]
-            if others and any(c.suit == led for c in view.hand):
-                self.revoked = True
-                return Play(view.seat, others[0])
-        return view.legal[0]
-
-
-def _cheating(session: Session) -> None:
-    """Patch ``session`` so that its player's answers are sent unchecked."""
-    honest = session._decided
-
-    def decided(item: Decided) -> None:
-        hand = session.hand
-        if (hand is not None and item.action is not None and hand.my_turn()
-                and (item.hand, item.step) == (session.hand_no, hand.step)):
-            body = hand.act(item.action, session.now())
-            session.drain_hand()
-            session.send(body)
-            return
-        honest(item)
-
-    session._decided = decided  # type: ignore[method-assign]
-
-
 def test_a_revoke_is_caught_by_the_audit_and_puts_the_revoker_out() -> None:
     cheat = Revoker()
     seats = bots(["random"] * 4)
     seats[1] = SeatPlan("cheat", cheat, "bot:cheat")
     sessions = table(MemoryHub(), seats, Options(lives=2))
-    _cheating(sessions[2])
+    cheating(sessions[2])
     outcomes = run(run_all(sessions), MATCH_PATIENCE)
     assert cheat.revoked
     for outcome in outcomes:
