@@ -16,12 +16,19 @@ own, as at a LAN party. Bots answer at once (no think time). Measured:
   shuffle under its trader's key that every peer checks, and nobody answers), which
   with bots that trade at random is most of the work of a hand;
 - ``cpu_s`` — user and system CPU of this process, the bots and the private broker,
-  from start to end: on a shared machine a steadier figure than the wall clock;
+  from the match's start (before the broker) to its end: on a shared machine a
+  steadier figure than the wall clock;
 - ``us_per_scalar_mult`` — the CPU time of one libsecp256k1 multiplication, measured
   just before and just after the match (the mean): the machine's speed at the time,
   as ``bench deal`` reports it, to compare runs on different days by.
 
 ``--game lorum`` measures a Lorum round instead (4 seats: 32 deals; 3 seats: 24).
+
+One match is one sample: its length (deals, re-masks) follows the cards and the bots'
+trades, and a shared machine's speed changes from minute to minute. ``--matches N``
+plays N matches one after another, each as a run of its own (fresh broker, processes
+and keys), prints each one's figures and then their medians, with the fastest and the
+slowest match (``match_s_min``, ``match_s_max``).
 
 Without ``--broker`` a private mosquitto is started on an ephemeral loopback port if the
 binary is installed (with ``set_tcp_nodelay true``: small messages must not wait for
@@ -68,19 +75,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--bot", default="random", help="the bot at every seat (random)")
     parser.add_argument("--option", action="append", default=[], metavar="K=V",
                         help="a rules option (repeatable)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--matches", type=int, default=1, metavar="N",
+                        help="matches to play one after another (default 1)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object per match, then their summary")
     parser.add_argument("--profile", metavar="DIR",
                         help="run every bot under cProfile and write DIR/seat-N.prof")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play one match and print the figures."""
+    """Play the matches and print the figures."""
     game = game_for(args.game)
     if args.seats is None:
         args.seats = 5 if game.name == "lodam" else game.seats.high
     if args.seats not in game.seats:
         raise CliError(f"--seats must be between {game.seats.low} and {game.seats.high}")
+    if not 1 <= args.matches <= MAX_MATCHES:
+        raise CliError(f"--matches must be between 1 and {MAX_MATCHES}")
     if args.broker not in (None, "embedded"):
         check_broker(args.broker)
     if args.profile is not None:
@@ -95,24 +107,74 @@ def run(args: argparse.Namespace) -> int:
         check_playable(game, parse_options(args.option, game.name))
     except GameError as err:
         raise CliError(str(err)) from None
+    samples = []
+    for _ in range(args.matches):
+        figures = _one_match(args)
+        samples.append(figures)
+        _show(figures, args, f"{game.title}, {args.seats} seats")
+    if args.matches > 1:
+        _show(summarize(samples), args, f"median of {args.matches} matches")
+    return 0
+
+
+#: Most matches one ``--matches`` asks for.
+MAX_MATCHES = 100
+
+
+def _one_match(args: argparse.Namespace) -> dict[str, object]:
+    """One match's figures, its CPU counted from its own start."""
+    cpu_before = _cpu_all()
     before = us_per_mult()
     try:
         figures = asyncio.run(_measure(args))
     except SessionError as err:
         raise CliError(str(err), 1) from None
     figures["us_per_scalar_mult"] = round((before + us_per_mult()) / 2, 2)
-    figures["cpu_s"] = round(sum(_cpu(who) for who in (resource.RUSAGE_SELF,
-                                                       resource.RUSAGE_CHILDREN)), 2)
+    figures["cpu_s"] = round(_cpu_all() - cpu_before, 2)
+    return figures
+
+
+def summarize(samples: list[dict[str, object]]) -> dict[str, object]:
+    """The medians of the matches' numeric figures, the fastest and slowest match, and
+    the broker they ran on."""
+    summary: dict[str, object] = {"broker": samples[0]["broker"], "matches": len(samples)}
+    for key in samples[0]:
+        values = [_number(sample[key]) for sample in samples]
+        if None in values:
+            continue
+        numbers = [v for v in values if v is not None]
+        median = round(statistics.median(numbers), 2)
+        whole = all(isinstance(v, int) for v in numbers) and float(median).is_integer()
+        summary[key] = int(median) if whole else median
+    times = [_number(sample["match_s"]) or 0.0 for sample in samples]
+    summary["match_s_min"], summary["match_s_max"] = min(times), max(times)
+    return summary
+
+
+def _number(value: object) -> int | float | None:
+    """A figure that is a number (a flag is not), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return value
+
+
+def _show(figures: dict[str, object], args: argparse.Namespace, what: str) -> None:
     if args.json:
-        print(json.dumps(figures))
-    else:
-        print(f"{figures['broker']}: {game.title}, {args.seats} seats, "
-              f"{figures['deals']} deals; "
-              f"shuffle+deal median {figures['shuffle_deal_ms_median']} ms; "
-              f"match {figures['match_s']} s; {figures['bytes_per_hand']} bytes per hand; "
-              f"{figures['remasks']} re-masks; CPU {figures['cpu_s']} s "
-              f"({figures['us_per_scalar_mult']} µs per multiplication)")
-    return 0
+        print(json.dumps(figures), flush=True)
+        return
+    spread = (f" (fastest {figures['match_s_min']} s, slowest {figures['match_s_max']} s)"
+              if "match_s_min" in figures else "")
+    print(f"{figures['broker']}: {what}, "
+          f"{figures['deals']} deals; "
+          f"shuffle+deal median {figures['shuffle_deal_ms_median']} ms; "
+          f"match {figures['match_s']} s{spread}; {figures['bytes_per_hand']} bytes per hand; "
+          f"{figures['remasks']} re-masks; CPU {figures['cpu_s']} s "
+          f"({figures['us_per_scalar_mult']} µs per multiplication)", flush=True)
+
+
+def _cpu_all() -> float:
+    """CPU of this process and of every child it has reaped."""
+    return sum(_cpu(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
 
 
 def _cpu(who: int) -> float:
