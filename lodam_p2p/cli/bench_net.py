@@ -80,7 +80,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per match, then their summary")
     parser.add_argument("--profile", metavar="DIR",
-                        help="run every bot under cProfile and write DIR/seat-N.prof")
+                        help="run every bot under cProfile and write DIR/seat-N.prof "
+                             "(DIR/match-M-seat-N.prof with --matches)")
     parser.set_defaults(run=run)
 
 
@@ -108,8 +109,8 @@ def run(args: argparse.Namespace) -> int:
     except GameError as err:
         raise CliError(str(err)) from None
     samples = []
-    for _ in range(args.matches):
-        figures = _one_match(args)
+    for match in range(1, args.matches + 1):
+        figures = _one_match(args, match)
         samples.append(figures)
         _show(figures, args, f"{game.title}, {args.seats} seats")
     if args.matches > 1:
@@ -121,12 +122,12 @@ def run(args: argparse.Namespace) -> int:
 MAX_MATCHES = 100
 
 
-def _one_match(args: argparse.Namespace) -> dict[str, object]:
-    """One match's figures, its CPU counted from its own start."""
+def _one_match(args: argparse.Namespace, match: int) -> dict[str, object]:
+    """The figures of match number ``match``, its CPU counted from its own start."""
     cpu_before = _cpu_all()
     before = us_per_mult()
     try:
-        figures = asyncio.run(_measure(args))
+        figures = asyncio.run(_measure(args, match))
     except SessionError as err:
         raise CliError(str(err), 1) from None
     figures["us_per_scalar_mult"] = round((before + us_per_mult()) / 2, 2)
@@ -198,18 +199,23 @@ async def _broker(choice: str | None) -> AsyncIterator[tuple[str, str]]:
 
 
 
-async def _measure(args: argparse.Namespace) -> dict[str, object]:
+async def _measure(args: argparse.Namespace, match: int) -> dict[str, object]:
     game = game_for(args.game)
     options = parse_options(args.option, game.name)
     async with _broker(args.broker) as (name, url):
-        table = f"bench-{os.getpid()}"
+        # a table of its own per match: on a shared broker nothing retained by the
+        # last match (its announcement, its peers' presence) meets the next one
+        table = f"bench-{os.getpid()}-{match}"
         link = Link(mqtt_connector(url), table, new_identity(os.urandom))
         desk = HostDesk(table, link.peer, args.seats, options, game=game)
         host = Session(link, plan=None, entropy=os.urandom, host=link.peer, desk=desk,
                        timing=Timing(timeout_s=30, linger_s=2, lobby_s=60))
         task = asyncio.create_task(host.run())
         await asyncio.sleep(0.5)  # the announcement is out before the bots look for it
-        bots = [await _spawn(args.bot, table, url, seat, args.profile)
+        prefix = "" if args.matches == 1 else f"match-{match}-"
+        bots = [await _spawn(args.bot, table, url, seat,
+                             None if args.profile is None
+                             else os.path.join(args.profile, f"{prefix}seat-{seat}.prof"))
                 for seat in range(args.seats)]
         try:
             outcome = await task
@@ -230,10 +236,10 @@ async def _measure(args: argparse.Namespace) -> dict[str, object]:
 
 async def _spawn(bot: str, table: str, url: str, seat: int,
                  profile: str | None) -> asyncio.subprocess.Process:
-    """A ``lodam bot`` process (under cProfile into ``profile``/seat-N.prof if given)."""
+    """A ``lodam bot`` process (under cProfile into the file ``profile`` if given)."""
     runner = ["-m", "lodam_p2p"]
     if profile is not None:
-        runner = ["-c", _PROFILED, os.path.join(profile, f"seat-{seat}.prof")]
+        runner = ["-c", _PROFILED, profile]
     return await asyncio.create_subprocess_exec(
         sys.executable, *runner, "bot", bot, "--table", table, "--broker", url,
         "--seed", str(seat), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -43,9 +44,9 @@ def test_a_count_of_matches_out_of_range_is_one_line(
 
 @pytest.mark.slow
 def test_two_lorum_matches_print_each_one_and_then_their_summary(
-        capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "net", "--game", "lorum", "--seats", "3", "--matches", "2",
-                 "--json"]) == 0
+                 "--json", "--profile", str(tmp_path)]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(lines) == 3
     first, second, summary = lines
@@ -55,3 +56,6 @@ def test_two_lorum_matches_print_each_one_and_then_their_summary(
     assert summary["matches"] == 2 and summary["deals"] == 24
     assert summary["match_s_min"] == min(first["match_s"], second["match_s"])
     assert summary["match_s_max"] == max(first["match_s"], second["match_s"])
+    # each match's bots profiled apart, none overwriting another's
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        f"match-{m}-seat-{s}.prof" for m in (1, 2) for s in range(3)]
