@@ -59,7 +59,7 @@ from lodam_p2p.session import Session, SessionError, Timing
 from lodam_p2p.session.keys import new_identity
 from lodam_p2p.session.link import Link
 from lodam_p2p.session.lobby import HostDesk, check_playable
-from lodam_p2p.session.table import mqtt_connector
+from lodam_p2p.session.table import find_announcement, mqtt_connector
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -211,7 +211,7 @@ async def _measure(args: argparse.Namespace, match: int) -> dict[str, object]:
         host = Session(link, plan=None, entropy=os.urandom, host=link.peer, desk=desk,
                        timing=Timing(timeout_s=30, linger_s=2, lobby_s=60))
         task = asyncio.create_task(host.run())
-        await asyncio.sleep(0.5)  # the announcement is out before the bots look for it
+        await _announced(url, table, task)  # before any bot looks for it
         prefix = "" if args.matches == 1 else f"match-{match}-"
         bots = [await _spawn(args.bot, table, url, seat,
                              None if args.profile is None
@@ -232,6 +232,28 @@ async def _measure(args: argparse.Namespace, match: int) -> dict[str, object]:
         "audits_passed": outcome.audits_passed,
         "remasks": host.remasks_audited,
     }
+
+
+#: The longest the host may take to announce its table (a safety net: a loaded machine
+#: takes well under a second).
+ANNOUNCE_S = 60.0
+
+
+async def _announced(url: str, table: str, host: asyncio.Task[object]) -> None:
+    """Return once the broker holds ``table``'s announcement (each look ends when the
+    lobby's probe comes back, however slow the machine), or once the host has ended
+    (awaiting it then tells why); a host that never announces is a one-line error."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + ANNOUNCE_S
+    while not host.done():
+        try:
+            await find_announcement(mqtt_connector(url), table)
+            return
+        except SessionError:
+            if loop.time() > deadline:
+                raise SessionError(f"the host did not announce {table!r} in "
+                                   f"{ANNOUNCE_S:.0f} s") from None
+        await asyncio.sleep(0.05)
 
 
 async def _spawn(bot: str, table: str, url: str, seat: int,
