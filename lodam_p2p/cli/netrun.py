@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import json
 import logging
+import secrets
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -34,14 +35,37 @@ EXIT_FAILED = 1
 SESSION_OPTIONS = ("rejoin_grace",)
 #: Seconds the table waits for a seat that is gone (``--option rejoin_grace``).
 DEFAULT_REJOIN_GRACE = 60.0
+#: Bits of OS entropy in the seed of a bot without ``--seed``.
+BOT_SEED_BITS = 128
+#: The one line a networked table's ``--seed`` earns on stderr.
+SEEDED_WARNING = ("lodam: warning: --seed makes this table's bots predictable: whoever knows "
+                  "or guesses the seed can replay their choices and read their hidden hands")
+
+
+def bot_seed(seed: int | None, place: int) -> int:
+    """The seed of the bot at ``place``: derived from ``--seed`` when one is given (a
+    replayable match), else drawn from the OS. A bot's choices follow its hand, so a
+    bot whose choices others can predict shows them that hand."""
+    if seed is None:
+        return secrets.randbits(BOT_SEED_BITS)
+    return seed * 1000 + place
+
+
+def warn_seeded(seed: int | None) -> None:
+    """Say on stderr that ``--seed`` makes a networked seat's bots predictable."""
+    if seed is not None:
+        print(SEEDED_WARNING, file=sys.stderr, flush=True)
 
 
 def bot_seats(names: Sequence[str], seed: int | None,
               game: str | None = DEFAULT_GAME) -> list[SeatPlan]:
     """One seat per bot name, each bot made by its plugin (``random``, ``heuristic`` …);
-    each must play ``game`` (None: the table's game is not known yet)."""
+    each must play ``game`` (None: the table's game is not known yet). These bots play
+    at a networked table: their seeds come from the OS unless ``seed`` is given, and a
+    given one is warned about (:func:`warn_seeded`)."""
     if not names:
         return []
+    warn_seeded(seed)
     try:
         registry = BotRegistry.load()
     except PluginLoadError as err:
@@ -54,9 +78,9 @@ def bot_seats(names: Sequence[str], seed: int | None,
                 bot_type.check_game(game)
         except BotError as err:
             raise CliError(str(err)) from None
-        bot_seed = (seed or 0) * 1000 + place
-        player = BotPlayer(name, bot_type.make(place, bot_seed),
-                           registry.fallback(name, place), bot_seed)
+        drawn = bot_seed(seed, place)
+        player = BotPlayer(name, bot_type.make(place, drawn), registry.fallback(name, place),
+                           drawn)
         seats.append(SeatPlan(f"{name}-{place + 1}" if len(names) > 1 else name, player,
                               f"bot:{name}"))
     return seats
@@ -142,8 +166,10 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                         "after which the others vote a silent seat out (default 30; 300 when a "
                         "person sits at the host); a joining seat follows its host's limit")
     parser.add_argument("--seed", type=int, metavar="N",
-                        help="seed the bots' choices only; identity, hand keys, shuffles, "
-                        "salts and the lot are always drawn fresh from the OS")
+                        help="seed the bots' choices only (default: drawn from the OS); it "
+                        "makes them predictable to anyone who knows it, which shows their "
+                        "hands. Identity, hand keys, shuffles, salts and the lot are always "
+                        "drawn fresh from the OS")
     parser.add_argument("-v", "--verbose", action="store_true", help="log ignored messages")
     parser.add_argument("--state-dir", metavar="DIR", type=Path,
                         help="this seat's journal, to come back after a crash with the same "

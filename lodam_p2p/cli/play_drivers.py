@@ -32,8 +32,11 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 
         return local
     from lodam_p2p import session  # noqa: PLC0415 - keep `lodam --help` fast
+    from lodam_p2p.cli.netrun import warn_seeded  # noqa: PLC0415
 
     row: Any = getattr(args, "join_row", None)
+    if row is None:  # this process seats bots at a networked table: a seed shows them
+        warn_seeded(getattr(args, "seed", None))
     game = getattr(args, "game", None) or "lodam"
 
     def same_game(found: Any) -> None:

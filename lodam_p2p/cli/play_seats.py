@@ -79,15 +79,16 @@ def bot_seats(lineup: Sequence[str], registry: BotRegistry, *, first_seat: int, 
               wrap: Callable[[Player], Player]) -> list[SeatPlan]:
     """One seat per bot of ``lineup``, numbered from ``first_seat``, each player wrapped."""
     from lodam_p2p.bots.adapter import BotPlayer  # noqa: PLC0415
+    from lodam_p2p.cli.netrun import bot_seed  # noqa: PLC0415
     from lodam_p2p.tableplan import SeatPlan  # noqa: PLC0415
 
     seats = []
     for i, name in enumerate(lineup):
         seat = first_seat + i
         bot_type = registry.get(name)
-        bot_seed = (seed or 0) * 1000 + seat
-        player = BotPlayer(name, bot_type.make(seat, bot_seed), registry.fallback(name, seat),
-                           bot_seed)
+        drawn = bot_seed(seed, seat)  # from the OS unless --seed: see netrun.bot_seed
+        player = BotPlayer(name, bot_type.make(seat, drawn), registry.fallback(name, seat),
+                           drawn)
         seats.append(SeatPlan(BOT_NAMES[i % len(BOT_NAMES)], wrap(player), f"bot:{name}"))
     return seats
 
