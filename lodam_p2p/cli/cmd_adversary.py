@@ -32,9 +32,9 @@ from lodam_p2p.cli.netrun import (
     spectator_for,
     timing_for,
 )
+from lodam_p2p.redteam.attacks.envelope import ATTACKS
+from lodam_p2p.redteam.seat import Adversary, attack_named
 from lodam_p2p.session import SessionError, join_table
-from lodam_p2p.session.adversary import Adversary, attack_named
-from lodam_p2p.session.attacks import ATTACKS
 from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport import ConnectError
 

@@ -15,7 +15,7 @@ from lodam_p2p.fairdeal.messages import Kind, RemaskMsg, encode
 from lodam_p2p.fairdeal.remask import first_position
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
-from lodam_p2p.session.attacks import envelope_kind
+from lodam_p2p.redteam.attacks.envelope import envelope_kind
 from lodam_p2p.session.course import SessionPhase, Timing
 from tests.session.machines import Router, with_cheater
 

@@ -1,6 +1,6 @@
 """The attacks of ``lodam adversary``: one malicious seat's ways to cheat, one class each.
 
-An :class:`Attack` hooks into an :class:`~lodam_p2p.session.adversary.Adversary`
+An :class:`Attack` hooks into an :class:`~lodam_p2p.redteam.seat.Adversary`
 session at four places: the bodies it is about to publish (:meth:`Attack.outgoing`:
 tamper with them, add to them, or hold them back), each turn of its loop
 (:meth:`Attack.tick`), the decisions its random player takes (:meth:`Attack.decide`)
@@ -54,7 +54,7 @@ from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.wire import Body, Msg, raw_public
 
 if TYPE_CHECKING:
-    from lodam_p2p.session.adversary import Adversary
+    from lodam_p2p.redteam.seat import Adversary
 
 
 #: Where ``prev`` (the digest of the sender's envelope before) sits in an envelope.

@@ -14,7 +14,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from lodam_p2p.session.attacks import ATTACKS, Attack, relink
+from lodam_p2p.redteam.attacks.envelope import ATTACKS, Attack, relink
 from lodam_p2p.session.course import SessionPhase
 from lodam_p2p.session.effects import Decided
 from lodam_p2p.session.runner import Session

@@ -1,0 +1,1 @@
+"""The red team: a seat that cheats (``lodam adversary``), above the session."""

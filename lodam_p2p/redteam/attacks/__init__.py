@@ -1,0 +1,1 @@
+"""The attacks of ``lodam adversary``."""
