@@ -82,7 +82,7 @@ class _Bench:
         self.h = hand_size(seats, cards)
         schedule = deal_schedule(order, self.h, cards)
         self.config = HandConfig(os.urandom(16), 1, order, raw, cards, schedule,
-                                 proofs=proofs)
+                                 argument="tw" if proofs else "none")
         self.seats = [_Seat(self.config, s, identities[s]) for s in order]
         self.bytes = 0
         self.holdings = {s: list(self.config.positions_of(s)) for s in order}

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 from lodam_p2p.fairdeal.errors import Blame
 
-#: Deck sizes the protocol deals: Lodam's full and short packs, Lorum's 32-card pack
-#: and its 30 cards for three players (``7S 8S`` set aside, never encrypted).
-DECK_SIZES = (30, 32, 52)
+#: Deck sizes the protocol deals: any from 2 to 104 cards (the games use 52 and 32 for
+#: Lodam, 32 and 30 for Lorum; a card's index enters its point's hash as one byte). A
+#: shuffle's body must also fit the envelope with the argument's proof (``fits``).
+MIN_DECK, MAX_DECK = 2, 104
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,9 +22,10 @@ class HandConfig:
     ``identities[i]`` is the raw 32-byte Ed25519 public key of ``seats[i]``;
     ``schedule[j]`` is the seat that position ``j`` of the final deck is dealt to, or
     ``None`` for a position left in the talon; ``timeout`` is how many seconds a seat
-    may stay silent when the protocol waits for it; ``proofs`` says whether every
-    shuffle and re-mask carries its zero-knowledge proof (the default; without proofs
-    only the audit checks them, which is kept for comparison in ``lodam bench``).
+    may stay silent when the protocol waits for it; ``argument`` names the shuffle
+    argument every shuffle and re-mask is proven with (``arguments.py``: ``"tw"``, the
+    default; ``"none"`` for no proofs, when only the audit checks them, kept for
+    comparison in ``lodam bench``; or one a package installed).
     """
 
     table_id: bytes
@@ -33,7 +35,7 @@ class HandConfig:
     deck_size: int
     schedule: tuple[int | None, ...]
     timeout: float = 30.0
-    proofs: bool = True
+    argument: str = "tw"
 
     def __post_init__(self) -> None:
         if len(self.table_id) != 16:
@@ -46,14 +48,23 @@ class HandConfig:
             raise ValueError("seat numbers must be 0–255")
         if len(self.identities) != len(self.seats) or any(len(k) != 32 for k in self.identities):
             raise ValueError("one 32-byte Ed25519 public key per seat")
-        if self.deck_size not in DECK_SIZES:
-            raise ValueError(f"deck_size must be one of {DECK_SIZES}")
+        if not MIN_DECK <= self.deck_size <= MAX_DECK:
+            raise ValueError(f"deck_size must be {MIN_DECK} to {MAX_DECK}")
         if len(self.schedule) != self.deck_size:
             raise ValueError("schedule needs one entry per position")
         if any(s is not None and s not in self.seats for s in self.schedule):
             raise ValueError("schedule names a seat that is not playing")
         if not self.timeout > 0:
             raise ValueError("timeout must be positive")
+        if not (isinstance(self.argument, str) and 0 < len(self.argument) <= 16
+                and self.argument.isascii() and self.argument.isprintable()
+                and " " not in self.argument):
+            raise ValueError("argument must be a shuffle argument's name (1-16 ASCII)")
+
+    @property
+    def proofs(self) -> bool:
+        """Whether shuffles and re-masks carry a proof of shuffle (version 3's flag)."""
+        return self.argument != "none"
 
     def index(self, seat: int) -> int:
         """The seat's place in shuffle order."""

@@ -67,7 +67,6 @@ from lodam_p2p.fairdeal.proofs import prove_shares
 from lodam_p2p.fairdeal.record import Record
 from lodam_p2p.fairdeal.seat import SeatSecrets
 from lodam_p2p.fairdeal.shuffle import apply_shuffle, commitment
-from lodam_p2p.fairdeal.shuffleproof import prove_shuffle
 from lodam_p2p.fairdeal.wire import GENESIS, Envelope, open_envelope
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
 
@@ -133,7 +132,8 @@ class Hand(PlayPhase):
             if identity is None or entropy is None or seat not in config.seats:
                 raise LocalProtocolError("a seat needs its place, identity key and entropy")
             self._me = SeatSecrets.draw(seat, self.record.ctx(seat), entropy)
-            self._send(KeyMsg(self._me.key, self._me.key_proof()), now)
+            self._send(KeyMsg(self._me.key, self._me.key_proof(), self.record.argument_tag()),
+                       now)
 
     # --- the caller's interface ----------------------------------------------------------
 
@@ -406,10 +406,11 @@ class Hand(PlayPhase):
         secret = self._me.draw_shuffle(self.config.deck_size)
         deck = apply_shuffle(rec.final_deck, rec.joint, secret)
         committed = commitment(self._me.ctx, secret)
-        proof = None
+        proof = b""
         if self.config.proofs:
             st = rec.shuffle_statement(self._me.seat, deck, committed)
-            proof = prove_shuffle(st, secret, self._me.entropy)
+            argument = rec.argument
+            proof = argument.encode(argument.prove(st, secret, self._me.entropy))
         self._send(ShuffleMsg(deck, committed, proof), now)
 
     def _on_shuffle(self, seat: int, msg: ShuffleMsg, now: float, trusted: bool) -> None:

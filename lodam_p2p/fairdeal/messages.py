@@ -6,6 +6,11 @@ Decoding is strict: exact array lengths, exact types, canonical scalars, valid p
 and msgpack's own ``max_*_len`` limits so that no body can make the decoder allocate
 more than the envelope's size. Anything else is ``ValueError``; the caller turns it into
 a blame of the (already authenticated) sender.
+
+A proof of shuffle travels as the bytes its shuffle argument encodes (``arguments.py``);
+it is parsed by the hand's argument when it is checked, so that decoding a body needs
+no knowledge of the hand. A KEY names the hand's argument unless it is ``tw`` or
+``none`` (version 3's own, whose KEY has two fields).
 """
 
 from __future__ import annotations
@@ -29,16 +34,17 @@ from lodam_p2p.fairdeal.group import (
 )
 from lodam_p2p.fairdeal.proofs import Proof
 from lodam_p2p.fairdeal.shuffle import Ciphertext
-from lodam_p2p.fairdeal.shuffleproof import ShuffleProof, decode_proof
 from lodam_p2p.fairdeal.transfer import SwitchProof
 
-#: Largest body accepted (a 52-card shuffle is 3.5 KB, 10.4 KB with its proof; an audit
-#: opening 1.8 KB).
+#: Largest body accepted (a 52-card shuffle is 3.5 KB, 12.2 KB with its proof of
+#: ``tw``; an audit opening 1.8 KB).
 MAX_BODY = 16384
 #: Most positions one re-mask may take (more than any seat's hand).
 MAX_REMASK = 32
 #: Positions are u16 everywhere (hashes, bodies).
 MAX_POSITION = 65535
+#: Longest shuffle-argument name a KEY may carry.
+MAX_ARGUMENT_NAME = 16
 
 
 class Kind(enum.IntEnum):
@@ -55,20 +61,22 @@ class Kind(enum.IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class KeyMsg:
-    """X_i = x_i·G with its proof of knowledge."""
+    """X_i = x_i·G with its proof of knowledge, and the name of the hand's shuffle
+    argument (ASCII; empty for ``tw`` and ``none``, whose KEY has no third field)."""
 
     key: Point
     proof: Proof
+    argument: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)
 class ShuffleMsg:
-    """The deck after this seat's shuffle, its commitment, and its proof of shuffle
-    (None only at a table that plays without proofs)."""
+    """The deck after this seat's shuffle, its commitment, and its proof of shuffle as
+    the hand's argument encodes it (empty at a table without proofs)."""
 
     deck: tuple[Ciphertext, ...]
     commitment: bytes
-    proof: ShuffleProof | None = None
+    proof: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,12 +126,12 @@ class RemaskMsg:
     """The sender's ``inputs`` (ascending), held under its own key, re-randomised and
     permuted into ``deck`` (its new positions, in order), the commitment to (π, r,
     salt), and the proof that ``deck`` is a shuffle of the inputs' held forms under the
-    sender's key (None only without proofs)."""
+    sender's key, encoded by the hand's argument (empty without proofs)."""
 
     inputs: tuple[int, ...]
     deck: tuple[Ciphertext, ...]
     commitment: bytes
-    proof: ShuffleProof | None = None
+    proof: bytes = b""
 
 
 Message = KeyMsg | ShuffleMsg | DealMsg | RevealMsg | TransferMsg | AuditMsg | RemaskMsg
@@ -146,10 +154,10 @@ _KINDS: dict[type, Kind] = {
 
 def _fields(message: Message) -> list[Any]:
     match message:
-        case KeyMsg(key, proof):
-            return [encode_point(key), proof.encode()]
+        case KeyMsg(key, proof, argument):
+            return [encode_point(key), proof.encode(), *([argument] if argument else [])]
         case ShuffleMsg(deck, commit, proof):
-            return [_deck_blob(deck), commit, _proof_blob(proof)]
+            return [_deck_blob(deck), commit, proof]
         case DealMsg(shares, proof):
             blob = b"".join(encode_point(d) for d in shares)
             return [blob, proof.encode() if proof else b""]
@@ -162,17 +170,8 @@ def _fields(message: Message) -> list[Any]:
                     b"".join(scalar_to_bytes(r) for r in randomness), salt, seed]
         case RemaskMsg(inputs, deck, commit, proof):
             return [b"".join(position_bytes(j) for j in inputs), _deck_blob(deck), commit,
-                    _proof_blob(proof)]
+                    proof]
     raise TypeError(f"not a message: {message!r}")
-
-
-def _proof_blob(proof: ShuffleProof | None) -> bytes:
-    return b"" if proof is None else proof.encode()
-
-
-def _shuffle_proof(blob: object, size: int) -> ShuffleProof | None:
-    data = _bin(blob)
-    return decode_proof(data, size) if data else None
 
 
 def _deck_blob(deck: Sequence[Ciphertext]) -> bytes:
@@ -219,10 +218,10 @@ def _deck(blob: bytes) -> tuple[Ciphertext, ...]:
 
 def _decode_fields(kind: Kind, f: list[Any]) -> Message:
     if kind is Kind.KEY:
-        return KeyMsg(parse_point(_bin(f[0])), _proof(_bin(f[1])))
+        return KeyMsg(parse_point(_bin(f[0])), _proof(_bin(f[1])),
+                      _argument_name(f[2]) if len(f) > 2 else b"")
     if kind is Kind.SHUFFLE:
-        deck = _deck(_bin(f[0]))
-        return ShuffleMsg(deck, _bin(f[1], 32), _shuffle_proof(f[2], len(deck)))
+        return ShuffleMsg(_deck(_bin(f[0])), _bin(f[1], 32), _bin(f[2]))
     if kind is Kind.DEAL:
         shares = tuple(parse_point(c) for c in _chunks(_bin(f[0]), POINT_LEN))
         proof = _proof(_bin(f[1])) if _bin(f[1]) else None
@@ -248,11 +247,20 @@ def _remask(f: list[Any]) -> RemaskMsg:
         raise ValueError(f"a re-mask takes 1 to {MAX_REMASK} positions, one ciphertext each")
     if list(inputs) != sorted(set(inputs)):
         raise ValueError("re-mask inputs must be distinct and ascending")
-    return RemaskMsg(inputs, deck, _bin(f[2], 32), _shuffle_proof(f[3], len(deck)))
+    return RemaskMsg(inputs, deck, _bin(f[2], 32), _bin(f[3]))
+
+
+def _argument_name(value: object) -> bytes:
+    name = _bin(value)
+    if not 0 < len(name) <= MAX_ARGUMENT_NAME or not all(0x21 <= b < 0x7F for b in name):
+        raise ValueError("a shuffle argument's name is 1-16 printable ASCII bytes")
+    return name
 
 
 _ARITY = {Kind.KEY: 2, Kind.SHUFFLE: 3, Kind.DEAL: 2, Kind.REVEAL: 3, Kind.TRANSFER: 4,
           Kind.AUDIT: 5, Kind.REMASK: 4}
+#: A KEY's optional third field (the argument's name).
+_OPTIONAL = {Kind.KEY: 1}
 
 
 def decode(body: bytes) -> Message:
@@ -272,7 +280,7 @@ def decode(body: bytes) -> Message:
         kind = Kind(value[0])
     except ValueError:
         raise ValueError(f"unknown message kind {value[0]}") from None
-    if len(value) != 1 + _ARITY[kind]:
+    if not _ARITY[kind] <= len(value) - 1 <= _ARITY[kind] + _OPTIONAL.get(kind, 0):
         raise ValueError(f"{kind.name} needs {_ARITY[kind]} fields")
     return _decode_fields(kind, value[1:])
 

@@ -36,7 +36,6 @@ from lodam_p2p.fairdeal.record import Record
 from lodam_p2p.fairdeal.remask import Handover, remask_commitment, remask_secret
 from lodam_p2p.fairdeal.seat import SeatSecrets
 from lodam_p2p.fairdeal.shuffle import apply_shuffle
-from lodam_p2p.fairdeal.shuffleproof import prove_shuffle
 
 Waiting = tuple[list[int], float, str]
 
@@ -111,10 +110,10 @@ class PlayPhase:
         round_ = rec.next_round(me.seat)
         secret = remask_secret(me.remask_seed(), round_, len(inputs))
         deck = apply_shuffle(tuple(rec.held(j) for j in inputs), me.key, secret)
-        proof = None
+        proof = b""
         if self.config.proofs:
             st = rec.remask_proof_statement(me.seat, round_, inputs, deck)
-            proof = prove_shuffle(st, secret, me.entropy)
+            proof = rec.argument.encode(rec.argument.prove(st, secret, me.entropy))
         self._act(RemaskMsg(inputs, deck, remask_commitment(me.ctx, secret), proof), now)
         remask = rec.rounds[(me.seat, round_)]
         assert not isinstance(remask, Handover)

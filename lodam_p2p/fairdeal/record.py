@@ -23,8 +23,9 @@ transfer.py), so a held card is revealed by its holder's share alone, and nobody
 publishes a share for a ciphertext another seat made: the deal's shares are of the
 final deck, whose every shuffle was proven first.
 
-Every shuffle and re-mask is checked by its proof of shuffle when it is added (unless
-the table plays without proofs), every transfer by its key-switch proof. An observer
+Every shuffle and re-mask is checked by its proof of shuffle when it is added, with the
+hand's shuffle argument (``arguments.py``; none at a table without proofs), every
+transfer by its key-switch proof. An observer
 that follows a live table (the host's watcher) answers nothing, so it may leave the
 proofs of shuffle unchecked until a seat claims a cheat (``lazy``,
 ``check_unchecked``), and until it shows a card that rests on one (``settle``).
@@ -37,7 +38,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
+from lodam_p2p.fairdeal.arguments import LEGACY, ShuffleArgument, get_argument
 from lodam_p2p.fairdeal.config import HandConfig
 from lodam_p2p.fairdeal.errors import blame
 from lodam_p2p.fairdeal.group import (
@@ -49,6 +52,7 @@ from lodam_p2p.fairdeal.group import (
     neg,
 )
 from lodam_p2p.fairdeal.messages import (
+    MAX_BODY,
     DealMsg,
     KeyMsg,
     RemaskMsg,
@@ -67,7 +71,7 @@ from lodam_p2p.fairdeal.remask import (
     remask_statement,
 )
 from lodam_p2p.fairdeal.shuffle import Ciphertext, Deck, ShuffleSecret, starting_deck
-from lodam_p2p.fairdeal.shuffleproof import ShuffleProof, Statement, verify_shuffle
+from lodam_p2p.fairdeal.shuffleproof import Statement
 from lodam_p2p.fairdeal.transfer import Switch, verify_switch
 
 #: Fiat–Shamir tag of a single decryption share (reveals).
@@ -111,6 +115,15 @@ class Record:
     #: followed to the cards they hold
     opened: dict[tuple[int, int], ShuffleSecret] = field(default_factory=dict)
     _held: dict[int, Ciphertext] = field(default_factory=dict)
+    #: the hand's shuffle argument (resolved from ``config.argument``)
+    argument: ShuffleArgument = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.argument = get_argument(self.config.argument)
+        k = self.config.deck_size
+        if not k <= self.argument.max_size or shuffle_body(k, self.argument) > MAX_BODY:
+            raise ValueError(f"a {k}-card shuffle proven with {self.argument.name!r} does not "
+                             f"fit one message body of {MAX_BODY} bytes")
 
     def ctx(self, seat: int) -> Context:
         """The challenge context of ``seat`` in this hand."""
@@ -129,12 +142,23 @@ class Record:
     # --- keys -------------------------------------------------------------------------
 
     def add_key(self, seat: int, msg: KeyMsg, *, trusted: bool = False) -> None:
-        """A seat's hand key; once all are in, the joint key and the starting deck."""
+        """A seat's hand key; once all are in, the joint key and the starting deck. The
+        key names the hand's shuffle argument (nothing for version 3's own)."""
+        if msg.argument != self.argument_tag():
+            named = msg.argument.decode("ascii", "replace") or "tw or none"
+            raise blame(seat, "argument", f"its key names the shuffle argument {named!r}; "
+                        f"the hand is played with {self.argument.name!r}")
         if not trusted and not verify_key(self.ctx(seat), msg.key, msg.proof):
             raise blame(seat, "key-proof", "the proof of knowledge of the hand key fails")
         self.keys[seat] = msg.key
         if len(self.keys) == len(self.config.seats):
             self._start_deck(seat)
+
+    def argument_tag(self) -> bytes:
+        """What a KEY of this hand names: the argument's name, or nothing for ``tw``
+        and ``none``."""
+        name = self.argument.name
+        return b"" if name in LEGACY else name.encode("ascii")
 
     def _start_deck(self, last: int) -> None:
         try:
@@ -181,24 +205,25 @@ class Record:
             if encode_point(a) in banned or encode_point(b) in banned:
                 raise blame(seat, check, "a ciphertext part is G or a public key")
 
-    def _check_proof(self, seat: int, st: Statement, proof: ShuffleProof | None,
+    def _check_proof(self, seat: int, st: Statement, data: bytes,
                      check: str, remask: tuple[int, int] | None = None) -> None:
-        if not self.config.proofs:
-            if proof is not None:
-                raise blame(seat, check, "a proof of shuffle at a table without proofs")
-            return
-        if proof is not None and self.lazy:
-            self.unchecked.append(Deferred(lambda: self._verify_proof(seat, st, proof, check),
+        if data and self.lazy and self.config.proofs:
+            self.unchecked.append(Deferred(lambda: self._verify_proof(seat, st, data, check),
                                            remask))
             return
-        self._verify_proof(seat, st, proof, check)
+        self._verify_proof(seat, st, data, check)
 
-    @staticmethod
-    def _verify_proof(seat: int, st: Statement, proof: ShuffleProof | None,
-                      check: str) -> None:
-        if proof is None or not verify_shuffle(st, proof):
-            raise blame(seat, check, "the proof of shuffle fails: the new ciphertexts are "
-                        "not a re-encryption of the old ones")
+    def _verify_proof(self, seat: int, st: Statement, data: bytes, check: str) -> None:
+        argument = self.argument
+        try:
+            proof: Any = argument.decode(data, len(st.outputs))
+        except ValueError as err:
+            what = "missing" if not data else f"malformed ({err})"
+            raise blame(seat, check, f"the proof of shuffle ({argument.name}) is "
+                        f"{what}") from None
+        if not argument.verify(st, proof):
+            raise blame(seat, check, f"the proof of shuffle ({argument.name}) fails: the new "
+                        "ciphertexts are not a re-encryption of the old ones")
 
     def check_unchecked(self) -> None:
         """Check every proof taken unchecked, in the order taken (the first that fails
@@ -474,3 +499,9 @@ class Record:
     def _add_made(self, made: Made) -> None:
         self.made.append(made)
         self.rounds[(made.seat, made.round)] = made
+
+
+def shuffle_body(deck_size: int, argument: ShuffleArgument) -> int:
+    """Bytes of a SHUFFLE body over ``deck_size`` ciphertexts proven with ``argument``
+    (msgpack: the array and kind, three ``bin`` headers of up to 5 bytes)."""
+    return 2 + 66 * deck_size + 32 + argument.size(deck_size) + 3 * 5

@@ -2,11 +2,17 @@
 
 File format (JSON, UTF-8)::
 
-    {"format": "lodam-fairdeal-transcript", "version": 2,
+    {"format": "lodam-fairdeal-transcript", "version": 3,
      "table_id": hex (16 bytes), "hand": int, "seats": [int, …],
-     "identities": [hex (32 bytes), …], "deck_size": 52 | 32,
-     "schedule": [int | null, …], "timeout": float, "proofs": bool (true if absent),
+     "identities": [hex (32 bytes), …], "deck_size": 2 … 104,
+     "schedule": [int | null, …], "timeout": float,
+     "argument": "tw" | "bg" | "none" | another installed shuffle argument,
+     "proofs": bool (whether the argument proves anything),
      "envelopes": [[seat, hex], …]}
+
+A transcript without ``argument`` (written before arguments were named) is read by its
+``proofs``: ``tw`` when true or absent, ``none`` when false; one with both must have them
+agree.
 
 Envelopes may be in any order: the verifier orders each sender's chain itself. The
 verifier is a ``Hand`` with no seat, fed every envelope: it makes every check a seat
@@ -19,6 +25,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from lodam_p2p.fairdeal.arguments import get_argument
 from lodam_p2p.fairdeal.config import AuditChecker, AuditPassed, HandConfig, Phase
 from lodam_p2p.fairdeal.errors import Blame, RemoteProtocolError
 from lodam_p2p.fairdeal.hand import Hand
@@ -41,7 +48,8 @@ class Transcript:
             "format": FORMAT, "version": VERSION, "table_id": c.table_id.hex(), "hand": c.hand,
             "seats": list(c.seats), "identities": [k.hex() for k in c.identities],
             "deck_size": c.deck_size, "schedule": list(c.schedule), "timeout": c.timeout,
-            "proofs": c.proofs, "envelopes": [[seat, raw.hex()] for seat, raw in self.envelopes],
+            "argument": c.argument, "proofs": c.proofs,
+            "envelopes": [[seat, raw.hex()] for seat, raw in self.envelopes],
         }, indent=1)
 
     @classmethod
@@ -59,12 +67,23 @@ class Transcript:
                 tuple(_int(s) for s in obj["seats"]),
                 tuple(bytes.fromhex(k) for k in obj["identities"]), _int(obj["deck_size"]),
                 tuple(None if s is None else _int(s) for s in obj["schedule"]),
-                float(obj["timeout"]), _bool(obj.get("proofs", True)),
+                float(obj["timeout"]), _argument(obj),
             )
+            get_argument(config.argument)  # installed here, or the file is unreadable
             envelopes = tuple((_int(s), bytes.fromhex(raw)) for s, raw in obj["envelopes"])
         except (KeyError, TypeError, AttributeError) as err:
             raise ValueError(f"malformed transcript: {err!r}") from None
         return cls(config, envelopes)
+
+
+def _argument(obj: dict[str, object]) -> str:
+    proofs = _bool(obj.get("proofs", True))
+    name = obj.get("argument")
+    if name is None:
+        return "tw" if proofs else "none"
+    if not isinstance(name, str) or proofs != (name != "none"):
+        raise ValueError(f"argument {name!r} and proofs {proofs} disagree")
+    return name
 
 
 def _bool(value: object) -> bool:
@@ -106,7 +125,8 @@ def verify_transcript(transcript: Transcript, checker: AuditChecker | None = Non
         remasks = len(observer.record.remasks)
         return Verdict(True, None, f"sound: {len(config.seats)} seats, {config.deck_size} cards, "
                        f"{len(transcript.envelopes)} envelopes, {remasks} re-masks, "
-                       + ("proofs of shuffle checked, " if config.proofs else "no proofs, ")
+                       + (f"proofs of shuffle ({config.argument}) checked, " if config.proofs
+                          else "no proofs of shuffle, ")
                        + "audit passed",
                        deal, masked)
     return Verdict(False, _missing(observer), str(_missing(observer)))

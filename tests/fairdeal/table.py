@@ -52,14 +52,16 @@ def raw_public(key: Ed25519PrivateKey) -> bytes:
 
 def make_config(seats: int, deck: int = 52, *, hand: int = 1, table: bytes = TABLE,
                 hand_size: int | None = None, timeout: float = 30.0,
-                proofs: bool = True) -> HandConfig:
-    """A config for seats 0 … seats−1 dealt round-robin (``proofs=False``: shuffles and
-    re-masks checked only at the audit, the protocol kept for comparison)."""
+                proofs: bool = True, argument: str | None = None) -> HandConfig:
+    """A config for seats 0 … seats−1 dealt round-robin (``proofs=False``: the argument
+    ``none``, shuffles and re-masks checked only at the audit, the protocol kept for
+    comparison; ``argument`` names another shuffle argument)."""
     order = tuple(range(seats))
     size = hand_size if hand_size is not None else min(49 // seats, (deck - 1) // seats)
     ids = tuple(raw_public(identity(s)) for s in order)
+    name = argument if argument is not None else "tw" if proofs else "none"
     return HandConfig(table, hand, order, ids, deck, deal_schedule(order, size, deck), timeout,
-                      proofs)
+                      name)
 
 
 @dataclass

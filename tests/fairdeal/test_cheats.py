@@ -97,7 +97,7 @@ def _swapped(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
 
 
 def _no_proof(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
-    return replace(msg, proof=None)
+    return replace(msg, proof=b"")
 
 
 def _foreign_proof(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
@@ -108,7 +108,7 @@ def _foreign_proof(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:
     assert hand._me is not None and hand._me.shuffle is not None and rec.joint is not None
     other = Context(hand.config.table_id, hand.config.hand, 0)
     st = Statement(b"shuffle", other, rec.joint, rec.final_deck, msg.deck)
-    return replace(msg, proof=prove_shuffle(st, hand._me.shuffle, hand._me.entropy))
+    return replace(msg, proof=prove_shuffle(st, hand._me.shuffle, hand._me.entropy).encode())
 
 
 def _recommitted(hand: Hand, msg: ShuffleMsg) -> ShuffleMsg:

@@ -304,11 +304,11 @@ def test_without_proofs_nobody_answers_a_remask_either() -> None:
     assert not any(table.errors.values())
     assert [(s, type(m)) for s, m in _messages(table, with_seat=True)[before:]] == [
         (A, RemaskMsg)]
-    assert table.hands[0].record.remasks[0].msg.proof is None
+    assert table.hands[0].record.remasks[0].msg.proof == b""
 
 
 def test_a_remask_without_its_proof_is_refused() -> None:
-    table = _cheater_trade(lambda hand, msg: replace(msg, proof=None))
+    table = _cheater_trade(lambda hand, msg: replace(msg, proof=b""))
     _assert_blamed(table, "remask")
 
 
