@@ -282,6 +282,16 @@ class Game(abc.ABC):
     def standings(self, match: GameMatch) -> Standings:
         """Winners, order, ranks and scores, as they stand."""
 
+    def standings_with_leavers(self, match: GameMatch, left: Sequence[int], *,
+                               draw: bool = False) -> Standings:
+        """:meth:`standings` of a match that the seats ``left`` (earliest first) left or
+        were put out of, by the rule every game follows (leaving never pays,
+        :meth:`Standings.with_leavers`): below every seat that stayed, never among the
+        winners while a seat dealt in plays on. ``draw``: the match ends as a draw among
+        the seats still playing."""
+        playing = [seat for seat, dealt in enumerate(self.dealt_in(match)) if dealt]
+        return self.standings(match).with_leavers(left, playing, draw=draw)
+
     @abc.abstractmethod
     def payouts(self, match: GameMatch) -> tuple[int, ...]:
         """Per seat, stakes won (+) or lost (−) once the match is over (all 0 without)."""

@@ -5,7 +5,7 @@ public moves, summaries and standings. Frozen, compared by value, free of any ga
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -222,6 +222,33 @@ class Standings:
     scores: tuple[int, ...]
     score_name: str
 
+    def with_leavers(self, left: Sequence[int], playing: Collection[int], *,
+                     draw: bool = False) -> Standings:
+        """These standings once the seats ``left`` (earliest first) have left the match
+        or been put out of it: **leaving never pays**, in every game.
+
+        Every seat that did not leave stands above every seat that did, whatever the
+        scores; of two seats that left, the one that left later stands above the other
+        (they are never tied). The winners are never a seat that left, while a seat of
+        ``playing`` (the seats still in the match) is left: the game's own winners once
+        its match is over, else the best placed seats still playing; in a ``draw``
+        every seat still playing. The winners share the first place; the other seats
+        that stayed keep their order and their ties; ``scores`` are the game's own.
+        """
+        gone = list(dict.fromkeys(seat for seat in left if 0 <= seat < len(self.order)))
+        out = set(gone)
+        still = sorted(seat for seat in set(playing)
+                       if 0 <= seat < len(self.order) and seat not in out)
+        winners = _staying_winners(self, still, out, draw=draw)
+        placed = {seat: place for place, seat in enumerate(self.order)}
+        stayed = sorted((seat for seat in self.order if seat not in out and seat not in winners),
+                        key=lambda seat: (self.ranks[seat], placed[seat]))
+        order = (*sorted(winners, key=placed.__getitem__), *stayed, *reversed(gone))
+        keys = [(2.0, 0.0) if seat in winners else
+                (0.0, float(gone.index(seat))) if seat in out else
+                (1.0, -self.ranks[seat]) for seat in range(len(self.order))]
+        return Standings(winners, order, shared_ranks(keys), self.scores, self.score_name)
+
 
 @dataclass(frozen=True, slots=True)
 class ReplayError:
@@ -241,6 +268,18 @@ class Replayed:
     deal: GameDeal
     applied: int
     error: ReplayError | None
+
+
+def _staying_winners(standings: Standings, still: Sequence[int], out: set[int], *,
+                     draw: bool) -> tuple[int, ...]:
+    """The winners of :meth:`Standings.with_leavers`, in seat order."""
+    if draw:
+        return tuple(still)
+    own = tuple(sorted(seat for seat in standings.winners if seat not in out))
+    if own or not still:
+        return own
+    best = min(standings.ranks[seat] for seat in still)
+    return tuple(seat for seat in still if standings.ranks[seat] == best)
 
 
 def shared_ranks(keys: Sequence[tuple[float, ...]]) -> tuple[float, ...]:

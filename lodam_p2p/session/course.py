@@ -26,6 +26,14 @@ A game that puts nobody out (Lorum; :attr:`Game.puts_out <lodam_p2p.games.Game.p
 is false) follows the same course (:mod:`.gamecourse`): an offence costs what the game
 says and the same dealer deals again. The clocks and votes are in :mod:`.clocks`.
 
+**Leaving never pays** (protocol/SPEC.md): a seat that left the match or was put out
+of it — put out on evidence, gone past its grace time, or at fault in the run of void
+hands that ended the match — stands below every seat that stayed, whatever its score,
+and is never among the winners while a seat plays on (:meth:`Course.departed`, then
+:meth:`Game.standings_with_leavers
+<lodam_p2p.games.Game.standings_with_leavers>`). A match that ends as a draw
+(:meth:`Course.end_in_draw`) has every seat still playing for its winners.
+
 Every blame line reads ``seat N: check: detail (hand H)`` with the guilty seat first,
 built only from what every honest peer saw alike, so the lines agree at every peer;
 they travel in the signed RESULT.
@@ -34,13 +42,14 @@ they travel in the signed RESULT.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal import Blame, RemoteProtocolError
-from lodam_p2p.games import Game
+from lodam_p2p.games import Game, Standings
 from lodam_p2p.player import (
     DealEnded,
     MatchEnded,
@@ -59,7 +68,7 @@ from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.lot import Lot
-from lodam_p2p.session.verdict import early_reason, expelled_reason, verdict_standings
+from lodam_p2p.session.verdict import early_reason, expelled_reason
 from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
@@ -74,6 +83,12 @@ _AUDIT_CHECKS = frozenset({"audit-key", "shuffle", "shuffle-commitment", "remask
                            "remask-commitment", "transfer"})
 #: Checks a proof of shuffle fails as it arrives (also the audit's, once seats opened).
 _PROVEN = frozenset({"shuffle", "remask"})
+#: A blame line's seat and check (:func:`blame_line`).
+_BLAMED = re.compile(r"seat (\d+): ([\w-]+):")
+#: The check of the blame a seat gone past its grace time earns.
+LEFT = "left"
+#: Why a match ended as a draw (:meth:`Course.end_in_draw`).
+DRAW_REASON = "the match ends as a draw among the seats still playing"
 
 
 class Course(Clocks, GameCourse, ABC):
@@ -99,6 +114,8 @@ class Course(Clocks, GameCourse, ABC):
         self.voids_in_row = 0
         self.last_blamed: int | None = None
         self.outcome: MatchOutcome | None = None
+        #: the match ends as a draw among the seats still playing (:meth:`end_in_draw`)
+        self.drawn = False
         self.results: dict[str, tuple[Any, ...]] = {}
         self.outgoing: list[Body] = []
         self.lobby_since = self.lot_since = self.grace_until = self.linger_until = 0.0
@@ -337,14 +354,15 @@ class Course(Clocks, GameCourse, ABC):
         self._close_hand()
         self.match_ended_at = self.now()
         puts_out = self.game is None or self.game.puts_out
-        reason = self._early_reason() if early else (
+        reason = DRAW_REASON if self.drawn else self._early_reason() if early else (
             expelled_reason(self.blames) if puts_out else "")
         if self.spectator is not None and reason:
             self.spectator.line(reason)
         if puts_out:
             self.outcome = self._put_out_outcome(early, deals, reason)
         else:
-            self.outcome = self.game_outcome(self.table, deals, reason)
+            self.outcome = self.game_outcome(self.table, deals, reason,
+                                             self.final_standings(early=early))
         winners, lives = self.outcome.winners, self.outcome.lives
         self.tell(Progress(Phase.MATCH_OVER))
         if self.spectator is not None:
@@ -357,34 +375,68 @@ class Course(Clocks, GameCourse, ABC):
                                              [b[:256] for b in self.blames[-16:]])))
         self.phase, self.linger_until = SessionPhase.LINGER, self.now() + self.timing.linger_s
 
+    def end_in_draw(self) -> None:
+        """End the match as a draw: every seat still playing is a winner, the seats
+        that left stand below them as ever (:meth:`departed`)."""
+        self.drawn = True
+        self.finish(early=True)
+
     def _put_out_outcome(self, early: bool, deals: int, reason: str) -> MatchOutcome:
         """The outcome of a game that puts offenders out (or of a match never begun)."""
-        winners, payouts, lives = self._winners(early)
-        if self.match is not None and self.game is not None:
-            order = self.game.standings(self.match).order
-            standings = verdict_standings(order, winners, self._remaining(),
-                                          self.last_blamed)
-            self.tell(MatchEnded(winners, standings, deals, payouts, reason))
-        return MatchOutcome(self.table, winners, deals, self.audits, tuple(self.blames),
-                            lives, payouts)
+        match, game = self.match, self.game
+        if match is None or game is None:
+            return MatchOutcome(self.table, (), deals, self.audits, tuple(self.blames))
+        standings = self.final_standings(early=early)
+        payouts = game.payouts(match) if match.is_over and not self.drawn else ()
+        self.tell(MatchEnded(standings.winners, standings.order, deals, payouts, reason))
+        return MatchOutcome(self.table, standings.winners, deals, self.audits,
+                            tuple(self.blames), standings.scores, payouts, game=game.name,
+                            standings=standings.order)
+
+    def final_standings(self, *, early: bool) -> Standings:
+        """The game's standings with the seats that :meth:`departed` below every seat
+        that stayed (the same at every honest peer: built from the blames and the match,
+        which agree everywhere)."""
+        assert self.match is not None and self.game is not None
+        return self.game.standings_with_leavers(self.match, self.departed(early=early),
+                                                draw=self.drawn)
+
+    def departed(self, *, early: bool) -> list[int]:
+        """The seats that left the match or were put out of it, the earliest first.
+
+        A seat left when it was blamed as gone past its grace time (``left``), put out
+        of the match on evidence (a game that :attr:`puts_out
+        <lodam_p2p.games.Game.puts_out>`: blamed, and dealt in no more), and — when the
+        match ends early — when its absence ended it: the seat the table waited for
+        past its grace time, and every seat proven at fault in the run of void hands
+        that ended the match. A seat left at its last blame line: the blames are the
+        match's clock, the same at every honest peer."""
+        if self.match is None or self.game is None:
+            return []
+        dealt = self.active()
+        named = [_blamed(line) for line in self.blames]
+        gone = {seat for seat, check in named
+                if seat is not None and 0 <= seat < len(dealt)
+                and (check == LEFT or (self.game.puts_out and not dealt[seat]))}
+        if early and not self.drawn:
+            gone |= self._ended_by(named)
+        last = {seat: at for at, (seat, _) in enumerate(named) if seat is not None}
+        return sorted((seat for seat in gone if 0 <= seat < len(dealt)),
+                      key=lambda seat: (last.get(seat, len(named)), seat))
+
+    def _ended_by(self, named: list[tuple[int | None, str]]) -> set[int]:
+        """The seats whose absence ended the match early: the one the table waited for
+        past its grace time, or those at fault in the run of void hands that ended it."""
+        if self.phase is SessionPhase.GRACE and self.last_blamed is not None:
+            return {self.last_blamed}
+        if self.voids_in_row >= MAX_VOIDS:
+            return {seat for seat, _ in named[-self.voids_in_row:] if seat is not None}
+        return set()
 
     def _early_reason(self) -> str:
         return early_reason(seated=self.roster is not None, started=self.match is not None,
                             grace_over=self.phase is SessionPhase.GRACE,
                             voids=self.voids_in_row, blamed=self.last_blamed, blames=self.blames)
-
-    def _winners(self, early: bool) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-        match, game = self.match, self.game
-        if match is None or game is None:
-            return (), (), ()
-        standings = game.standings(match)
-        lives = standings.scores
-        if match.is_over:
-            return standings.winners, game.payouts(match), lives
-        remaining = self._remaining()
-        left = [s for s in remaining if s != self.last_blamed] or remaining
-        best = max(lives[s] for s in left)
-        return tuple(s for s in left if lives[s] == best), (), lives
 
     def _remaining(self) -> list[int]:
         """The seats still in the match."""
@@ -398,3 +450,9 @@ class Course(Clocks, GameCourse, ABC):
 def blame_line(blame: Blame, hand: int) -> str:
     """The result's line for ``blame``: ``seat N: check: detail (hand H)``."""
     return f"seat {blame.seat}: {blame.check}: {blame.detail} (hand {hand})"
+
+
+def _blamed(line: str) -> tuple[int | None, str]:
+    """The seat and the check a blame line names (None, "": not a blame line)."""
+    found = _BLAMED.match(line)
+    return (int(found.group(1)), found.group(2)) if found else (None, "")

@@ -9,7 +9,9 @@ pass no card face down and that puts nobody out (Lorum) it also makes each deal'
 same dealer deals the same contract again). Nobody is put out: a table that cannot play
 a deal through (the same seat or another proven at fault
 :data:`~lodam_p2p.session.course.MAX_VOIDS` deals in a row — a seat that is gone, say)
-ends early with the standings as they are.
+ends early with the standings as they are, except that the seats at fault in that run
+stand below every other seat and win nothing (leaving never pays: see
+:meth:`Course.departed <lodam_p2p.session.course.Course.departed>`).
 """
 
 from __future__ import annotations
@@ -128,19 +130,12 @@ class GameCourse:
         """Per seat, the game's running score."""
         return self.standings().scores
 
-    def game_winners(self) -> tuple[int, ...]:
-        """The winners: the game's once the match is over, else the best placed now."""
-        standings = self.standings()
-        if self._game_match().is_over:
-            return standings.winners
-        best = min(standings.ranks)
-        return tuple(s for s, rank in enumerate(standings.ranks) if rank == best)
-
-    def game_outcome(self, table: str, deals: int, reason: str) -> MatchOutcome:
-        """The outcome, told to the player as the match's end."""
+    def game_outcome(self, table: str, deals: int, reason: str,
+                     standings: Standings) -> MatchOutcome:
+        """The outcome, told to the player as the match's end. ``standings``: the game's,
+        with the seats that left below those that stayed (leaving never pays)."""
         assert self.game is not None
-        standings = self.standings()
-        winners = self.game_winners()
+        winners = standings.winners
         payouts = self.game.payouts(self._game_match())
         self.tell(MatchEnded(winners, standings.order, deals, payouts, reason,
                              detail=standings))
