@@ -26,12 +26,14 @@ The argument, in the order of the transcript (x, y, z, … are Fiat–Shamir cha
    commitments the verifier derives (y·c_A,i + c_B,i − z·Σ g_l) and never computes:
        Π_k (y·a_k + b_k − z) = Π_{i=1}^{m·n} (y·i + x^i − z).
    Both sides are polynomials of degree m·n in y and z that split into linear factors,
-   so (but for a chance of about m·n/2^256, Schwartz–Zippel) the pairs (a_k, b_k) are the pairs (i, x^i) in some order:
-   a is a permutation and b = x^a, with a fixed before x was known.
+   so (but for a chance of about m·n/2^256, Schwartz–Zippel) the pairs (a_k, b_k) are
+   the pairs (i, x^i) in some order: a is a permutation and b = x^a, with a fixed
+   before x was known.
 4. Multi-exponentiation argument (below) that, for ρ = −Σ r_k·b_k,
        Σ_j x^(j+1)·w_j = Enc(0; ρ) + Σ_k b_k·w'_k.
    Expanding w'_k gives Σ_k x^(π(k)+1)·(w'_k − w_π(k)) = Enc(0; −ρ): a polynomial in x
-   whose coefficients were fixed before x, so each w'_k − w_π(k) is an encryption of 0.
+   whose coefficients were fixed before x, so each w'_k − w_π(k) is an encryption of 0
+   (answers at m·n distinct x form a Vandermonde system that yields each one's r_k).
 
 Multi-exponentiation argument (rows O_i of outputs, b rows committed as c_B,i, target C).
 The prover adds a random row a_0 and scalars β_k, σ_k, τ_k for k = 0 … 2m−1 with
