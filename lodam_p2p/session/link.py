@@ -14,6 +14,14 @@ table's lobby announcement), and puts what it learns into the session's inbox qu
 Anything that fails a check — wrong size, a key that is not the topic's peer, a bad
 signature, a broken frame — is dropped with its reason logged and counted in
 :attr:`Link.ignored`. Resend requests and heartbeats run on a ticker task.
+
+Each frame is signed once, when it is first sent: the stream keeps it sealed, and a
+resend publishes those bytes again. Until the machine admits the seated peers
+(:meth:`Link.restrict`), every key is a stranger (the stream's lobby caps) and only the
+lobby's messages get through (:data:`LOBBY_KINDS`, each at most
+:data:`MAX_LOBBY_BODY` bytes): a key that floods the lobby with anything else is dropped
+and logged once. A peer restarted into a match under way (stream epoch above 0) is
+admitted from its journal at once and has no lobby.
 """
 
 from __future__ import annotations
@@ -26,7 +34,15 @@ from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.session.wire import BadMessage, Body, open_frame, peer_name, raw_public, seal_frame
+from lodam_p2p.session.wire import (
+    BadMessage,
+    Body,
+    Msg,
+    open_frame,
+    peer_name,
+    raw_public,
+    seal_frame,
+)
 from lodam_p2p.transport import PresenceSpec, Transport, TransportError, topics
 from lodam_p2p.transport.frames import FrameError
 from lodam_p2p.transport.lobby import BadAnnouncement, TableAnnouncement
@@ -38,6 +54,12 @@ log = logging.getLogger("lodam_p2p.session")
 
 #: Makes the transport of one peer (MQTT or in-memory) for its presence.
 Connector = Callable[[PresenceSpec], Transport]
+#: What a peer may say before the seated table is admitted: the lobby's messages, what
+#: the lot needs from a seat that heard START before this one, and the match's end.
+LOBBY_KINDS = frozenset({Msg.JOIN, Msg.LEAVE, Msg.SEATS, Msg.START, Msg.LOT_COMMIT,
+                         Msg.LOT_REVEAL, Msg.TIMEOUT, Msg.RESULT, Msg.BYE})
+#: The largest body taken before admission (a START of ten seats is about 3 KB).
+MAX_LOBBY_BODY = 16 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +115,16 @@ class Link:
         # others from where they are now (see transport.stream)
         self.endpoint = StreamEndpoint(self.peer, retry_interval=retry,
                                        heartbeat_interval=heartbeat, epoch=epoch,
-                                       late_join=epoch > 0)
+                                       late_join=epoch > 0, seal=self._seal,
+                                       lobby=epoch == 0)
         self.presence = PresenceTracker()
         self.ignored = 0
         self.bytes_sent = 0
         self.bytes_received = 0  #: payloads received on other peers' topics
         self._watch_lobby = watch_lobby
         self._allowed: frozenset[str] | None = None
+        #: strangers whose messages outside the lobby were dropped (logged once each)
+        self._gated: set[str] = set()
         self._inbox: asyncio.Queue[object] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._send_lock = asyncio.Lock()
@@ -119,6 +144,8 @@ class Link:
     def restrict(self, peers: frozenset[str]) -> None:
         """From now on take frames only from ``peers`` (the seated table)."""
         self._allowed = peers
+        self.endpoint.admit(peers)
+        self._gated.clear()
 
     async def send(self, body: Body) -> None:
         """Publish ``body`` as this peer's next stream message."""
@@ -129,6 +156,10 @@ class Link:
     async def publish_retained(self, topic: str, payload: bytes) -> None:
         """Publish a retained message (the lobby announcement)."""
         await self.transport.publish(topic, payload, retain=True)
+
+    def _seal(self, frame: bytes) -> bytes:
+        """Sign ``frame`` for publication at this table (once per frame: see above)."""
+        return seal_frame(self.identity, self.pubkey, self.table, frame)
 
     @staticmethod
     def _loop_time() -> float:
@@ -178,8 +209,27 @@ class Link:
             self._ignore(peer, str(err))
             return
         for delivery in self.endpoint.deliveries():
-            self._put(Delivered(delivery.sender, pubkey, delivery.body))
+            if self._allowed is not None or self.endpoint.epoch > 0 or self._lobby_body(
+                    delivery.sender, delivery.body):
+                self._put(Delivered(delivery.sender, pubkey, delivery.body))
         await self._flush_control()
+
+    def _lobby_body(self, peer: str, body: bytes) -> bool:
+        """Whether a stranger's ``body`` belongs in the lobby (:data:`LOBBY_KINDS`, at
+        most :data:`MAX_LOBBY_BODY` bytes); the first one that does not is logged."""
+        try:
+            kind = Body.decode(body).kind if len(body) <= MAX_LOBBY_BODY else None
+        except BadMessage:
+            kind = None
+        if kind in LOBBY_KINDS:
+            return True
+        self.ignored += 1
+        if peer not in self._gated and len(self._gated) < 4 * self.endpoint.limits.strangers:
+            self._gated.add(peer)
+            log.warning("table %s: %s sends what has no place in the lobby (%s, %d bytes): "
+                        "dropping such messages from it until the start", self.table, peer,
+                        "unreadable" if kind is None else kind.name, len(body))
+        return False
 
     def _take_presence(self, peer: str, payload: bytes) -> None:
         try:
@@ -234,8 +284,8 @@ class Link:
         for frame in self.endpoint.frames_to_send():
             await self._publish(frame)
 
-    async def _publish(self, frame: bytes) -> None:
-        payload = seal_frame(self.identity, self.pubkey, self.table, frame)
+    async def _publish(self, payload: bytes) -> None:
+        """Publish a frame the stream handed out, sealed already."""
         self.bytes_sent += len(payload)
         await self.transport.publish(topics.peer_topic(self.table, self.peer), payload)
 

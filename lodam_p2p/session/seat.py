@@ -41,6 +41,7 @@ from lodam_p2p.session.asking import Asking
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.effects import Decided, Place, SessionError
 from lodam_p2p.session.handplay import Blamed, Refused, Route
+from lodam_p2p.session.held import hold
 from lodam_p2p.session.journal import SeatJournal
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.link import Delivered, LinkDown, LobbySeen, OwnWillSeen, PresenceSeen
@@ -136,7 +137,10 @@ class TableMachine(Asking):
             log.exception("table %s: unexpected failure, going on", self.table)
 
     def send(self, body: Body) -> None:
-        """Publish ``body`` and take it through this machine's own queue."""
+        """Publish ``body`` and take it through this machine's own queue (never a second
+        envelope of this seat's for one (hand, seq): :meth:`may_publish`)."""
+        if not self.may_publish(body):
+            return
         self.outgoing.append(body)
         self.queues.setdefault(self.me, deque()).append(body)
 
@@ -154,7 +158,9 @@ class TableMachine(Asking):
                 # that never fit (ATTEST: behind the abandoned hand's, at a returning seat)
                 self._handle(item.sender, body)
                 return
-            self.queues.setdefault(item.sender, deque()).append(body)
+            if not hold(self.queues, item.sender, body, len(item.body),
+                        started=self.roster is not None):  # a flood: see .held
+                self.ignored += 1
         elif isinstance(item, PresenceSeen):
             self._presence(item)
         elif isinstance(item, LobbySeen):
@@ -393,7 +399,7 @@ _FROM_ANY: dict[Msg, Callable[[TableMachine, str, Body], None]] = {
 #: a session's own REJOIN and VOID have done their work when it sent them.
 _FROM_SEAT: dict[Msg, Callable[[TableMachine, str, int, Body], None]] = {
     Msg.REJOIN: lambda machine, peer, seat, body: (
-        None if peer == machine.me else machine.take_rejoin(seat, body.args[1])),
+        None if peer == machine.me else machine.take_rejoin(seat, body.args[1], body.args[0])),
     Msg.RESUME: lambda machine, _peer, _seat, body: machine.take_resume(body),
     Msg.ATTEST: lambda machine, _peer, seat, body: machine.take_attest(seat, body),
     Msg.LOT_COMMIT: lambda machine, _peer, seat, body: machine.take_lot(seat, body),

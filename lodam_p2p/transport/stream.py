@@ -34,6 +34,20 @@ peer also starts *late*: it follows each other sender from the first frame it se
 it rather than from frame 1 (``late_join``), since what was said before its crash
 is history it cannot use.
 
+Limits (:class:`StreamLimits`, protocol/SPEC.md "Limits"). Nothing a peer sends makes
+an endpoint hold or send more than a fixed amount for it:
+
+- each followed sender's early frames are capped in count and bytes (a *stranger* — a
+  sender not yet admitted by :meth:`StreamEndpoint.admit` at an endpoint opened with
+  ``lobby=True`` — much lower), and at most ``strangers`` strangers are followed at once;
+  a frame over a cap is dropped (it will be asked for again) and the cap is logged once;
+- each requester's RESEND answers draw on two token buckets, bytes and requests, refilled
+  with the time passed in; what is over is dropped, logged once per requester until it
+  has been quiet long enough to fill its buckets again;
+- a resend publishes the frame kept when it was first sent — sealed (signed) then, by
+  the ``seal`` given to the endpoint — and never signs anything again, so that a request
+  costs the sender a lookup, not a signature per frame.
+
 The endpoint is sans-IO in the aioquic manner: it never reads a clock (``now`` is passed
 in), never touches the network, and hands back frames to publish
 (:meth:`StreamEndpoint.frames_to_send`), messages to deliver
@@ -44,7 +58,9 @@ restarts its numbering is a new stream: give it a new peer name.
 
 from __future__ import annotations
 
+import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lodam_p2p.transport.frames import (
@@ -60,6 +76,94 @@ from lodam_p2p.transport.topics import check_name
 EPOCH_SPAN = 2**40
 #: Highest epoch a stream may open (numbers stay below 2**63).
 MAX_EPOCH = 2**22 - 1
+KIB, MIB = 2**10, 2**20
+
+log = logging.getLogger("lodam_p2p.transport")
+
+#: Signs an encoded frame for publication (the identity seal of the session's link).
+Seal = Callable[[bytes], bytes]
+
+
+def _unsealed(frame: bytes) -> bytes:
+    return frame
+
+
+@dataclass(frozen=True, slots=True)
+class StreamLimits:
+    """What one peer can make an endpoint hold or send (see the module docstring; the
+    attack each figure stops is in protocol/SPEC.md, "Limits")."""
+
+    #: early frames kept per followed sender: how many, and their bytes
+    early_frames: int = 1024
+    early_bytes: int = 4 * MIB
+    #: the same for a stranger (a sender not yet admitted, at a ``lobby`` endpoint)
+    stranger_frames: int = 16
+    stranger_bytes: int = 64 * KIB
+    #: strangers followed at once; frames of further new keys are dropped
+    strangers: int = 64
+    #: resend answers per requester: a burst of bytes, refilled at a rate (bytes/s)
+    resend_burst: int = 256 * KIB
+    resend_rate: float = 64 * KIB
+    #: resend requests answered per requester: a burst, refilled at a rate (per second)
+    request_burst: int = 20
+    request_rate: float = 10.0
+    #: bytes of our own frames kept for resending (beside ``history``, a count)
+    outbox_bytes: int = 16 * MIB
+
+
+@dataclass(slots=True)
+class TokenBucket:
+    """Tokens refilled at ``rate`` per second up to ``burst``; time is passed in."""
+
+    burst: float
+    rate: float
+    level: float = -1.0
+    at: float | None = None
+
+    def fill(self, now: float) -> None:
+        """Add what the time since the last look has earned."""
+        if self.at is None:
+            self.level, self.at = self.burst, now
+        elif now > self.at:
+            self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+            self.at = now
+
+    def take(self, amount: float, now: float) -> bool:
+        """Spend ``amount`` if it is there (True), else spend nothing (False)."""
+        self.fill(now)
+        if self.level < amount:
+            return False
+        self.level -= amount
+        return True
+
+    @property
+    def full(self) -> bool:
+        """Nothing spent since the bucket last filled up."""
+        return self.level >= self.burst
+
+
+@dataclass(slots=True)
+class ResendBudget:
+    """One requester's resend buckets, and whether it is over them (an *episode*)."""
+
+    bytes: TokenBucket
+    requests: TokenBucket
+    over: bool = False
+    dropped: int = 0
+
+    @classmethod
+    def of(cls, limits: StreamLimits) -> ResendBudget:
+        """A full budget by ``limits``."""
+        return cls(TokenBucket(limits.resend_burst, limits.resend_rate),
+                   TokenBucket(limits.request_burst, limits.request_rate))
+
+    def begin(self, now: float) -> None:
+        """A request comes: a requester quiet long enough to fill both buckets again
+        ends its episode (the next drop is logged again)."""
+        self.bytes.fill(now)
+        self.requests.fill(now)
+        if self.over and self.bytes.full and self.requests.full:
+            self.over = False
 
 
 def epoch_of(seq: int) -> int:
@@ -77,24 +181,41 @@ class Delivery:
 
 
 class Outbox:
-    """The frames we sent: numbers them and remembers the last ``history`` of them."""
+    """The frames we sent, sealed: numbers them and keeps the last ``history`` of them
+    (and at most ``max_bytes`` of them) as they were published."""
 
-    def __init__(self, me: str, history: int, epoch: int = 0) -> None:
+    def __init__(self, me: str, history: int, epoch: int = 0, *, seal: Seal = _unsealed,
+                 max_bytes: int = 16 * MIB) -> None:
         self.me = me
         self.high_water = epoch * EPOCH_SPAN
-        self._kept: deque[tuple[int, bytes]] = deque(maxlen=history)
+        self._history, self._max_bytes = history, max_bytes
+        self._seal = seal
+        self._kept: deque[bytes] = deque()  #: frames high_water - len + 1 … high_water
+        self.bytes_kept = 0
 
     def append(self, body: bytes) -> bytes:
-        """Number ``body`` as our next DATA frame and return the encoded frame."""
+        """Number ``body`` as our next DATA frame; return the sealed frame to publish."""
         self.high_water += 1
-        data = Frame(FrameKind.DATA, self.me, self.high_water, body).encode()
-        self._kept.append((self.high_water, data))
+        data = self._seal(Frame(FrameKind.DATA, self.me, self.high_water, body).encode())
+        self._kept.append(data)
+        self.bytes_kept += len(data)
+        while len(self._kept) > self._history or (
+                self.bytes_kept > self._max_bytes and len(self._kept) > 1):
+            self.bytes_kept -= len(self._kept.popleft())
         return data
 
     def resend(self, ranges: tuple[tuple[int, int], ...], limit: int) -> list[bytes]:
-        """The kept frames within ``ranges``, in order, at most ``limit`` of them."""
-        wanted = [data for seq, data in self._kept if any(a <= seq <= b for a, b in ranges)]
-        return wanted[:limit]
+        """The kept frames within ``ranges``, in order, each once, at most ``limit``."""
+        first = self.high_water - len(self._kept) + 1
+        wanted: list[bytes] = []
+        upto = first - 1  # the last number taken
+        for low, high in sorted(ranges):
+            for seq in range(max(low, upto + 1), min(high, self.high_water) + 1):
+                if len(wanted) == limit:
+                    return wanted
+                wanted.append(self._kept[seq - first])
+                upto = seq
+        return wanted
 
 
 @dataclass(slots=True)
@@ -108,6 +229,14 @@ class Inbox:
     asked_at: float | None = None
     asked_upto: int = 0
     epoch: int = 0
+    #: caps on the early frames kept: count and bytes
+    cap_frames: int = 1024
+    cap_bytes: int = 4 * MIB
+    early_bytes: int = 0
+    #: a frame was dropped over a cap since the buffer was last empty (logged once)
+    capped: bool = False
+    #: this sender's requests of us: what answering them may still cost
+    budget: ResendBudget | None = None
 
     def follow(self, seq: int) -> bool:
         """Whether a frame numbered ``seq`` belongs to the stream followed (a later epoch
@@ -117,7 +246,7 @@ class Inbox:
             return False
         if epoch > self.epoch:
             self.epoch, self.next_seq = epoch, epoch * EPOCH_SPAN + 1
-            self.high_water, self.early = epoch * EPOCH_SPAN, {}
+            self.high_water, self.early, self.early_bytes = epoch * EPOCH_SPAN, {}, 0
             self.asked_at, self.asked_upto = None, 0
         return True
 
@@ -128,12 +257,40 @@ class Inbox:
         self.note_high_water(seq)
         if seq < self.next_seq or seq in self.early or seq >= self.next_seq + max_ahead:
             return []
-        self.early[seq] = body
-        delivered = []
-        while self.next_seq in self.early:
-            delivered.append(Delivery(self.sender, self.next_seq, self.early.pop(self.next_seq)))
+        if seq == self.next_seq:
+            delivered = [Delivery(self.sender, seq, body)]
             self.next_seq += 1
+        elif self._room_for(body):
+            self.early[seq] = body
+            self.early_bytes += len(body)
+            return []
+        else:
+            return []
+        while self.next_seq in self.early:
+            kept = self.early.pop(self.next_seq)
+            self.early_bytes -= len(kept)
+            delivered.append(Delivery(self.sender, self.next_seq, kept))
+            self.next_seq += 1
+        if not self.early:
+            self.capped = False
         return delivered
+
+    def _room_for(self, body: bytes) -> bool:
+        """Whether an early frame of ``body`` fits under the caps (the first refusal
+        since the buffer was last empty is logged)."""
+        if (len(self.early) < self.cap_frames
+                and self.early_bytes + len(body) <= self.cap_bytes):
+            return True
+        if not self.capped:
+            self.capped = True
+            log.warning("stream: %s's early frames reached their cap (%d frames, %d bytes): "
+                        "dropping more until the gap closes", self.sender, self.cap_frames,
+                        self.cap_bytes)
+        return False
+
+    def set_caps(self, frames: int, size: int) -> None:
+        """Cap the early frames at ``frames`` and ``size`` bytes (those kept stay)."""
+        self.cap_frames, self.cap_bytes = frames, size
 
     def note_high_water(self, seq: int) -> None:
         """The sender has sent at least up to ``seq``."""
@@ -163,10 +320,13 @@ class Inbox:
 class StreamEndpoint:
     """One peer's side of every stream at a table: its outbox and an inbox per sender.
 
-    ``history`` bounds the outbox (frames kept for resending), ``max_ahead`` the
-    per-sender buffer of early frames, ``max_resend`` the frames sent in answer to one
-    request. ``heartbeat_interval`` (None: never) is how often a STATUS goes out once
-    we have sent something, so that receivers notice a lost last frame.
+    ``history`` bounds the outbox (frames kept for resending), ``max_ahead`` how far
+    beyond the expected number a frame may be buffered, ``max_resend`` the frames sent
+    in answer to one request, ``limits`` the rest (:class:`StreamLimits`).
+    ``heartbeat_interval`` (None: never) is how often a STATUS goes out once we have
+    sent something, so that receivers notice a lost last frame. ``seal`` signs each frame
+    we publish, once (everything handed out is sealed). With ``lobby`` every sender is a
+    stranger until :meth:`admit` names those to follow.
     """
 
     def __init__(
@@ -180,14 +340,24 @@ class StreamEndpoint:
         heartbeat_interval: float | None = 1.0,
         epoch: int = 0,
         late_join: bool = False,
+        limits: StreamLimits | None = None,
+        seal: Seal = _unsealed,
+        lobby: bool = False,
     ) -> None:
         if not 0 <= epoch <= MAX_EPOCH:
             raise ValueError(f"stream epoch {epoch} out of range")
         self.me = check_name(me, "peer")
         self.epoch = epoch
+        self.limits = limits or StreamLimits()
         self._late_join = late_join
-        self._outbox = Outbox(me, history, epoch)
+        self._seal = seal
+        self._outbox = Outbox(me, history, epoch, seal=seal,
+                              max_bytes=self.limits.outbox_bytes)
         self._inboxes: dict[str, Inbox] = {}
+        #: the senders followed (None: anyone; at a lobby endpoint, all strangers)
+        self._admitted: frozenset[str] | None = None
+        self._lobby = lobby
+        self._strangers_full = False
         self._max_ahead = max_ahead
         self._max_resend = max_resend
         self._retry = retry_interval
@@ -202,19 +372,47 @@ class StreamEndpoint:
         return self._outbox.high_water
 
     def send(self, body: bytes, now: float) -> bytes:
-        """Frame ``body`` as our next DATA and return the bytes to publish."""
+        """Frame ``body`` as our next DATA and return the (sealed) bytes to publish."""
         self._last_sent_at = now
         return self._outbox.append(body)
 
     def status(self, now: float) -> bytes:
         """A STATUS frame to publish now (say, after a reconnect)."""
         self._last_sent_at = now
-        return Frame(FrameKind.STATUS, self.me, self.high_water).encode()
+        return self._seal(Frame(FrameKind.STATUS, self.me, self.high_water).encode())
+
+    def admit(self, peers: frozenset[str]) -> None:
+        """Follow ``peers`` only, with the full caps: others are forgotten and their
+        frames dropped from now on."""
+        self._admitted = peers
+        for sender in [s for s in self._inboxes if s not in peers]:
+            del self._inboxes[sender]
+        for inbox in self._inboxes.values():
+            inbox.set_caps(self.limits.early_frames, self.limits.early_bytes)
+
+    def forget(self, sender: str) -> None:
+        """Stop following a stranger (gone from the lobby): its place is free again."""
+        if self._stranger(sender):
+            self._inboxes.pop(sender, None)
+
+    def held_bytes(self) -> int:
+        """Bytes of early frames held, over every sender (a flood's measure)."""
+        return sum(inbox.early_bytes for inbox in self._inboxes.values())
+
+    def held_frames(self) -> int:
+        """Early frames held, over every sender."""
+        return sum(len(inbox.early) for inbox in self._inboxes.values())
+
+    @property
+    def senders(self) -> int:
+        """How many senders' streams are followed."""
+        return len(self._inboxes)
 
     def receive(self, sender: str, data: bytes, now: float) -> None:
         """Take a frame received on ``sender``'s topic; raise :class:`FrameError` if bad.
 
-        A bad frame changes nothing: the caller logs the reason and carries on.
+        A bad frame changes nothing: the caller logs the reason and carries on. A frame
+        of a sender not admitted, or of a stranger beyond the strangers' cap, is dropped.
         """
         frame = Frame.decode(data)
         if frame.sender != sender:
@@ -223,12 +421,14 @@ class StreamEndpoint:
             return  # our own publications come back to us: nothing to learn
         request = ResendRequest.decode(frame.body) if frame.kind == FrameKind.RESEND else None
         inbox = self._inbox(sender, frame)
+        if inbox is None:
+            return
         if frame.kind == FrameKind.DATA:
             self._delivered.extend(inbox.accept(frame.seq, frame.body, self._max_ahead))
         elif inbox.follow(frame.seq):
             inbox.note_high_water(frame.seq)
         if request is not None and request.target == self.me:
-            self._to_send.extend(self._outbox.resend(request.ranges, self._max_resend))
+            self._answer(inbox, request, now)
         self._ask_if_due(inbox, now)
 
     def deliveries(self) -> list[Delivery]:
@@ -266,16 +466,66 @@ class StreamEndpoint:
         """Heartbeats go out once we have a stream to speak of."""
         return self._heartbeat is not None and self.high_water > 0
 
-    def _inbox(self, sender: str, first: Frame) -> Inbox:
-        """The inbox of ``sender``, created on first sight (late: at ``first``)."""
+    def _stranger(self, sender: str) -> bool:
+        return self._lobby and self._admitted is None and sender != self.me
+
+    def _inbox(self, sender: str, first: Frame) -> Inbox | None:
+        """The inbox of ``sender``, created on first sight (late: at ``first``); None
+        when its frames are not followed."""
         inbox = self._inboxes.get(sender)
-        if inbox is None:
-            inbox = self._inboxes[sender] = Inbox(sender, epoch=epoch_of(first.seq))
-            inbox.next_seq = max(inbox.next_seq, inbox.epoch * EPOCH_SPAN + 1)
-            if self._late_join:
-                start = first.seq if first.kind == FrameKind.DATA else first.seq + 1
-                inbox.next_seq, inbox.high_water = start, start - 1
+        if inbox is not None:
+            return inbox
+        if self._admitted is not None and sender not in self._admitted:
+            return None
+        if self._stranger(sender) and not self._room_for_stranger(sender):
+            return None
+        inbox = self._inboxes[sender] = Inbox(sender, epoch=epoch_of(first.seq))
+        inbox.next_seq = max(inbox.next_seq, inbox.epoch * EPOCH_SPAN + 1)
+        if self._stranger(sender):
+            inbox.set_caps(self.limits.stranger_frames, self.limits.stranger_bytes)
+        else:
+            inbox.set_caps(self.limits.early_frames, self.limits.early_bytes)
+        if self._late_join:
+            start = first.seq if first.kind == FrameKind.DATA else first.seq + 1
+            inbox.next_seq, inbox.high_water = start, start - 1
         return inbox
+
+    def _room_for_stranger(self, sender: str) -> bool:
+        """Whether one more stranger may be followed (the first refusal since there was
+        last room is logged)."""
+        if len(self._inboxes) < self.limits.strangers:
+            self._strangers_full = False
+            return True
+        if not self._strangers_full:
+            self._strangers_full = True
+            log.warning("stream: already following %d unknown senders: dropping the frames "
+                        "of new ones (first: %s) until one goes", self.limits.strangers, sender)
+        return False
+
+    def _answer(self, inbox: Inbox, request: ResendRequest, now: float) -> None:
+        """Publish the kept frames ``request`` asks for, as far as the requester's budget
+        goes: one request token, and the bytes of each frame resent."""
+        budget = inbox.budget = inbox.budget or ResendBudget.of(self.limits)
+        budget.begin(now)
+        if not budget.requests.take(1, now):
+            self._over_budget(inbox.sender, budget, 1)
+            return
+        frames = self._outbox.resend(request.ranges, self._max_resend)
+        for sent, data in enumerate(frames):
+            if not budget.bytes.take(len(data), now):
+                self._over_budget(inbox.sender, budget, len(frames) - sent)
+                return
+            self._to_send.append(data)
+
+    def _over_budget(self, requester: str, budget: ResendBudget, dropped: int) -> None:
+        budget.dropped += dropped
+        if budget.over:
+            return
+        budget.over = True
+        log.warning("stream: %s asks for resends beyond its budget (%d bytes, then %d/s; "
+                    "%d requests, then %d/s): dropping them until it slows down", requester,
+                    self.limits.resend_burst, self.limits.resend_rate,
+                    self.limits.request_burst, self.limits.request_rate)
 
     def _ask_if_due(self, inbox: Inbox, now: float) -> None:
         """Queue a RESEND to ``inbox.sender`` if one is due."""
@@ -284,5 +534,6 @@ class StreamEndpoint:
         ranges = inbox.missing()
         inbox.asked_at, inbox.asked_upto = now, ranges[-1][1]
         body = ResendRequest(inbox.sender, ranges).encode()
-        self._to_send.append(Frame(FrameKind.RESEND, self.me, self.high_water, body).encode())
+        self._to_send.append(
+            self._seal(Frame(FrameKind.RESEND, self.me, self.high_water, body).encode()))
         self._last_sent_at = now
