@@ -198,14 +198,29 @@ def test_a_proof_for_other_decks_or_sizes_is_refused() -> None:
     assert _refused(small, proof)
 
 
+def test_a_proof_object_of_the_wrong_shape_is_refused_not_a_crash() -> None:
+    statement, _, proof = _proven(30)
+    assert bg.shape(30) == (3, 10)  # one Hadamard step
+    z, s, x = proof.product.zero, proof.product.single, proof.multi
+    for bent in (replace(proof, permutation=proof.permutation[:-1]),
+                 replace(proof, product=replace(proof.product, steps=())),
+                 replace(proof, product=replace(proof.product, zero=replace(z, a=z.a[:-1]))),
+                 replace(proof, product=replace(proof.product, single=replace(s, b=(*s.b, 1)))),
+                 replace(proof, multi=replace(x, e=x.e[:-1]))):
+        assert _refused(statement, bent)
+    for deck in ((), starting_deck(JOINT, 105)):
+        assert _refused(Statement(b"shuffle", CTX, JOINT, deck, deck), proof)
+
+
 def _elements(data: bytes, n: int) -> tuple[int, int]:
     points, _ = bg._counts(*bg.shape(n))
     return points, (len(data) - points * POINT_LEN) // SCALAR_LEN
 
 
-@pytest.mark.parametrize("n", [5, 13])  # 2 × 3 and 3 × 5: every part present
+@pytest.mark.parametrize("n", [5, 30])  # 2 × 3 and 3 × 10: every part present
 def test_every_point_and_scalar_of_the_proof_matters(n: int) -> None:
     statement, _, proof = _proven(n)
+    assert bg.shape(n)[0] == (2 if n == 5 else 3)
     data = proof.encode()
     points, scalars = _elements(data, n)
     end = points * POINT_LEN
