@@ -16,6 +16,11 @@ from lodam_p2p.games.lorum import Contract, LorumStart, Scoring
 from lodam_p2p.games.lorum import Options as LorumOptions
 from lodam_p2p.ui.german import CONTRACT_NAMES
 
+#: Leaving never pays (protocol/SPEC.md), in both games.
+LEAVING = ("Leaving never pays: whoever quits the table, or is put out of it for cheating "
+           "or silence, ranks below every player who did not, and cannot win, whatever "
+           "the score.")
+
 
 @dataclass(frozen=True, slots=True)
 class Paragraph:
@@ -91,7 +96,7 @@ def _lorum(options: LorumOptions, contract: Contract | None, players: int) -> li
     contracts = f"{count} contract{'s' if count != 1 else ''}"
     page = [Paragraph("Lorum", f"{players} players, {pack}. Suits ▼ Eichel, ▲ Grün, ♥ Herz, "
                                f"● Schellen; ranks 7 8 9 10 U O K A. {contracts}, each "
-                               f"dealt {players} times in turn. {win}")]
+                               f"dealt {players} times in turn. {win} {LEAVING}")]
     order = "; ".join(f"{CONTRACT_NAMES[c][0]} ({contract_rule(c, options, players)})"
                       for c in options.contracts)
     page.append(Paragraph("The contracts, in turn", f"{order}. The dealer passes to the "
@@ -174,7 +179,8 @@ def _lodam(options: LodamOptions) -> list[Paragraph]:
             f"(or the most points when the cards run out); lose all {options.lives} and "
             f"you leave the match. The last player holding counters wins.")
     page = [Paragraph("Losing Lodam", "Tricks with a French pack: follow suit if you can. "
-                      "Points are the loaders you take: A 11, 10 10, K 3, Q 2, J 1. " + goal)]
+                      "Points are the loaders you take: A 11, 10 10, K 3, Q 2, J 1. " + goal
+                      + " " + LEAVING)]
     page.append(Paragraph("This deal", " ".join(_lodam_deal(options))))
     return page
 

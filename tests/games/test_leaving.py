@@ -10,7 +10,9 @@ import pytest
 from lodam_p2p.games import Standings, get_game
 from lodam_p2p.games.lodam import Options as LodamOptions
 from lodam_p2p.games.lodam.match import Match as LodamMatch
+from lodam_p2p.games.lorum import Options as LorumOptions
 from lodam_p2p.games.lorum.match import Match as LorumMatch
+from lodam_p2p.ui.rules_page import rules_page
 from tests.games.test_conformance import assert_sane
 
 LODAM = get_game("lodam")
@@ -136,3 +138,9 @@ def test_lorum_a_draw_among_three_with_the_leader_gone() -> None:
     match.breach(2)
     after = LORUM.standings_with_leavers(match, [1], draw=True)
     assert after.winners == (0, 2, 3) and after.order[-1] == 1
+
+
+def test_both_rules_pages_say_that_leaving_never_pays() -> None:
+    for page in (rules_page("lodam", LodamOptions()), rules_page("lorum", LorumOptions())):
+        text = " ".join(p.text for p in page)
+        assert "Leaving never pays" in text and "cannot win" in text
