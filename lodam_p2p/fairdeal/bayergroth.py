@@ -233,6 +233,12 @@ def _padded(deck: Sequence[Ciphertext], total: int) -> list[Ciphertext]:
     return [*deck, *([_pad()] * (total - len(deck)))]
 
 
+def _deck_rows(deck: Sequence[Ciphertext], m: int, n: int) -> list[list[Ciphertext]]:
+    """The padded deck as m rows of n."""
+    padded = _padded(deck, m * n)
+    return [padded[i * n : (i + 1) * n] for i in range(m)]
+
+
 def _deck_bytes(deck: Sequence[Ciphertext]) -> bytes:
     return b"".join(encode_point(a) + encode_point(b) for a, b in deck)
 
@@ -288,7 +294,7 @@ def prove(st: Statement, secret: ShuffleSecret, entropy: Entropy) -> BGProof:
     p_blinds = [(y * ra + sb) % ORDER for ra, sb in zip(r_a, s_b, strict=True)]
     product = prove_product(tr, p_rows, p_blinds, nonces)
     rho = -weighted(r, b) % ORDER  # ρ = −Σ r_k·b_k
-    out_rows = [_padded(st.outputs, total)[i : i + n] for i in range(0, total, n)]
+    out_rows = _deck_rows(st.outputs, m, n)
     multi = _prove_multi(tr, out_rows, b_rows, b_blinds=s_b, rho=rho, joint=st.joint,
                          nonces=nonces)
     return BGProof(c_a, c_b, product, multi)
@@ -364,7 +370,7 @@ def _holds(st: Statement, proof: BGProof) -> bool:
     # C = Σ x^(j+1)·w_j, one form per side
     target: tuple[Form, Form] = ([(w[0], xs[j + 1]) for j, w in enumerate(inputs)],
                                  [(w[1], xs[j + 1]) for j, w in enumerate(inputs)])
-    out_rows = [_padded(st.outputs, total)[i : i + n] for i in range(0, total, n)]
+    out_rows = _deck_rows(st.outputs, m, n)
     _multi_equations(tr, proof, out_rows, target=target, joint=st.joint, batch=batch)
     seed = hashlib.sha256(b"lodam/v1/bg-batch\x00" + tr.state + proof.encode()).digest()
     return batch.holds(seed)
