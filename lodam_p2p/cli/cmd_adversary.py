@@ -5,10 +5,13 @@ random bot and mounts attack ``KIND`` at its first chance. ``--list`` prints the
 one a line (with ``-v``, each with what it does). At the end it prints one JSON line
 (with ``--json`` only that line is on stdout)::
 
-    {"kind": K, "seat": s, "attempted": bool, "learned": [...], "result": {...} or null}
+    {"kind": K, "seat": s, "attempted": bool, "reason": str or null, "learned": [...],
+     "result": {...} or null}
 
-``learned`` lists only what the attack actually recovered beyond its own view;
-``result`` is the table's result as this seat saw it. A table working as
+``reason`` says why an attack that was not mounted could not be (null once it was);
+``learned`` lists only what the attack actually recovered beyond its own view, or won
+from the table (a hand voided, a seat put out, a rank kept); ``result`` is the table's
+result as this seat saw it. The attacks live in :mod:`lodam_p2p.redteam`. A table working as
 protocol/SPEC.md says refuses every attack or puts the attacker out on the evidence.
 """
 
@@ -32,7 +35,7 @@ from lodam_p2p.cli.netrun import (
     spectator_for,
     timing_for,
 )
-from lodam_p2p.redteam.attacks.envelope import ATTACKS
+from lodam_p2p.redteam.attacks import ATTACKS
 from lodam_p2p.redteam.seat import Adversary, attack_named
 from lodam_p2p.session import SessionError, join_table
 from lodam_p2p.tableplan import SeatPlan
@@ -84,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(str(err), EXIT_FAILED) from None
         print(f"lodam: {err}", file=sys.stderr)
     report = made[0].report() if made else {"kind": args.kind, "seat": None,
-                                             "attempted": False, "learned": [], "result": None}
+                                             "attempted": False, "reason": "never seated",
+                                             "learned": [], "result": None}
     print(json.dumps(report), flush=True)
     return 0

@@ -7,7 +7,8 @@ import sys
 from types import SimpleNamespace
 from typing import Any, cast
 
-from lodam_p2p.redteam.attacks.envelope import ATTACKS, PredictableSeed
+from lodam_p2p.redteam.attacks import ATTACKS
+from lodam_p2p.redteam.attacks.rules import PredictableSeed
 from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.wire import raw_public
 

@@ -1,20 +1,9 @@
-"""The attacks of ``lodam adversary``: one malicious seat's ways to cheat, one class each.
+"""Attacks on the fair-deal envelopes a seat signs: false proofs, false shuffles, forged
+re-masks and transfers, reveals out of turn, equivocation and replays.
 
-An :class:`Attack` hooks into an :class:`~lodam_p2p.redteam.seat.Adversary`
-session at four places: the bodies it is about to publish (:meth:`Attack.outgoing`:
-tamper with them, add to them, or hold them back), each turn of its loop
-(:meth:`Attack.tick`), the decisions its random player takes (:meth:`Attack.decide`)
-and the start of the match (:meth:`Attack.seated`). It mounts its attack at the first
-chance, once, and records that it did (``attempted``) and what it got out of it
-(``learned``: only what it actually recovered, never a guess). Everything else the
-seat does is what an honest random bot does. The attacks on decisions pick and alter
-actions through the table's game (:class:`~lodam_p2p.games.Game`): a card traded face
-down is one whose action the others may not see, a card played is one that travels face
-up, and an altered action is the same wire action with another card.
-
-These attacks are for people who test fair-deal protocols (and for this project's own
-tests): each is one thing a seated peer with valid keys can send. A table that works
-as protocol/SPEC.md says refuses each of them, or convicts the attacker on the evidence.
+Each is one thing a seated peer with valid keys can send. A table that works as
+protocol/SPEC.md says refuses each of them when it arrives, before anything rests on it,
+and convicts the sender on the evidence (the signed envelope itself).
 """
 
 from __future__ import annotations
@@ -45,100 +34,21 @@ from lodam_p2p.fairdeal.messages import (
     kind_of,
 )
 from lodam_p2p.fairdeal.messages import decode as decode_message
-from lodam_p2p.fairdeal.proofs import Proof
 from lodam_p2p.fairdeal.remask import Remask
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
-from lodam_p2p.games import Game, Passage, WireAction
-from lodam_p2p.session.keys import new_identity, seeded
-from lodam_p2p.session.wire import Body, Msg, raw_public
+from lodam_p2p.redteam.attacks.base import (
+    Attack,
+    bad_proof,
+    envelope_kind,
+    framed,
+    reseal,
+    trades,
+)
+from lodam_p2p.session.wire import Body, Msg
 
 if TYPE_CHECKING:
-    from lodam_p2p.redteam.seat import Adversary
-
-
-#: Where ``prev`` (the digest of the sender's envelope before) sits in an envelope.
-_PREV = slice(SIG_LEN + HEADER_LEN - 32, SIG_LEN + HEADER_LEN)
-
-
-def reseal(adv: Adversary, raw: bytes, body: bytes, header: bytes | None = None, *,
-           instead: bool = True) -> bytes:
-    """``raw`` with its body (and header) replaced, signed again with the seat's key.
-
-    ``instead``: the new envelope takes the old one's place in the seat's chain, so its
-    later envelopes are chained to it (:func:`relink`) and the cheat is judged on its
-    own, not on a broken chain."""
-    signed = (header or raw[SIG_LEN:SIG_LEN + HEADER_LEN]) + body
-    new = adv.identity.sign(signed) + signed
-    if instead:
-        adv.relinked[hashlib.sha256(raw).digest()] = hashlib.sha256(new).digest()
-    return new
-
-
-def relink(adv: Adversary, raw: bytes) -> bytes:
-    """``raw`` chained to the replacement of the envelope it followed, if one was sent."""
-    prev = adv.relinked.get(raw[_PREV])
-    if prev is None:
-        return raw
-    signed = raw[SIG_LEN:_PREV.start] + prev + raw[_PREV.stop:]
-    new = adv.identity.sign(signed) + signed
-    adv.relinked[hashlib.sha256(raw).digest()] = hashlib.sha256(new).digest()
-    return new
-
-
-def envelope_kind(raw: bytes) -> Kind | None:
-    """The fair-deal kind of an envelope this seat made (None if it does not parse)."""
-    try:
-        return kind_of(decode_message(raw[SIG_LEN + HEADER_LEN:]))
-    except (ValueError, KeyError):
-        return None
-
-
-def _game(adv: Adversary) -> Game:
-    """The game the adversary's table plays (known once the match began)."""
-    assert adv.game is not None
-    return adv.game
-
-
-def _trades(adv: Adversary, view: Any) -> list[Any]:
-    """The legal actions that pass a card face down to another seat (offers, answers)."""
-    game = _game(adv)
-    return [a for a in view.legal if game.public_action(a) is None]
-
-
-def _bad(proof: Proof | None) -> Proof | None:
-    return None if proof is None else replace(proof, s=proof.s + 1)
-
-
-class Attack:
-    """One way to cheat (see the module docstring); the base plays honestly."""
-
-    kind = ""
-    summary = ""
-    seat_kind = "bot:random"
-
-    def __init__(self) -> None:
-        self.attempted = False
-        self.learned: list[str] = []
-
-    def outgoing(self, adv: Adversary, body: Body) -> list[Body]:
-        """The bodies to publish in place of ``body``."""
-        return [body]
-
-    def tick(self, adv: Adversary) -> None:
-        """Called on every turn of the session's loop."""
-
-    def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
-        """The action to send in place of the player's ``action`` (``view``: the seat's
-        view in the table's game)."""
-        return action
-
-    def withholds(self, adv: Adversary) -> bool:
-        """Whether the seat keeps its player from deciding now."""
-        return False
-
-    def seated(self, adv: Adversary) -> None:
-        """The roster is known."""
+    from lodam_p2p.redteam.seat import Cheat
 
 
 class EnvelopeAttack(Attack):
@@ -147,7 +57,7 @@ class EnvelopeAttack(Attack):
     target = Kind.KEY
     any_hand = False  #: mount in a later hand too (the first chance may come later)
 
-    def outgoing(self, adv: Adversary, body: Body) -> list[Body]:
+    def outgoing(self, adv: Cheat, body: Body) -> list[Body]:
         if self.attempted or (body.hand != 1 and not self.any_hand) or not body.envelopes:
             return [body]
         for i, raw in enumerate(body.envelopes):
@@ -156,7 +66,7 @@ class EnvelopeAttack(Attack):
                 return self.tamper(adv, body, i, raw)
         return [body]
 
-    def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
+    def tamper(self, adv: Cheat, body: Body, index: int, raw: bytes) -> list[Body]:
         """The bodies that replace ``body``, whose envelope ``index`` is ``raw``."""
         message = decode_message(raw[SIG_LEN + HEADER_LEN:])
         envelopes = list(body.envelopes)
@@ -173,7 +83,7 @@ class BadKeyProof(EnvelopeAttack):
 
     def change(self, message: object) -> KeyMsg:
         assert isinstance(message, KeyMsg)
-        proof = _bad(message.proof)
+        proof = bad_proof(message.proof)
         assert proof is not None
         return replace(message, proof=proof)
 
@@ -183,7 +93,7 @@ class BadShareProof(EnvelopeAttack):
 
     def change(self, message: object) -> DealMsg:
         assert isinstance(message, DealMsg)
-        return replace(message, proof=_bad(message.proof))
+        return replace(message, proof=bad_proof(message.proof))
 
 
 class ShuffleDrop(EnvelopeAttack):
@@ -227,7 +137,7 @@ class DeckReplace(EnvelopeAttack):
         assert isinstance(message, ShuffleMsg)
         return message  # replaced in tamper(), which knows the hand
 
-    def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
+    def tamper(self, adv: Cheat, body: Body, index: int, raw: bytes) -> list[Body]:
         hand = adv.hand
         assert hand is not None and hand.me is not None
         record = hand.fair.record
@@ -243,7 +153,7 @@ class DeckReplace(EnvelopeAttack):
         self.hand, self.last = adv.hand_no, hand.config.seats[-1] == hand.me
         return [replace(body, envelopes=tuple(envelopes))]
 
-    def tick(self, adv: Adversary) -> None:
+    def tick(self, adv: Cheat) -> None:
         hand = adv.hand
         if (self.learned or not self.last or hand is None or adv.hand_no != self.hand
                 or not hand.dealt or hand.me is None):
@@ -263,13 +173,13 @@ class RemaskSteal(EnvelopeAttack):
         super().__init__()
         self.stolen: tuple[int, int, int] | None = None  # hand, new position, victim
 
-    def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
-        trades = _trades(adv, view)
-        return action if self.attempted or not trades else trades[0]
+    def decide(self, adv: Cheat, view: Any, action: Any) -> Any:
+        offered = trades(adv, view)
+        return action if self.attempted or not offered else offered[0]
 
     any_hand = True
 
-    def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
+    def tamper(self, adv: Cheat, body: Body, index: int, raw: bytes) -> list[Body]:
         # a re-randomised copy of another seat's held card in place of the first new
         # ciphertext: only that seat's share could open it, and nobody shares for a
         # re-mask; the attack watches for one all the same
@@ -298,7 +208,7 @@ class RemaskSteal(EnvelopeAttack):
         envelopes[index] = reseal(adv, raw, encode(replace(message, deck=deck)))
         return [replace(body, envelopes=tuple(envelopes))]
 
-    def tick(self, adv: Adversary) -> None:
+    def tick(self, adv: Cheat) -> None:
         hand = adv.hand
         if self.stolen is None or hand is None or adv.hand_no != self.stolen[0]:
             return
@@ -320,11 +230,11 @@ class ForgedTransfer(EnvelopeAttack):
 
     any_hand = True
 
-    def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
-        trades = _trades(adv, view)
-        return action if self.attempted or not trades else trades[0]
+    def decide(self, adv: Cheat, view: Any, action: Any) -> Any:
+        offered = trades(adv, view)
+        return action if self.attempted or not offered else offered[0]
 
-    def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
+    def tamper(self, adv: Cheat, body: Body, index: int, raw: bytes) -> list[Body]:
         # the switched ciphertext moved by M* − M: the receiver would read M*, another
         # card than the one the giver put down (and the audit's replay would follow it)
         hand = adv.hand
@@ -347,11 +257,11 @@ class RevealHeldCard(Attack):
     kind, summary = ("reveal-held-card",
                      "reveal, with a valid share, a card another seat holds after an exchange")
 
-    def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
-        trades = _trades(adv, view)
-        return action if self.attempted or not trades else trades[0]
+    def decide(self, adv: Cheat, view: Any, action: Any) -> Any:
+        offered = trades(adv, view)
+        return action if self.attempted or not offered else offered[0]
 
-    def tick(self, adv: Adversary) -> None:
+    def tick(self, adv: Cheat) -> None:
         hand = adv.hand
         if self.attempted or hand is None or hand.me is None or hand.public.is_over:
             return
@@ -391,7 +301,7 @@ class Equivocation(EnvelopeAttack):
     kind, summary, target = ("equivocation", "two different signed envelopes for one step",
                              Kind.KEY)
 
-    def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
+    def tamper(self, adv: Cheat, body: Body, index: int, raw: bytes) -> list[Body]:
         other = reseal(adv, raw, raw[SIG_LEN + HEADER_LEN:] + b"\x00", instead=False)
         return [body, Body(Msg.PROTO, body.hand, 0, (), (other,))]
 
@@ -400,7 +310,7 @@ class ReplayOtherTable(EnvelopeAttack):
     kind, summary, target = ("replay-other-table", "an envelope signed for another table",
                              Kind.KEY)
 
-    def tamper(self, adv: Adversary, body: Body, index: int, raw: bytes) -> list[Body]:
+    def tamper(self, adv: Cheat, body: Body, index: int, raw: bytes) -> list[Body]:
         header = bytearray(raw[SIG_LEN:SIG_LEN + HEADER_LEN])
         header[4:20] = hashlib.sha256(bytes(header[4:20])).digest()[:16]  # another table id
         other = reseal(adv, raw, raw[SIG_LEN + HEADER_LEN:], bytes(header), instead=False)
@@ -414,7 +324,7 @@ class ReplayOtherHand(Attack):
         super().__init__()
         self.kept: bytes | None = None
 
-    def outgoing(self, adv: Adversary, body: Body) -> list[Body]:
+    def outgoing(self, adv: Cheat, body: Body) -> list[Body]:
         if self.kept is None and body.hand == 1 and body.envelopes:
             self.kept = body.envelopes[0]
         if self.attempted or self.kept is None or body.hand < 2:
@@ -423,131 +333,33 @@ class ReplayOtherHand(Attack):
         return [Body(Msg.PROTO, body.hand, 0, (), (self.kept,)), body]
 
 
-class VoidAnyone(Attack):
-    kind, summary = "void-anyone", "void the hand naming an honest seat, and one past the end"
 
-    def tick(self, adv: Adversary) -> None:
+
+class ForeignSeatEnvelope(EnvelopeAttack):
+    """Sign a hand key whose envelope header carries another seat's number, and send it
+    in the seat's own stream before its real key.
+
+    The table must take an envelope only as its stream's sender's: one that names
+    another seat is refused (or convicts its signer), and the seat it names is never
+    blamed for it."""
+
+    kind, summary, target = ("foreign-seat-envelope",
+                             "an envelope that names another seat's number, in its own stream",
+                             Kind.KEY)
+    _SEAT = SIG_LEN + 24  #: where the seat number sits in an envelope
+
+    def tamper(self, adv: Cheat, body: Body, index: int, raw: bytes) -> list[Body]:
         hand = adv.hand
-        if self.attempted or hand is None or adv.roster is None or not hand.dealt:
-            return
-        self.attempted = True
-        seats = hand.config.seats
-        victim = seats[0] if seats[0] != adv.seat else seats[1]
-        adv.send(Body(Msg.VOID, adv.hand_no, 0, (victim, f"seat {victim}: cheated")))
-        adv.send(Body(Msg.VOID, adv.hand_no, 0, (250, "seat 250: cheated")))
+        assert hand is not None
+        victim = next(s for s in hand.config.seats if s != hand.me)
+        self.victim = victim
+        header = bytearray(raw[SIG_LEN:SIG_LEN + HEADER_LEN])
+        header[self._SEAT - SIG_LEN] = victim
+        other = reseal(adv, raw, raw[SIG_LEN + HEADER_LEN:], bytes(header), instead=False)
+        return [Body(Msg.PROTO, body.hand, 0, (), (other,)), body]
 
+    victim: int | None = None
 
-class EarlyAuditOpen(Attack):
-    kind, summary = "early-audit-open", "open the audit secrets in the middle of the deal"
-
-    def tick(self, adv: Adversary) -> None:
-        hand = adv.hand
-        if (self.attempted or hand is None or hand.me is None or not hand.dealt
-                or hand.public.is_over):
-            return
-        self.attempted = True
-        hand.fair.finish(adv.now())
-        adv.send(Body(Msg.PROTO, adv.hand_no, 0, (), tuple(hand.fair.outgoing())))
-
-
-class WithheldAuditOpening(Attack):
-    kind, summary = "withheld-audit-opening", "never open the audit secrets"
-
-    def outgoing(self, adv: Adversary, body: Body) -> list[Body]:
-        if body.kind is Msg.NOTES and not (self.attempted and body.hand != self.hand):
-            self.attempted, self.hand = True, body.hand
-            return []
-        return [body]
-
-    hand = 0
-
-
-class Stall(Attack):
-    kind, summary = "stall", "go silent in the middle of the first hand"
-
-    def outgoing(self, adv: Adversary, body: Body) -> list[Body]:
-        if body.hand == 1 and body.kind not in (Msg.RESULT, Msg.TIMEOUT, Msg.BYE):
-            self.attempted = True
-            return []
-        return [body]
-
-
-class SlowHuman(Attack):
-    kind, summary = "slow-human", "claim to be human to take minutes over a decision"
-    seat_kind = "human"
-
-    def withholds(self, adv: Adversary) -> bool:
-        if adv.hand_no == 1:
-            self.attempted = True
-            return True
-        return False
-
-
-class Revoke(Attack):
-    kind, summary = "revoke", "play a card of another suit while holding the suit led"
-
-    def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
-        game = _game(adv)
-        wire = game.encode_action(action)
-        if self.attempted or not _played(wire):
-            return action
-        legal = {w.card for w in map(game.encode_action, view.legal) if _played(w)}
-        other = [c for c in view.hand if c not in legal]
-        if not legal or not other:
-            return action
-        self.attempted = True
-        return game.decode_action(view.seat, replace(wire, card=other[0]))
-
-
-class FalseExchangeClaim(Attack):
-    kind, summary = "false-exchange-claim", "offer a card while claiming it is of the other kind"
-
-    def decide(self, adv: Adversary, view: Any, action: Any) -> Any:
-        if self.attempted:
-            return action
-        game = _game(adv)
-        offers = [a for a in view.legal if _claims_kind(game.encode_action(a))]
-        return offers[0] if offers else action
-
-    def outgoing(self, adv: Adversary, body: Body) -> list[Body]:
-        if self.attempted or body.kind is not Msg.OFFER or body.args[0] is None:
-            return [body]
-        self.attempted = True
-        other = "card" if body.args[0] == "coat" else "coat"
-        return [replace(body, args=(other, body.args[1]))]
-
-
-class PredictableSeed(Attack):
-    kind, summary = ("predictable-seed",
-                     "guess the other seats' secrets from small seeds (--seed 0..99)")
-    #: how many seeds and places are tried (small: the search runs in the seat's loop)
-    SEEDS, PLACES = 100, 6
-
-    def seated(self, adv: Adversary) -> None:
-        assert adv.roster is not None
-        self.attempted = True
-        wanted = {s.pubkey: i for i, s in enumerate(adv.roster.sitters) if i != adv.seat}
-        for seed in range(self.SEEDS):
-            for place in range(self.PLACES):
-                key = raw_public(new_identity(seeded(seed, place)))
-                if key in wanted:
-                    self.learned.append(f"seat {wanted[key]}'s secrets (seed {seed}, "
-                                        f"place {place})")
-
-
-def _played(wire: WireAction) -> bool:
-    """Whether ``wire`` puts a card down face up (a card played to a trick)."""
-    return wire.card is not None and wire.passage is Passage.FACE_UP
-
-
-def _claims_kind(wire: WireAction) -> bool:
-    """Whether ``wire`` puts a card down face down and says what kind it is (an offer)."""
-    return (wire.card is not None and wire.passage is Passage.FACE_DOWN
-            and bool(wire.args) and wire.args[0] is not None)
-
-
-ATTACKS: dict[str, type[Attack]] = {a.kind: a for a in (
-    VoidAnyone, EarlyAuditOpen, SlowHuman, PredictableSeed, BadKeyProof, BadShareProof,
-    ShuffleDrop, ShuffleDuplicate, ShuffleCommitmentMismatch, DeckReplace,
-    RemaskSteal, ForgedTransfer, RevealHeldCard, ReplayOtherHand,
-    ReplayOtherTable, Equivocation, FalseExchangeClaim, WithheldAuditOpening, Stall, Revoke)}
+    def tick(self, adv: Cheat) -> None:
+        if self.victim is not None and not self.learned and framed(adv, self.victim):
+            self.learned.append(f"seat {self.victim} blamed for an envelope it never signed")
