@@ -2,9 +2,15 @@
 
 Every signature and chain; every key, share and transfer proof; every shuffle's and
 re-mask's proof of shuffle (unless the table played without proofs), and again each
-against its opened commitment; and the audit. Exit status 0 with a one-line verdict when
-the hand is sound; 1 naming the guilty seat and the failed check; 2 when the file cannot be
-read as a transcript.
+against its opened commitment; and the audit, with the shuffle argument the transcript
+names. Exit status 0 with a one-line verdict when the hand is sound; 1 when it is not:
+naming the guilty seat and the failed check where a message it signed convicts it
+(attributable), or saying that the transcript is incomplete (an envelope whose
+signature fails proves nothing against anyone and is dropped, as a seat drops it; a
+missing message is no evidence either); 2 when the file cannot be read as a transcript.
+With ``--json``: ``sound``, ``summary``, ``attributable``, ``seat`` (the guilty seat, null
+unless attributable), ``check``, ``evidence`` (the guilty seat's signed envelope, hex),
+``argument`` and ``dropped`` (how many envelopes were dropped as unattributable).
 """
 
 from __future__ import annotations
@@ -30,13 +36,16 @@ def _load(path: str) -> Transcript:
 
 def run(args: argparse.Namespace) -> int:
     """Verify one transcript and print the verdict."""
-    verdict = verify_transcript(_load(args.file))
+    transcript = _load(args.file)
+    verdict = verify_transcript(transcript)
     if args.json:
         blame = verdict.blame
         print(json.dumps({
             "sound": verdict.sound, "summary": verdict.summary,
-            "seat": blame.seat if blame else None, "check": blame.check if blame else None,
+            "attributable": verdict.attributable, "seat": verdict.guilty,
+            "check": blame.check if blame else None,
             "evidence": verdict.evidence.hex() if verdict.evidence else None,
+            "argument": transcript.config.argument, "dropped": len(verdict.dropped),
         }))
     elif verdict.sound:
         print(f"{args.file}: {verdict.summary}")

@@ -17,9 +17,10 @@ An argument is any value with the members of :class:`ShuffleArgument`::
     decode(data, n) -> proof         ValueError on anything malformed
     size(n) -> int                   encoded bytes of a proof over n ciphertexts
 
-Shipped: ``tw`` (Terelius–Wikström, ``shuffleproof.py``, the default) and ``none`` (no
-proof at all: a false shuffle or re-mask is found only by the audit, after the hand;
-kept for comparison). Another package adds one with an entry point naming the value::
+Shipped: ``tw`` (Terelius–Wikström, ``shuffleproof.py``, the default), ``bg``
+(Bayer–Groth 2012, ``bayergroth.py``: a proof of O(√N) points) and ``none`` (no proof
+at all: a false shuffle or re-mask is found only by the audit, after the hand; kept for
+comparison). Another package adds one with an entry point naming the value::
 
     [project.entry-points."lodam_p2p.shuffle_arguments"]
     myarg = "mypackage.myshuffle:ARGUMENT"
@@ -186,6 +187,7 @@ NONE: ShuffleArgument = NoArgument()
 BUNDLED: dict[str, str] = {
     "tw": "lodam_p2p.fairdeal.arguments:TW",
     "none": "lodam_p2p.fairdeal.arguments:NONE",
+    "bg": "lodam_p2p.fairdeal.bayergroth:ARGUMENT",
 }
 
 _registered: dict[str, ShuffleArgument] = {}

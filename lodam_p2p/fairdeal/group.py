@@ -76,9 +76,33 @@ Entropy = Callable[[int], bytes]
 
 
 class OpCounter:
-    """Counts point multiplications (for ``lodam bench deal``; never read by the protocol)."""
+    """Counts point multiplications (for ``lodam bench deal``; never read by the protocol).
+
+    ``mults``: whole multiplications, one libsecp256k1 call each (a·G + b·P by the
+    recovery trick counts once); ``terms`` and ``short_terms``: the terms of native
+    multi-scalar sums, with full-length and with 128-bit scalars, which share one chain
+    of doublings and cost about a half and a quarter of a multiplication each;
+    ``fixed``: the audit's fixed-base products (two per re-derived ciphertext, about half
+    a multiplication each). See :func:`equivalent_mults`."""
 
     mults: int = 0
+    terms: int = 0
+    short_terms: int = 0
+    fixed: int = 0
+
+    @classmethod
+    def snapshot(cls) -> tuple[int, int, int, int]:
+        """(mults, terms, short_terms, fixed) so far."""
+        return cls.mults, cls.terms, cls.short_terms, cls.fixed
+
+
+#: What a term of each kind costs in whole multiplications (measured; SPEC.md section 11).
+TERM_COST, SHORT_TERM_COST, FIXED_COST = 0.5, 0.25, 0.5
+
+
+def equivalent_mults(mults: int, terms: int, short_terms: int, fixed: int) -> float:
+    """Whole multiplications plus every cheaper product at its measured share of one."""
+    return mults + TERM_COST * terms + SHORT_TERM_COST * short_terms + FIXED_COST * fixed
 
 
 def scalar_to_bytes(k: int) -> bytes:
@@ -280,7 +304,9 @@ def msm(points: Sequence[Point], scalars: Sequence[int]) -> Point | None:
             return add_all(products) if products else None
         except ValueError:
             return None
-    OpCounter.mults += len(pairs)
+    short = sum(1 for _, k in pairs if k < _SHORT)
+    OpCounter.short_terms += short
+    OpCounter.terms += len(pairs) - short
     found = native(b"".join(_affine(p) for p, _ in pairs),
                    b"".join(k.to_bytes(SCALAR_LEN, "big") for _, k in pairs))
     if found is None:
@@ -305,6 +331,7 @@ def rerandomises(old: Sequence[tuple[Point, Point]], new: Sequence[tuple[Point, 
     [1, n-1]."""
     if _native_rederive is None or not new or len(old) > 256:
         return None
+    OpCounter.fixed += 2 * len(new)
     return _native_rederive(
         _fixed_table(encode_point(generator())), _fixed_table(encode_point(joint)),
         b"".join(_affine(a) + _affine(b) for a, b in old),

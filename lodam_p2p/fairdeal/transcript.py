@@ -17,6 +17,13 @@ agree.
 Envelopes may be in any order: the verifier orders each sender's chain itself. The
 verifier is a ``Hand`` with no seat, fed every envelope: it makes every check a seat
 makes, plus those only the audit openings allow (transfers, shuffles, re-masks).
+
+A verdict is *attributable* when it convicts a seat on a message that seat signed (SPEC.md
+section 8): only then does it name a guilty seat. An envelope whose signature, size,
+version or context fails proves nothing against anyone: the verifier drops it, as a
+seat would, and goes on; if the hand cannot be completed without it, or a seat's
+message is simply absent, the transcript is incomplete (``missing``), which is not
+evidence either (a transcript cannot prove silence).
 """
 
 from __future__ import annotations
@@ -108,17 +115,30 @@ class Verdict:
     deal: tuple[int, ...] | None = None
     masked: Mapping[int, int] | None = None
     evidence: bytes | None = None  #: the blamed seat's signed envelope that failed
+    #: whether ``blame`` convicts its seat on a message the seat signed (the guilty seat)
+    attributable: bool = False
+    #: envelopes dropped as unattributable (bad signature, size, version or context)
+    dropped: tuple[Blame, ...] = ()
+
+    @property
+    def guilty(self) -> int | None:
+        """The seat convicted, only where the evidence is attributable."""
+        return self.blame.seat if self.attributable and self.blame is not None else None
 
 
 def verify_transcript(transcript: Transcript, checker: AuditChecker | None = None) -> Verdict:
     """Check every signature, chain, proof, shuffle and transfer of a hand."""
     config = transcript.config
     observer = Hand(config, None, None, None, 0.0, checker=checker)
-    try:
-        for seat, raw in transcript.envelopes:
+    dropped: list[Blame] = []
+    for seat, raw in transcript.envelopes:
+        try:
             observer.receive(seat, raw, 0.0)
-    except RemoteProtocolError as err:
-        return Verdict(False, err.blame, str(err.blame), evidence=err.evidence)
+        except RemoteProtocolError as err:
+            if err.attributable:
+                return Verdict(False, err.blame, str(err.blame), evidence=err.evidence,
+                               attributable=True, dropped=tuple(dropped))
+            dropped.append(err.blame)
     passed = [e for e in observer.events() if isinstance(e, AuditPassed)]
     if observer.phase is Phase.DONE and passed:
         deal, masked = passed[-1].deal, passed[-1].masked
@@ -127,9 +147,16 @@ def verify_transcript(transcript: Transcript, checker: AuditChecker | None = Non
                        f"{len(transcript.envelopes)} envelopes, {remasks} re-masks, "
                        + (f"proofs of shuffle ({config.argument}) checked, " if config.proofs
                           else "no proofs of shuffle, ")
-                       + "audit passed",
-                       deal, masked)
-    return Verdict(False, _missing(observer), str(_missing(observer)))
+                       + "audit passed"
+                       + (f" ({len(dropped)} unattributable envelope(s) dropped)"
+                          if dropped else ""),
+                       deal, masked, dropped=tuple(dropped))
+    missing = _missing(observer)
+    summary = f"incomplete, no seat convicted: {missing.detail} (seat {missing.seat})"
+    if dropped:
+        summary += (f"; {len(dropped)} envelope(s) dropped as unattributable, the first: "
+                    f"{dropped[0]}")
+    return Verdict(False, missing, summary, dropped=tuple(dropped))
 
 
 def _missing(observer: Hand) -> Blame:

@@ -10,21 +10,12 @@ from lodam_p2p.fairdeal import Hand
 from lodam_p2p.fairdeal.group import ORDER, add, base_mul, card_points, generator, mul
 from lodam_p2p.fairdeal.messages import Message
 from lodam_p2p.fairdeal.proofs import Proof
+from lodam_p2p.fairdeal.sim import tampering
 
 Tamper = Callable[[Hand, Any], Message]
-
-
-def tampering(kind: type, tamper: Tamper) -> type[Hand]:
-    """A ``Hand`` that passes every message of type ``kind`` through ``tamper``
-    before signing it (its own record keeps the tampered version too)."""
-
-    class Cheater(Hand):
-        def _send(self, msg: Message, now: float) -> None:
-            if isinstance(msg, kind):
-                msg = tamper(self, msg)
-            super()._send(msg, now)
-
-    return Cheater
+#: A ``Hand`` that passes every message of a kind through a tamper before signing it
+#: (its own record keeps the tampered version too): the harness's hook.
+__all__ = ["Tamper", "tampering"]
 
 
 def bump(proof: Proof) -> Proof:

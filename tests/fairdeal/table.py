@@ -1,12 +1,11 @@
-"""Test support: seeded entropy, a table of in-process seats, forged envelopes."""
+"""Test support: a table of in-process seats, forged envelopes (seeded entropy and
+identities come from the shipped harness, ``lodam_p2p.fairdeal.sim``)."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal import (
@@ -17,37 +16,11 @@ from lodam_p2p.fairdeal import (
     RemoteProtocolError,
     deal_schedule,
 )
-from lodam_p2p.fairdeal.group import Entropy
 from lodam_p2p.fairdeal.messages import Message, encode
+from lodam_p2p.fairdeal.sim import drbg, identity, raw_public
 from lodam_p2p.fairdeal.wire import GENESIS, seal
 
 TABLE = b"test-table-0001!"
-
-
-def drbg(seed: bytes) -> Entropy:
-    """Deterministic entropy: SHA-256 in counter mode over ``seed``."""
-    state = {"counter": 0}
-
-    def entropy(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            block = seed + state["counter"].to_bytes(8, "big")
-            out += hashlib.sha256(block).digest()
-            state["counter"] += 1
-        return out[:n]
-
-    return entropy
-
-
-def identity(seat: int, seed: bytes = b"") -> Ed25519PrivateKey:
-    """A deterministic Ed25519 identity for ``seat``."""
-    digest = hashlib.sha256(b"id" + seed + bytes([seat])).digest()
-    return Ed25519PrivateKey.from_private_bytes(digest)
-
-
-def raw_public(key: Ed25519PrivateKey) -> bytes:
-    """The 32 raw public key bytes."""
-    return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
 def make_config(seats: int, deck: int = 52, *, hand: int = 1, table: bytes = TABLE,
