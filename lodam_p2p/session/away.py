@@ -5,6 +5,14 @@ away mid-match is *away*: every decision and protocol timer of the hand is held,
 player is told who is gone and for how long the table waits, and a countdown repeats
 every :data:`COUNTDOWN_EVERY` seconds. A seat that stays away past ``rejoin_grace`` has
 left: it is blamed (``left``) and the match ends with the seats that remain.
+
+Holding is a pause, not a new start: when the last away seat is back, every wait of the
+hand's step resumes where it stopped (the time held is given back, at most the grace
+time in all for one step). A seat's away period in which its own step's time ran out is
+a *missed step*; after :data:`MAX_AWAY_MISSES` of them the table no longer holds for
+that seat at all: its clock runs on while it is away, and the table votes on it as on
+any silent seat (protocol/SPEC.md, "Rules the table enforces"). A will or a broker
+move that costs the seat no step is never counted.
 """
 
 from __future__ import annotations
@@ -14,6 +22,9 @@ from lodam_p2p.session.course import Course, SessionPhase
 
 #: How often the countdown of an away seat is repeated to the player, in seconds.
 COUNTDOWN_EVERY = 10.0
+#: Away periods in which a seat let its own step run out, after which the table no
+#: longer holds its clocks for that seat.
+MAX_AWAY_MISSES = 3
 
 
 class AwaySeats(Course):
@@ -43,10 +54,31 @@ class AwaySeats(Course):
         return self.match is not None and not self.active()[seat]
 
     def seat_back(self, seat: int) -> None:
-        """A seated peer's presence is back (same process, or a new one: REJOIN follows)."""
+        """A seated peer's presence is back (same process, or a new one: REJOIN follows).
+        The hand's clocks resume where they stopped (:meth:`Ballot.hold
+        <lodam_p2p.session.ballot.Ballot.hold>`); an away period in which the seat's
+        own step ran out is counted against it."""
         if self.away.pop(seat, None) is not None:
-            self._awaited = ()  # restart the decision clock of the hand
+            self._count_missed(seat)
             self.tell(Notice(NoticeLevel.INFO, f"seat {seat} is back"))
+
+    def _count_missed(self, seat: int) -> None:
+        """Count ``seat``'s away period as a missed step if the table awaited it at the
+        current step and its time here ran out while it was away."""
+        if self.phase is not SessionPhase.MATCH or self.hand is None:
+            return
+        ballot = self.ballot
+        if self._awaited != ballot.step:
+            return
+        due = ballot.deadline(seat, self._limit())
+        if due is not None and self.now() >= due:
+            ballot.misses[seat] = ballot.misses.get(seat, 0) + 1
+
+    def holding(self) -> bool:
+        """Whether the table holds its clocks: a seat is away that has not yet missed
+        :data:`MAX_AWAY_MISSES` steps of its own while away."""
+        misses = self.ballot.misses
+        return any(misses.get(seat, 0) < MAX_AWAY_MISSES for seat in self.away)
 
     def _tell_away(self, seat: int, now: float) -> None:
         left = max(0.0, self.away[seat] + self.timing.grace_s - now)
@@ -57,8 +89,8 @@ class AwaySeats(Course):
             self.spectator.line(text)
 
     def hold_for_away(self, now: float) -> bool:
-        """True while the table waits for an away seat; ends the match when the wait is
-        over (the seat has left)."""
+        """True while the table holds its clocks for an away seat (:meth:`holding`) or
+        this call ended the match (a seat stayed away past its grace: it has left)."""
         if not self.away:
             return False
         for seat, since in sorted(self.away.items()):
@@ -72,7 +104,7 @@ class AwaySeats(Course):
             if now >= self._countdown_at.get(seat, since) + COUNTDOWN_EVERY:
                 self._countdown_at[seat] = now
                 self._tell_away(seat, now)
-        return True
+        return self.holding()
 
 
     def timer(self) -> float | None:
@@ -86,12 +118,16 @@ class AwaySeats(Course):
         return min((d for d in due if d is not None), default=None)
 
     def _vote_due(self) -> bool:
-        """No vote on the hand while a seat is away (:meth:`hold_for_away` holds its
-        timers): its deadline, once past, would wake the loop at once until the seat
-        came back or the grace ran out."""
-        return not self.away and super()._vote_due()
+        """No vote on the hand while the table holds for an away seat
+        (:meth:`hold_for_away` holds its timers): its deadline, once past, would wake
+        the loop at once until the seat came back or the grace ran out."""
+        return not self.holding() and super()._vote_due()
 
     def check_timers(self, now: float) -> None:
-        """Hold the hand's timers while a seat is away."""
+        """Hold the hand's timers while the table holds for an away seat; the waits of
+        the hand are still followed (a seat that becomes awaited while away is timed
+        from then)."""
         if not (self.phase is SessionPhase.MATCH and self.hold_for_away(now)):
             super().check_timers(now)
+        elif self.phase is SessionPhase.MATCH and self.hand is not None:
+            self.track_awaited(now)

@@ -1,30 +1,45 @@
 """The clocks of a session: the table's time limit, and what follows when it passes.
 
 A mixin of :class:`~lodam_p2p.session.course.Course`. A seat that waits past the table's
-limit for another seat signs a TIMEOUT vote naming that seat and the step; once every
-other active seat has voted alike, the silent seat is found at fault
-(:meth:`Course.offence <lodam_p2p.session.course.Course.offence>`). When the public part
-awaits the holder of a card (Lorum's Quartet) nobody can name the silent seat: the vote
-names the step and :data:`HOLDER` for the seat, and once every active seat but one (the
-silent holder) has voted so, each seat opens its secrets and the audit names the holder
-(:meth:`~lodam_p2p.session.gamehand.GameHand.silence`). One seat alone cannot start that
-audit: the holder may be about to play. The lot, the lobby, a blamed seat's grace and the
-linger after the result have their own waits.
+limit for another seat signs a TIMEOUT vote naming that seat and the step. A vote is a
+claim that every machine checks for itself before it counts (protocol/SPEC.md, "Rules
+the table enforces"; the book is :class:`~lodam_p2p.session.ballot.Ballot`): the named
+seat must be one this machine awaits at that step, and its time by this machine's own
+clock must have run out; until then the vote is pending, and the step moving on — the
+accused answered — drops it. Two counted votes of independent seats (neither the
+accused nor a seat that would win by its exit, :meth:`Clocks.gainers`) put the silent
+seat at fault (:meth:`Course.offence <lodam_p2p.session.course.Course.offence>`); where
+fewer than two such seats are left, every other seat's counted vote voids the hand
+without blame and the match ends as a draw among the seats still playing.
+
+When the public part awaits the holder of a card (Lorum's Quartet) nobody can name the
+silent seat: the vote names the step and :data:`HOLDER` for the seat, and once every
+active seat but one (the silent holder) has voted so, each seat opens its secrets and
+the audit names the holder (:meth:`~lodam_p2p.session.gamehand.GameHand.silence`). One
+seat alone cannot start that audit: the holder may be about to play. The lot, the
+lobby, a blamed seat's grace and the linger after the result have their own waits.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from typing import Any
 
 from lodam_p2p.fairdeal import Blame
 from lodam_p2p.fairdeal import Phase as FairPhase
+from lodam_p2p.games import Game
+from lodam_p2p.session.ballot import Ballot
 from lodam_p2p.session.gamehand import GameHand
+from lodam_p2p.session.log import SpectatorLog
+from lodam_p2p.session.verdict import draw_reason
 from lodam_p2p.session.wire import Body, Msg
 
 #: The seat a TIMEOUT vote names when it waits for whoever holds the awaited card.
 HOLDER = 255
+#: Failed hands in a row after which the table ends.
+MAX_VOIDS = 3
 
 
 class SessionPhase(Enum):
@@ -72,7 +87,9 @@ class Clocks:
     votes: dict[tuple[int, int, int], set[int]]
     _voted: set[tuple[int, int, int]]
     _awaited: tuple[object, ...]
-    _awaited_since: float
+    game: Game | None
+    voids_in_row: int
+    spectator: SpectatorLog | None
     others_done_at: float | None
     lobby_since: float
     lot_since: float
@@ -108,6 +125,17 @@ class Clocks:
     def now(self) -> float:
         raise NotImplementedError
 
+    def end_in_draw(self) -> None:
+        raise NotImplementedError
+
+    def _deal_void(self, reason: str, audit: str, blamed: int) -> None:
+        raise NotImplementedError
+
+    @cached_property
+    def ballot(self) -> Ballot:
+        """This machine's book of TIMEOUT votes and of its waits at the current step."""
+        return Ballot()
+
     # --- silence: the table's decision ----------------------------------------------------
 
     def vote_timeout(self, silent: int) -> None:
@@ -122,35 +150,133 @@ class Clocks:
         self.send(Body(Msg.TIMEOUT, self.hand_no, hand.step, (silent,)))
 
     def timeout_vote(self, voter: int, body: Body) -> None:
-        """Count ``voter``'s TIMEOUT vote; when every other active seat agrees, expel."""
+        """Take ``voter``'s TIMEOUT vote: kept until this machine can check it (SPEC.md,
+        "Rules the table enforces"), counted once it checks, judged once counted."""
         assert self.match is not None
         silent, active = body.args[0], self.active()
-        if silent == HOLDER:
-            self._holder_vote(voter, body, active)
+        if not (0 <= voter < len(active) and active[voter]):
             return
-        if not (0 <= silent < len(active) and active[silent] and active[voter]
-                and voter != silent):
+        if silent != HOLDER and not (0 <= silent < len(active) and active[silent]
+                                     and voter != silent):
             return
-        voters = self.votes.setdefault((body.hand, body.step, silent), set())
-        voters.add(voter)
-        quorum = {s for s in range(len(active)) if active[s] and s != silent}
-        if voters >= quorum:
-            seats = ", ".join(str(s) for s in sorted(quorum))
-            detail = (f"silent at step {body.step} past the table's limit of "
-                      f"{self._limit():g} s (votes of seats {seats})")
-            self.offence(Blame(silent, "timeout", detail), announce=False)
+        key = (body.hand, body.step, silent)
+        if voter in self.votes.get(key, ()):
+            return
+        if self.ballot.pend(key, voter):
+            self.count_votes(self.now())
 
-    def _holder_vote(self, voter: int, body: Body, active: tuple[bool, ...]) -> None:
-        """A vote that the holder awaited at ``body.step`` is silent: once every active
+    def count_votes(self, now: float) -> None:
+        """Count the pending votes that check here now: the named seat is one this
+        machine awaits at the named step, and its time here has run out. Votes for a
+        step this machine has left are dropped; the others stay pending."""
+        if self.hand is None or self.phase is not SessionPhase.MATCH or self.holding():
+            return
+        self.track_awaited(now)
+        ballot, limit = self.ballot, self._limit()
+        for key in sorted(ballot.pending):
+            if key not in ballot.pending or self.hand is None:
+                return  # a verdict ended the hand: the rest were dropped with it
+            if key[:2] != ballot.step:
+                continue
+            due = ballot.deadline(key[2], limit)
+            if due is None or now < due:
+                continue
+            self.votes.setdefault(key, set()).update(ballot.pending.pop(key))
+            self._judge(key)
+
+    def _judge(self, key: tuple[int, int, int]) -> None:
+        """Act on the counted votes of ``key``: convict on two independent voters, or —
+        where fewer than two could ever vote — void the hand and end in a draw."""
+        _hand_no, step, silent = key
+        voters, active = self.votes[key], self.active()
+        if silent == HOLDER:
+            self._holder_vote(step, voters, active)
+            return
+        others = {s for s in range(len(active)) if active[s] and s != silent}
+        gain = self.gainers(silent)
+        independent = (voters & others) - gain
+        if len(independent) >= 2:
+            detail = (f"silent at step {step} past the table's limit of "
+                      f"{self._limit():g} s")
+            self.offence(Blame(silent, "timeout", detail), announce=False)
+        elif voters >= others and len(others - gain) < 2:
+            self._void_as_draw(silent, step)
+
+    def gainers(self, accused: int) -> set[int]:
+        """The seats that would gain from putting ``accused`` out for silence (SPEC.md,
+        "Timeouts are checked facts"): when the conviction would end the match — the
+        accused's exit leaves one seat in play, or it is the void in a row that ends
+        the table — the best placed of the other seats in play, who would win it."""
+        assert self.game is not None
+        active = self.active()
+        others = [s for s in range(len(active)) if active[s] and s != accused]
+        ends = len(others) <= 1 if self.game.puts_out else self.voids_in_row + 1 >= MAX_VOIDS
+        if not ends or not others:
+            return set()
+        ranks = self.game.standings(self.match).ranks
+        best = min(ranks[s] for s in others)
+        return {s for s in others if ranks[s] == best}
+
+    def _void_as_draw(self, silent: int, step: int) -> None:
+        """Too few seats are left to convict ``silent`` without a seat that gains from
+        it: the hand is void, nobody is blamed, and the match ends as a draw among the
+        seats still playing (never an award to the accuser)."""
+        reason = draw_reason(silent, step, self._limit())
+        if self.spectator is not None:
+            self.spectator.line(reason)
+        self.drain_hand()
+        self._deal_void(reason, f"not reached: {reason}", silent)
+        self.end_in_draw()
+
+    def _holder_vote(self, step: int, voters: set[int], active: tuple[bool, ...]) -> None:
+        """Counted votes that the holder awaited at ``step`` is silent: once every active
         seat but one has voted so, the table's seats open their secrets."""
         hand = self.hand
-        if not isinstance(hand, GameHand) or not active[voter]:
+        if not isinstance(hand, GameHand):
             return
-        voters = self.votes.setdefault((body.hand, body.step, HOLDER), set())
-        voters.add(voter)
-        if len(voters) >= sum(active) - 1 and body.step not in hand.silenced:
-            hand.silence(body.step, self.now())
+        if len(voters) >= sum(active) - 1 and step not in hand.silenced:
+            hand.silence(step, self.now())
             self.drain_hand()
+
+    def track_awaited(self, now: float) -> None:
+        """Time the seats the hand awaits at its current step, from when this machine
+        first saw each awaited; a seat no longer awaited answered, and the votes against
+        it at this step are cancelled (SPEC.md: any frame of the accused that answers
+        the step)."""
+        hand, ballot = self.hand, self.ballot
+        assert hand is not None
+        step = (self.hand_no, hand.step)
+        if self._awaited != step or ballot.step != step:
+            self._awaited = step
+            ballot.restart(step, now)
+            self.votes = {key: voters for key, voters in self.votes.items()
+                          if key[:2] >= step}  # the accused answered those steps
+        ballot.hold(self.holding(), now, self.timing.grace_s)
+        for seat in ballot.await_seats(self._awaited_seats(), now):
+            key = (*step, seat)
+            self.votes.pop(key, None)
+            ballot.pending.pop(key, None)
+
+    def _awaited_seats(self) -> set[int]:
+        """Every seat the hand awaits now, this machine's own included (a vote against
+        it checks here too), and :data:`HOLDER` while the holder of a card is awaited."""
+        hand = self.hand
+        assert hand is not None
+        seats: set[int] = set()
+        awaited = hand.awaited()
+        if awaited is not None:
+            seats.add(awaited[0])
+        elif hand.fair.phase is not FairPhase.ABORTED:
+            waiting = hand.fair.awaited()
+            if waiting:
+                seats.update(waiting[0])
+        if isinstance(hand, GameHand) and hand.holder_turn() is not None:
+            seats.add(HOLDER)
+        return seats
+
+    def holding(self) -> bool:
+        """Whether the table holds its clocks for a seat that is away (:mod:`.away`)."""
+        return False
 
     def others_done(self, now: float) -> None:
         """Note when every other seat has published its result."""
@@ -184,7 +310,7 @@ class Clocks:
         elif self.phase is SessionPhase.LOT and self._lot_vote_due():
             due.append(self.lot_since + limit)
         elif self.phase is SessionPhase.MATCH and self.hand is not None and self._vote_due():
-            due.append(self._awaited_since + limit)
+            due.append(self._vote_deadline() or 0.0)
         elif self.phase is SessionPhase.GRACE:
             due.append(self.grace_until)
         elif self.phase is SessionPhase.LINGER:
@@ -249,66 +375,78 @@ class Clocks:
             if key not in self._voted:
                 self._voted.add(key)
                 self.send(Body(Msg.TIMEOUT, 0, 0, (missing[0],)))
+        self._count_lot_votes(now)
 
     def _lot_vote_due(self) -> bool:
-        """The lot waits for another seat and this seat's vote on it is still to come
-        (as :meth:`_vote_due` for a hand)."""
-        if self.lot is None or self.seat is None:
+        """The lot waits for another seat and this seat's vote on it is still to come,
+        or a vote on it waits for this seat's own deadline (as :meth:`_vote_due` for a
+        hand)."""
+        if self.lot is None:
             return False
         missing = [s for s in self.lot.missing() if s != self.seat]
-        return bool(missing) and (0, 0, missing[0]) not in self._voted
+        own = self.seat is not None and bool(missing) and (0, 0, missing[0]) not in self._voted
+        return own or any(key[:2] == (0, 0) for key in self.ballot.pending)
 
     def lot_vote(self, voter: int, body: Body) -> None:
-        """A TIMEOUT vote in the lot: once every other seat agrees, the match never starts."""
+        """A TIMEOUT vote in the lot, checked as a hand's (SPEC.md, "Rules the table
+        enforces"): counted once the lot here still misses the named seat past this
+        machine's own deadline; once every other seat's vote is counted, the match never
+        starts."""
         assert self.roster is not None
         silent, seats = body.args[0], len(self.roster.sitters)
-        if not 0 <= silent < seats or voter == silent:
+        if not (0 <= silent < seats and 0 <= voter < seats) or voter == silent:
             return
-        voters = self.votes.setdefault((0, 0, silent), set())
-        voters.add(voter)
-        quorum = set(range(seats)) - {silent}
-        if voters >= quorum:
-            self.blames.append(f"seat {silent}: lot: silent past the table's limit of "
-                               f"{self._limit():g} s (votes of seats "
-                               f"{', '.join(str(s) for s in sorted(quorum))})")
-            self.last_blamed = silent
-            self.finish(early=True)
+        self.ballot.pending.setdefault((0, 0, silent), set()).add(voter)
+        self._count_lot_votes(self.now())
+
+    def _count_lot_votes(self, now: float) -> None:
+        """Count the lot's pending votes that check now; drop those against a seat the
+        lot no longer misses (it answered)."""
+        if self.lot is None or self.roster is None or now < self.lot_since + self._limit():
+            return
+        missing, seats = set(self.lot.missing()), len(self.roster.sitters)
+        for key in sorted(k for k in self.ballot.pending if k[:2] == (0, 0)):
+            voters = self.ballot.pending.pop(key)
+            silent = key[2]
+            if silent not in missing:
+                continue
+            counted = self.votes.setdefault(key, set())
+            counted |= voters
+            quorum = set(range(seats)) - {silent}
+            if counted >= quorum:
+                self.blames.append(f"seat {silent}: lot: silent past the table's limit of "
+                                   f"{self._limit():g} s (votes of seats "
+                                   f"{', '.join(str(s) for s in sorted(quorum))})")
+                self.last_blamed = silent
+                self.finish(early=True)
+                return
 
     def _hand_timers(self, now: float) -> None:
-        hand = self.hand
-        assert hand is not None
-        silent = self._silent()
-        key = (self.hand_no, hand.step, silent)
-        if key != self._awaited:
-            self._awaited, self._awaited_since = key, now
-            return
-        if silent is not None and now >= self._awaited_since + self._limit():
-            self.vote_timeout(silent)
-        elif (silent is None and isinstance(hand, GameHand) and hand.holder_turn() is not None
-              and now >= self._awaited_since + self._limit()):
-            self.vote_timeout(HOLDER)  # nobody knows who is silent: the audit will tell
+        """Vote against each other seat whose time here has run out; count the votes
+        that check now."""
+        self.track_awaited(now)
+        limit = self._limit()
+        for seat, since in sorted(self.ballot.since.items()):
+            if seat != self.seat and now >= since + limit:
+                self.vote_timeout(seat)
+        self.count_votes(now)
 
     def _vote_due(self) -> bool:
-        """The hand's current wait can still end in this seat's TIMEOUT vote: once that
-        vote is cast, its deadline is past and stays past, and only a message (another
-        vote, the awaited frame, a result) can move the hand; a loop that kept waking
-        for it would spin until then."""
-        if not self._awaited:
-            return False
-        hand_no, step, silent = self._awaited
-        if silent is None:
-            hand = self.hand
-            if not (isinstance(hand, GameHand) and hand.holder_turn() is not None):
-                return False
-            silent = HOLDER
-        return (hand_no, step, silent) not in self._voted
+        """The hand's current wait can still end in this seat's TIMEOUT vote, or in
+        counting a pending vote: once every such deadline is past, only a message
+        (another vote, the awaited frame, a result) can move the hand; a loop that
+        kept waking for it would spin until then."""
+        return self._vote_deadline() is not None
 
-    def _silent(self) -> int | None:
-        """The other seat this hand waits for: a decision, or a fair-deal step."""
-        hand = self.hand
-        assert hand is not None
-        awaited = hand.awaited()
-        if awaited is not None:
-            return awaited[0] if awaited[0] != self.seat else None
-        waiting = hand.fair.awaited() if hand.fair.phase is not FairPhase.ABORTED else None
-        return waiting[0][0] if waiting else None
+    def _vote_deadline(self) -> float | None:
+        """The next time a vote of this seat falls due or a pending vote checks."""
+        ballot, limit = self.ballot, self._limit()
+        if self.hand is None or ballot.step is None or self._awaited != ballot.step:
+            return None
+        due = []
+        for seat, since in ballot.since.items():
+            key = (*ballot.step, seat)
+            if (seat != self.seat and self.hand.me is not None and key not in self._voted) \
+                    or key in ballot.pending:
+                due.append(since + limit)
+        return min(due, default=None)

@@ -61,6 +61,14 @@ def expelled_reason(blames: Sequence[str]) -> str:
     return "; ".join(parts)
 
 
+def draw_reason(silent: int, step: int, limit: float) -> str:
+    """The sentence for a hand voided because too few seats were left to find ``silent``
+    at fault without a seat that gains from it: the match ends as a draw."""
+    return (f"seat {silent} was silent at step {step} past the table's limit of {limit:g} s, "
+            "and too few seats are left to put it out without one that gains from it: "
+            "the hand is void, nobody is blamed, and the match ends as a draw")
+
+
 def verdict_standings(standings: Sequence[int], winners: Sequence[int],
                       remaining: Sequence[int], blamed: int | None) -> tuple[int, ...]:
     """``standings`` (best first) reordered to agree with a verdict: ``winners`` first,

@@ -59,9 +59,29 @@ def test_an_away_seat_holds_the_hands_deadline(seat: Session) -> None:
     """While a seat is away the hand's clocks are held: its vote deadline, which would
     soon be past, is no deadline, and the loop sleeps until the countdown."""
     seat.phase = SessionPhase.MATCH
-    seat.hand, seat._awaited, seat._awaited_since = object(), (1, 3, 2), 0.0
+    seat.hand, seat._awaited = Waiting(), (1, 3)
+    seat.ballot.step, seat.ballot.since = (1, 3), {2: 0.0}
     assert seat.timer() == TIMING.timeout_s  # seat 2's step, then the vote
     seat.away[2] = 5.0
     assert seat.timer() == 5.0 + min(COUNTDOWN_EVERY, TIMING.grace_s)
     seat.seat_back(2)
-    assert seat._awaited == ()  # the hand's clock starts again once seat 2 is back
+    assert seat.timer() == TIMING.timeout_s  # seat 2 is back: its wait resumes
+
+
+def test_a_pending_vote_brings_the_accuseds_deadline(seat: Session) -> None:
+    """A vote this machine cannot check yet wakes it when it can: at the accused's
+    deadline here, even when the accused is this seat itself (it never votes on
+    itself, but counts the votes against it)."""
+    seat.phase, seat.seat = SessionPhase.MATCH, 0
+    seat.hand, seat._awaited = Waiting(), (1, 3)
+    seat.ballot.step, seat.ballot.since = (1, 3), {0: 2.0}
+    assert seat.timer() is None  # its own decision: no vote of its own to cast
+    seat.ballot.pending[(1, 3, 0)] = {1}
+    assert seat.timer() == 2.0 + TIMING.timeout_s
+
+
+class Waiting:
+    """A hand standing for the test, at step 3, followed by seat 0."""
+
+    step = 3
+    me = 0
