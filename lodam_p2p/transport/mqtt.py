@@ -21,7 +21,8 @@ and hands it to aiomqtt's incoming queue, which here is an :class:`_Inlet` that 
 straight on the transport's own queue. aiomqtt's message iterator, which would spend a
 task and an ``asyncio.wait`` on every message, only serves to notice the disconnection.
 A connection's messages are held until its set-up (subscriptions, presence) is done,
-so that they are seen, and checked for a stale will, as of the connection's nonce. The
+so that they are seen, and checked for a stale will, as of the connection's nonce;
+a flood of peer messages beyond the queue's caps is shed (:mod:`.backlog`). The
 socket itself is read and written by :func:`_serve_socket`, which takes every packet
 that arrived together in one turn of the loop and writes each packet as it is queued.
 """
@@ -41,6 +42,7 @@ from typing import TYPE_CHECKING
 
 import aiomqtt
 
+from lodam_p2p.transport.backlog import Backlog
 from lodam_p2p.transport.base import (
     QOS_AT_LEAST_ONCE,
     ConnectError,
@@ -124,6 +126,8 @@ class MqttTransport:
         self._give_up_after = give_up_after
         self._patterns: list[str] = []
         self._queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        #: what the queue holds, in bytes; a flood over its caps is shed (see .backlog)
+        self.backlog = Backlog()
         self._client: aiomqtt.Client | None = None
         self._online = asyncio.Event()
         self._supervisor: asyncio.Task[None] | None = None
@@ -201,6 +205,7 @@ class MqttTransport:
     async def messages(self) -> AsyncIterator[Message]:
         """Every message received, across reconnections, until the transport closes."""
         while (message := await self._queue.get()) is not None:
+            self.backlog.taken(message)
             yield message
         if self._failure is not None:
             raise self._failure
@@ -268,7 +273,8 @@ class MqttTransport:
         """Queue a message ``client`` received, and heal a stale will it may be."""
         if self._closed:
             return
-        self._queue.put_nowait(message)
+        if self.backlog.admit(message):
+            self._queue.put_nowait(message)
         self._heal_stale_will(client, message)
 
     async def _reconnect(self) -> aiomqtt.Client:
