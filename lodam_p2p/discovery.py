@@ -9,8 +9,12 @@ TXT record carries three keys (DESIGN section 2)::
     broker=mqtt://192.168.1.5:1883   the broker to join through (no credentials)
 
 ``broker`` lets a host advertise a broker on another machine; without it the finder
-falls back to the SRV address and port. Browsing waits ``timeout`` seconds for answers,
-then resolves each instance found; one looking for a given table stops when it is found.
+falls back to the SRV address and port. The A and AAAA records carry every LAN address
+of the host (:func:`lan_addresses`, read from the network interfaces): when the TXT
+broker is one of them, a finder learns the others too (:attr:`TableAdvert.brokers`),
+and a seat whose first address does not answer can try the next. Browsing waits
+``timeout`` seconds for answers, then resolves each instance found; one looking for a
+given table stops when it is found.
 A manual ``--broker`` always works without any of this: multicast is often blocked on
 guest Wi-Fi.
 """
@@ -18,14 +22,17 @@ guest Wi-Fi.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import socket
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from types import TracebackType
 
+import ifaddr
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from lodam_p2p.broker import ListenAddress
 from lodam_p2p.transport.topics import PROTOCOL_VERSION, check_name, is_valid_name
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 
@@ -48,10 +55,18 @@ class TableAdvert:
     table: str
     broker: str
     version: int = PROTOCOL_VERSION
+    #: the same broker at the host's other addresses (from the A and AAAA records)
+    also: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         check_name(self.table, "table")
-        BrokerUrl.parse(self.broker)
+        for url in (self.broker, *self.also):
+            BrokerUrl.parse(url)
+
+    @property
+    def brokers(self) -> tuple[str, ...]:
+        """Every URL the table's broker may answer at, the TXT record's first."""
+        return (self.broker, *self.also)
 
     def txt(self) -> dict[str, str]:
         """The TXT record's keys and values."""
@@ -80,28 +95,113 @@ class TableAdvert:
         return cls(table, str(url.without_login()), int(fields["v"]))
 
 
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback (best effort)."""
+#: Hosts that mean "every address" to a listening socket.
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def lan_addresses(adapters: Iterable[ifaddr.Adapter] | None = None, *,
+                  ipv6: bool = True) -> list[str]:
+    """This machine's addresses that another machine could reach, read from its network
+    interfaces (``adapters``: :func:`ifaddr.get_adapters` unless given).
+
+    Loopback, unspecified and multicast addresses are left out, and so are IPv6
+    link-local ones (``fe80::/10``: a URL cannot name them without the zone of the
+    interface). IPv4 comes first, in the order of the interfaces, then IPv6 (``ipv6``:
+    whether to list it at all); IPv4 link-local (``169.254/16``, a LAN without DHCP)
+    comes after the other IPv4 addresses. Best effort: an interface that cannot be read
+    gives nothing.
+    """
+    if adapters is None:
+        try:
+            adapters = ifaddr.get_adapters()
+        except OSError:
+            return []
+    found: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = []
+    for adapter in adapters:
+        for ip in adapter.ips:
+            text = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
+            try:
+                address = ipaddress.ip_address(text.split("%", 1)[0])
+            except ValueError:
+                continue
+            if _reachable(address, ipv6) and address not in found:
+                found.append(address)
+    found.sort(key=lambda a: (a.version, a.is_link_local))  # stable: interface order
+    return [str(address) for address in found]
+
+
+def _reachable(address: ipaddress.IPv4Address | ipaddress.IPv6Address, ipv6: bool) -> bool:
+    if address.is_loopback or address.is_unspecified or address.is_multicast:
+        return False
+    if address.version == 6:
+        return ipv6 and not address.is_link_local
+    return True
+
+
+def reachable_urls(host: str, port: int,
+                   adapters: Iterable[ifaddr.Adapter] | None = None) -> list[str]:
+    """The ``mqtt://`` URLs at which other machines reach a broker listening on
+    ``host``:``port``: every LAN address for a wildcard (``0.0.0.0`` is IPv4 only),
+    ``host`` itself for another address, none for loopback."""
+    if host in WILDCARDS:
+        addresses = lan_addresses(adapters, ipv6=host != "0.0.0.0")
+    elif host == "localhost" or _is_loopback(host):
+        addresses = []
+    else:
+        addresses = [host]
+    return [broker_url(address, port) for address in addresses]
+
+
+def announced_brokers(url: str, listen: str | None,
+                      adapters: Iterable[ifaddr.Adapter] | None = None) -> tuple[str, ...]:
+    """Where a host tells other machines to reach the table's broker, at ``url`` for
+    the host itself: with ``listen`` (the host's own broker), the URLs of
+    :func:`reachable_urls`; without, ``url`` (no login) unless it is on loopback."""
     try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return []
-    return sorted({str(info[4][0]) for info in infos} - {"127.0.0.1", "127.0.1.1"})
+        parsed = BrokerUrl.parse(url)
+    except BadBrokerUrl:
+        return ()
+    if listen is not None:
+        try:
+            where = ListenAddress.parse(listen)
+        except ValueError:
+            return ()
+        return tuple(reachable_urls(where.host, parsed.port, adapters))
+    if parsed.host == "localhost" or _is_loopback(parsed.host):
+        return ()
+    return (str(parsed.without_login()),)
+
+
+def hosts_of(urls: Iterable[str]) -> list[str]:
+    """The IP addresses among the hosts of ``urls`` (for A and AAAA records)."""
+    return _literals([BrokerUrl.parse(url).host for url in urls], fallback=False)
+
+
+def broker_url(host: str, port: int) -> str:
+    """``mqtt://host:port``, with an IPv6 address in brackets."""
+    return f"mqtt://[{host}]:{port}" if ":" in host else f"mqtt://{host}:{port}"
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class Advertiser:
     """Advertise one table while the context is open: ``async with Advertiser(advert, …)``.
 
-    ``addresses`` are the A records (default: the broker URL's host if it is an IPv4
-    address); ``port`` the SRV port (default: the broker's). ``interfaces`` limits the
-    network interfaces used (default: all).
+    ``addresses`` are the A and AAAA records (default: the broker URL's host if it is
+    an IP address, else this machine's LAN addresses); ``port`` the SRV port (the
+    broker's). ``interfaces`` limits the network interfaces used (default: all).
     """
 
     def __init__(self, advert: TableAdvert, addresses: list[str] | None = None,
                  interfaces: Interfaces = InterfaceChoice.All) -> None:
         url = BrokerUrl.parse(advert.broker)
         self.advert = advert
-        self._addresses = addresses if addresses is not None else _ipv4s([url.host])
+        self._addresses = addresses if addresses is not None else _literals([url.host])
         self._port = url.port
         self._interfaces = interfaces
         self._zc: AsyncZeroconf | None = None
@@ -112,7 +212,7 @@ class Advertiser:
         zc = AsyncZeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
         info = AsyncServiceInfo(
             SERVICE_TYPE, f"{self.advert.table}.{SERVICE_TYPE}",
-            addresses=[socket.inet_aton(a) for a in self._addresses], port=self._port,
+            parsed_addresses=self._addresses, port=self._port,
             properties=self.advert.txt(), server=f"{socket.gethostname()}-lodam.local.",
         )
         await zc.async_register_service(info, allow_name_change=True)
@@ -198,21 +298,35 @@ async def _resolve(zc: AsyncZeroconf, name: str) -> TableAdvert | None:
     info = AsyncServiceInfo(SERVICE_TYPE, name)
     if not await info.async_request(zc.zeroconf, 1000):
         return None
-    addresses = info.parsed_addresses(IPVersion.V4Only)
-    fallback = f"mqtt://{addresses[0]}:{info.port}" if addresses and info.port else None
+    addresses = info.parsed_addresses(IPVersion.All)
+    port = info.port
+    fallback = broker_url(addresses[0], port) if addresses and port else None
     try:
-        return TableAdvert.from_txt(dict(info.properties), fallback)
+        advert = TableAdvert.from_txt(dict(info.properties), fallback)
     except BadAdvert:
         return None
+    return with_addresses(advert, addresses)
 
 
-def _ipv4s(hosts: list[str]) -> list[str]:
-    """The IPv4 literals among ``hosts``, else this machine's LAN addresses."""
+def with_addresses(advert: TableAdvert, addresses: list[str]) -> TableAdvert:
+    """``advert`` with the broker at the host's other ``addresses`` too, when its broker
+    is at one of them (a broker on another machine has no other address here)."""
+    url = BrokerUrl.parse(advert.broker)
+    if url.host not in addresses:
+        return advert
+    also = tuple(str(replace(url, host=a)) for a in addresses if a != url.host)
+    return TableAdvert(advert.table, advert.broker, advert.version, also)
+
+
+def _literals(hosts: list[str], fallback: bool = True) -> list[str]:
+    """The IP literals among ``hosts``, else (``fallback``) this machine's LAN
+    addresses, else loopback."""
     literal = []
     for host in hosts:
         try:
-            socket.inet_aton(host)
-        except OSError:
+            literal.append(str(ipaddress.ip_address(host)))
+        except ValueError:
             continue
-        literal.append(host)
-    return literal or lan_addresses() or ["127.0.0.1"]
+    if literal or not fallback:
+        return literal
+    return lan_addresses() or ["127.0.0.1"]

@@ -18,6 +18,7 @@ connected to it for the table's rejoin grace (``--idle-exit``).
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import os
 import signal
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lodam_p2p.broker import BrokerStartError, ListenAddress
+from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 
 #: The broker's record in the host's state directory.
 RECORD = "broker.json"
@@ -166,3 +168,18 @@ def _accepting(record: BrokerRecord) -> bool:
     with contextlib.suppress(OSError), socket.create_connection((host, record.port), 2.0):
         return True
     return False
+
+
+def on_loopback(url: str) -> bool:
+    """Whether the broker URL ``url`` names this machine's loopback (only this machine
+    reaches it)."""
+    try:
+        host = BrokerUrl.parse(url).host
+    except BadBrokerUrl:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

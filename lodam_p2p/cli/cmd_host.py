@@ -43,7 +43,7 @@ from lodam_p2p.cli.netrun import (
     spectator_for,
     timing_for,
 )
-from lodam_p2p.hostbroker import host_broker
+from lodam_p2p.hostbroker import host_broker, on_loopback
 from lodam_p2p.session import Timing, host_table
 from lodam_p2p.session.journal import Journal
 from lodam_p2p.tableplan import MatchOutcome
@@ -94,6 +94,10 @@ def run(args: argparse.Namespace) -> int:
     def tell(url: str) -> None:
         print(f"lodam: hosting table {table} on {url}; join with: lodam bot NAME --table "
               f"{table} --broker {url}", file=sys.stderr, flush=True)
+        if on_loopback(url):
+            print(f"lodam: only this machine can join; to open the table to the LAN, host "
+                  f"with --listen 0.0.0.0:{url.rsplit(':', 1)[-1]}", file=sys.stderr,
+                  flush=True)
 
     try:
         with table_broker(broker, args.listen, journal, timing) as url:

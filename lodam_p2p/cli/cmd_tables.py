@@ -4,6 +4,11 @@ Browses DNS-SD (``_lodam._tcp``) for ``--timeout`` seconds and, at the same time
 the retained lobby announcements of the ``--broker`` given, if any; the brokers the LAN
 advertises are then asked for their announcements too. Each table is listed once, with
 where it was found (``lan``, ``broker``).
+
+The listing shows each table's name, game, seats taken and free, state, and the host's
+address: where other machines reach the table's broker, as the host announced it (its
+LAN addresses, the first of them and how many more), else the broker it was found on.
+The host key's fingerprint will join the columns once announcements are signed.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lodam_p2p.cli import CliError
@@ -33,11 +39,22 @@ class TableRow:
     found: set[str] = field(default_factory=set)
     announcement: TableAnnouncement | None = None
     version: int | None = None
+    #: the broker's other URLs the LAN advert gave (its A and AAAA records)
+    also: tuple[str, ...] = ()
+
+    @property
+    def addresses(self) -> tuple[str, ...]:
+        """Where other machines reach the table's broker, best first: as announced on
+        the broker, else as advertised on the LAN, else the broker it was found on."""
+        if self.announcement is not None and self.announcement.brokers:
+            return self.announcement.brokers
+        return (self.broker, *self.also)
 
     def as_json(self) -> dict[str, object]:
         """The row as a JSON object."""
         row: dict[str, object] = {"table": self.table, "broker": self.broker,
-                                  "found": sorted(self.found), "version": self.version}
+                                  "found": sorted(self.found), "version": self.version,
+                                  "addresses": list(self.addresses)}
         a = self.announcement
         if a is not None:
             row |= {"game": a.game, "host": a.host, "seats": a.seats, "seated": list(a.seated),
@@ -108,6 +125,7 @@ async def gather_tables(broker: BrokerUrl | None, timeout: float, lan: bool = Tr
                               TableRow(advert.table, advert.broker))
         row.found.add("lan")
         row.version = row.version or advert.version
+        row.also = advert.also
     for url in sorted({advert.broker for advert in adverts} - asked):
         try:
             _merge_announcements(rows, url, await _lobby_of(BrokerUrl.parse(url), 1.0))
@@ -133,17 +151,37 @@ def _merge_announcements(rows: dict[tuple[str, str], TableRow], broker: str,
         row.announcement, row.version = announcement, announcement.version
 
 
+#: The listing's columns: header, and the cell of a row.
+COLUMNS: tuple[tuple[str, Callable[[TableRow], str]], ...] = (
+    ("TABLE", lambda row: row.table),
+    ("GAME", lambda row: row.announcement.game if row.announcement else "?"),
+    ("TAKEN", lambda row: str(len(row.announcement.seated)) if row.announcement else "?"),
+    ("FREE", lambda row: (str(row.announcement.seats - len(row.announcement.seated))
+                          if row.announcement else "?")),
+    ("STATE", lambda row: row.announcement.state if row.announcement else "?"),
+    ("HOST", lambda row: host_address(row.addresses)),
+    ("FOUND", lambda row: "+".join(sorted(row.found))),
+)
+
+
+def host_address(urls: tuple[str, ...]) -> str:
+    """The first URL's ``host:port`` (IPv6 in brackets), and how many more there are."""
+    if not urls:
+        return "?"
+    try:
+        url = BrokerUrl.parse(urls[0])
+        first = f"[{url.host}]:{url.port}" if ":" in url.host else f"{url.host}:{url.port}"
+    except BadBrokerUrl:
+        first = urls[0]
+    return first + (f" (+{len(urls) - 1})" if len(urls) > 1 else "")
+
+
 def render(rows: list[TableRow]) -> str:
     """The rows as an aligned text table."""
     if not rows:
         return "no tables found"
-    lines = [("TABLE", "GAME", "SEATS", "STATE", "HOST", "BROKER", "FOUND")]
-    for row in rows:
-        a = row.announcement
-        seats = f"{len(a.seated)}/{a.seats}" if a else "?"
-        lines.append((row.table, a.game if a else "?", seats, a.state if a else "?",
-                      a.host if a else "?",
-                      row.broker, "+".join(sorted(row.found))))
+    lines = [tuple(header for header, _cell in COLUMNS)]
+    lines += [tuple(cell(row) for _header, cell in COLUMNS) for row in rows]
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True))
                      .rstrip() for line in lines)

@@ -112,8 +112,9 @@ class HostDesk:
 
     def __init__(self, table: str, host: str, seats: int, options: Any,
                  reserved: tuple[str, ...] = (), *, limit_s: float = 30.0,
-                 game: Game | None = None) -> None:
+                 game: Game | None = None, brokers: tuple[str, ...] = ()) -> None:
         self.table, self.host, self.seats, self.options = table, host, seats, options
+        self.brokers = brokers  #: where other machines reach the broker, for the lobby
         self.game = game or get_game(DEFAULT_GAME)
         self.limit_s = limit_s
         self.reserved = reserved
@@ -186,7 +187,7 @@ class HostDesk:
         options = tuple(sorted((k, _shown(v)) for k, v in shown.items()))
         return TableAnnouncement(self.table, self.host, self.seats,
                                  tuple(s.name for s in self.order()), options, state,
-                                 game=self.game.name)
+                                 game=self.game.name, brokers=self.brokers)
 
 
 def _shown(value: object) -> str:

@@ -125,7 +125,7 @@ def _link(connect: Connector, table: str, identity: Ed25519PrivateKey, timing: T
 def _sessions(table: str, options: Any, seats: int, local: Sequence[SeatPlan], *,
               connect: Connector, seed: int | None, timing: Timing,
               spectator: SpectatorLog | None, journal: Journal | None = None,
-              game: Game | None = None) -> list[Session]:
+              game: Game | None = None, brokers: tuple[str, ...] = ()) -> list[Session]:
     """The host (a watcher keeping the lobby) and one session per local seat.
 
     With a ``journal``, each session keeps its identity, the match and the result there.
@@ -147,7 +147,8 @@ def _sessions(table: str, options: Any, seats: int, local: Sequence[SeatPlan], *
     person = any(plan.kind == "human" for plan in local)
     limit = max(timing.timeout_s, timing.person_s) if person else timing.timeout_s
     desk = HostDesk(table, host_link.peer, seats, options,
-                    tuple(link.peer for link in seat_links), limit_s=limit, game=game)
+                    tuple(link.peer for link in seat_links), limit_s=limit, game=game,
+                    brokers=brokers)
     host = Session(host_link, plan=None, entropy=entropies[0], timing=timing,
                    host=host_link.peer, desk=desk, spectator=spectator, journal=kept[0],
                    follow=seat_links[0].peer if seat_links else None, together=together)
@@ -206,7 +207,9 @@ async def host_table(*, table: str, seats: int, options: Any, local: Sequence[Se
                      game: str = DEFAULT_GAME) -> MatchOutcome:
     """Host ``table`` of ``game`` with ``seats`` seats, ``local`` of them played here.
 
-    ``on_broker`` (a callable taking the broker URL) is told where others should join.
+    ``on_broker`` (a callable taking the broker URL) is told where others should join:
+    the first of the broker's LAN URLs (:func:`lodam_p2p.discovery.announced_brokers`,
+    also in the table's announcement), else ``broker_url`` (loopback).
     """
     topics.check_name(table, "table")
     played = table_game(game, seats, options)
@@ -214,29 +217,30 @@ async def host_table(*, table: str, seats: int, options: Any, local: Sequence[Se
         raise SessionError(f"{len(local)} local seats at a table of {seats}")
     address = ListenAddress.parse(listen) if listen else ListenAddress(LOOPBACK, MQTT_PORT)
     async with broker_for(broker_url, address, connector) as (connect, url):
+        from lodam_p2p.discovery import announced_brokers  # noqa: PLC0415 - zeroconf is slow
+
+        brokers = announced_brokers(url, listen) if connector is None else ()
         if callable(on_broker):
-            on_broker(url)
+            on_broker(brokers[0] if brokers else url)
         sessions = _sessions(table, options, seats, local, connect=connect, seed=seed,
                              timing=timing or Timing(), spectator=spectator, journal=journal,
-                             game=played)
-        async with _advertised(table, url, listen):
+                             game=played, brokers=brokers)
+        async with _advertised(table, brokers, listen):
             outcomes = await _run_all(sessions)
     return outcomes[0]
 
 
 @contextlib.asynccontextmanager
-async def _advertised(table: str, url: str, listen: str | None) -> AsyncIterator[None]:
-    """Advertise the table by DNS-SD while hosting for a LAN (best effort)."""
-    if listen is None or ListenAddress.parse(listen).host in (LOOPBACK, "localhost"):
+async def _advertised(table: str, brokers: tuple[str, ...],
+                      listen: str | None) -> AsyncIterator[None]:
+    """Advertise the table by DNS-SD at ``brokers`` while hosting for a LAN (``listen``
+    given; best effort)."""
+    if listen is None or not brokers:
         yield
         return
-    from lodam_p2p.discovery import Advertiser, TableAdvert, lan_addresses  # noqa: PLC0415
+    from lodam_p2p.discovery import Advertiser, TableAdvert, hosts_of  # noqa: PLC0415
 
-    host = ListenAddress.parse(listen).host
-    addresses = lan_addresses() if host in ("0.0.0.0", "") else [host]
-    port = url.rsplit(":", 1)[-1]
-    advert = TableAdvert(table, f"mqtt://{addresses[0]}:{port}" if addresses else url)
-    advertiser = Advertiser(advert, addresses or None)
+    advertiser = Advertiser(TableAdvert(table, brokers[0]), hosts_of(brokers))
     try:
         await advertiser.start()
     except Exception as err:  # multicast is often unavailable; --broker still works

@@ -17,6 +17,9 @@ object (readable with any MQTT tool)::
 ``state``    ``open`` (seats free), ``full`` or ``playing``.
 ``game``     the game the table plays (``lodam``, ``lorum`` …); absent means ``lodam``.
              ``seats`` is then within that game's range (3 to 4 for Lorum).
+``brokers``  the URLs at which other machines reach the table's broker (the host's LAN
+             addresses, read from its network interfaces; no credentials), in the
+             order to try them; absent when the host gave none (a broker on loopback).
 
 A table leaves the lobby when its host publishes an empty retained payload on the topic
 (:func:`withdrawal`). Payloads above :data:`MAX_ANNOUNCEMENT_BYTES` are refused.
@@ -45,6 +48,7 @@ from lodam_p2p.transport.topics import (
     lobby_topic,
     parse_topic,
 )
+from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 
 #: Every presence at every table: a table whose host is gone is not listed.
 PRESENCE_PATTERN = f"{ROOT}/t/+/presence/+"
@@ -63,6 +67,8 @@ STATES = ("open", "full", "playing")
 _SEATS = any_seat_range()
 MIN_SEATS, MAX_SEATS = _SEATS.low, _SEATS.high
 _MAX_OPTIONS, _MAX_OPTION_CHARS = 32, 64
+#: Most broker URLs an announcement may give.
+_MAX_BROKERS = 16
 
 
 class BadAnnouncement(ValueError):
@@ -81,6 +87,7 @@ class TableAnnouncement:
     state: str = "open"
     version: int = PROTOCOL_VERSION
     game: str = DEFAULT_GAME
+    brokers: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         check_name(self.table, "table")
@@ -106,6 +113,8 @@ class TableAnnouncement:
         }
         if self.game != DEFAULT_GAME:
             body["game"] = self.game
+        if self.brokers:
+            body["brokers"] = list(self.brokers)
         return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
@@ -119,6 +128,7 @@ class TableAnnouncement:
                 options=tuple(sorted(_str_map(body, "options").items())),
                 state=_typed(body, "state", str), version=_typed(body, "v", int),
                 game=_typed(body, "game", str) if "game" in body else DEFAULT_GAME,
+                brokers=tuple(_str_list(body, "brokers")) if "brokers" in body else (),
             )
         except ValueError as err:
             raise BadAnnouncement(str(err)) from None
@@ -144,10 +154,24 @@ def _check_shape(a: TableAnnouncement) -> None:
         raise BadAnnouncement(f"bad game name {a.game[:40]!r}")
     if a.state not in STATES:
         raise BadAnnouncement(f"unknown table state {a.state!r}")
+    _check_brokers(a.brokers)
     if len(a.options) > _MAX_OPTIONS or any(
         len(k) > _MAX_OPTION_CHARS or len(v) > _MAX_OPTION_CHARS for k, v in a.options
     ):
         raise BadAnnouncement("too many options, or an option too long")
+
+
+def _check_brokers(brokers: tuple[str, ...]) -> None:
+    """At most :data:`_MAX_BROKERS` broker URLs, each one that parses, with no login."""
+    if len(brokers) > _MAX_BROKERS:
+        raise BadAnnouncement(f"more than {_MAX_BROKERS} broker URLs")
+    for text in brokers:
+        try:
+            url = BrokerUrl.parse(text)
+        except BadBrokerUrl as err:
+            raise BadAnnouncement(str(err)) from None
+        if url.username is not None:
+            raise BadAnnouncement("a broker URL in an announcement carries a login")
 
 
 def _json_object(data: bytes) -> dict[str, Any]:
