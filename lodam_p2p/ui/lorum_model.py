@@ -139,6 +139,8 @@ class LorumTable:
     log: list[tuple[str, str]] = field(default_factory=list)
     deal_end: DealSummary | None = None
     winners: tuple[int, ...] = ()  #: set when the match is over (MATCH_END)
+    #: the table's standings, best first, when it sent them (seats that left are last)
+    order: tuple[int, ...] = ()
     between_deals: bool = True  #: the next view opens a new deal
     final: bool = False  #: the sheet already counts the deal on view (the match is over)
 
@@ -205,9 +207,12 @@ class LorumTable:
         self.panel = LorumPanel.DEAL_END
         self.log.append(("class:log.deal", f"Deal {summary.number} is over."))
 
-    def match_over(self, winners: tuple[int, ...], sheet: ScoreSheet) -> None:
-        """The round is over: standings and "play again"."""
+    def match_over(self, winners: tuple[int, ...], sheet: ScoreSheet,
+                   order: tuple[int, ...] = ()) -> None:
+        """The round is over: standings (``order``: the table's, best first) and "play
+        again"."""
         self.winners, self.sheet, self.panel = winners, sheet, LorumPanel.MATCH_END
+        self.order = order
         self.final = True
 
     def toggle(self, panel: LorumPanel) -> None:

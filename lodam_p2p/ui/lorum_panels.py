@@ -198,7 +198,9 @@ def _match_end(model: LorumTable, sheet: ScoreSheet) -> list[Frags]:
     lines: list[Frags] = [[("class:panel.title", f"The {what} is over: {winners} {verb}!")],
                           []]
     beans = sheet.scoring is Scoring.BEANS and bool(sheet.beans)
-    for place, seat in enumerate(standings(sheet), start=1):
+    # the table's order when it sent one: a seat that left is last whatever its score
+    order = model.order if sorted(model.order) == list(range(sheet.players)) else None
+    for place, seat in enumerate(order or standings(sheet), start=1):
         score = (f"worth {sheet.worth()[seat]:>4} beans" if beans else
                  f"{sheet.totals[seat]:>4} points")
         style = "class:panel.title" if seat in model.winners else ""

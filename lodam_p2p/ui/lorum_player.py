@@ -173,7 +173,8 @@ class LorumPlayer(SeatedPerson[Action]):
             model.log.append(("class:log.error", f"The match ended early: {event.reason}"))
             model.status = event.reason
         if self.ledger is not None:
-            model.match_over(tuple(event.winners), self.ledger.sheet())
+            model.match_over(tuple(event.winners), self.ledger.sheet(),
+                             tuple(event.standings))
         else:  # it ended before the first deal: there is no sheet to show
             model.winners, model.panel = tuple(event.winners), LorumPanel.MATCH_END
         self.hold.clear()
