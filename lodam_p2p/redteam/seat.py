@@ -68,6 +68,11 @@ class Cheat(TableMachine):
             envelopes = tuple(relink(self, e) for e in out.envelopes)
             super().send(replace(out, envelopes=envelopes) if self.relinked else out)
 
+    def say(self, body: Body) -> None:
+        """Publish ``body`` to the others without taking it here: a lie told to the
+        table that the cheat's own machine does not act on."""
+        self.outgoing.append(body)
+
     def receive(self, item: object, now: float) -> None:
         """Take ``item``; the attack hears bodies first and may change decisions."""
         if isinstance(item, Delivered):

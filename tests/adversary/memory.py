@@ -6,28 +6,39 @@ host's watcher and one machine per seat, random bots, seeded secrets — with on
 what the cheat pretends about its presence (it went away, it came back) to every other
 machine, as the broker would carry its presence. :func:`play_against` plays the match
 out and returns the honest outcomes, which :func:`assert_held` checks.
+
+:func:`play_linked` plays a match over the in-memory hub instead, every seat with its
+link and runner and the attacker an :class:`~lodam_p2p.redteam.seat.Adversary`: for the
+kinds that act below the session (floods, frames), in real time.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
 from lodam_p2p.games import Game, get_game
 from lodam_p2p.redteam.attacks import ATTACKS, Attack
-from lodam_p2p.redteam.seat import Cheat
+from lodam_p2p.redteam.seat import Adversary, Cheat
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.keys import new_identity, seeded
-from lodam_p2p.session.link import PresenceSeen
+from lodam_p2p.session.link import Link, PresenceSeen
 from lodam_p2p.session.lobby import HostDesk
+from lodam_p2p.session.runner import Session
 from lodam_p2p.session.seat import TableMachine
 from lodam_p2p.session.wire import peer_name, raw_public
+from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import bots
 from tests.session.machines import TABLE, Router, Spot
 
 #: The table's limits on the fake clock: a silent seat is voted out after 20 s, an away
 #: one has left after 40 s.
 TIMING = Timing(timeout_s=20.0, grace_s=40.0, linger_s=3.0, lobby_s=600.0)
+#: Real-time limits for matches over the in-memory hub: patient enough that a loaded
+#: machine never has an honest seat found silent.
+LINKED = Timing(timeout_s=30.0, grace_s=30.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
+                lobby_s=30.0)
 #: The two games as the issue plays them: Lodam with one life, and a short Lorum (one
 #: contract; the default round is the command's, over a broker).
 GAMES: dict[str, tuple[str, ...]] = {"lodam": ("lives=1",), "lorum": ("contracts=red_king",)}
@@ -93,6 +104,7 @@ class Played:
     cheat: Cheat
     honest: list[dict[str, Any]]
     table: list[TableMachine]
+    router: CheatRouter
 
 
 def play_against(kind: str | Attack, *, game: str = "lodam", seat: int = 1,
@@ -109,7 +121,7 @@ def play_against(kind: str | Attack, *, game: str = "lodam", seat: int = 1,
     honest = [m.outcome.to_json() for m in table
               if not isinstance(m, Cheat) and m.outcome is not None]
     assert len(honest) == len(table) - 1
-    return Played(cheat, honest, table)
+    return Played(cheat, honest, table, router)
 
 
 def assert_held(played: Played) -> None:
@@ -125,3 +137,52 @@ def assert_held(played: Played) -> None:
     assert blamed <= {f"seat {seat}"}, first["blames"]
     if blamed:
         assert seat not in first["winners"], first
+
+
+@dataclass
+class Linked:
+    """A match against an adversary over the in-memory hub: the adversary, the honest
+    seats' outcomes (the watcher's first) and their sessions."""
+
+    adversary: Adversary
+    honest: list[dict[str, Any]]
+    sessions: list[Session]
+
+
+async def play_linked(attack: Attack, *, game: str = "lodam", seat: int = 1, seats: int = 4,
+                      seed: int = 1, timing: Timing = LINKED) -> Linked:
+    """One match of random bots on a :class:`~lodam_p2p.transport.memory.MemoryHub`,
+    every seat with its link and runner, the adversary ``attack`` at ``seat``: what a
+    flood needs, the frames below the session."""
+    hub = MemoryHub()
+    played: Game = get_game(game)
+    chosen = played.parse_options(list(GAMES[game]))
+    entropies = [seeded(seed, place) for place in range(seats + 1)]
+    links = [Link(hub.transport, TABLE, new_identity(entropy), heartbeat=timing.heartbeat_s,
+                  retry=timing.retry_s) for entropy in entropies]
+    host, *places = links
+    desk = HostDesk(TABLE, host.peer, seats, chosen, tuple(link.peer for link in places),
+                    limit_s=timing.timeout_s, game=played)
+    sessions: list[Session] = [Session(host, plan=None, entropy=entropies[0], timing=timing,
+                                       host=host.peer, desk=desk)]
+    for at, (link, plan) in enumerate(zip(places, bots(["random"] * seats), strict=True)):
+        kwargs: dict[str, Any] = {"plan": plan, "entropy": entropies[at + 1],
+                                  "timing": timing, "host": host.peer}
+        sessions.append(Adversary(link, attack=attack, **kwargs) if at == seat
+                        else Session(link, **kwargs))
+    outcomes = await asyncio.gather(*(s.run() for s in sessions))
+    adversary = next(s for s in sessions if isinstance(s, Adversary))
+    honest = [o.to_json() for s, o in zip(sessions, outcomes, strict=True)
+              if s is not adversary]
+    return Linked(adversary, honest, [s for s in sessions if s is not adversary])
+
+
+def assert_linked_held(played: Linked) -> None:
+    """As :func:`assert_held`, for a match over the hub."""
+    report = played.adversary.report()
+    assert report["attempted"], report
+    assert report["learned"] == [], report
+    first = played.honest[0]
+    assert all(result == first for result in played.honest), played.honest
+    seat = played.adversary.seat
+    assert {line.split(":")[0] for line in first["blames"]} <= {f"seat {seat}"}, first

@@ -18,6 +18,10 @@ ISSUE_KINDS = {"remask-steal", "deck-replace", "void-anyone", "early-audit-open"
                "shuffle-commitment-mismatch", "replay-other-hand", "replay-other-table",
                "equivocation", "false-exchange-claim", "withheld-audit-opening", "stall",
                "revoke"}
+#: The kinds issue 29 names, and how many seat kinds it asks for at least.
+ISSUE_29_KINDS = {"rejoin-mulligan", "lone-timeout-vote", "resume-same-hand",
+                  "leave-while-leading", "resend-flood", "early-frame-flood", "away-toggle"}
+AT_LEAST = 26
 
 
 def _lodam(*args: str) -> subprocess.CompletedProcess[str]:
@@ -30,8 +34,20 @@ def test_the_list_names_one_kind_a_line_and_every_kind_of_the_issue() -> None:
     assert done.returncode == 0
     kinds = done.stdout.split()
     assert len(kinds) == len(set(kinds)) == len(done.stdout.splitlines())
-    assert set(kinds) >= ISSUE_KINDS
-    assert set(kinds) == set(ATTACKS)
+    assert set(kinds) >= ISSUE_KINDS | ISSUE_29_KINDS
+    assert set(kinds) == set(ATTACKS) and len(kinds) >= AT_LEAST
+
+
+def test_every_kind_says_what_it_does_and_what_the_table_must_do() -> None:
+    for kind, attack in ATTACKS.items():
+        assert attack.kind == kind and attack.summary, kind
+    for kind in ISSUE_29_KINDS:
+        assert "The table must" in (ATTACKS[kind].__doc__ or ""), kind
+
+
+def test_no_attack_lives_in_the_session() -> None:
+    for attack in ATTACKS.values():
+        assert attack.__module__.startswith("lodam_p2p.redteam."), attack
 
 
 def test_an_unknown_attack_is_a_one_line_error() -> None:

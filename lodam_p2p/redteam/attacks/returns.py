@@ -60,7 +60,7 @@ class _Votes(Attack):
         self.attempted = True
         if seat != adv.seat and seat < 250:
             self.victims.add(seat)
-        adv.send(Body(Msg.TIMEOUT, adv.hand_no, step, (seat,)))
+        adv.say(Body(Msg.TIMEOUT, adv.hand_no, step, (seat,)))
 
     def won(self, adv: Cheat) -> None:
         """Note every victim the cheat's own machine blames (put out on the votes)."""
@@ -153,7 +153,7 @@ class RejoinMulligan(Attack):
                 and body.hand not in self.hands and len(self.hands) < 3):
             self.attempted = True
             self.hands.add(body.hand)
-            adv.send(Body(Msg.REJOIN, args=(body.hand, [])))
+            adv.say(Body(Msg.REJOIN, args=(body.hand, [])))
         elif (body.kind is Msg.RESUME and body.args and body.args[0] == adv.seat
               and body.hand in self.hands):
             self.learned.append(f"hand {body.hand} voided after its audit openings")
@@ -194,7 +194,7 @@ class ResumeSameHand(Attack):
         self.attempted = True
         self.hands.add(adv.hand_no)
         state = match_snapshot(adv.match, adv.hand_no, adv.audits, adv.blames, adv.game)
-        adv.send(Body(Msg.RESUME, adv.hand_no, 0, (back, adv.hand_no, pack_state(state))))
+        adv.say(Body(Msg.RESUME, adv.hand_no, 0, (back, adv.hand_no, pack_state(state))))
 
     def heard(self, adv: Cheat, peer: str, body: Body) -> None:
         if body.kind is not Msg.PROTO or body.hand not in self.hands:
@@ -207,7 +207,7 @@ class ResumeSameHand(Attack):
                 seen.append(raw)
             if len(seen) == 2 and raw[_SEAT] not in self.claimed:
                 self.claimed.add(raw[_SEAT])
-                adv.send(Body(Msg.VOID, body.hand, 0,
+                adv.say(Body(Msg.VOID, body.hand, 0,
                               (raw[_SEAT], f"seat {raw[_SEAT]}: equivocation"), tuple(seen)))
 
     def won(self, adv: Cheat) -> None:
