@@ -81,8 +81,9 @@ _AUDIT_CHECKS = frozenset({"audit-key", "shuffle", "shuffle-commitment", "remask
                            "remask-commitment", "transfer"})
 #: Checks a proof of shuffle fails as it arrives (also the audit's, once seats opened).
 _PROVEN = frozenset({"shuffle", "remask"})
-#: A blame line's seat and check (:func:`blame_line`).
+#: A blame line's seat and check, and its hand (:func:`blame_line`).
 _BLAMED = re.compile(r"seat (\d+): ([\w-]+):")
+_HAND = re.compile(r"\(hand (\d+)\)$")
 #: The check of the blame a seat gone past its grace time earns.
 LEFT = "left"
 #: Why a match ended as a draw (:meth:`Course.end_in_draw`).
@@ -413,22 +414,26 @@ class Course(Clocks, GameCourse, ABC):
             return []
         dealt = self.active()
         named = [_blamed(line) for line in self.blames]
-        gone = {seat for seat, check in named
+        gone = {seat for seat, check, _ in named
                 if seat is not None and 0 <= seat < len(dealt)
                 and (check == LEFT or (self.game.puts_out and not dealt[seat]))}
         if early and not self.drawn:
             gone |= self._ended_by(named)
-        last = {seat: at for at, (seat, _) in enumerate(named) if seat is not None}
+        last = {seat: at for at, (seat, _, _) in enumerate(named) if seat is not None}
         return sorted((seat for seat in gone if 0 <= seat < len(dealt)),
                       key=lambda seat: (last.get(seat, len(named)), seat))
 
-    def _ended_by(self, named: list[tuple[int | None, str]]) -> set[int]:
+    def _ended_by(self, named: list[tuple[int | None, str, int]]) -> set[int]:
         """The seats whose absence ended the match early: the one the table waited for
-        past its grace time, or those at fault in the run of void hands that ended it."""
+        past its grace time, or those blamed in the run of void hands that ended it (a
+        hand void without blame — a seat's return — names nobody; the run's first hand
+        is counted from the hand now, which may be one past the last void: the hand
+        before the run passed its audit and names nobody either)."""
         if self.phase is SessionPhase.GRACE and self.last_blamed is not None:
             return {self.last_blamed}
         if self.voids_in_row >= MAX_VOIDS:
-            return {seat for seat, _ in named[-self.voids_in_row:] if seat is not None}
+            first = self.hand_no - self.voids_in_row
+            return {seat for seat, _, hand in named if seat is not None and hand >= first}
         return set()
 
     def _early_reason(self) -> str:
@@ -450,7 +455,9 @@ def blame_line(blame: Blame, hand: int) -> str:
     return f"seat {blame.seat}: {blame.check}: {blame.detail} (hand {hand})"
 
 
-def _blamed(line: str) -> tuple[int | None, str]:
-    """The seat and the check a blame line names (None, "": not a blame line)."""
-    found = _BLAMED.match(line)
-    return (int(found.group(1)), found.group(2)) if found else (None, "")
+def _blamed(line: str) -> tuple[int | None, str, int]:
+    """The seat, the check and the hand a blame line names (None, "": not a blame line;
+    hand 0: it names none)."""
+    found, hand = _BLAMED.match(line), _HAND.search(line)
+    number = int(hand.group(1)) if hand else 0
+    return (int(found.group(1)), found.group(2), number) if found else (None, "", number)

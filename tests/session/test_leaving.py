@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lodam_p2p.games import get_game
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.seat import TableMachine
@@ -59,3 +60,30 @@ def test_the_winning_lodam_leader_put_out_for_silence_ends_last() -> None:
     assert outcome.winners and leader not in outcome.winners
     assert outcome.standings[-1] == leader
     assert outcome.blames and all(b.startswith(f"seat {leader}: timeout") for b in outcome.blames)
+
+
+def test_the_seats_that_left_are_read_from_the_blames_and_the_match() -> None:
+    lorum = get_game("lorum")
+    seat = machines(bots(["random"] * 4), lorum.default_options(), timing=TIMING,
+                    game=lorum)[1]
+    seat.game, seat.match = lorum, lorum.start_match(lorum.default_options(), 4, 0)
+    # a breach long ago, then a run of three void hands: two blamed, one a return
+    seat.blames = ["seat 1: timeout: silent (hand 3)", "seat 3: play: refused (hand 9)",
+                   "seat 2: timeout: silent (hand 10)"]
+    seat.hand_no, seat.voids_in_row = 12, 3
+    assert seat.departed(early=False) == []  # a Lorum breach alone is no leaving
+    assert seat.departed(early=True) == [3, 2]  # the later blamed left later
+    seat.blames.append("seat 0: left: away for 40 s (hand 12)")
+    assert seat.departed(early=False) == [0]
+    seat.drawn = True  # a draw names nobody for ending the match
+    assert seat.departed(early=True) == [0]
+
+
+def test_a_lodam_seat_put_out_has_left_and_one_beaten_at_the_cards_has_not() -> None:
+    lodam = get_game("lodam")
+    seat = machines(bots(["random"] * 4), Options(lives=2), timing=TIMING)[1]
+    seat.game, seat.match = lodam, lodam.start_match(Options(lives=2), 4, 0)
+    seat.match.settle([0, 0, -2, 0])  # seat 2 is beaten at the cards
+    lodam.put_out(seat.match, 1)
+    seat.blames = ["seat 1: revoke: held a heart (hand 2)"]
+    assert seat.departed(early=False) == [1]
