@@ -15,6 +15,11 @@ protocol/SPEC.md). Typical use, per seat::
     new = hand.transfer(position, seat, now)    # the card handed over: a new position
     new_positions = hand.remask(holding, now)   # after an exchange: unlinkable positions
     at hand.timer():      hand.handle_timer(now)
+
+The proof of shuffle is a plug-in named in ``HandConfig.argument`` (``arguments.py``:
+``tw``, the default, ``bg``, ``none``, or one an installed package declares). The
+workbench ``sim.py`` runs a hand among N seats in one process with counters, a hook
+that rewrites what a seat sends, and transcript export (docs/fairdeal-workbench.md).
 """
 
 from lodam_p2p.fairdeal.config import (
