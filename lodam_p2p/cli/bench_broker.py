@@ -2,7 +2,7 @@
 
 One connection publishes a small QoS 1 message, another (subscribed) receives it; the
 time from the publish call to the receipt is one sample, and samples are taken one at a
-time. Both connections go through the project's own transport (aiomqtt), the way
+time. Both connections go through the project's own transport (paho-mqtt), the way
 peers talk. Measured: the embedded amqtt broker (in the same process and event loop, as
 ``lodam play`` runs it), a private Mosquitto on an ephemeral loopback port when the
 binary is installed, and each ``--broker`` given.

@@ -7,7 +7,7 @@
 - :mod:`.frames`, :mod:`.stream` — the session's frame header and reliable streams.
 - :mod:`.url` — ``mqtt://`` and ``mqtts://`` broker URLs.
 - :mod:`.memory` — the in-process hub with fault injection, for tests.
-- :mod:`.mqtt` — the aiomqtt adapter (imported lazily: only it imports aiomqtt).
+- :mod:`.mqtt` — the paho-mqtt adapter (imported lazily: only it imports paho).
 
 How a session uses it (``tests/transport/test_stream_over_memory.py`` runs exactly
 this on a faulty network)::
@@ -79,6 +79,6 @@ def open_transport(url: BrokerUrl | str, presence: PresenceSpec | None = None) -
     Raises :class:`BadBrokerUrl` for a malformed URL. For other settings (keepalive,
     timeouts, backoff) build :class:`~lodam_p2p.transport.mqtt.MqttTransport` directly.
     """
-    from lodam_p2p.transport.mqtt import MqttTransport  # noqa: PLC0415 - keeps aiomqtt lazy
+    from lodam_p2p.transport.mqtt import MqttTransport  # noqa: PLC0415 - keeps paho lazy
 
     return MqttTransport(url, presence)

@@ -3,7 +3,7 @@
 A transport moves opaque payloads between peers by topic, the MQTT way: at-least-once
 (QoS 1), ordered per publisher, retained messages, and one Last Will per connection.
 Two implementations honour it: :class:`lodam_p2p.transport.mqtt.MqttTransport` (any MQTT
-3.1.1 broker, through aiomqtt) and :class:`lodam_p2p.transport.memory.MemoryTransport`
+3.1.1 broker, through paho-mqtt) and :class:`lodam_p2p.transport.memory.MemoryTransport`
 (an in-process hub that can drop, duplicate, delay and reorder for tests).
 
 What a transport promises, and what it does not:

@@ -1,6 +1,6 @@
-"""The MQTT transport: aiomqtt (MQTT 3.1.1) behind :class:`~.base.Transport`.
+"""The MQTT transport: paho-mqtt (MQTT 3.1.1) behind :class:`~.base.Transport`.
 
-This is the only module of the project that imports aiomqtt.
+This is the only module of the project that imports the MQTT client.
 
 Theory of operation
 -------------------
@@ -15,16 +15,21 @@ wait for the next connection and are retried once it is up, so a message may arr
 twice; the stream layer drops duplicates. A login refused on reconnection, or an outage
 longer than ``give_up_after``, closes the transport: :meth:`messages` then raises.
 
-The path of a received message is short on purpose, since a match receives thousands
-and each asyncio hop is a task wake-up: paho decodes it in the socket's reader callback
-and hands it to aiomqtt's incoming queue, which here is an :class:`_Inlet` that puts it
-straight on the transport's own queue. aiomqtt's message iterator, which would spend a
-task and an ``asyncio.wait`` on every message, only serves to notice the disconnection.
-A connection's messages are held until its set-up (subscriptions, presence) is done,
-so that they are seen, and checked for a stale will, as of the connection's nonce;
-a flood of peer messages beyond the queue's caps is shed (:mod:`.backlog`). The
-socket itself is read and written by :func:`_serve_socket`, which takes every packet
-that arrived together in one turn of the loop and writes each packet as it is queued.
+The event loop drives paho itself (:class:`_Connection`), through the part of paho's
+public API made for external event loops: ``socket()``, ``loop_read()``,
+``loop_write()``, ``loop_misc()``, ``want_write()`` and the ``on_socket_*`` callbacks
+(tests/transport/test_paho_api.py pins what is used, so that a paho release that changes
+it fails there, loudly). The path of a received message is short on purpose, since a
+match receives thousands and each asyncio hop is a task wake-up: the socket's reader
+takes every packet that arrived together in one turn of the loop, paho decodes each and
+calls back, and the message goes straight on the transport's own queue. A packet paho
+queues is written at once (a loopback socket is nearly always writable; only a full
+buffer makes a writer wait for room), and a QoS 1 publication awaits its PUBACK inline:
+no task, no thread and no wake-up through the loop's self-pipe per message. Only the
+blocking TCP (and TLS) connection is made on an executor thread, before the loop takes
+the socket. A connection's messages are held until its set-up (subscriptions, presence)
+is done, so that they are seen, and checked for a stale will, as of the connection's
+nonce; a flood of peer messages beyond the queue's caps is shed (:mod:`.backlog`).
 """
 
 from __future__ import annotations
@@ -32,15 +37,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import select
 import socket
 import ssl
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-import aiomqtt
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersion
 
 from lodam_p2p.transport.backlog import Backlog
 from lodam_p2p.transport.base import (
@@ -128,7 +133,7 @@ class MqttTransport:
         self._queue: asyncio.Queue[Message | None] = asyncio.Queue()
         #: what the queue holds, in bytes; a flood over its caps is shed (see .backlog)
         self.backlog = Backlog()
-        self._client: aiomqtt.Client | None = None
+        self._client: _Connection | None = None
         self._online = asyncio.Event()
         self._supervisor: asyncio.Task[None] | None = None
         self._failure: TransportError | None = None
@@ -199,8 +204,9 @@ class MqttTransport:
         self._patterns.append(pattern)
         client = self._client
         if client is not None and self._online.is_set():
-            with contextlib.suppress(aiomqtt.MqttError):  # renewed on reconnection
-                await client.subscribe(pattern, qos=QOS_AT_LEAST_ONCE)
+            with contextlib.suppress(_LinkError, TimeoutError):  # renewed on reconnection
+                async with asyncio.timeout(self._timeout):
+                    await client.subscribe(pattern, QOS_AT_LEAST_ONCE)
 
     async def messages(self) -> AsyncIterator[Message]:
         """Every message received, across reconnections, until the transport closes."""
@@ -219,8 +225,9 @@ class MqttTransport:
             await stop_tasks([self._supervisor])
         client, self._client = self._client, None
         if client is not None and self._online.is_set():
-            with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
-                await self._announce(client, online=False)
+            with contextlib.suppress(_LinkError, TimeoutError):
+                async with asyncio.timeout(self._timeout):
+                    await self._announce(client, online=False)
         self._online.clear()
         if client is not None:
             await _quietly_disconnect(client)
@@ -228,7 +235,7 @@ class MqttTransport:
 
     # -- the connection's life -------------------------------------------------------
 
-    async def _open(self) -> aiomqtt.Client:
+    async def _open(self) -> _Connection:
         """One connection attempt: connect, subscribe, announce. Maps every failure."""
         nonce = new_nonce() if self._presence else None
         self._attempts += 1
@@ -236,28 +243,28 @@ class MqttTransport:
         inlet = _Inlet()
         client = self._make_client(nonce, conn, inlet)
         try:
-            await client.__aenter__()
-        except aiomqtt.MqttError as err:
+            await client.connect(self._timeout)
+        except _LinkError as err:
             raise self._connect_error(err) from None
-        _no_delay(client)
-        _serve_socket(client)
         try:
-            for pattern in self._patterns:
-                await client.subscribe(pattern, qos=QOS_AT_LEAST_ONCE)
-            self._nonce, self._conn = nonce, conn
-            await self._announce(client, online=True)
-        except aiomqtt.MqttError as err:
+            async with asyncio.timeout(self._timeout):
+                for pattern in self._patterns:
+                    await client.subscribe(pattern, QOS_AT_LEAST_ONCE)
+                self._nonce, self._conn = nonce, conn
+                await self._announce(client, online=True)
+        except (_LinkError, TimeoutError) as err:
             await _quietly_disconnect(client)
-            raise _SetupLost(f"lost {self.url.redacted()} while setting up: {err}") from None
+            reason = str(err) or "no answer in time"
+            raise _SetupLost(f"lost {self.url.redacted()} while setting up: {reason}") from None
         self._client, self._epoch = client, self._epoch + 1
         self._online.set()
         inlet.open(lambda message: self._received(client, message))
         return client
 
-    async def _supervise(self, client: aiomqtt.Client) -> None:
+    async def _supervise(self, client: _Connection) -> None:
         """On a broken link, reconnect with backoff. Runs until closed."""
         while True:
-            await _until_broken(client)
+            await client.broken.wait()
             self._online.clear()
             await _quietly_disconnect(client)
             log.info("lost the broker %s; reconnecting", self.url.redacted())
@@ -269,7 +276,7 @@ class MqttTransport:
                 self._queue.put_nowait(None)
                 return
 
-    def _received(self, client: aiomqtt.Client, message: Message) -> None:
+    def _received(self, client: _Connection, message: Message) -> None:
         """Queue a message ``client`` received, and heal a stale will it may be."""
         if self._closed:
             return
@@ -277,7 +284,7 @@ class MqttTransport:
             self._queue.put_nowait(message)
         self._heal_stale_will(client, message)
 
-    async def _reconnect(self) -> aiomqtt.Client:
+    async def _reconnect(self) -> _Connection:
         """Retry :meth:`_open` with backoff; give up on refusal or after the deadline."""
         loop = asyncio.get_running_loop()
         deadline = None if self._give_up_after is None else loop.time() + self._give_up_after
@@ -301,31 +308,23 @@ class MqttTransport:
             if client is None:
                 continue
             try:
-                # our own deadline, not aiomqtt's: its asyncio.wait_for would spend a task
-                # on every publication (math.inf makes it await the acknowledgement inline)
                 async with asyncio.timeout(self._timeout):
-                    await client.publish(topic, payload, qos=qos, retain=retain,
-                                         timeout=math.inf)
+                    await client.publish(topic, payload, qos, retain)
                 return
-            except (aiomqtt.MqttError, TimeoutError) as err:
+            except (_LinkError, TimeoutError) as err:
                 log.info("publish on %s failed (%s); retrying", topic,
                          str(err) or "no acknowledgement in time")
                 await asyncio.sleep(self._backoff.initial)
 
     # -- pieces ----------------------------------------------------------------------
 
-    def _make_client(self, nonce: str | None, conn: int, inlet: _Inlet) -> aiomqtt.Client:
-        url = self.url
+    def _make_client(self, nonce: str | None, conn: int, inlet: _Inlet) -> _Connection:
         will = None
         if self._presence is not None and nonce is not None:
             gone = self._presence.payload(nonce, online=False, conn=conn)
-            will = aiomqtt.Will(self._presence.topic, gone, qos=QOS_AT_LEAST_ONCE, retain=True)
-        return aiomqtt.Client(
-            url.host, url.port, username=url.username, password=url.password,
-            identifier=self._client_id, will=will, keepalive=self._keepalive,
-            timeout=self._timeout, tls_context=self._tls_context(),
-            protocol=aiomqtt.ProtocolVersion.V311, queue_type=inlet.queue_type(),
-        )
+            will = (self._presence.topic, gone)
+        return _Connection(self.url, client_id=self._client_id, keepalive=self._keepalive,
+                           will=will, tls_context=self._tls_context(), take=inlet.put)
 
     def _tls_context(self) -> ssl.SSLContext | None:
         url = self.url
@@ -339,23 +338,26 @@ class MqttTransport:
             raise _Unrecoverable(f"cannot load the TLS files of {url.redacted()}: {err}") from None
         return context
 
-    async def _announce(self, client: aiomqtt.Client, online: bool) -> None:
+    async def _announce(self, client: _Connection, online: bool) -> None:
         if self._presence is not None and self._nonce is not None:
             body = self._presence.payload(self._nonce, online, self._conn)
-            await client.publish(self._presence.topic, body, qos=QOS_AT_LEAST_ONCE,
-                                 retain=True, timeout=self._timeout)
+            await client.publish(self._presence.topic, body, QOS_AT_LEAST_ONCE, True)
 
-    def _heal_stale_will(self, client: aiomqtt.Client, message: Message) -> None:
+    def _heal_stale_will(self, client: _Connection, message: Message) -> None:
         """Our own will from an older connection fired late: announce ourselves again."""
         if self._presence is None or self._nonce is None:
             return
         if is_stale_will(self._presence, self._nonce, message.topic, message.payload):
-            task = asyncio.create_task(self._announce(client, online=True))
+            task = asyncio.create_task(self._announce_in_time(client))
             task.add_done_callback(_ignore_result)
 
-    def _connect_error(self, err: aiomqtt.MqttError) -> ConnectError:
+    async def _announce_in_time(self, client: _Connection) -> None:
+        async with asyncio.timeout(self._timeout):
+            await self._announce(client, online=True)
+
+    def _connect_error(self, err: _LinkError) -> ConnectError:
         where = self.url.redacted()
-        if isinstance(err, aiomqtt.MqttCodeError) and _code(err) in _REFUSED_LOGIN:
+        if err.code in _REFUSED_LOGIN:
             return _Unrecoverable(f"broker {where} refused the login (bad user name or "
                                   "password, or not authorised)")
         reason = str(err) or type(err).__name__
@@ -374,19 +376,8 @@ class _Inlet:
         self._held: list[Message] = []
         self._take: Callable[[Message], None] | None = None
 
-    def queue_type(self) -> type[asyncio.Queue[aiomqtt.Message]]:
-        """aiomqtt's incoming queue for the connection: it keeps nothing, it hands on."""
-        put = self.put
-
-        class _HandingOn(asyncio.Queue[aiomqtt.Message]):
-            def put_nowait(self, item: aiomqtt.Message) -> None:
-                put(item)
-
-        return _HandingOn
-
-    def put(self, raw: aiomqtt.Message) -> None:
-        """A message as aiomqtt received it."""
-        message = Message(str(raw.topic), _payload_bytes(raw.payload), bool(raw.retain))
+    def put(self, message: Message) -> None:
+        """A message as the connection received it."""
         if self._take is None:
             self._held.append(message)
         else:
@@ -399,15 +390,247 @@ class _Inlet:
             take(message)
 
 
-async def _until_broken(client: aiomqtt.Client) -> None:
-    """Return when the connection breaks. aiomqtt's message iterator is what tells: it
-    raises then, and never yields here, since the :class:`_Inlet` keeps nothing for it."""
-    with contextlib.suppress(aiomqtt.MqttError):
-        async for _never in client.messages:
-            pass
+class _LinkError(Exception):
+    """The connection failed or broke; ``code`` is a refusal's reason code, if any."""
+
+    def __init__(self, reason: str, code: int | None = None) -> None:
+        super().__init__(reason)
+        self.code = code
 
 
-def _no_delay(client: aiomqtt.Client) -> None:
+#: The most packets one wake-up of the reader takes from the socket.
+READ_BURST = 64
+#: How often paho's housekeeping runs (keep-alive pings, the broker's silence), seconds.
+MISC_S = 1.0
+
+
+class _Connection:
+    """One connection to the broker: a paho client that the running event loop drives.
+
+    paho makes the TCP (and TLS) connection and writes CONNECT on an executor thread;
+    from then on only the loop's thread calls it. The socket's reader takes every packet
+    the socket holds (up to :data:`READ_BURST`), so that messages that arrived together
+    are handed on together, and calls ``take`` with each message; a packet paho queues
+    is written at once, except while paho is at work inside :meth:`_read` (it may hold
+    its own locks then, and calls back from within): it is written as soon as the read
+    is done, in the same turn. :attr:`broken` is set when the link breaks, for good:
+    each reconnection is a new connection.
+    """
+
+    def __init__(self, url: BrokerUrl, *, client_id: str | None, keepalive: int,
+                 will: tuple[str, bytes] | None, tls_context: ssl.SSLContext | None,
+                 take: Callable[[Message], None]) -> None:
+        self.url, self._keepalive, self._take = url, keepalive, take
+        self._loop = asyncio.get_running_loop()
+        self.broken = asyncio.Event()
+        self.error: _LinkError | None = None
+        self._connack: asyncio.Future[None] = self._loop.create_future()
+        self._acks: dict[int, asyncio.Future[None]] = {}
+        self._reading = self._writing = self._write_asked = False
+        self._fileno = -1
+        self._misc: asyncio.Task[None] | None = None
+        client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2,
+                             client_id=client_id or "", protocol=MQTTProtocolVersion.MQTTv311,
+                             clean_session=True, reconnect_on_failure=False)
+        if url.username is not None:
+            client.username_pw_set(url.username, url.password)
+        if will is not None:
+            client.will_set(will[0], will[1], qos=QOS_AT_LEAST_ONCE, retain=True)
+        if tls_context is not None:
+            client.tls_set_context(tls_context)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        client.on_publish = self._on_publish
+        client.on_subscribe = self._on_subscribe
+        self._paho = client
+
+    async def connect(self, timeout: float) -> None:
+        """Connect and wait for the CONNACK; :class:`_LinkError` if that fails."""
+        client = self._paho
+        client.connect_timeout = timeout
+        try:
+            await self._loop.run_in_executor(None, client.connect, self.url.host,
+                                             self.url.port, self._keepalive)
+        except (OSError, ValueError) as err:  # refused, unreachable, TLS, a bad host
+            raise _LinkError(_reason(err)) from None
+        sock = client.socket()
+        if not isinstance(sock, socket.socket):
+            raise _LinkError("no socket after connecting")
+        _no_delay(sock)
+        self._fileno = sock.fileno()
+        client.on_socket_close = self._on_socket_close
+        client.on_socket_register_write = self._on_register_write
+        client.on_socket_unregister_write = self._on_unregister_write
+        self._loop.add_reader(self._fileno, self._read)
+        if client.want_write():  # CONNECT did not fit at once: the rest when there is room
+            self._write()
+        self._misc = self._loop.create_task(self._housekeeping())
+        try:
+            async with asyncio.timeout(timeout):
+                await asyncio.shield(self._connack)
+        except TimeoutError:
+            self.disconnect()
+            raise _LinkError(f"no CONNACK within {timeout:g} s") from None
+        except _LinkError:
+            self.disconnect()
+            raise
+
+    async def subscribe(self, pattern: str, qos: int) -> None:
+        """Subscribe and wait for the SUBACK; :class:`_LinkError` if refused or broken."""
+        rc, mid = self._paho.subscribe(pattern, qos=qos)
+        self._check(rc)
+        if mid is None:
+            raise _LinkError("paho gave the subscription no message id")
+        await self._ack(mid)
+
+    async def publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> None:
+        """Publish; at QoS 1 wait for the PUBACK. :class:`_LinkError` if broken."""
+        info = self._paho.publish(topic, payload, qos=qos, retain=retain)
+        self._check(info.rc)
+        if qos > 0 and not info.is_published() and info.mid is not None:
+            await self._ack(info.mid)
+
+    def disconnect(self) -> None:
+        """Say DISCONNECT if the link is up, close the socket and stop; never raises
+        nor waits (the DISCONNECT is written at once, or not at all)."""
+        with contextlib.suppress(Exception):
+            self._paho.disconnect()
+        self._closed("disconnected")
+
+    # -- paho's callbacks (on the loop's thread) --------------------------------------
+
+    def _on_connect(self, _client: object, _userdata: object, _flags: object,
+                    reason: Any, _properties: object) -> None:
+        if self._connack.done():
+            return
+        if reason.is_failure:
+            self._connack.set_exception(_LinkError(f"refused: {reason}", int(reason.value)))
+        else:
+            self._connack.set_result(None)
+
+    def _on_disconnect(self, _client: object, _userdata: object, _flags: object,
+                       reason: Any, _properties: object) -> None:
+        self._closed(f"the broker closed the connection ({reason})")
+
+    def _on_message(self, _client: object, _userdata: object, raw: paho.MQTTMessage) -> None:
+        try:
+            topic = raw.topic
+        except UnicodeDecodeError:
+            return  # no broker should pass it on; nothing here can use it
+        self._take(Message(topic, bytes(raw.payload), bool(raw.retain)))
+
+    def _on_publish(self, _client: object, _userdata: object, mid: int, _reason: object,
+                    _properties: object) -> None:
+        self._acked(mid, None)
+
+    def _on_subscribe(self, _client: object, _userdata: object, mid: int,
+                      reasons: list[Any], _properties: object) -> None:
+        refused = [r for r in reasons if r.is_failure]
+        self._acked(mid, _LinkError(f"subscription refused: {refused[0]}") if refused else None)
+
+    def _on_socket_close(self, _client: object, _userdata: object, _sock: object) -> None:
+        self._forget_socket()
+
+    def _on_register_write(self, _client: object, _userdata: object, _sock: object) -> None:
+        if self._reading:
+            self._write_asked = True  # written once paho is out of the read
+        else:
+            self._write()
+
+    def _on_unregister_write(self, _client: object, _userdata: object, _sock: object) -> None:
+        if self._fileno >= 0:
+            self._loop.remove_writer(self._fileno)
+
+    # -- the socket ---------------------------------------------------------------------
+
+    def _read(self) -> None:
+        client = self._paho
+        self._reading = True
+        try:
+            for _ in range(READ_BURST):
+                rc = client.loop_read()
+                sock = client.socket()
+                if rc != MQTTErrorCode.MQTT_ERR_SUCCESS or sock is None:
+                    break
+                if not _more_to_read(sock):
+                    break
+            else:
+                self._loop.call_soon(self._read)  # more next turn (TLS may hold bytes)
+        except Exception as err:  # a broken link shows here as any error
+            self._closed(_reason(err))
+        finally:
+            self._reading = False
+        if self._write_asked:
+            self._write_asked = False
+            self._write()
+
+    def _write(self) -> None:
+        if self._writing:  # paho asks from within the write below: it writes that too
+            return
+        client = self._paho
+        self._writing = True
+        try:
+            client.loop_write()
+        except Exception as err:  # a broken link shows here as any error
+            self._closed(_reason(err))
+            return
+        finally:
+            self._writing = False
+        if self._fileno >= 0 and client.want_write():  # the buffer is full: wait for room
+            self._loop.add_writer(self._fileno, self._write)
+
+    async def _housekeeping(self) -> None:
+        while self._paho.loop_misc() == MQTTErrorCode.MQTT_ERR_SUCCESS:
+            await asyncio.sleep(MISC_S)
+
+    # -- endings ------------------------------------------------------------------------
+
+    async def _ack(self, mid: int) -> None:
+        if self.error is not None:
+            raise self.error
+        future = self._acks[mid] = self._loop.create_future()
+        try:
+            await future
+        finally:
+            self._acks.pop(mid, None)
+
+    def _acked(self, mid: int, error: _LinkError | None) -> None:
+        future = self._acks.get(mid)
+        if future is None or future.done():
+            return
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
+
+    def _check(self, rc: int) -> None:
+        if self.error is not None:
+            raise self.error
+        if rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
+            raise _LinkError(paho.error_string(rc))
+
+    def _closed(self, reason: str) -> None:
+        """The link is gone: fail what waits on it, stop reading, set :attr:`broken`."""
+        if self.error is None:
+            self.error = _LinkError(reason)
+        self._forget_socket()
+        if self._misc is not None and self._misc is not asyncio.current_task():
+            self._misc.cancel()
+        for future in [self._connack, *self._acks.values()]:
+            if not future.done():
+                future.set_exception(self.error)
+                future.exception()  # retrieved: nobody may be waiting any more
+        self.broken.set()
+
+    def _forget_socket(self) -> None:
+        if self._fileno >= 0:
+            self._loop.remove_reader(self._fileno)
+            self._loop.remove_writer(self._fileno)
+            self._fileno = -1
+
+
+def _no_delay(sock: socket.socket) -> None:
     """Turn Nagle's algorithm off on the connection's socket.
 
     paho leaves it on, so a small publication that follows another waits for the
@@ -415,76 +638,8 @@ def _no_delay(client: aiomqtt.Client) -> None:
     small and latency-bound: measured, a seeded 5-seat match over Mosquitto took 10.4 s
     with Nagle on and 2.0 s with it off.
     """
-    paho = getattr(client, "_client", None)
-    get_socket = getattr(paho, "socket", None)
-    sock = get_socket() if callable(get_socket) else None
-    if isinstance(sock, socket.socket):
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-
-#: The most packets one wake-up of the reader takes from the socket.
-READ_BURST = 64
-
-
-def _serve_socket(client: aiomqtt.Client) -> None:
-    """Read and write the connection's socket with fewer turns of the event loop.
-
-    aiomqtt has paho read one packet per readiness of the socket (paho reads one at a
-    time unless publications are in flight) and answers paho's "I have something to
-    write" (a publication, or the PUBACK of each message received) by registering a
-    writer thread-safely: a wake-up of the loop through its self-pipe, a selector
-    registration, a poll that finds the socket writable, the write, an unregistration.
-    Each turn of the loop costs tens of microseconds, and a match receives thousands of
-    messages. Here the reader takes every packet the socket holds (up to
-    :data:`READ_BURST`), so that messages that arrived together are handed on together,
-    and a packet is written as soon as paho queues it: a loopback socket is nearly always
-    writable, and only when its buffer is full does a writer wait for room. This is set
-    once the connection is up: from then on paho is driven on the loop's thread only
-    (aiomqtt connects on an executor thread, and serves that thread's packets itself).
-    """
-    paho = client._client
-    loop = asyncio.get_running_loop()
-    writing = False
-
-    def read() -> None:
-        try:
-            for _ in range(READ_BURST):
-                paho.loop_read()
-                sock = paho.socket()
-                if sock is None or not _more_to_read(sock):
-                    return
-        except Exception as err:  # as in aiomqtt's own reader: the link is broken
-            _break(client, err)
-            return
-        loop.call_soon(read)  # more at the next turn (TLS may hold decoded bytes unseen)
-
-    def write() -> None:
-        nonlocal writing
-        if writing:  # paho asks from within the write below: it writes that packet too
-            return
-        writing = True
-        try:
-            paho.loop_write()
-        except Exception as err:  # as in aiomqtt's own writer: the link is broken
-            _break(client, err)
-            return
-        finally:
-            writing = False
-        sock = paho.socket()
-        if sock is not None and paho.want_write():  # the buffer is full: wait for room
-            loop.add_writer(sock.fileno(), write)
-
-    def write_now(_paho: object, _userdata: object, _sock: object) -> None:
-        if paho._in_callback_mutex.locked():  # within paho's callback, a write would
-            loop.call_soon(write)             # wait on that lock for ever (QoS 0)
-        else:
-            write()
-
-    sock = paho.socket()
-    if sock is not None:
-        loop.add_reader(sock.fileno(), read)  # in place of aiomqtt's reader
-    paho.on_socket_register_write = write_now
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def _more_to_read(sock: object) -> bool:
@@ -500,25 +655,11 @@ def _more_to_read(sock: object) -> bool:
     return bool(readable)
 
 
-def _break(client: aiomqtt.Client, err: Exception) -> None:
-    """Mark the connection broken by ``err``, as aiomqtt's own callbacks do."""
-    disconnected = getattr(client, "_disconnected", None)
-    if isinstance(disconnected, asyncio.Future) and not disconnected.done():
-        disconnected.set_exception(err)
-
-
-def _code(err: aiomqtt.MqttCodeError) -> int | None:
-    """The numeric code of a connection refusal, whatever form paho gave it in."""
-    rc = err.rc
-    if rc is None or isinstance(rc, int):
-        return rc
-    return int(rc.value)
-
-
-def _payload_bytes(payload: object) -> bytes:
-    if isinstance(payload, bytes | bytearray):
-        return bytes(payload)
-    return b"" if payload is None else str(payload).encode()
+def _reason(err: BaseException) -> str:
+    """A one-line reason for a failed or broken link."""
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror
+    return str(err) or type(err).__name__
 
 
 def _ignore_result(task: asyncio.Task[None]) -> None:
@@ -526,28 +667,16 @@ def _ignore_result(task: asyncio.Task[None]) -> None:
         log.info("re-announcing presence failed: %s", task.exception())
 
 
-#: Longest wait for the broker to see a DISCONNECT through (aiomqtt waits forever).
+#: Longest wait for a connection's housekeeping to end once it is disconnected.
 DISCONNECT_WAIT_S = 5.0
 
 
-async def _quietly_disconnect(client: aiomqtt.Client) -> None:
-    """Leave the broker cleanly if we still can; never raise, never hang: aiomqtt waits
-    without a limit for the disconnection to complete, and a process that has finished
-    its match must still exit (the socket closes with it)."""
-    with contextlib.suppress(aiomqtt.MqttError, OSError, RuntimeError, TimeoutError):
-        await asyncio.wait_for(client.__aexit__(None, None, None), DISCONNECT_WAIT_S)
-    # A broker that never acknowledged the disconnection may drop the link later; aiomqtt
-    # then records that error where nobody waits any more, and asyncio would print it
-    # as a "Future exception was never retrieved" traceback on the player's terminal.
-    disconnected = getattr(client, "_disconnected", None)
-    if isinstance(disconnected, asyncio.Future):
-        disconnected.add_done_callback(_retrieved)
-
-
-def _retrieved(future: asyncio.Future[None]) -> None:
-    """Mark the outcome of ``future`` as seen."""
-    if not future.cancelled():
-        future.exception()
+async def _quietly_disconnect(client: _Connection) -> None:
+    """Leave the broker cleanly if we still can; never raise, never hang: the DISCONNECT
+    is written at once if the socket takes it, and the socket is closed either way (a
+    process that has finished its match must still exit)."""
+    client.disconnect()
+    await asyncio.sleep(0)  # the cancelled housekeeping ends
 
 
 if TYPE_CHECKING:  # mypy checks that the adapter honours the contract
