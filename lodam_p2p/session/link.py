@@ -252,9 +252,12 @@ class Link:
             self._put(LobbySeen(None))
             return
         try:
-            self._put(LobbySeen(TableAnnouncement.decode(payload, topic_table=self.table)))
+            announcement = TableAnnouncement.decode(payload, topic_table=self.table)
         except BadAnnouncement as err:
             self._ignore("lobby", str(err))
+            return
+        self.endpoint.expect(announcement.host)  # the host is heard whatever the crowd
+        self._put(LobbySeen(announcement))
 
     def _ignore(self, sender: str, reason: str) -> None:
         self.ignored += 1

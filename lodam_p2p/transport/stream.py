@@ -357,6 +357,7 @@ class StreamEndpoint:
         #: the senders followed (None: anyone; at a lobby endpoint, all strangers)
         self._admitted: frozenset[str] | None = None
         self._lobby = lobby
+        self._expected: str | None = None
         self._strangers_full = False
         self._max_ahead = max_ahead
         self._max_resend = max_resend
@@ -390,10 +391,17 @@ class StreamEndpoint:
         for inbox in self._inboxes.values():
             inbox.set_caps(self.limits.early_frames, self.limits.early_bytes)
 
-    def forget(self, sender: str) -> None:
-        """Stop following a stranger (gone from the lobby): its place is free again."""
-        if self._stranger(sender):
-            self._inboxes.pop(sender, None)
+    def expect(self, sender: str) -> None:
+        """Follow ``sender`` as a known peer even before :meth:`admit` (a lobby's host,
+        named by its announcement): it is never refused as one stranger too many. One
+        peer at a time: the one expected before is forgotten (it held more than a
+        stranger may)."""
+        before, self._expected = self._expected, sender
+        if before is not None and before != sender and self._admitted is None:
+            self._inboxes.pop(before, None)
+        inbox = self._inboxes.get(sender)
+        if inbox is not None:
+            inbox.set_caps(self.limits.early_frames, self.limits.early_bytes)
 
     def held_bytes(self) -> int:
         """Bytes of early frames held, over every sender (a flood's measure)."""
@@ -467,7 +475,8 @@ class StreamEndpoint:
         return self._heartbeat is not None and self.high_water > 0
 
     def _stranger(self, sender: str) -> bool:
-        return self._lobby and self._admitted is None and sender != self.me
+        return (self._lobby and self._admitted is None
+                and sender not in (self.me, self._expected))
 
     def _inbox(self, sender: str, first: Frame) -> Inbox | None:
         """The inbox of ``sender``, created on first sight (late: at ``first``); None
@@ -493,7 +502,7 @@ class StreamEndpoint:
     def _room_for_stranger(self, sender: str) -> bool:
         """Whether one more stranger may be followed (the first refusal since there was
         last room is logged)."""
-        if len(self._inboxes) < self.limits.strangers:
+        if sum(1 for s in self._inboxes if s != self._expected) < self.limits.strangers:
             self._strangers_full = False
             return True
         if not self._strangers_full:

@@ -148,3 +148,19 @@ def test_a_token_bucket_refills_with_the_time_passed_in() -> None:
     assert not bucket.take(3, now=1.0) and bucket.take(2, now=1.0)
     assert not bucket.take(1, now=0.5)  # a clock that goes back earns nothing
     assert bucket.take(10, now=100.0) and not bucket.full
+
+
+def test_the_announced_host_is_heard_whatever_the_crowd() -> None:
+    joiner = StreamEndpoint("joe", lobby=True)
+    for key in range(200):
+        joiner.receive(f"k{key}", _data(f"k{key}", 2, 10), now=0.0)
+    joiner.receive("host", _data("host", 1, 10), now=0.0)
+    assert joiner.deliveries() == []  # one stranger too many
+    joiner.expect("host")
+    joiner.receive("host", _data("host", 1, 10), now=0.0)
+    assert [d.sender for d in joiner.deliveries()] == ["host"]
+    for seq in range(3, 40):
+        joiner.receive("host", _data("host", seq, 3000), now=0.0)
+    assert joiner.held_frames() == LIMITS.strangers + 37  # 37 > a stranger's 16
+    joiner.expect("fake")  # another announcement: one host is ever expected
+    assert joiner.senders == LIMITS.strangers
