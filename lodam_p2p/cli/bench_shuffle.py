@@ -93,7 +93,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("shuffle", help="prove and verify one proof of shuffle",
                             description=__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cards", type=int, default=52, help="ciphertexts (1-52 for tw)")
+    parser.add_argument("--cards", type=int, default=52, help="ciphertexts (1-104)")
     parser.add_argument("--rounds", type=int, default=9, help="repetitions (median taken)")
     parser.add_argument("--argument", default=DEFAULT, help=argument_help())
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -70,8 +70,12 @@ from lodam_p2p.fairdeal.memo import MEMO
 from lodam_p2p.fairdeal.proofs import Context, batch_weights, challenge
 from lodam_p2p.fairdeal.shuffle import Ciphertext, ShuffleSecret
 
-#: Most ciphertexts one proof covers (a full deck).
-MAX_SIZE = 52
+#: Most ciphertexts one proof covers (the largest deck; a SHUFFLE body carries a proof
+#: of at most 70, see ``record.shuffle_body``).
+MAX_SIZE = 104
+#: The generators h, h_1 … h_52 whose digest every challenge binds (those of the first
+#: published protocol, for decks of up to 52 cards; larger decks use more, derived alike).
+DIGESTED = 52
 Term = tuple[Point | None, int]  # (None = G, scalar)
 
 
@@ -125,16 +129,29 @@ def decode_proof(data: bytes, n: int) -> ShuffleProof:
 # --- generators and small helpers ------------------------------------------------------
 
 
+def generators(n: int = DIGESTED) -> tuple[Point, ...]:
+    """h, h_1 … h_n (at least h_52) = hash_to_curve("lodam/v1/shuffle-generator", u8 i):
+    nobody knows a logarithm between them or to G."""
+    return _digested() if n <= DIGESTED else _more(n)
+
+
 @cache
-def generators() -> tuple[Point, ...]:
-    """h, h_1 … h_52 = hash_to_curve("lodam/v1/shuffle-generator", u8 i): nobody knows a
-    logarithm between them or to G."""
-    return tuple(hash_to_curve(b"lodam/v1/shuffle-generator", bytes([i]))
-                 for i in range(MAX_SIZE + 1))
+def _digested() -> tuple[Point, ...]:
+    return tuple(_generator(i) for i in range(DIGESTED + 1))
+
+
+@cache
+def _more(n: int) -> tuple[Point, ...]:
+    return (*_digested(), *(_generator(i) for i in range(DIGESTED + 1, n + 1)))
+
+
+def _generator(i: int) -> Point:
+    return hash_to_curve(b"lodam/v1/shuffle-generator", bytes([i]))
 
 
 @cache
 def _generators_digest() -> bytes:
+    """SHA-256 of h, h_1 … h_52 (whatever the deck's size)."""
     return hashlib.sha256(b"".join(encode_point(p) for p in generators())).digest()
 
 
@@ -238,7 +255,7 @@ def prove_shuffle(st: Statement, secret: ShuffleSecret, entropy: Entropy) -> Shu
     inputs, outputs, joint = st.inputs, st.outputs, st.joint
     n = len(inputs)
     pi, r = secret.permutation, secret.randomness
-    gens = generators()
+    gens = generators(n)
     h, hs = gens[0], gens[1 : n + 1]
     nonce = _Nonces(entropy, secret, st.ctx.encode() + _deck_bytes(outputs))
     rho = [nonce.scalar() for _ in range(n)]
@@ -331,7 +348,7 @@ def _equations(st: Statement, proof: ShuffleProof, u: Sequence[int], e: int) -> 
     a1, a2, a3, a4, a5 = weights[:5]
     beta = weights[5:]
     (s1, s2, s3, s4), sp = proof.s, proof.s_prime
-    gens = generators()
+    gens = generators(n)
     u_product = 1
     for uj in u:
         u_product = u_product * uj % ORDER

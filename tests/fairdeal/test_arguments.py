@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from lodam_p2p.fairdeal import Transcript, verify_transcript
+from lodam_p2p.fairdeal import Transcript, sim, verify_transcript
 from lodam_p2p.fairdeal import arguments as registry
 from lodam_p2p.fairdeal.arguments import (
     TW,
@@ -132,3 +132,13 @@ def test_a_deck_whose_shuffle_cannot_fit_one_body_is_refused() -> None:
 def test_register_refuses_what_is_no_argument() -> None:
     with pytest.raises(TypeError):
         register_argument(object())  # type: ignore[arg-type]
+
+
+def test_tw_proves_a_deck_beyond_52_cards_as_far_as_one_body_carries() -> None:
+    config, keys = sim.table(2, 70, hand_size=30)
+    table = sim.Sim(config, keys)
+    table.deal()
+    table.finish()
+    assert not table.convictions and verify_transcript(table.transcript()).sound
+    with pytest.raises(ValueError, match="71-card shuffle proven with 'tw' does not fit"):
+        sim.Sim(*sim.table(2, 71))
