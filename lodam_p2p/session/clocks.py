@@ -29,7 +29,6 @@ from typing import Any
 
 from lodam_p2p.fairdeal import Blame
 from lodam_p2p.fairdeal import Phase as FairPhase
-from lodam_p2p.games import Game
 from lodam_p2p.session.ballot import Ballot
 from lodam_p2p.session.gamehand import GameHand
 from lodam_p2p.session.log import SpectatorLog
@@ -38,8 +37,6 @@ from lodam_p2p.session.wire import Body, Msg
 
 #: The seat a TIMEOUT vote names when it waits for whoever holds the awaited card.
 HOLDER = 255
-#: Failed hands in a row after which the table ends.
-MAX_VOIDS = 3
 
 
 class SessionPhase(Enum):
@@ -87,8 +84,6 @@ class Clocks:
     votes: dict[tuple[int, int, int], set[int]]
     _voted: set[tuple[int, int, int]]
     _awaited: tuple[object, ...]
-    game: Game | None
-    voids_in_row: int
     spectator: SpectatorLog | None
     others_done_at: float | None
     lobby_since: float
@@ -150,8 +145,9 @@ class Clocks:
         self.send(Body(Msg.TIMEOUT, self.hand_no, hand.step, (silent,)))
 
     def timeout_vote(self, voter: int, body: Body) -> None:
-        """Take ``voter``'s TIMEOUT vote: kept until this machine can check it (SPEC.md,
-        "Rules the table enforces"), counted once it checks, judged once counted."""
+        """Take ``voter``'s TIMEOUT vote (SPEC.md, "Rules the table enforces"): dropped
+        unless this machine awaits the named seat at the named step as it arrives;
+        pending until that seat's time here runs out; then counted, and judged."""
         assert self.match is not None
         silent, active = body.args[0], self.active()
         if not (0 <= voter < len(active) and active[voter]):
@@ -160,10 +156,17 @@ class Clocks:
                                      and voter != silent):
             return
         key = (body.hand, body.step, silent)
-        if voter in self.votes.get(key, ()):
+        if voter in self.votes.get(key, ()) or self.hand is None:
+            return
+        now = self.now()
+        self.track_awaited(now)
+        if key[:2] != self.ballot.step or silent not in self.ballot.since:
+            # this machine does not wait for that seat at that step: the vote cannot be
+            # a fact here, and never becomes one (a wait that begins later began after
+            # the vote, which cannot report it)
             return
         if self.ballot.pend(key, voter):
-            self.count_votes(self.now())
+            self.count_votes(now)
 
     def count_votes(self, now: float) -> None:
         """Count the pending votes that check here now: the named seat is one this
@@ -204,18 +207,13 @@ class Clocks:
 
     def gainers(self, accused: int) -> set[int]:
         """The seats that would gain from putting ``accused`` out for silence (SPEC.md,
-        "Timeouts are checked facts"): when the conviction would end the match — the
-        accused's exit leaves one seat in play, or it is the void in a row that ends
-        the table — the best placed of the other seats in play, who would win it."""
-        assert self.game is not None
+        "Timeouts are checked facts"): the one seat its exit would leave alone in play,
+        winner of the match on its own word and its own clock. Where two or more others
+        remain, each counted vote is a wait every honest peer saw run out on its own
+        clock, and nobody's profit decides."""
         active = self.active()
-        others = [s for s in range(len(active)) if active[s] and s != accused]
-        ends = len(others) <= 1 if self.game.puts_out else self.voids_in_row + 1 >= MAX_VOIDS
-        if not ends or not others:
-            return set()
-        ranks = self.game.standings(self.match).ranks
-        best = min(ranks[s] for s in others)
-        return {s for s in others if ranks[s] == best}
+        others = {s for s in range(len(active)) if active[s] and s != accused}
+        return others if len(others) == 1 else set()
 
     def _void_as_draw(self, silent: int, step: int) -> None:
         """Too few seats are left to convict ``silent`` without a seat that gains from

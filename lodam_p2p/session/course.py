@@ -61,7 +61,7 @@ from lodam_p2p.player import (
     ViewChanged,
 )
 from lodam_p2p.session.audit import RULES_OFFENCES
-from lodam_p2p.session.clocks import MAX_VOIDS, Clocks, SessionPhase, Timing
+from lodam_p2p.session.clocks import Clocks, SessionPhase, Timing
 from lodam_p2p.session.gamecourse import GameCourse
 from lodam_p2p.session.handplay import HandPlay
 from lodam_p2p.session.keys import Entropy
@@ -74,6 +74,8 @@ from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
 __all__ = ["MAX_VOIDS", "Course", "SessionPhase", "Timing", "blame_line"]
 
+#: Failed hands in a row after which the table ends.
+MAX_VOIDS = 3
 #: Checks every peer makes alike with no claim to prompt it: the audit opening's (every
 #: peer sees the same opening), and a transfer's key-switch proof, which every peer,
 #: followers included, checks as it arrives.

@@ -268,6 +268,8 @@ class TableMachine(Asking):
             return Route.DROP if self.rejoin_drops(seat) else Route.WAIT
         if kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL) or (kind is Msg.TIMEOUT and body.hand == 0):
             return Route.TAKE if self.phase is SessionPhase.LOT else Route.DROP
+        if kind is Msg.TIMEOUT and body.hand > self.hand_no:
+            return Route.DROP  # a vote on a hand not begun here cannot be a fact here
         if self.phase is SessionPhase.LOT or body.hand > self.hand_no:
             return Route.WAIT
         if body.hand < self.hand_no or self.hand is None:

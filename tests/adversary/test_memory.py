@@ -16,25 +16,12 @@ TABLE_KINDS = ("rejoin-mulligan", "lone-timeout-vote", "resume-same-hand",
                "stray-timeout-vote", "foreign-seat-envelope", "stale-hand-frame")
 
 
-#: A Lorum seat convicted (a timeout, a replay) stays in play, silent; once the hands it
-#: holds up are void MAX_VOIDS times the match ends as a draw, and the draw counts the
-#: convicted seat among its winners.
-CONVICTED_WINS_A_DRAW = pytest.mark.xfail(
-    strict=True, reason="Lorum: a seat convicted and then silent ends among the winners "
-    "of the drawn match (leaving never pays does not yet cover a convicted seat)")
-#: The kinds whose attacker goes silent in Lorum once the table refuses it.
-_SILENT_IN_LORUM = {"resume-same-hand", "away-toggle", "foreign-seat-envelope"}
-
-
-@pytest.mark.parametrize(("kind", "game"), [
-    pytest.param(kind, game, marks=CONVICTED_WINS_A_DRAW) if (
-        game == "lorum" and kind in _SILENT_IN_LORUM) else (kind, game)
-    for kind in TABLE_KINDS for game in ("lodam", "lorum")])
+@pytest.mark.parametrize("game", ["lodam", "lorum"])
+@pytest.mark.parametrize("kind", TABLE_KINDS)
 def test_the_table_holds_against_the_attack(kind: str, game: str) -> None:
     assert_held(play_against(kind, game=game))
 
 
-@CONVICTED_WINS_A_DRAW
 def test_a_resume_of_the_hand_begun_frames_no_one_with_a_carried_deck() -> None:
     """Short First & Last carries its deck over: there a RESUME of the hand begun would
     have the honest seats deal it again and sign a second hand key at seq 0, which the

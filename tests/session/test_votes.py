@@ -126,14 +126,36 @@ def test_a_vote_naming_a_seat_not_awaited_is_not_counted() -> None:
     seat alone is put out."""
     router, table, silent = stopped_at_a_turn(3)
     (bystander, other) = [m for m in table[1:] if m is not silent]
+    assert silent.hand is not None
+    dropped = (silent.hand_no, silent.hand.step, seat_of(bystander))
     start = router.now
     router.now = start + TIMING.timeout_s + 1.0
     router.lie(silent, seat_of(bystander))
     router.lie(other, seat_of(bystander))
     router.settle()
+    assert all(dropped not in m.ballot.pending and dropped not in m.votes for m in table)
     assert not any(blamed(m, seat_of(bystander)) for m in table)
     assert all(m.blames and m.blames[0].startswith(f"seat {seat_of(silent)}: timeout:")
                for m in table)
+
+
+def test_a_vote_for_a_step_not_reached_never_counts() -> None:
+    """A seat votes ahead against every other seat for the next steps and the next
+    hand: no machine keeps those votes, so none counts when the step comes."""
+    router, table, accused = stopped_at_a_turn(3)
+    assert accused.hand is not None
+    step, hand_no = accused.hand.step, accused.hand_no
+    liar = next(m for m in table[1:] if m is not accused)
+    targets = [seat_of(m) for m in table[1:] if m is not liar]
+    for seat in targets:
+        for ahead in (1, 2):
+            router.lie(liar, seat, step + ahead)
+        liar.send(Body(Msg.TIMEOUT, hand_no + 1, 0, (seat,)))
+    router.settle()
+    router.answer(accused)
+    router.settle()
+    assert all(not m.ballot.pending and not m.votes for m in table)
+    assert not any(m.blames for m in table)
 
 
 def test_a_vote_before_the_deadline_here_waits_until_it_passes() -> None:
