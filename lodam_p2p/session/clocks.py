@@ -175,16 +175,16 @@ class Clocks:
         if self.hand is None or self.phase is not SessionPhase.MATCH or self.holding():
             return
         self.track_awaited(now)
-        ballot, limit = self.ballot, self._limit()
+        ballot, limit, hand = self.ballot, self._limit(), self.hand
         for key in sorted(ballot.pending):
-            if key not in ballot.pending or self.hand is None:
-                return  # a verdict ended the hand: the rest were dropped with it
+            if self.hand is not hand:
+                return  # a verdict ended the hand: the votes left go with its step
             if key[:2] != ballot.step:
                 continue
             due = ballot.deadline(key[2], limit)
             if due is None or now < due:
                 continue
-            self.votes.setdefault(key, set()).update(ballot.pending.pop(key))
+            self.votes.setdefault(key, set()).update(ballot.pending.pop(key, set()))
             self._judge(key)
 
     def _judge(self, key: tuple[int, int, int]) -> None:
