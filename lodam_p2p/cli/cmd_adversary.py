@@ -29,6 +29,7 @@ from lodam_p2p.cli.cmd_join import DEFAULT_BROKER
 from lodam_p2p.cli.netrun import (
     EXIT_FAILED,
     add_common,
+    add_session_options,
     bot_seats,
     check_broker,
     check_table,
@@ -51,6 +52,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--list", action="store_true", help="list the attacks and exit")
     parser.add_argument("--table", help="the table (default: the first open one)")
     add_common(parser)
+    add_session_options(parser)
     parser.set_defaults(run=run)
 
 

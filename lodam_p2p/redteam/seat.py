@@ -68,6 +68,11 @@ class Cheat(TableMachine):
             envelopes = tuple(relink(self, e) for e in out.envelopes)
             super().send(replace(out, envelopes=envelopes) if self.relinked else out)
 
+    def may_publish(self, body: Body) -> bool:
+        """Always: a modified client keeps no guard against signing two envelopes for
+        one (hand, seq) — the equivocation attacks are made of them."""
+        return True
+
     def say(self, body: Body) -> None:
         """Publish ``body`` to the others without taking it here: a lie told to the
         table that the cheat's own machine does not act on."""

@@ -150,13 +150,14 @@ class Linked:
 
 
 async def play_linked(attack: Attack, *, game: str = "lodam", seat: int = 1, seats: int = 4,
-                      seed: int = 1, timing: Timing = LINKED) -> Linked:
+                      options: tuple[str, ...] | None = None, seed: int = 1,
+                      timing: Timing = LINKED) -> Linked:
     """One match of random bots on a :class:`~lodam_p2p.transport.memory.MemoryHub`,
     every seat with its link and runner, the adversary ``attack`` at ``seat``: what a
     flood needs, the frames below the session."""
     hub = MemoryHub()
     played: Game = get_game(game)
-    chosen = played.parse_options(list(GAMES[game]))
+    chosen = played.parse_options(list(GAMES[game] if options is None else options))
     entropies = [seeded(seed, place) for place in range(seats + 1)]
     links = [Link(hub.transport, TABLE, new_identity(entropy), heartbeat=timing.heartbeat_s,
                   retry=timing.retry_s) for entropy in entropies]

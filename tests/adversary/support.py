@@ -96,3 +96,64 @@ def assert_out_before_a_card(played: Played) -> None:
     out = next(i for i, line in enumerate(lines) if "is out of the match" in line)
     plays = [i for i, line in enumerate(lines) if " plays " in line]
     assert not plays or out < plays[0], played.logs
+
+
+def play_four(kind: str, broker: Mosquitto, tmp_path: Path, *, game: str = "lodam",
+              options: tuple[str, ...] = ("lives=1",), early: bool = False,
+              grace: str = "20", limit: str = "20") -> Played:
+    """Play one match at four seats — ``lodam host`` with a random bot, two ``lodam bot
+    random`` and ``lodam adversary KIND`` — of ``game`` with ``options``. ``early``: the
+    adversary joins before the bots, at seat 1 (the coordinator of seat 0's return),
+    else last, at seat 3. Each seat waits ``grace`` seconds for a seat that is gone, and
+    ``limit`` seconds for a step (longer than :data:`LIMIT`: four processes and a flood
+    on a busy machine must never make an honest seat look silent)."""
+    table = (kind.replace("-", "") + game)[:24]
+    rules = [arg for option in options for arg in ("--option", option)]
+    common = ["--table", table, "--broker", broker.url, "--json", "--timeout", limit]
+    host = _lodam("host", "--seats", "4", "--bot", "random", "--game", game, *rules,
+                  "--option", f"rejoin_grace={grace}", *common, log=tmp_path / "host.log")
+    wait_for("the table announced", lambda: announced(broker, table))
+    started: list[subprocess.Popen[bytes]] = []
+
+    def join(name: str, *args: str) -> None:
+        started.append(_lodam(*args, *common, "--option", f"rejoin_grace={grace}",
+                              log=tmp_path / f"{name}.log"))
+        wait_for(f"{name} seated", lambda: seated(broker, table) == len(started) + 1)
+
+    adversary = ("adversary", "adversary", kind)
+    for name, *args in ([adversary] if early else []) + [
+            ("bot1", "bot", "random"), ("bot2", "bot", "random")] + (
+            [] if early else [adversary]):
+        join(name, *args)
+    processes = [host, *started]
+    names = ["host", *(("adversary", "bot1", "bot2") if early else
+                       ("bot1", "bot2", "adversary"))]
+    try:
+        outs = [p.communicate(timeout=240)[0].decode() for p in processes]
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    logs = "\n".join(f"--- {name}\n{(tmp_path / f'{name}.log').read_text()}"
+                     for name in names)
+    assert [p.returncode for p in processes] == [0] * 4, logs
+    results = {name: json.loads(out.splitlines()[-1]) for name, out in zip(names, outs,
+                                                                           strict=True)}
+    report = results.pop("adversary")
+    return Played(list(results.values()), report, logs, (tmp_path / "host.log").read_text())
+
+
+def assert_held(played: Played) -> None:
+    """The attack was mounted and won nothing; the honest seats agree, name no honest
+    seat, and a seat they name is not among their winners."""
+    report, logs = played.adversary, played.logs
+    assert report["attempted"], logs
+    assert report["learned"] == [], logs
+    first = played.honest[0]
+    assert all(result == first for result in played.honest), logs
+    seat = report["seat"]
+    named = {line.split(":")[0] for line in first["blames"]}
+    assert named <= {f"seat {seat}"}, logs
+    if named:
+        assert seat not in first["winners"], logs

@@ -220,8 +220,8 @@ class ResumeSameHand(Attack):
 
 class LeaveWhileLeading(Attack):
     """Leave the match (its presence says gone, and it says nothing more) at its first
-    turn when it stands first (alone, or shared once a deal is settled), expecting the
-    standings of the match ended early to rank it first.
+    turn when it stands first (alone or shared), expecting the standings of the match
+    ended early to rank it first.
 
     The table must rank a seat that left, or was put out, below every seat still
     playing, whatever the score when it left."""
@@ -240,8 +240,6 @@ class LeaveWhileLeading(Attack):
         ranks = adv.standings().ranks
         if adv.seat is None or ranks[adv.seat] != min(ranks):
             return
-        if ranks.count(min(ranks)) > 1 and adv.hand_no < 2:
-            return  # tied with the others: wait for a settled deal to stand on
         self.attempted = self.left = True
         adv.go(False)
 
