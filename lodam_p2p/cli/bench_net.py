@@ -35,6 +35,25 @@ binary is installed (with ``set_tcp_nodelay true``: small messages must not wait
 delayed acknowledgements — set it in your own mosquitto.conf too), else the embedded
 amqtt broker; ``--broker embedded`` measures amqtt, run in this process (``lodam
 host`` runs the same broker as a process of its own).
+
+The cost of a LAN: ``--delay-ms MS[,JITTER]`` puts a relay between every peer (the host
+included) and the broker that holds each read, in each direction, MS milliseconds plus
+a uniform draw from 0 to JITTER, in order (:mod:`lodam_p2p.cli.relay`). Through the
+relay the match also reports:
+
+- ``round_trips_per_deal`` — the sequential network round trips of the match per deal:
+  the longest chain of DATA frames in which each was sent by a seat after it had read
+  the one before from another seat (its PUBACK for it came first on its connection),
+  counted by the relay from the peers' own connections, divided by the deals. A
+  frame's seat sending it after its own earlier frames costs no round trip; heartbeats,
+  resend requests, presence and the lobby do not count. Each such round trip costs
+  twice the relay's delay (seat to broker, broker to seat) on top of the direct run.
+- ``delay_ms`` — the delay, as given.
+
+``--side-by-side`` (with ``--delay-ms``) plays each match twice in turn, directly and
+through the relay, and ends with the medians of each and their ratio per deal
+(``delayed_over_direct``): the two measured side by side on the same machine.
+Every figure also gives ``deal_s``, the match's time per deal.
 """
 
 from __future__ import annotations
@@ -49,17 +68,20 @@ import statistics
 import subprocess
 import sys
 from collections.abc import AsyncIterator
+from typing import Any
 
 from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bench_deal import us_per_mult
 from lodam_p2p.cli.netrun import add_game, bot_seats, check_broker, game_for, parse_options
+from lodam_p2p.cli.relay import Delay, DelayRelay
 from lodam_p2p.games import GameError
 from lodam_p2p.session import Session, SessionError, Timing
 from lodam_p2p.session.keys import new_identity
 from lodam_p2p.session.link import Link
 from lodam_p2p.session.lobby import HostDesk, check_playable
 from lodam_p2p.session.table import find_announcement, mqtt_connector
+from lodam_p2p.transport.url import BrokerUrl
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,10 +101,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         help="matches to play one after another (default 1)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per match, then their summary")
+    parser.add_argument("--delay-ms", metavar="MS[,JITTER]", type=_delay,
+                        help="put every peer behind a relay that holds each read MS ms "
+                             "+ U(0, JITTER) ms in each direction, in order, and count the "
+                             "round trips per deal (see above)")
+    parser.add_argument("--side-by-side", action="store_true",
+                        help="with --delay-ms: play each match directly and through the "
+                             "relay in turn, and give the ratio of their medians")
     parser.add_argument("--profile", metavar="DIR",
                         help="run every bot under cProfile and write DIR/seat-N.prof "
                              "(DIR/match-M-seat-N.prof with --matches)")
     parser.set_defaults(run=run)
+
+
+def _delay(text: str) -> Delay:
+    try:
+        return Delay.parse(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,6 +132,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--matches must be between 1 and {MAX_MATCHES}")
     if args.broker not in (None, "embedded"):
         check_broker(args.broker)
+    if args.side_by_side and args.delay_ms is None:
+        raise CliError("--side-by-side compares a match through --delay-ms with one without: "
+                       "give --delay-ms")
+    if args.delay_ms is not None and (args.broker or "").startswith("mqtts:"):
+        raise CliError("--delay-ms relays plain MQTT only, not mqtts://")
     if args.profile is not None:
         try:
             os.makedirs(args.profile, exist_ok=True)
@@ -108,26 +149,58 @@ def run(args: argparse.Namespace) -> int:
         check_playable(game, parse_options(args.option, game.name))
     except GameError as err:
         raise CliError(str(err)) from None
-    samples = []
+    kinds = [None, args.delay_ms] if args.side_by_side else [args.delay_ms]
+    samples: dict[Delay | None, list[dict[str, object]]] = {kind: [] for kind in kinds}
     for match in range(1, args.matches + 1):
-        figures = _one_match(args, match)
-        samples.append(figures)
-        _show(figures, args, f"{game.title}, {args.seats} seats")
+        for kind in kinds:
+            figures = _one_match(args, match, kind)
+            samples[kind].append(figures)
+            _show(figures, args, f"{game.title}, {args.seats} seats{_through(kind)}")
+    summaries = {kind: summarize(found) for kind, found in samples.items()}
     if args.matches > 1:
-        _show(summarize(samples), args, f"median of {args.matches} matches")
+        for kind, summary in summaries.items():
+            _show(summary, args, f"median of {args.matches} matches{_through(kind)}")
+    if args.side_by_side:
+        _show_ratio(summaries[None], summaries[args.delay_ms], args)
     return 0
+
+
+def _through(delay: Delay | None) -> str:
+    return "" if delay is None else f", through a relay of {delay} each way"
+
+
+def _show_ratio(direct: dict[str, object], delayed: dict[str, object],
+                args: argparse.Namespace) -> None:
+    """The delayed matches' time per deal over the direct ones' (medians)."""
+    ratio = round(_float(delayed["deal_s"]) / max(_float(direct["deal_s"]), 1e-9), 2)
+    line: dict[str, Any] = {"delayed_over_direct": ratio, "direct_deal_s": direct["deal_s"],
+                            "delayed_deal_s": delayed["deal_s"],
+                            "round_trips_per_deal": delayed.get("round_trips_per_deal"),
+                            "delay_ms": delayed.get("delay_ms")}
+    if args.json:
+        print(json.dumps(line), flush=True)
+        return
+    print(f"side by side: {line['delayed_deal_s']} s per deal through the relay "
+          f"({line['delay_ms']} ms) against {line['direct_deal_s']} s directly: "
+          f"x{ratio}; {line['round_trips_per_deal']} round trips per deal", flush=True)
+
+
+def _float(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
 
 
 #: Most matches one ``--matches`` asks for.
 MAX_MATCHES = 100
 
 
-def _one_match(args: argparse.Namespace, match: int) -> dict[str, object]:
-    """The figures of match number ``match``, its CPU counted from its own start."""
+def _one_match(args: argparse.Namespace, match: int,
+               delay: Delay | None = None) -> dict[str, object]:
+    """The figures of match number ``match`` (through a relay of ``delay``), its CPU
+    counted from its own start."""
     cpu_before = _cpu_all()
     before = us_per_mult()
     try:
-        figures = asyncio.run(_measure(args, match))
+        figures = asyncio.run(_measure(args, match, delay))
     except SessionError as err:
         raise CliError(str(err), 1) from None
     figures["us_per_scalar_mult"] = round((before + us_per_mult()) / 2, 2)
@@ -139,6 +212,8 @@ def summarize(samples: list[dict[str, object]]) -> dict[str, object]:
     """The medians of the matches' numeric figures, the fastest and slowest match, and
     the broker they ran on."""
     summary: dict[str, object] = {"broker": samples[0]["broker"], "matches": len(samples)}
+    if "delay_ms" in samples[0]:
+        summary["delay_ms"] = samples[0]["delay_ms"]
     for key in samples[0]:
         values = [_number(sample[key]) for sample in samples]
         if None in values:
@@ -165,8 +240,10 @@ def _show(figures: dict[str, object], args: argparse.Namespace, what: str) -> No
         return
     spread = (f" (fastest {figures['match_s_min']} s, slowest {figures['match_s_max']} s)"
               if "match_s_min" in figures else "")
+    trips = (f"; {figures['round_trips_per_deal']} round trips per deal"
+             if "round_trips_per_deal" in figures else "")
     print(f"{figures['broker']}: {what}, "
-          f"{figures['deals']} deals; "
+          f"{figures['deals']} deals ({figures['deal_s']} s each{trips}); "
           f"shuffle+deal median {figures['shuffle_deal_ms_median']} ms; "
           f"match {figures['match_s']} s{spread}; {figures['bytes_per_hand']} bytes per hand; "
           f"{figures['remasks']} re-masks; CPU {figures['cpu_s']} s "
@@ -199,34 +276,60 @@ async def _broker(choice: str | None) -> AsyncIterator[tuple[str, str]]:
 
 
 
-async def _measure(args: argparse.Namespace, match: int) -> dict[str, object]:
+async def _measure(args: argparse.Namespace, match: int,
+                   delay: Delay | None) -> dict[str, object]:
+    async with _broker(args.broker) as (name, url), _relayed(url, delay) as relay:
+        figures = await _match_over(args, match, name, url,
+                                    url if relay is None else relay.url)
+    if relay is not None and delay is not None:
+        deals = _float(figures["deals"])
+        figures["round_trips_per_deal"] = relay.round_trips.per_deal(int(deals))
+        figures["delay_ms"] = f"{delay.ms:g},{delay.jitter:g}"
+    return figures
+
+
+@contextlib.asynccontextmanager
+async def _relayed(url: str, delay: Delay | None) -> AsyncIterator[DelayRelay | None]:
+    """A delaying relay to the broker at ``url``, or None without ``delay``."""
+    if delay is None:
+        yield None
+        return
+    broker = BrokerUrl.parse(url)
+    async with DelayRelay(broker.host, broker.port, delay) as relay:
+        yield relay
+
+
+async def _match_over(args: argparse.Namespace, match: int, name: str, url: str,
+                      peers_url: str) -> dict[str, object]:
+    """One match on the broker at ``url``, every peer connecting to ``peers_url``."""
     game = game_for(args.game)
     options = parse_options(args.option, game.name)
-    async with _broker(args.broker) as (name, url):
-        # a table of its own per match: on a shared broker nothing retained by the
-        # last match (its announcement, its peers' presence) meets the next one
-        table = f"bench-{os.getpid()}-{match}"
-        link = Link(mqtt_connector(url), table, new_identity(os.urandom))
-        desk = HostDesk(table, link.peer, args.seats, options, game=game)
-        host = Session(link, plan=None, entropy=os.urandom, host=link.peer, desk=desk,
-                       timing=Timing(timeout_s=30, linger_s=2, lobby_s=60))
-        task = asyncio.create_task(host.run())
-        await _announced(url, table, task)  # before any bot looks for it
-        prefix = "" if args.matches == 1 else f"match-{match}-"
-        bots = [await _spawn(args.bot, table, url, seat,
-                             None if args.profile is None
-                             else os.path.join(args.profile, f"{prefix}seat-{seat}.prof"))
-                for seat in range(args.seats)]
-        try:
-            outcome = await task
-        finally:
-            for bot in bots:
-                await _reap(bot)
+    # a table of its own per match: on a shared broker nothing retained by the
+    # last match (its announcement, its peers' presence) meets the next one
+    table = f"bench-{os.getpid()}-{match}"
+    link = Link(mqtt_connector(peers_url), table, new_identity(os.urandom))
+    desk = HostDesk(table, link.peer, args.seats, options, game=game)
+    host = Session(link, plan=None, entropy=os.urandom, host=link.peer, desk=desk,
+                   timing=Timing(timeout_s=30, linger_s=2, lobby_s=60))
+    task = asyncio.create_task(host.run())
+    await _announced(url, table, task)  # before any bot looks for it
+    prefix = "" if args.matches == 1 else f"match-{match}-"
+    bots = [await _spawn(args.bot, table, peers_url, seat,
+                         None if args.profile is None
+                         else os.path.join(args.profile, f"{prefix}seat-{seat}.prof"))
+            for seat in range(args.seats)]
+    try:
+        outcome = await task
+    finally:
+        for bot in bots:
+            await _reap(bot)
     hands = max(1, len(host.deal_times))
     return {
         "broker": name,
         "shuffle_deal_ms_median": round(statistics.median(host.deal_times or [0]) * 1000, 1),
         "match_s": round(host.match_ended_at - host.match_started_at, 2),
+        "deal_s": round((host.match_ended_at - host.match_started_at)
+                        / max(1, outcome.deals), 3),
         "bytes_per_hand": round(link.bytes_received / hands),
         "deals": outcome.deals,
         "audits_passed": outcome.audits_passed,
