@@ -314,8 +314,18 @@ def with_addresses(advert: TableAdvert, addresses: list[str]) -> TableAdvert:
     url = BrokerUrl.parse(advert.broker)
     if url.host not in addresses:
         return advert
-    also = tuple(str(replace(url, host=a)) for a in addresses if a != url.host)
+    also = tuple(str(replace(url, host=a)) for a in addresses
+                 if a != url.host and _usable(a))
     return TableAdvert(advert.table, advert.broker, advert.version, also)
+
+
+def _usable(address: str) -> bool:
+    """Whether another machine can reach ``address`` by URL (as :func:`lan_addresses`)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return _reachable(ip, ipv6=True) and "%" not in address
 
 
 def _literals(hosts: list[str], fallback: bool = True) -> list[str]:

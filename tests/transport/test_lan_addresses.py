@@ -78,7 +78,7 @@ def test_hosts_of_urls_are_their_ip_addresses() -> None:
 
 def test_an_advert_learns_the_hosts_other_addresses() -> None:
     advert = TableAdvert("oak", "mqtt://10.213.0.5:1883")
-    found = with_addresses(advert, ["10.213.0.5", "192.168.1.20", "fd00::5"])
+    found = with_addresses(advert, ["10.213.0.5", "192.168.1.20", "fd00::5", "fe80::1%eth0"])
     assert found.brokers == ("mqtt://10.213.0.5:1883", "mqtt://192.168.1.20:1883",
                              "mqtt://[fd00::5]:1883")
     # a broker on another machine: the advertising machine's addresses are not its own
