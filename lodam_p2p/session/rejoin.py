@@ -112,11 +112,20 @@ from lodam_p2p.session.away import COUNTDOWN_EVERY
 from lodam_p2p.session.course import SessionPhase
 from lodam_p2p.session.handplay import Route
 from lodam_p2p.session.journal import SeatJournal, match_snapshot
-from lodam_p2p.session.resumestate import TableGone, outcome_json, pack_state, read_state
+from lodam_p2p.session.resumestate import (
+    MAX_RETURNS,
+    RETURNS,
+    VOIDS,
+    TableGone,
+    outcome_json,
+    pack_state,
+    read_state,
+)
 from lodam_p2p.session.returning import Returning
+from lodam_p2p.session.signed import SignedRecord
 from lodam_p2p.session.wire import Body, Msg
 
-__all__ = ["COUNTDOWN_EVERY", "Rejoining", "TableGone"]
+__all__ = ["COUNTDOWN_EVERY", "MAX_RETURNS", "Rejoining", "TableGone"]
 
 log = logging.getLogger("lodam_p2p.session")
 
@@ -136,7 +145,14 @@ class Rejoining(Returning):
         self._rejoin_deadline = 0.0
         self.follow = follow
         self._back, self._votes, self._together = None, {}, tuple(together)
-        self._returning = {}
+        self._returning, self._asked_back, self._pending, self._went_away = {}, {}, {}, {}
+        self._answered_in: int | None = None
+        self.returns = {}
+        self.signed = SignedRecord()
+        kept = self.journal.entry.get("match") if self.journal.rejoining else None
+        begun = kept.get("hand_no") if isinstance(kept, dict) else None
+        if isinstance(begun, int) and not isinstance(begun, bool) and begun >= 0:
+            self.signed.begun = begun  # its last process may have signed in that hand
 
     # --- journaling ----------------------------------------------------------------
 
@@ -148,7 +164,16 @@ class Rejoining(Returning):
                           host=host, match=None)
 
     def new_hand(self) -> None:
-        """Keep the match state, then begin the hand."""
+        """Keep the match state, then begin the hand, never under a number this seat
+        has begun before (:mod:`.signed`): the journal keeps the number before the hand's
+        first envelope is signed."""
+        if self.seat is not None:
+            if self.hand_no <= self.signed.begun:
+                log.error("table %s: hand %d was begun here before; dealing hand %d "
+                          "instead of signing a second time", self.table, self.hand_no,
+                          self.signed.begun + 1)
+                self.hand_no = self.signed.begun + 1
+            self.signed.begun = self.hand_no
         if self.match is not None:
             self.journal.keep(match=match_snapshot(self.match, self.hand_no, self.audits,
                                                    self.blames, self.game))
@@ -162,48 +187,157 @@ class Rejoining(Returning):
 
     def own_will_seen(self) -> None:
         """This process lost its connection long enough for the broker to publish its
-        will: the others hold the table for it, so it asks to be taken back."""
+        will: the others hold the table for it, so it asks to be taken back (its own
+        REJOIN counts as heard here, so that it follows the RESUME that answers it)."""
         if self.seat is not None and self.phase in (SessionPhase.MATCH, SessionPhase.GRACE):
+            self._returning[self.seat] = frozenset({self.seat})
+            self._asked_back[self.seat] = self.hand_no
             self.send(Body(Msg.REJOIN, args=(self.hand_no, [])))
+
+    def seat_gone(self, seat: int) -> None:
+        """A seated peer's presence went away: hold the table for it (:mod:`.away`), and
+        note that this machine saw it go (the first condition of its return)."""
+        super().seat_gone(seat)
+        if self.phase in (SessionPhase.MATCH, SessionPhase.GRACE) and seat != self.seat:
+            self._went_away[seat] = self.hand_no
+            self.answer_returns()
+
+    def check_timers(self, now: float) -> None:
+        """Answer a return that has become acceptable (a seat asking back that has
+        missed its clock since), before this seat's own vote on that clock."""
+        if self._pending and self.phase in (SessionPhase.MATCH, SessionPhase.GRACE):
+            self.answer_returns()
+        super().check_timers(now)
+
+    def may_publish(self, body: Body) -> bool:
+        """Whether ``body`` may go out: never an envelope of this seat's own at a
+        (hand, seq) where it published another one (:mod:`.signed`)."""
+        if self.seat is None or not body.envelopes:
+            return True
+        clash = self.signed.clash(body.envelopes, self.seat)
+        if clash is None:
+            return True
+        log.error("table %s: kept back a %s that would sign a second envelope at hand %d, "
+                  "seq %d", self.table, body.kind.name, *clash)
+        return False
 
     # --- REJOIN and RESUME ---------------------------------------------------------
 
     def route_resume(self, sender: int, body: Body) -> Route:
-        """Where ``sender``'s RESUME goes: dropped unless it is the coordinator's for a
-        seat this peer waits for; held until this peer caught up, or until the REJOIN
-        naming the seats back with the returning one (hence its coordinator) is heard.
-        A returning seat takes only the RESUME of its own return."""
-        back = body.args[0]
-        if self.phase is SessionPhase.REJOIN:
-            return Route.TAKE if back == self._back and sender == self.coordinator(back) \
-                else Route.DROP
-        if sender != self.coordinator(back):
-            return Route.WAIT if self.rejoin_unheard(back) else Route.DROP
-        return Route.TAKE if self.hand is None or body.hand <= self.hand_no else Route.WAIT
+        """Where ``sender``'s RESUME goes (protocol/SPEC.md, "Returning").
 
-    def take_rejoin(self, seat: int, together: list[int]) -> None:
-        """A seat is back with a new process (``together``: the seats coming back with
-        it); the coordinator answers RESUME."""
+        A returning seat takes only the coordinator's RESUME of its own return. Every
+        other peer takes a RESUME only in the coordinator's stream order and only where
+        every honest peer decides alike: it waits until the REJOIN it answers is heard
+        (no REJOIN, no return) and until this peer has caught up with the hand the
+        RESUME voids; it drops a RESUME from any seat but the coordinator, one that does
+        not name the hand after the one it voids, and one whose hand is already over
+        here (a RESUME never names a hand already begun)."""
+        back, nxt = body.args[0], body.args[1]
+        if self.phase is SessionPhase.REJOIN:
+            return self._route_back(sender, back)
+        if self.phase not in (SessionPhase.MATCH, SessionPhase.GRACE):
+            return Route.DROP
+        if back not in self._asked_back:
+            return Route.WAIT  # the REJOIN it answers is still to come (or never comes)
+        if sender != self.coordinator(back) or nxt != body.hand + 1 \
+                or body.hand < self.hand_no:
+            return Route.DROP
+        return Route.TAKE if body.hand == self.hand_no else Route.WAIT
+
+    def _route_back(self, sender: int, back: int) -> Route:
+        """At a returning seat: its own coordinator's RESUME is a vote; another seat's
+        return that follows it in the coordinator's stream waits until this seat sits
+        down and then moves it on with the table (one before it belongs to the hands
+        this seat missed)."""
+        if back == self._back:
+            return Route.TAKE if sender == self.coordinator(back) else Route.DROP
+        mine = self.coordinator(self._back) if self._back is not None else None
+        return Route.WAIT if sender == mine and sender in self._votes else Route.DROP
+
+    def take_rejoin(self, seat: int, together: list[int], hand: int = 0) -> None:
+        """A seat asks to be taken back (``together``: the seats coming back with it;
+        ``hand``: the last hand it began). Every peer notes that it asked; its
+        coordinator answers RESUME once the return is acceptable (:meth:`answer_returns`),
+        and otherwise not at all."""
         assert self.roster is not None
         players = len(self.roster.sitters)
         self._returning[seat] = frozenset([seat, *(s for s in together if s < players)])
-        self.away.pop(seat, None)
-        self._awaited = ()
-        self.tell(Notice(NoticeLevel.INFO, f"seat {seat} is back at the table"))
-        if self.seat is None or self.phase is SessionPhase.REJOIN:
+        if self.phase is SessionPhase.REJOIN:
+            self._asked_back[seat] = hand  # for when this seat, back too, follows its RESUME
             return
         if self.phase in (SessionPhase.LINGER, SessionPhase.DONE) and self.outcome is not None:
-            state: dict[str, Any] = {"outcome": outcome_json(self.outcome)}
-            kind = Msg.RESUME if self.seat == self.coordinator(seat) else Msg.ATTEST
-            self.send(Body(kind, self.hand_no, 0, (seat, self.hand_no, pack_state(state))))
+            if self.seat is not None:
+                state: dict[str, Any] = {"outcome": outcome_json(self.outcome)}
+                kind = Msg.RESUME if self.seat == self.coordinator(seat) else Msg.ATTEST
+                self.send(Body(kind, self.hand_no, 0, (seat, self.hand_no, pack_state(state))))
             return
-        if self.seat != self.coordinator(seat):
-            return  # its own view goes with the RESUME it takes (_resume_table)
         if self.match is None or self.phase not in (SessionPhase.MATCH, SessionPhase.GRACE):
             return  # the lot: not resumable (see Limits)
-        nxt = self.hand_no + 1 if self.hand is not None else self.hand_no
-        state = match_snapshot(self.match, nxt, self.audits, self.blames, self.game)
+        self._asked_back[seat] = hand
+        self.tell(Notice(NoticeLevel.INFO, f"seat {seat} asks to be taken back"))
+        if self.seat is not None and self.seat == self.coordinator(seat):
+            self._pending[seat] = hand
+            self.answer_returns()
+
+    def answer_returns(self) -> None:
+        """As the coordinator, answer every pending REJOIN that is now acceptable, one
+        at a time (each RESUME moves the hand on: the next waits until it is applied)."""
+        for seat in sorted(self._pending):
+            if self.seat != self.coordinator(seat):
+                del self._pending[seat]
+            elif self._answered_in != self.hand_no and self.return_refused(seat) is None:
+                del self._pending[seat]
+                self._answered_in = self.hand_no
+                self._answer(seat)
+
+    def settle(self) -> None:
+        """The hand passed its audit, every seat answering: a seat that went away before
+        and a REJOIN that was not taken no longer stand."""
+        self._went_away.clear()
+        for seat in self._pending:
+            log.info("table %s: seat %d's return refused: %s", self.table, seat,
+                     self.return_refused(seat))
+        self._pending.clear()
+        super().settle()
+
+    def return_refused(self, seat: int) -> str | None:
+        """Why the coordinator cannot take ``seat`` back now, or None if it can
+        (protocol/SPEC.md, "Returning"): it must have seen the seat go away in this
+        hand (its presence gone, or its clock missed before this seat voted on it), and
+        the hand must still be open (no audit opening out, its play not over)."""
+        hand, asked = self.hand, self._pending.get(seat, 0)
+        if asked > self.hand_no:
+            return f"it began hand {asked}, this seat is still in hand {self.hand_no}"
+        if hand is not None and any(key[0] == self.hand_no and key[2] == seat
+                                    for key in self._voted):
+            return "this seat has voted on its silence in this hand: the table decides"
+        if seat not in self._went_away and not self._missed_clock(seat):
+            return "it was never seen gone since the last hand it played through"
+        if hand is not None and (hand.fair.opened() or hand.public.is_over):
+            return "the hand's play is over or its audit openings are out"
+        return None
+
+    def _missed_clock(self, seat: int) -> bool:
+        """Whether the hand awaits ``seat`` at its current step past the table's limit."""
+        hand = self.hand
+        return (hand is not None and self._awaited == (self.hand_no, hand.step, seat)
+                and self.now() >= self._awaited_since + self._limit())
+
+    def _answer(self, seat: int) -> None:
+        """Publish the RESUME of ``seat``'s return: the hand after this one, and the
+        match state as it will stand then (this return counted)."""
+        nxt = self.hand_no + 1
+        state = self.return_state(seat, nxt)
         self.send(Body(Msg.RESUME, self.hand_no, 0, (seat, nxt, pack_state(state))))
+
+    def return_state(self, seat: int, nxt: int) -> dict[str, Any]:
+        """The match state after ``seat``'s return, to resume in hand ``nxt``: the
+        snapshot, the returns counted per seat, and the failed hands in a row."""
+        assert self.match is not None and self.roster is not None
+        returns = [self.returns.get(s, 0) + (s == seat) for s in range(len(self.roster.sitters))]
+        return {**match_snapshot(self.match, nxt, self.audits, self.blames, self.game),
+                RETURNS: returns, VOIDS: self.voids_in_row + 1}
 
     def take_resume(self, body: Body) -> None:
         """Take the coordinator's RESUME (see the module docstring): a vote at the
@@ -216,31 +350,39 @@ class Rejoining(Returning):
         if self.phase is SessionPhase.REJOIN and seat == self._back:
             if coordinator is not None:  # always so: routed only from the coordinator
                 self._vote(coordinator, nxt, state)
-        elif (self.phase in (SessionPhase.MATCH, SessionPhase.GRACE)
-              and self.hand_no <= nxt <= self.hand_no + 2 and "outcome" not in state):
+        elif self.phase in (SessionPhase.MATCH, SessionPhase.GRACE) and "outcome" not in state:
             self._resume_table(seat, nxt, state)
 
     def _resume_table(self, seat: int, nxt: int, state: dict[str, Any]) -> None:
-        assert self.match is not None and self.roster is not None
-        mine = match_snapshot(self.match, nxt, self.audits, self.blames, self.game)
+        """Apply a return everywhere but at the returning seat: the hand under way is
+        void and hand ``nxt`` is dealt, or the seat, back once too often, has left."""
+        self._asked_back.pop(seat, None)
+        self._pending.pop(seat, None)
+        self._went_away.pop(seat, None)
+        mine = self.return_state(seat, nxt)
         if self.seat is not None and self.seat != self.coordinator(seat):
             self.send(Body(Msg.ATTEST, self.hand_no, 0, (seat, nxt, pack_state(mine))))
         if mine != state:  # this seat played the same deals: its own state stands
             log.warning("table %s: the match state seat %d's coordinator told differs "
                         "from ours; keeping ours", self.table, seat)
-        dropped = self.drop_carried_deck()
-        if self.hand is not None and self.hand_no == nxt and not dropped:
-            return  # this hand began already (the seat's presence came back first)
+        self.drop_carried_deck()
+        self.returns[seat] = count = self.returns.get(seat, 0) + 1
         if self.hand is not None:
-            reason = f"seat {seat} came back: the hand is dealt again (no blame)"
-            lives = self.scores()
-            zero = (0,) * len(lives)
-            self.tell(DealEnded(zero, zero, lives, reason, "not reached: a seat came back",
-                                void=True))
-            if self.spectator is not None:
-                self.spectator.deal_ended(reason, "not reached", lives)
+            self._tell_void(seat, count)
         self.hand, self.hand_no = None, nxt
-        self.new_hand()
+        self._after_return(seat, count)
+
+    def _tell_void(self, seat: int, count: int) -> None:
+        reason = (f"seat {seat} came back: the hand is void and dealt again, no blame "
+                  f"(return {count} of {MAX_RETURNS} it may make this match)")
+        if count > MAX_RETURNS:
+            reason = f"seat {seat} came back once too often: it has left the match"
+        lives = self.scores()
+        zero = (0,) * len(lives)
+        self.tell(DealEnded(zero, zero, lives, reason, "not reached: a seat came back",
+                            void=True))
+        if self.spectator is not None:
+            self.spectator.deal_ended(reason, "not reached", lives)
 
     def drop_carried_deck(self) -> bool:
         """A short deal's deck that carries over lives only in the seats' memory, and

@@ -11,19 +11,23 @@ from collections import Counter
 from typing import Any
 
 from lodam_p2p.games import DEFAULT_GAME, Game
-from lodam_p2p.player import Phase, Progress
+from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress
 from lodam_p2p.session.away import AwaySeats
-from lodam_p2p.session.course import SessionPhase
+from lodam_p2p.session.course import MAX_VOIDS, SessionPhase
 from lodam_p2p.session.journal import SeatJournal, check_snapshot, contradiction, match_from
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.resumestate import (
+    MAX_RETURNS,
     TableGone,
     kept_snapshot,
     outcome_from,
     outcome_json,
     pack_state,
     read_state,
+    return_counts,
+    snapshot_of,
 )
+from lodam_p2p.session.signed import SignedRecord
 from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.tableplan import MatchOutcome
 
@@ -44,6 +48,17 @@ class Returning(AwaySeats):
     #: per returning seat, the seats coming back with it (itself included), as its
     #: REJOIN told: none of them can coordinate its return
     _returning: dict[int, frozenset[int]]
+    #: per seat whose REJOIN was heard and not yet answered, the last hand it began
+    _asked_back: dict[int, int]
+    #: at the coordinator, per seat asking back and not answered yet: the last hand it
+    #: began (a request stands until answered or until a hand passes its audit)
+    _pending: dict[int, int]
+    #: per seat this machine saw go away, the hand it was in then
+    _went_away: dict[int, int]
+    #: per seat, the returns the table took this match (:data:`MAX_RETURNS`)
+    returns: dict[int, int]
+    #: what this seat has signed, and the last hand it began (:mod:`.signed`)
+    signed: SignedRecord
 
     def rejoin_begin(self) -> Roster:
         """Sit down again from the journal: roster and seat back, REJOIN sent.
@@ -162,12 +177,16 @@ class Returning(AwaySeats):
                 return "a result with fewer deals than the journal holds"
             return None
         try:
+            return_counts(state, players)
+            state = snapshot_of(state)
             check_snapshot(state, players)
             match_from(state, self.roster.options, self._played(), players)
         except ValueError as err:
             return str(err)
         if state["hand_no"] != nxt:
             return f"state of hand {state['hand_no']} told for hand {nxt}"
+        if nxt <= self.signed.begun:
+            return f"hand {nxt} was begun here before (hand {self.signed.begun})"
         return contradiction(state, kept)
 
     def _resume_here(self, nxt: int, state: dict[str, Any]) -> None:
@@ -179,13 +198,34 @@ class Returning(AwaySeats):
             self.journal.keep(outcome=outcome_json(self.outcome))
             self.phase = SessionPhase.DONE
             return
+        players = len(self.roster.sitters)
+        returns, voids = return_counts(state, players)
         self.game = self._played()
-        self.match = match_from(state, self.roster.options, self.game,
-                                len(self.roster.sitters))
+        self.match = match_from(snapshot_of(state), self.roster.options, self.game, players)
         self.audits, self.blames = state["audits"], list(state["blames"])
+        self.returns = {seat: count for seat, count in enumerate(returns) if count}
+        assert self._back is not None
+        self.voids_in_row = voids - 1  # as before this return: counted again below
         self.hand_no, self.hand, self.phase = nxt, None, SessionPhase.MATCH
         self.tell_seats()
-        self.new_hand()
+        self._after_return(self._back, returns[self._back])
+
+    def _after_return(self, seat: int, count: int) -> None:
+        """Go on after ``seat``'s ``count``-th return (``hand_no`` is the next hand)."""
+        if count > MAX_RETURNS:
+            self.away.pop(seat, None)
+            self.last_blamed = seat
+            self.blames.append(f"seat {seat}: left: came back more than {MAX_RETURNS} "
+                               f"times (hand {self.hand_no - 1})")
+            self.tell(Notice(NoticeLevel.WARNING, f"seat {seat} came back more than "
+                             f"{MAX_RETURNS} times: it counts as having left", seat))
+            self.finish(early=True)
+            return
+        self.voids_in_row += 1
+        if self.voids_in_row >= MAX_VOIDS:
+            self.finish(early=True)
+        else:
+            self.new_hand()
 
     def _played(self) -> Game:
         """The game played at this table."""

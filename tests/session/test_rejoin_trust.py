@@ -142,11 +142,12 @@ class _Table:
 
 def _lying_coordinator(liar: Session, told: list[dict[str, Any]]) -> None:
     """Make ``liar`` answer REJOIN with a RESUME whose match state is false."""
-    def take_rejoin(seat: int, _together: list[int]) -> None:
+    def take_rejoin(seat: int, _together: list[int], hand: int = 0) -> None:
+        liar._asked_back[seat] = hand  # its own RESUME follows a REJOIN it heard
         liar.away.pop(seat, None)
         assert liar.match is not None
-        nxt = liar.hand_no + 1 if liar.hand is not None else liar.hand_no
-        state = _lie(match_snapshot(liar.match, nxt, liar.audits, liar.blames))
+        nxt = liar.hand_no + 1
+        state = _lie(liar.return_state(seat, nxt))
         told.append(state)
         liar.send(Body(Msg.RESUME, liar.hand_no, 0, (seat, nxt, _pack(state))))
     liar.take_rejoin = take_rejoin  # type: ignore[method-assign]
