@@ -32,9 +32,11 @@ own processor, the hand's critical path is the latest clock at the end.
 
 The harness is an edge, not a core: it reads no clock of its own and draws no
 randomness. ``clock`` (e.g. ``time.process_time``) is passed in, and without it every
-CPU figure is 0; entropy is SHA-256 in counter mode over a seed per seat (reproducible:
-the same seed plays the same hand), unless ``entropy`` gives each seat a source such as
-``os.urandom``. Identity keys come from a seed too (:func:`table`).
+CPU figure is 0. Each seat pays for its own proof checks, as on its own machine: the
+process's memo of passed checks is off inside the harness unless ``memo=True``. Entropy
+is SHA-256 in counter mode over a seed per seat (reproducible: the same seed plays the
+same hand), unless ``entropy`` gives each seat a source such as ``os.urandom``. Identity
+keys come from a seed too (:func:`table`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from lodam_p2p.fairdeal.config import AuditChecker, Event, HandConfig, Phase, de
 from lodam_p2p.fairdeal.errors import LocalProtocolError, RemoteProtocolError
 from lodam_p2p.fairdeal.group import Entropy, OpCounter, equivalent_mults
 from lodam_p2p.fairdeal.hand import Hand
+from lodam_p2p.fairdeal.memo import MEMO
 from lodam_p2p.fairdeal.messages import Message
 from lodam_p2p.fairdeal.transcript import Transcript
 
@@ -188,9 +191,12 @@ class Sim:
     def __init__(self, config: HandConfig, keys: Mapping[int, Ed25519PrivateKey], *,
                  seed: bytes = b"", entropy: Callable[[int], Entropy] | None = None,
                  clock: Clock | None = None, rewrite: Mapping[int, Rewrite] | None = None,
-                 checker: AuditChecker | None = None) -> None:
+                 checker: AuditChecker | None = None, memo: bool = False) -> None:
         self.config = config
         self.clock = clock
+        #: whether seats may skip a proof check another seat of this process passed
+        #: (``memo.MEMO``): off by default, so that each seat pays for its own checks
+        self.memo = memo
         self.counters = {s: SeatCounters() for s in config.seats}
         self.events: dict[int, list[Event]] = {s: [] for s in config.seats}
         self.convictions: list[Conviction] = []
@@ -324,6 +330,7 @@ class Sim:
         hand = self.hands.get(seat)
         before = hand.phase if hand is not None else Phase.KEYS
         ops = OpCounter.snapshot()
+        shared, MEMO.enabled = MEMO.enabled, self.memo
         start = self.clock() if self.clock else 0.0
         result = None
         try:
@@ -331,6 +338,7 @@ class Sim:
         except RemoteProtocolError as err:
             self._convicted(seat, err, before)
         finally:
+            MEMO.enabled = shared
             spent = (self.clock() - start) if self.clock else 0.0
             after = self.hands[seat].phase if seat in self.hands else Phase.KEYS
             counters.cpu[label or _phase_label(before, after)] += spent
