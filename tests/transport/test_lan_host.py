@@ -1,0 +1,63 @@
+"""A host that listens on every address tells others where to reach it: the LAN
+addresses of this machine's interfaces, in the table's announcement and in its
+"hosting table" line, and ``lodam tables`` shows them in the HOST column.
+
+A real ``lodam host`` process with its own broker. The expected addresses are read
+from the interfaces here as the host reads them; a machine with loopback alone has
+none to announce, and the test says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lodam_p2p.discovery import lan_addresses
+from lodam_p2p.hostbroker import read_record
+from tests.support.brokers import free_port
+from tests.support.procs import PATIENCE, lobby, logged, wait_for
+
+
+@pytest.mark.slow
+def test_a_host_on_every_address_announces_its_lan_addresses(tmp_path: Path) -> None:
+    addresses = lan_addresses(ipv6=False)
+    if not addresses:
+        pytest.skip("this machine has no interface but loopback: no LAN address to announce")
+    port, state, log = free_port(), tmp_path / "host", tmp_path / "host.log"
+    table = f"lan-{os.getpid()}"
+    expected = tuple(f"mqtt://{address}:{port}" for address in addresses)
+    with log.open("wb") as err:
+        host = subprocess.Popen(
+            [sys.executable, "-m", "lodam_p2p", "host", "--table", table, "--seats", "3",
+             "--bot", "random", "--watch", "--listen", f"0.0.0.0:{port}",
+             "--state-dir", str(state)], stdout=subprocess.DEVNULL, stderr=err)
+    broker_pid = None
+    try:
+        wait_for("the host's broker up", lambda: read_record(state) is not None, logs=[log])
+        record = read_record(state)
+        assert record is not None
+        broker_pid = record.pid
+        local = f"mqtt://127.0.0.1:{port}"
+        wait_for("the table announced", lambda: any(a.table == table for a in lobby(local)),
+                 logs=[log])
+        (announcement,) = [a for a in lobby(local) if a.table == table]
+        assert announcement.brokers == expected
+        assert logged(log, f"hosting table {table} on {expected[0]};")
+        listed = subprocess.run(
+            [sys.executable, "-m", "lodam_p2p", "tables", "--no-lan", "--broker", local,
+             "--timeout", "5", "--json"], capture_output=True, timeout=PATIENCE, check=True)
+        (row,) = [r for r in json.loads(listed.stdout)["tables"] if r["table"] == table]
+        assert row["addresses"] == list(expected)
+    finally:
+        host.terminate()
+        host.wait(PATIENCE)
+        if broker_pid is not None:  # the host's broker outlives a host that is killed
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(broker_pid, signal.SIGTERM)
