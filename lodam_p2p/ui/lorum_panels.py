@@ -13,7 +13,7 @@ from lodam_p2p.ui.waiting import hosted_warning
 HELP = (
     ("←/→", "move between cards and buttons"),
     ("Enter, Space", "confirm the choice"),
-    ("type a card", "ou, 10h, ae … selects it (Enter confirms)"),
+    ("type a card", "oh, 10e, ag, us … selects it (Enter confirms)"),
     ("", "run cards, passes and blind plays go by themselves"),
     ("a  n", "announce the Red King, or keep quiet"),
     ("h", "hint: select what a bot would play here"),

@@ -7,7 +7,7 @@ from lodam_p2p.player import DealEnded, MatchEnded
 from lodam_p2p.ui.canvas import Canvas, Frags, frag_width
 from lodam_p2p.ui.model import Panel, TableModel
 from lodam_p2p.ui.narrate import name_seats
-from lodam_p2p.ui.rules_page import page_lines, rules_page
+from lodam_p2p.ui.rules_page import LODAM_WORDS, WORDS_TITLE, page_lines, rules_page
 from lodam_p2p.ui.seat_view import card_frag
 from lodam_p2p.ui.waiting import hosted_warning
 
@@ -80,6 +80,9 @@ def _help() -> list[Frags]:
     lines: list[Frags] = [[("class:panel.title", "Keys")], []]
     for keys, what in HELP:
         lines.append([("class:panel.key", f"{keys:<14}"), ("", what)])
+    lines += [[], [("class:panel.title", WORDS_TITLE)]]
+    lines += [[("class:panel.key", f"{word:<14}"), ("", meaning)]
+              for word, meaning in LODAM_WORDS]
     lines += [[], [("class:dim", "Esc or ? closes this")]]
     return lines
 

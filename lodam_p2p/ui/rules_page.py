@@ -1,5 +1,9 @@
 """The rules page (key ``r``) for both games, as plain text a newcomer reads in two minutes.
 
+The page is the short form of the players' guides, docs/rules-lodam.md and
+docs/rules-lorum.md: every title here is a heading there, and every word the page
+defines is defined there too (tests/ui/test_rules_docs.py checks both).
+
 :func:`rules_page` takes the game's name, its options and what is being played now (the
 Lorum contract; for Lodam nothing more is needed, the options say what a deal asks) and
 returns titled paragraphs; the screen wraps them to its width. :func:`contract_rule` is
@@ -15,6 +19,29 @@ from lodam_p2p.games.lodam import Options as LodamOptions
 from lodam_p2p.games.lorum import Contract, LorumStart, Scoring
 from lodam_p2p.games.lorum import Options as LorumOptions
 from lodam_p2p.ui.german import CONTRACT_NAMES
+
+#: The title of the paragraph of words a player meets on the screen.
+WORDS_TITLE = "Words on the screen"
+
+#: Lodam's words on the screen and what they mean, under the keys (``?``); the rules page
+#: itself says what a coat, a loader, a renounce, the talon and a swallow are.
+LODAM_WORDS = (
+    ("eldest", "the player left of the dealer, who leads first"),
+    ("talon", "the cards not dealt"),
+    ("counters", "your lives (♥)"),
+    ("(silent)", "that player's machine stopped answering; the table waits for it"),
+)
+
+#: Lorum's words on the screen and what they mean.
+LORUM_WORDS = (
+    ("U", "Unter"),
+    ("O", "Ober (the two knaves, between 10 and K)"),
+    ("eldest", "the player left of the dealer, who leads first"),
+    ("run", "Quart's cards played up a suit"),
+    ("row", "a suit laid in order in Lorum"),
+    ("pass", "nothing fits the rows: 1 point"),
+    ("(silent)", "that player's machine stopped answering; the table waits for it"),
+)
 
 #: Leaving never pays (protocol/SPEC.md), in both games.
 LEAVING = ("Leaving never pays: whoever quits the table, or is put out of it for cheating "
@@ -107,7 +134,19 @@ def _lorum(options: LorumOptions, contract: Contract | None, players: int) -> li
             text += f" Beans: {_beans_words(contract)}."
         page.append(Paragraph(f"Now: {CONTRACT_NAMES[contract][0]} "
                               f"({CONTRACT_NAMES[contract][1]})", text))
+    page.append(Paragraph(WORDS_TITLE, _words(LORUM_WORDS)))
+    page.append(Paragraph("Keys", "Type a card as rank then suit (oh: Ober of Herz; 10e, "
+                                  "ag, us) or pick it with ←/→, then Enter. a announces "
+                                  "the Red King, n keeps quiet; h hints; s the score "
+                                  "sheet; r this page (↑/↓ scroll); ? the keys; q leaves "
+                                  "(asks first); Esc closes a panel."))
     return page
+
+
+def _words(words: tuple[tuple[str, str], ...]) -> str:
+    """``Eldest: …. Talon: ….``: the words of a game, each with its meaning."""
+    return " ".join(f"{word[:1].upper()}{word[1:]}: {meaning}." if word[0].isalpha() else
+                    f"{word}: {meaning}." for word, meaning in words)
 
 
 def _beans_words(contract: Contract) -> str:
@@ -176,11 +215,12 @@ def _lodam(options: LodamOptions) -> list[Paragraph]:
             f"when the cards run out); {options.lives} counters win."
             if options.winning else
             f"Reach {options.out_at} points and you are out of the deal and lose a counter "
-            f"(or the most points when the cards run out); lose all {options.lives} and "
-            f"you leave the match. The last player holding counters wins.")
-    page = [Paragraph("Losing Lodam", "Tricks with a French pack: follow suit if you can. "
-                      "Points are the loaders you take: A 11, 10 10, K 3, Q 2, J 1. " + goal
-                      + " " + LEAVING)]
+            f"(a life, ♥; or the most points when the cards run out); lose all "
+            f"{options.lives} and you leave the match. The last player holding counters "
+            f"wins.")
+    page = [Paragraph("Losing Lodam", "Tricks with a French pack: follow suit if you can; "
+                      "if you cannot, play any card (a renounce). Points are the loaders you "
+                      "take: A 11, 10 10, K 3, Q 2, J 1. " + goal + " " + LEAVING)]
     page.append(Paragraph("This deal", " ".join(_lodam_deal(options))))
     return page
 
@@ -191,15 +231,17 @@ def _lodam_deal(options: LodamOptions) -> list[str]:
         when = ("before every trick" if options.exchanges is ExchangeRule.EVERY_TRICK else
                 "before the first trick")
         words.append(f"Exchanges {when}: offer a coat (K Q J) for a coat or a card (A 10) "
-                     f"for a card, face down; same suit and it is void.")
-    words.append("No trumps at first: the first renounce turns the talon's top card, and "
-                 "its suit is trump for the rest of the deal.")
+                     f"for a card, face down, or make no offer (p); the others accept with "
+                     f"the same kind or decline (p); same suit and it is void.")
+    words.append("No trumps at first: the first renounce turns the top card of the talon "
+                 "(the cards not dealt): its suit is trump for the rest of the deal.")
     if options.trump_memory:
         words.append("The trump is shown briefly: remember it.")
     words.append("If a trump takes a trick, whoever played the highest card of the suit led "
-                 "may swallow it: take the trick and its points, and lead.")
+                 "may swallow it (y; n leaves it): take the trick and its points, and "
+                 "lead.")
     if options.declare_out:
-        words.append(f"Totals are hidden: declare out at a trick boundary with "
+        words.append(f"Totals are hidden: declare out (d) at a trick boundary with "
                      f"{options.out_at} or more, and you may challenge a player.")
     else:
         words.append(f"The deal ends the moment someone reaches {options.out_at}.")

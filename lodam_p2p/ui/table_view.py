@@ -52,8 +52,9 @@ def _draw(model: TableModel, width: int, height: int, now: float) -> Canvas:
         _log_column(canvas, model, table_w + 1, width - table_w - 1)
     else:
         _log(canvas, model, bottom + 1, height - bottom - 1, width)
-    if model.panel is not Panel.NONE:  # the rules page may cover the log too
-        draw_panel(canvas, model, table_w, height - 1 if model.panel is Panel.RULES else bottom)
+    if model.panel is not Panel.NONE:  # the rules page and the keys may cover the log too
+        tall = model.panel in (Panel.RULES, Panel.HELP)
+        draw_panel(canvas, model, table_w, height - 1 if tall else bottom)
     return canvas
 
 
