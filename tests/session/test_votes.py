@@ -238,3 +238,41 @@ def test_too_few_independent_voters_void_the_hand_and_draw_the_match() -> None:
     assert all(m.outcome is not None and m.outcome.to_json() == outcome.to_json()
                for m in table)
     assert all(m.phase is SessionPhase.DONE for m in table)
+
+
+class WithheldLot(Table):
+    """A router that never carries one machine's lot messages: the lot waits for it."""
+
+    def __init__(self, table: list[TableMachine], silent: TableMachine) -> None:
+        super().__init__(table)
+        self.silent = silent
+
+    def deliver(self, sender: TableMachine, data: bytes) -> None:
+        if sender is self.silent and Body.decode(data).kind in (Msg.LOT_COMMIT,
+                                                               Msg.LOT_REVEAL):
+            return
+        super().deliver(sender, data)
+
+
+def test_lot_votes_against_a_seat_the_lot_does_not_miss_are_not_counted() -> None:
+    """The lot waits for one seat's commitment; that seat and its partner vote against
+    the third, whose commitment is in. The third's machine and the watcher drop those votes —
+    under "every other seat voted" the third would have blamed itself — and once the
+    time is up the seat that withheld its commitment is the one named."""
+    table = machines(bots(["random"] * 3), Options(lives=1), timing=TIMING)
+    withholder, partner, victim = table[1], table[2], table[3]
+    router = WithheldLot(table, withholder)
+    router.start()
+    router.settle()
+    assert all(m.phase is SessionPhase.LOT for m in table)
+    for liar in (withholder, partner):
+        liar.send(Body(Msg.TIMEOUT, 0, 0, (seat_of(victim),)))
+        router._carry(liar)
+    router.settle()
+    assert not any(m.blames for m in table)
+    router.now += TIMING.timeout_s
+    router.settle()
+    for machine in (table[0], victim):
+        assert machine.blames and machine.blames[0].startswith(
+            f"seat {seat_of(withholder)}: lot: silent"), machine.blames
+        assert not blamed(machine, seat_of(victim))
