@@ -78,14 +78,10 @@ def play_once(args: argparse.Namespace) -> sim.Sim:
     size = args.hand_size if args.hand_size is not None else hand_size(args.seats, args.cards)
     config, keys = sim.table(args.seats, args.cards, hand_size=size, argument=args.argument,
                              table_id=os.urandom(16))
-    bench = sim.Sim(config, keys, entropy=lambda _seat: os.urandom, clock=time.process_time)
-    if args.workload == "deal":
-        bench.deal()
-        done = all(h.phase is Phase.PLAY for h in bench.hands.values())
-    else:
-        bench.play_scripted()
-        done = all(h.phase is Phase.DONE for h in bench.hands.values())
-    if not done or bench.convictions:
+    bench = sim.run(config, keys, args.workload, entropy=lambda _seat: os.urandom,
+                    clock=time.process_time)
+    end = Phase.PLAY if args.workload == "deal" else Phase.DONE
+    if any(h.phase is not end for h in bench.hands.values()) or bench.convictions:
         raise CliError("the benchmark hand did not complete", 1)
     return bench
 

@@ -15,6 +15,7 @@ chained message, which is what the protocol must convict)::
                     rewrite={2: sim.only(ShuffleMsg, my_false_shuffle)})
     bench.deal()                      # keys, shuffles, deal: every seat in play
     bench.finish()                    # every seat opens its secrets: the audit
+    # or at once: sim.run(config, keys, "hand", clock=…) plays the scripted hand
     bench.convictions                 # who blamed whom, for what, in which round
     bench.figures()                   # the counters
     bench.transcript().to_json()      # for ``lodam verify``
@@ -384,6 +385,25 @@ class Sim:
             "envelopes_by_seat": {s: self.counters[s].envelopes for s in seats},
             "bytes_by_seat": {s: self.counters[s].bytes for s in seats},
         }
+
+
+#: The workloads :func:`run` knows.
+WORKLOADS = ("deal", "hand")
+
+
+def run(config: HandConfig, keys: Mapping[int, Ed25519PrivateKey], workload: str = "hand",
+        **options: Any) -> Sim:
+    """A :class:`Sim` of ``config`` (``options`` as its constructor takes them) after one
+    workload: ``deal`` (until every seat holds its cards) or ``hand`` (the scripted hand
+    of :meth:`Sim.play_scripted`, audit included)."""
+    if workload not in WORKLOADS:
+        raise ValueError(f"workload must be one of {WORKLOADS}, not {workload!r}")
+    table = Sim(config, keys, **options)
+    if workload == "deal":
+        table.deal()
+    else:
+        table.play_scripted()
+    return table
 
 
 def _phase_label(before: Phase, after: Phase) -> str:

@@ -99,3 +99,13 @@ def test_tampering_classes_come_from_the_harness() -> None:
     cls = sim.tampering(ShuffleMsg, lambda hand, msg: replace(msg, proof=b""))
     hand = cls(config, 0, keys[0], sim.drbg(b""), 0.0)
     assert isinstance(hand, sim.RewritingHand)
+
+
+def test_run_plays_a_workload() -> None:
+    config, keys = sim.table(2, 20, hand_size=6)
+    dealt = sim.run(config, keys, "deal")
+    assert {h.phase for h in dealt.hands.values()} == {Phase.PLAY}
+    played = sim.run(config, keys, "hand", seed=b"x")
+    assert {h.phase for h in played.hands.values()} == {Phase.DONE}
+    with pytest.raises(ValueError, match="workload"):
+        sim.run(config, keys, "match")
