@@ -45,7 +45,7 @@ from lodam_p2p.cli.netrun import (
 )
 from lodam_p2p.hostbroker import host_broker, on_loopback
 from lodam_p2p.session import Timing, host_table
-from lodam_p2p.session.journal import Journal
+from lodam_p2p.session.journal import HOST, Journal
 from lodam_p2p.tableplan import MatchOutcome
 
 
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     broker = check_broker(args.broker)
     seats = bot_seats(args.bot, args.seed, game.name)
     timing = timing_for(args)
-    journal = journal_for(args, table)
+    journal = journal_for(args, table, HOST)
 
     def tell(url: str) -> None:
         print(f"lodam: hosting table {table} on {url}; join with: lodam bot NAME --table "

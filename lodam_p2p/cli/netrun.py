@@ -23,9 +23,9 @@ from lodam_p2p.cli import CliError
 from lodam_p2p.games import DEFAULT_GAME, Game, GameError, game_names, get_game
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.effects import SessionError
-from lodam_p2p.session.journal import Journal, JournalError, default_state_root
+from lodam_p2p.session.journal import SEAT, Journal, JournalError, default_state_root
 from lodam_p2p.session.log import SpectatorLog
-from lodam_p2p.session.table import find_announcement, mqtt_connector
+from lodam_p2p.session.table import TABLE_PATIENCE_S, find_announcement, mqtt_connector
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport import BadBrokerUrl, BrokerUrl, ConnectError, topics
 
@@ -183,13 +183,14 @@ def add_session_options(parser: argparse.ArgumentParser) -> None:
                              "that is gone (default 60)")
 
 
-def journal_for(args: argparse.Namespace, table: str | None) -> Journal:
-    """The journal: ``--state-dir``, else a free slot under the user's state directory."""
+def journal_for(args: argparse.Namespace, table: str | None, role: str = SEAT) -> Journal:
+    """The journal: ``--state-dir``, else a free slot under the user's state directory
+    for a process whose first session is ``role`` (see :meth:`Journal.pick`)."""
     try:
         state_dir = getattr(args, "state_dir", None)
         if state_dir is not None:
             return Journal.open(state_dir)
-        return Journal.pick(default_state_root(), table)
+        return Journal.pick(default_state_root(), table, role)
     except (JournalError, OSError) as err:
         raise CliError(str(err)) from None
 
@@ -254,7 +255,7 @@ def joined_game(args: argparse.Namespace, table: str, broker: str) -> str:
     table's announcement names."""
     journal = journal_for(args, table)
     try:
-        kept = journal.entry("seat") if journal.resumable(table) else {}
+        kept = journal.entry(SEAT) if journal.resumable(table, SEAT) else {}
     finally:
         journal.close()
     start = kept.get("start")
@@ -262,7 +263,11 @@ def joined_game(args: argparse.Namespace, table: str, broker: str) -> str:
         return str(start[1].get("game", DEFAULT_GAME))
 
     async def look() -> str:
-        return (await find_announcement(mqtt_connector(broker), table)).game
+        def waiting(why: str) -> None:
+            print(f"lodam: {why}: looking again", file=sys.stderr, flush=True)
+
+        return (await find_announcement(mqtt_connector(broker), table, waiting=waiting,
+                                        patience_s=TABLE_PATIENCE_S)).game
 
     try:
         return asyncio.run(look())

@@ -49,9 +49,13 @@ def choose_driver(args: argparse.Namespace) -> Driver:
     # session — identity, hand keys, shuffles, salts, the lot — is drawn from the OS.
     async def join(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
-        return await session.join_table(
-            table=row.table, seat=seats[0], broker_url=row.broker,
-            timing=timing_of(args), journal=journal_of(args, row.table), accept=same_game)
+        journal = journal_of(args, row.table, "seat")
+        try:
+            return await session.join_table(
+                table=row.table, seat=seats[0], broker_url=row.broker,
+                timing=timing_of(args), journal=journal, accept=same_game)
+        finally:
+            journal.close()  # "play again" takes it up afresh (the same --state-dir too)
 
     async def host(options: Options, seats: Sequence[SeatPlan], seed: int | None
                    ) -> MatchOutcome:
@@ -60,17 +64,20 @@ def choose_driver(args: argparse.Namespace) -> Driver:
             if seats:
                 seats[0].player.notify(hosting_notice(args.table, url))
 
-        journal, timing = journal_of(args, args.table), timing_of(args)
+        journal, timing = journal_of(args, args.table, "host"), timing_of(args)
         listen = getattr(args, "listen", None)
-        own = None if args.broker else await _own_broker(journal.directory, listen, timing)
         try:
-            return await session.host_table(
-                table=args.table, seats=args.seats, options=options, local=seats,
-                broker_url=own.url if own is not None else args.broker, listen=listen,
-                on_broker=tell, timing=timing, journal=journal, game=game)
+            own = None if args.broker else await _own_broker(journal.directory, listen, timing)
+            try:
+                return await session.host_table(
+                    table=args.table, seats=args.seats, options=options, local=seats,
+                    broker_url=own.url if own is not None else args.broker, listen=listen,
+                    on_broker=tell, timing=timing, journal=journal, game=game)
+            finally:
+                if own is not None:
+                    await asyncio.to_thread(own.stop)
         finally:
-            if own is not None:
-                await asyncio.to_thread(own.stop)
+            journal.close()  # "play again" takes it up afresh (the same --state-dir too)
 
     if row is not None:
         return join
@@ -100,11 +107,12 @@ async def _own_broker(directory: Any, listen: str | None, timing: Any) -> Any:
         raise SessionError(str(err)) from None
 
 
-def journal_of(args: argparse.Namespace, table: str | None) -> Any:
-    """The seat's journal (``--state-dir``, else a default slot); held until exit."""
+def journal_of(args: argparse.Namespace, table: str | None, role: str) -> Any:
+    """The journal of a match whose first session is ``role`` (``--state-dir``, else a
+    default slot); the caller closes it when the match is over."""
     from lodam_p2p.cli.netrun import journal_for  # noqa: PLC0415
 
-    return journal_for(args, table)
+    return journal_for(args, table, role)
 
 
 def timing_of(args: argparse.Namespace) -> Any:

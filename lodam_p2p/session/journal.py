@@ -53,6 +53,9 @@ LOCK = "lock"
 VERSION = 3
 #: Default slots under the state root (one per concurrently running seat).
 SLOTS = 64
+#: The first session's role in a joining seat's journal (``lodam join``, ``lodam bot``)
+#: and in a host's (``lodam host``, whose local seats follow as ``seat-1`` …).
+SEAT, HOST = "seat", "host"
 
 
 class JournalError(Exception):
@@ -106,9 +109,17 @@ class Journal:
         return cls(directory, lock, data)
 
     @classmethod
-    def pick(cls, root: Path, table: str | None) -> Journal:
-        """The default journal: the first free slot under ``root`` holding an unfinished
-        match (at ``table``, if named), else the first free slot (created if need be).
+    def pick(cls, root: Path, table: str | None, role: str = SEAT) -> Journal:
+        """The default journal of a process whose first session is ``role`` (:data:`SEAT`
+        for ``lodam join``/``bot``, :data:`HOST` for ``lodam host``): the first free slot
+        under ``root`` holding that role's unfinished match (at ``table``, if named),
+        else the first free slot holding no unfinished match at all (created if need be).
+
+        A slot is another process's while that process lives (its lock), so two
+        processes of one account never share a slot, nor the identities kept in it. A
+        slot left by a killed match is resumable only by the same role at the same
+        table: a joining seat never takes up a host's journal (nor a host a seat's),
+        and a match at another table neither takes it over nor waits for it.
 
         A slot whose journal this version cannot read (an earlier protocol's, or a
         damaged one) is passed over and left as it is: nothing in it can be resumed
@@ -118,7 +129,7 @@ class Journal:
             if not (root / f"seat-{slot}" / JOURNAL).exists():
                 continue
             journal = cls._readable(root / f"seat-{slot}")
-            if journal is not None and journal.resumable(table):
+            if journal is not None and journal.resumable(table, role):
                 return journal
             if journal is not None:
                 journal.close()
@@ -157,9 +168,12 @@ class Journal:
         sessions[role] = fresh
         return fresh
 
-    def resumable(self, table: str | None) -> bool:
-        """Whether the journal holds a started, unfinished match (at ``table``)."""
-        entries = [e for e in self.data.get("sessions", {}).values() if isinstance(e, dict)]
+    def resumable(self, table: str | None, role: str | None = None) -> bool:
+        """Whether the journal holds a started, unfinished match (at ``table``, if named;
+        in the session ``role``, if named)."""
+        sessions = self.data.get("sessions", {})
+        entries = [e for r, e in sessions.items()
+                   if isinstance(e, dict) and (role is None or r == role)]
         return any(e.get("start") and not e.get("outcome")
                    and (table is None or e.get("table") == table) for e in entries)
 
