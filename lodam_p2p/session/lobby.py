@@ -147,6 +147,12 @@ class HostDesk:
         """Every seat is taken."""
         return len(self.seated) == self.seats
 
+    @property
+    def no_guest_seat(self) -> bool:
+        """No seat is left for a peer that joins (the rest are reserved): the table is
+        full to others, and its announcement says so."""
+        return self.seats - len(self.reserved) - len(self._guests()) <= 0
+
     def order(self) -> list[Sitter]:
         """Seated peers in seat order: reserved seats first, then guests by arrival."""
         first = [self.seated[p] for p in self.reserved if p in self.seated]
@@ -182,7 +188,7 @@ class HostDesk:
     def announcement(self, state: str | None = None) -> TableAnnouncement:
         """The retained lobby announcement for the current state."""
         if state is None:
-            state = "playing" if self.started else "full" if self.full else "open"
+            state = "playing" if self.started else "full" if self.no_guest_seat else "open"
         shown = {**self.game.options_to_mapping(self.options), "time_limit_s": self.limit_s}
         options = tuple(sorted((k, _shown(v)) for k, v in shown.items()))
         return TableAnnouncement(self.table, self.host, self.seats,

@@ -96,8 +96,9 @@ class TableMachine(Asking):
         if self.desk is not None:
             self.announce()
         if self.plan is not None:
-            self.send(Body(Msg.JOIN, args=(self.plan.name, self.plan.kind)))
-        self.tell(Progress(Phase.LOBBY, detail=f"waiting for table {self.table} to fill"))
+            self.ask_for_seat()  # seated once the host's SEATS or START says so
+        else:
+            self.tell(Progress(Phase.LOBBY, detail=f"waiting for table {self.table} to fill"))
 
     def receive(self, item: object, now: float) -> None:
         """Take one thing the link or the player delivered at ``now`` (a body, a presence
@@ -164,8 +165,7 @@ class TableMachine(Asking):
         elif isinstance(item, PresenceSeen):
             self._presence(item)
         elif isinstance(item, LobbySeen):
-            if item.announcement is not None and self.host is None:
-                self.host = item.announcement.host
+            self.lobby_seen(item.announcement)
         elif isinstance(item, Decided):
             self._decided(item)
         elif isinstance(item, OwnWillSeen):
@@ -249,8 +249,12 @@ class TableMachine(Asking):
         if kind in (Msg.SEATS, Msg.START):
             if self.host is None:
                 return Route.WAIT  # the announcement naming the host is still to come
-            lobby = self.phase is SessionPhase.LOBBY
-            return Route.TAKE if peer == self.host and lobby else Route.DROP
+            if self.phase is not SessionPhase.LOBBY:
+                return Route.DROP
+            if peer == self.host:
+                return Route.TAKE
+            # another table of the name's host may yet be the one a joining seat asks
+            return Route.WAIT if self.asking_due() is not None else Route.DROP
         if kind in (Msg.RESULT, Msg.BYE):
             return Route.TAKE
         if self.roster is None:

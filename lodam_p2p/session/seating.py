@@ -8,6 +8,15 @@ it sits, and under which name) and START (the roster, the journal, the lot). The
 own messages go to :class:`~lodam_p2p.session.lot.Lot`; a reveal that does not match its
 commitment ends the match before it begins. Pure: retained writes go into ``retained``,
 the seated table into an :class:`~lodam_p2p.session.effects.Admit` event.
+
+A joining seat is seated only when its host says so: a SEATS listing it, or START.
+Until then it is *asking*: its player is told so, and it asks again (JOIN) every
+:data:`ASK_AGAIN_S` seconds without an answer, saying why it waits — no answer from the
+host yet, or the table is full. A JOIN the host already took changes nothing there. If
+the table's announcement names another host before the start (another table of that
+name: its host played again, or a host restarted), the seat asks that host instead; a
+table that starts without it ends its session with that reason. Nothing is shown as a
+seat list but the host's own, so every screen at the table shows the same one.
 """
 
 from __future__ import annotations
@@ -15,13 +24,17 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
-from lodam_p2p.player import Notice, Phase, Progress, SeatInfo, SeatsChanged
+from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress, SeatInfo, SeatsChanged
 from lodam_p2p.session.clocks import SessionPhase
 from lodam_p2p.session.effects import Admit, Event, SessionError
 from lodam_p2p.session.lobby import HostDesk, Roster, renamed_notice
 from lodam_p2p.session.lot import Lot, LotError
 from lodam_p2p.session.rejoin import Rejoining
 from lodam_p2p.session.wire import Body, Msg
+from lodam_p2p.transport.lobby import TableAnnouncement
+
+#: Seconds a joining seat waits for its host's answer before it asks again.
+ASK_AGAIN_S = 5.0
 
 
 class Seating(Rejoining):
@@ -37,6 +50,10 @@ class Seating(Rejoining):
         #: what the runner is asked to do (:mod:`.effects`), in order
         self.events: list[Event] = []
         self._renamed: Notice | None = None
+        #: when this seat last asked its host for a seat (None: not asking)
+        self.asked_at: float | None = None
+        #: the host's last seat list holds this seat
+        self.listed = False
 
     @abstractmethod
     def ignore(self, peer: str, reason: str) -> None:
@@ -80,17 +97,77 @@ class Seating(Rejoining):
         else:
             self.send(self.desk.seats_body())
 
+    def ask_for_seat(self, why: str = "") -> None:
+        """JOIN the table (again): a seat is the host's to give (see the module
+        docstring); tell the player this seat is asking, and ``why`` it asks again."""
+        if self.plan is None:
+            return
+        self.send(Body(Msg.JOIN, args=(self.plan.name, self.plan.kind)))
+        self.asked_at = self.now()
+        ask = f"asking the host of table {self.table} for a seat"
+        self.tell(Progress(Phase.LOBBY, detail=f"{why}: {ask}" if why else ask))
+
+    def lobby_seen(self, announcement: TableAnnouncement | None) -> None:
+        """The table's announcement: the host to ask. One that names another host before
+        the start is another table of that name: this seat asks its host instead."""
+        if announcement is None:
+            return
+        if self.host is None:
+            self.host = announcement.host
+        if (self.desk is not None or self.plan is None or self.roster is not None
+                or self.phase is not SessionPhase.LOBBY or self.journal.rejoining):
+            return
+        if announcement.host != self.host:
+            self.host, self.listed, self._renamed = announcement.host, False, None
+            self.tell(Notice(NoticeLevel.INFO, f"Another table of the name {self.table} "
+                                               "is announced now: asking its host for a seat."))
+            self.ask_for_seat("another table of that name")
+        elif announcement.state == "full" and not self.listed:
+            self.tell(Progress(Phase.LOBBY, detail="the table is full: waiting for a seat "
+                                                   "to free"))
+
+    def asking_due(self) -> float | None:
+        """When this seat asks again, if it is still asking."""
+        if self.asked_at is None or self.listed or self.phase is not SessionPhase.LOBBY:
+            return None
+        return self.asked_at + ASK_AGAIN_S
+
+    def timer(self) -> float | None:
+        """The next ask for a seat, else the session's other deadlines."""
+        due, ask = super().timer(), self.asking_due()
+        return ask if due is None else due if ask is None else min(due, ask)
+
+    def check_timers(self, now: float) -> None:
+        """Ask again for a seat the host has not given yet; then the other clocks."""
+        ask = self.asking_due()
+        if ask is not None and now >= ask:
+            self.ask_for_seat("no answer from the host yet")
+        super().check_timers(now)
+
     def take_seats(self, body: Body) -> None:
-        """The host's seat list: tell the player where it sits (and its name here)."""
+        """The host's seat list: tell the player where it sits (and its name here), or
+        why it is not seated yet."""
         rows, wanted = body.args
         seats = tuple(SeatInfo(i, name, kind) for i, (_p, name, kind) in enumerate(rows))
         mine = [i for i, row in enumerate(rows) if row[0] == self.me]
-        if self.plan is not None and mine:
-            self.plan.player.notify(SeatsChanged(seats, mine[0], wanted))
-            renamed = renamed_notice(self.plan.name, seats[mine[0]].name)
-            if renamed is not None and self._renamed != renamed:
-                self._renamed = renamed
-                self.plan.player.notify(renamed)
+        if self.plan is None:
+            return
+        if not mine:
+            if self.listed:  # the host let the seat go (it heard this seat leave)
+                self.listed = False
+                self.ask_for_seat("the host let this seat go")
+            elif len(rows) >= wanted:
+                self.tell(Progress(Phase.LOBBY, detail=f"the table is full ({len(rows)} of "
+                                   f"{wanted} seats taken): waiting for a seat to free"))
+            return
+        if not self.listed:
+            self.listed, self.asked_at = True, None
+            self.tell(Progress(Phase.LOBBY, detail=f"waiting for table {self.table} to fill"))
+        self.plan.player.notify(SeatsChanged(seats, mine[0], wanted))
+        renamed = renamed_notice(self.plan.name, seats[mine[0]].name)
+        if renamed is not None and self._renamed != renamed:
+            self._renamed = renamed
+            self.plan.player.notify(renamed)
 
     def take_start(self, body: Body) -> None:
         """START: the roster, the journal, and this seat's lot commitment."""
@@ -101,7 +178,8 @@ class Seating(Rejoining):
             return
         seat = roster.seat_of(self.me)
         if self.plan is not None and seat is None:
-            raise SessionError(f"table {self.table} started without this seat")
+            raise SessionError(f"table {self.table} is full: its match started without "
+                               "this seat")
         self.roster, self.seat = roster, seat
         self.journal_start(body, self.host)
         self.admit(roster)

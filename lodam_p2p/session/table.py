@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, EmbeddedBroker, ListenAddress
 from lodam_p2p.games import DEFAULT_GAME, Game, GameError, get_game
-from lodam_p2p.player import Notice, NoticeLevel
+from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.effects import SessionError
 from lodam_p2p.session.journal import Journal, SeatJournal
@@ -258,8 +258,42 @@ async def find_table(connect: Connector, table: str | None) -> str:
     return (await find_announcement(connect, table)).table
 
 
-async def find_announcement(connect: Connector, table: str | None) -> TableAnnouncement:
-    """The announcement of the table to join (see :func:`find_table`): its game too."""
+#: Seconds between two looks at the lobby for a table not announced (or not open) yet.
+LOOK_AGAIN_S = 1.0
+#: How long a bot's seat (or a person's command, before its screen opens) looks for a
+#: table not announced (or not open) yet; a person's screen looks until they leave.
+TABLE_PATIENCE_S = 60.0
+
+
+async def find_announcement(connect: Connector, table: str | None, *, open_only: bool = False,
+                            patience_s: float | None = 0.0,
+                            waiting: Callable[[str], None] | None = None
+                            ) -> TableAnnouncement:
+    """The announcement of the table to join (see :func:`find_table`): its game too.
+
+    With ``open_only`` a named table must have a seat free (not full, not playing).
+    While it is not there (or not open) the lobby is read again every
+    :data:`LOOK_AGAIN_S` seconds for ``patience_s`` seconds (None: until cancelled),
+    ``waiting`` told why at each change; then the reason is the :class:`SessionError`.
+    So "no table" is said only of a table that stayed unannounced that long."""
+    loop = asyncio.get_running_loop()
+    give_up = None if patience_s is None else loop.time() + patience_s
+    said = ""
+    while True:
+        found, why = await _look(connect, table, open_only)
+        if found is not None:
+            return found
+        if give_up is not None and loop.time() >= give_up:
+            raise SessionError(why)
+        if waiting is not None and why != said:
+            waiting(why)
+        said = why
+        await asyncio.sleep(LOOK_AGAIN_S)
+
+
+async def _look(connect: Connector, table: str | None, open_only: bool
+                ) -> tuple[TableAnnouncement | None, str]:
+    """One read of the lobby: the table to join, or why there is none."""
     transport = connect(PresenceSpec("lobby", "lookup"))
     await transport.connect()
     try:
@@ -269,12 +303,15 @@ async def find_announcement(connect: Connector, table: str | None) -> TableAnnou
     if table is not None:
         named = [a for a in tables if a.table == table]
         if not named:
-            raise SessionError(f"no table {table!r} on this broker")
-        return named[0]
+            return None, f"no table {table!r} on this broker"
+        if open_only and not named[0].joinable:
+            state = {"playing": "playing a match", "open": "of another protocol version"}
+            return None, f"table {table!r} is {state.get(named[0].state, 'full')}"
+        return named[0], ""
     joinable = [a for a in tables if a.joinable]
     if not joinable:
-        raise SessionError("no open table on this broker")
-    return joinable[0]
+        return None, "no open table on this broker"
+    return joinable[0], ""
 
 
 async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
@@ -289,13 +326,19 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
     ``make`` builds the session (``Session``, or a subclass such as the adversary's).
     With a ``journal`` holding an unfinished match (at ``table``, if named), the seat
     comes back to it (:mod:`.rejoin`); otherwise the journal keeps the new match.
-    ``accept`` may refuse the table found (its game, say) with a :class:`SessionError`."""
+    ``accept`` may refuse the table found (its game, say) with a :class:`SessionError`.
+    A new seat waits for its table to be announced with a seat free (a host about to
+    play again, a table full for now), telling its player why: a person until they
+    leave, a bot :data:`TABLE_PATIENCE_S` seconds."""
     async with broker_for(broker_url, None, connector) as (connect, _url):
         kept = SeatJournal(journal, "seat", table)
         if kept.rejoining:
             name = kept.entry["table"]
         else:
-            found = await find_announcement(connect, table)
+            found = await find_announcement(
+                connect, table, open_only=True, waiting=lambda why: seat.player.notify(
+                    Progress(Phase.LOBBY, detail=f"{why}: looking again")),
+                patience_s=None if seat.kind == "human" else TABLE_PATIENCE_S)
             if accept is not None:
                 accept(found)
             name = found.table

@@ -95,8 +95,11 @@ class TableModel:
         return Narrator(self.names(), self.me, self.glyphs)
 
     def reset_match(self) -> None:
-        """Forget the finished match (the seats stay) before playing again."""
+        """Forget the finished match before playing again, its seats too: the next
+        match's seats are the host's to give (until its list comes the waiting room shows
+        none, not the last match's)."""
         self.view = self.progress = self.notice = None
+        self.seats, self.wanted = (), 0
         self.deal_end, self.match_end, self.trump_seen_at = None, None, None
         self.deal_number, self.between_deals = 0, True
         self.panel = self.previous_panel = Panel.NONE

@@ -1,0 +1,125 @@
+"""A seat joining a table: seated only when the host's list says so, asking until then.
+
+Machines on a fake clock (:mod:`tests.session.machines`): the host's watcher keeps the
+desk, two seats are the host's own (reserved), and a guest joins. A JOIN the host never
+heard is asked again; a table full to guests says so; an announcement that names
+another host before the start (another table of that name) is followed; and every
+screen that shows a seat list shows the host's.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lodam_p2p.games.lodam import Action, Options, PlayerView
+from lodam_p2p.player import Notice, Progress, SeatsChanged, TableEvent
+from lodam_p2p.session.course import SessionPhase, Timing
+from lodam_p2p.session.effects import SessionError
+from lodam_p2p.session.lobby import HostDesk
+from lodam_p2p.session.seat import TableMachine
+from lodam_p2p.session.seating import ASK_AGAIN_S
+from lodam_p2p.session.wire import Msg
+from lodam_p2p.tableplan import SeatPlan
+from lodam_p2p.transport.lobby import TableAnnouncement
+from tests.session.machines import TABLE, Router, machines
+
+TIMING = Timing(timeout_s=20.0, grace_s=40.0, linger_s=3.0, lobby_s=600.0)
+
+
+class Keeper:
+    """Plays the first legal action; keeps what it is told."""
+
+    def __init__(self) -> None:
+        self.events: list[TableEvent] = []
+
+    def notify(self, event: TableEvent) -> None:
+        self.events.append(event)
+
+    async def decide(self, view: PlayerView) -> Action:
+        return view.legal[0]
+
+    def lines(self) -> list[str]:
+        return [e.detail for e in self.events if isinstance(e, Progress)]
+
+    def lists(self) -> list[SeatsChanged]:
+        return [e for e in self.events if isinstance(e, SeatsChanged)]
+
+
+def _table(guests: int = 1, seats: int = 3) -> tuple[list[TableMachine], list[Keeper]]:
+    """The watcher, the host's own two seats, then ``guests`` joining seats."""
+    keepers = [Keeper() for _ in range(2 + guests)]
+    plans = [SeatPlan(f"P{i}", k, "human") for i, k in enumerate(keepers)]
+    table = machines(plans, Options(lives=1), timing=TIMING)
+    watcher = table[0]
+    watcher.desk = HostDesk(TABLE, watcher.me, seats, Options(lives=1),
+                            (table[1].me, table[2].me), limit_s=TIMING.timeout_s)
+    return table, keepers
+
+
+def test_a_join_the_host_never_heard_is_asked_again_and_then_seated() -> None:
+    table, keepers = _table()
+    guest = table[3]
+    router = Router(table)
+    router.start()
+    guest.outgoing.clear()  # the first JOIN is lost on its way
+    router.settle()
+    assert guest.roster is None and guest.phase is SessionPhase.LOBBY
+    assert keepers[2].lists() == []  # not seated, so no seat list of its own to show
+    assert keepers[2].lines()[-1] == f"asking the host of table {TABLE} for a seat"
+    due = guest.timer()
+    assert due == router.now + ASK_AGAIN_S
+    router.now = due
+    router.until("the guest seated", lambda: guest.roster is not None)
+    assert [b.kind for b in router.sent[guest.me]][:1] == [Msg.JOIN]
+    assert any(line.startswith("no answer from the host yet: asking") for line in
+               keepers[2].lines())
+    # the host's screen and the guest's show the same roster
+    names = [s.name for s in keepers[2].lists()[-1].seats]
+    assert names == [s.name for s in keepers[0].lists()[-1].seats] == ["P0", "P1", "P2"]
+    assert keepers[2].lists()[-1].me == 2
+
+
+def test_a_seated_guest_asks_no_more() -> None:
+    table, _keepers = _table()
+    guest = table[3]
+    router = Router(table)
+    router.start()
+    router.settle()
+    assert guest.roster is not None and guest.asking_due() is None
+    assert [b.kind for b in router.sent[guest.me]].count(Msg.JOIN) == 1
+
+
+def test_a_table_that_starts_without_a_guest_says_it_is_full() -> None:
+    table, keepers = _table(guests=2)
+    first, second = table[3], table[4]
+    router = Router(table)
+    router.start()
+    second.outgoing.clear()  # its JOIN comes after the first guest's
+    with pytest.raises(SessionError, match=f"table {TABLE} is full"):
+        router.settle()
+    assert first.roster is not None and second.roster is None
+    assert keepers[3].lists() == []  # never shown a seat list the host did not give it
+
+
+def test_the_announcement_says_full_when_no_seat_is_left_to_guests() -> None:
+    desk = HostDesk(TABLE, "p" + "0" * 20, 3, Options(), ("p" + "1" * 20, "p" + "2" * 20))
+    assert desk.announcement().state == "open"
+    desk.join("p" + "3" * 20, b"", "Bo", "human")
+    assert not desk.full and desk.announcement().state == "full"
+    assert not desk.join("p" + "4" * 20, b"", "Cy", "human")
+
+
+def test_another_table_of_that_name_is_asked_instead() -> None:
+    table, keepers = _table()
+    guest = table[3]
+    router = Router(table)
+    old_host = "p" + "9" * 20
+    guest.host = old_host  # it read an older announcement of the name first
+    router.start()
+    router.settle()
+    assert guest.roster is None  # the real host's list is not its host's: dropped
+    guest.lobby_seen(TableAnnouncement(TABLE, table[0].me, 3))
+    router.until("the guest seated", lambda: guest.roster is not None)
+    assert guest.host == table[0].me
+    notices = [e.text for e in keepers[2].events if isinstance(e, Notice)]
+    assert any("Another table of the name" in text for text in notices)
