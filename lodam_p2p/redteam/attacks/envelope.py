@@ -79,6 +79,11 @@ class EnvelopeAttack(Attack):
 
 
 class BadKeyProof(EnvelopeAttack):
+    """Publish a hand key whose proof of knowledge fails (its response moved by one).
+
+    The table must refuse the key on arrival and convict its signer (key-proof) before
+    any card rests on it."""
+
     kind, summary, target = "bad-key-proof", "a hand key whose proof of knowledge fails", Kind.KEY
 
     def change(self, message: object) -> KeyMsg:
@@ -89,6 +94,11 @@ class BadKeyProof(EnvelopeAttack):
 
 
 class BadShareProof(EnvelopeAttack):
+    """Publish deal shares whose Chaum–Pedersen proof fails.
+
+    The table must refuse the shares before using them and convict their signer
+    (share-proof)."""
+
     kind, summary, target = "bad-share-proof", "deal shares whose proof fails", Kind.DEAL
 
     def change(self, message: object) -> DealMsg:
@@ -97,6 +107,11 @@ class BadShareProof(EnvelopeAttack):
 
 
 class ShuffleDrop(EnvelopeAttack):
+    """Publish a shuffle one card short.
+
+    The table must refuse it (the deck's size, or its proof) and convict its signer
+    before any card is dealt."""
+
     kind, summary, target = "shuffle-drop", "a shuffle that drops a card", Kind.SHUFFLE
 
     def change(self, message: object) -> ShuffleMsg:
@@ -105,6 +120,11 @@ class ShuffleDrop(EnvelopeAttack):
 
 
 class ShuffleDuplicate(EnvelopeAttack):
+    """Publish a shuffle in which one ciphertext is copied over another.
+
+    The table must refuse it (two equal ciphertexts, or the proof) and convict its signer
+    before any card is dealt."""
+
     kind, summary, target = ("shuffle-duplicate", "a shuffle that copies one card over another",
                              Kind.SHUFFLE)
 
@@ -114,6 +134,11 @@ class ShuffleDuplicate(EnvelopeAttack):
 
 
 class ShuffleCommitmentMismatch(EnvelopeAttack):
+    """Publish a shuffle beside a commitment its proof was not made for.
+
+    The table must refuse it on arrival: the proof of shuffle is bound to its
+    commitment."""
+
     kind, summary, target = ("shuffle-commitment-mismatch",
                              "a shuffle beside a commitment its proof was not made for",
                              Kind.SHUFFLE)
@@ -124,6 +149,12 @@ class ShuffleCommitmentMismatch(EnvelopeAttack):
 
 
 class DeckReplace(EnvelopeAttack):
+    """Shuffle in fresh encryptions of the cards in an order of its own choosing, so
+    that (as the last shuffler) it would know every seat's hand.
+
+    The table must refuse the shuffle on its proof before a card is dealt: nothing is
+    learned."""
+
     kind, summary, target = ("deck-replace",
                              "shuffle in fresh encryptions of cards in an order of its choice",
                              Kind.SHUFFLE)
@@ -165,6 +196,12 @@ class DeckReplace(EnvelopeAttack):
 
 
 class RemaskSteal(EnvelopeAttack):
+    """In an exchange's re-mask, put a re-randomised copy of another seat's card in
+    place of its own, then watch for a share that would open it.
+
+    The table must refuse the re-mask on its proof, and nobody ever shares for a
+    re-mask: nothing is read."""
+
     kind, summary, target = ("remask-steal",
                              "re-mask a copy of another seat's card and read it from the shares",
                              Kind.REMASK)
@@ -224,6 +261,12 @@ class RemaskSteal(EnvelopeAttack):
 
 
 class ForgedTransfer(EnvelopeAttack):
+    """In an exchange, hand over a ciphertext of a card of its choosing instead of the
+    card put down.
+
+    The table must refuse the transfer on its key-switch proof, at every seat, as it
+    comes."""
+
     kind, summary, target = ("forged-transfer",
                              "hand over, in an exchange, a ciphertext of a card of its choosing "
                              "instead of the card put down", Kind.TRANSFER)
@@ -254,6 +297,12 @@ class ForgedTransfer(EnvelopeAttack):
 
 
 class RevealHeldCard(Attack):
+    """After an exchange, reveal with a valid share a card it can read but no longer
+    holds (the receiver's card now).
+
+    The table must refuse the reveal before anyone decrypts it and convict the revealer
+    (false-reveal)."""
+
     kind, summary = ("reveal-held-card",
                      "reveal, with a valid share, a card another seat holds after an exchange")
 
@@ -298,6 +347,11 @@ def _sealed(fair: Any, msg: RevealMsg) -> bytes:
 
 
 class Equivocation(EnvelopeAttack):
+    """Publish two different signed envelopes for one step.
+
+    The table must convict the signer on the two envelopes (equivocation), the same way
+    at every honest seat."""
+
     kind, summary, target = ("equivocation", "two different signed envelopes for one step",
                              Kind.KEY)
 
@@ -307,6 +361,10 @@ class Equivocation(EnvelopeAttack):
 
 
 class ReplayOtherTable(EnvelopeAttack):
+    """Publish an envelope signed for another table (its table id changed).
+
+    The table must refuse it as a replay and convict its signer."""
+
     kind, summary, target = ("replay-other-table", "an envelope signed for another table",
                              Kind.KEY)
 
@@ -318,6 +376,10 @@ class ReplayOtherTable(EnvelopeAttack):
 
 
 class ReplayOtherHand(Attack):
+    """In a later hand, publish again an envelope it signed in the first hand.
+
+    The table must refuse it as a replay and convict its signer."""
+
     kind, summary = "replay-other-hand", "an envelope of an earlier hand sent again"
 
     def __init__(self) -> None:

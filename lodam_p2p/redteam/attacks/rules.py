@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 
 
 class VoidAnyone(Attack):
+    """Claim, with no evidence, that an honest seat cheated; and claim it of a seat
+    past the end of the table.
+
+    The table must name the claimant (false-claim), never the seat it named."""
+
     kind, summary = "void-anyone", "void the hand naming an honest seat, and one past the end"
 
     def tick(self, adv: Cheat) -> None:
@@ -34,6 +39,11 @@ class VoidAnyone(Attack):
 
 
 class EarlyAuditOpen(Attack):
+    """Open its audit secrets in the middle of the deal, to end the hand's secrecy
+    early.
+
+    The table must convict it (early-audit) and keep the other seats' cards hidden."""
+
     kind, summary = "early-audit-open", "open the audit secrets in the middle of the deal"
 
     def tick(self, adv: Cheat) -> None:
@@ -47,6 +57,10 @@ class EarlyAuditOpen(Attack):
 
 
 class WithheldAuditOpening(Attack):
+    """Never publish its audit opening at the end of a hand.
+
+    The table must find it silent past the time limit and put it out (timeout)."""
+
     kind, summary = "withheld-audit-opening", "never open the audit secrets"
 
     def outgoing(self, adv: Cheat, body: Body) -> list[Body]:
@@ -59,6 +73,10 @@ class WithheldAuditOpening(Attack):
 
 
 class Stall(Attack):
+    """Go silent in the middle of the first hand.
+
+    The table must find it silent past the time limit and put it out (timeout)."""
+
     kind, summary = "stall", "go silent in the middle of the first hand"
 
     def outgoing(self, adv: Cheat, body: Body) -> list[Body]:
@@ -69,6 +87,11 @@ class Stall(Attack):
 
 
 class SlowHuman(Attack):
+    """Claim to be a person, to take a person's time over every decision of the first
+    hand, then never decide.
+
+    The table must hold every seat to one time limit and put it out (timeout)."""
+
     kind, summary = "slow-human", "claim to be human to take minutes over a decision"
     seat_kind = "human"
 
@@ -80,6 +103,10 @@ class SlowHuman(Attack):
 
 
 class Revoke(Attack):
+    """Play a card of another suit while holding the suit led.
+
+    The table must convict it on the audit's evidence (revoke)."""
+
     kind, summary = "revoke", "play a card of another suit while holding the suit led"
 
     def decide(self, adv: Cheat, view: Any, action: Any) -> Any:
@@ -96,6 +123,11 @@ class Revoke(Attack):
 
 
 class FalseExchangeClaim(Attack):
+    """Offer a card in an exchange while claiming it is of the other kind (a coat
+    for a plain card, or the reverse).
+
+    The table must convict it once the offer is opened (false-exchange-kind)."""
+
     kind, summary = "false-exchange-claim", "offer a card while claiming it is of the other kind"
 
     def decide(self, adv: Cheat, view: Any, action: Any) -> Any:
@@ -114,6 +146,11 @@ class FalseExchangeClaim(Attack):
 
 
 class PredictableSeed(Attack):
+    """Try to rebuild the other seats' identities from small seeds (--seed 0..99,
+    the first six places), as a bot seeded by its place would draw them.
+
+    The table's seats must draw from the OS unless told a seed: nothing is found."""
+
     kind, summary = ("predictable-seed",
                      "guess the other seats' secrets from small seeds (--seed 0..99)")
     #: how many seeds and places are tried (small: the search runs in the seat's loop)
