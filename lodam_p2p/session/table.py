@@ -284,7 +284,7 @@ async def find_announcement(connect: Connector, table: str | None, *, open_only:
         if found is not None:
             return found
         if give_up is not None and loop.time() >= give_up:
-            raise SessionError(why)
+            raise SessionError(why.removesuffix(" yet"))
         if waiting is not None and why != said:
             waiting(why)
         said = why
@@ -303,14 +303,14 @@ async def _look(connect: Connector, table: str | None, open_only: bool
     if table is not None:
         named = [a for a in tables if a.table == table]
         if not named:
-            return None, f"no table {table!r} on this broker"
+            return None, f"no table {table!r} on this broker yet"
         if open_only and not named[0].joinable:
             state = {"playing": "playing a match", "open": "of another protocol version"}
             return None, f"table {table!r} is {state.get(named[0].state, 'full')}"
         return named[0], ""
     joinable = [a for a in tables if a.joinable]
     if not joinable:
-        return None, "no open table on this broker"
+        return None, "no open table on this broker yet"
     return joinable[0], ""
 
 
