@@ -6,6 +6,12 @@ way. Discovery keeps the subcommands independent of one another: adding one touc
 no shared file. A command line that names its subcommand loads that module only (a
 ``lodam bot`` process does not import the terminal interface, the arena or the
 benchmarks); anything else — no command, an unknown one, ``--help`` — loads them all.
+
+Help is read by players, not by Sphinx: :func:`build_parser` turns the docstrings the
+commands use as descriptions into plain text (no double backquotes, no ``::``, no
+cross-reference roles), points every mention of the rules files to the players' guides in
+docs/, and ends each command's help with its line of :data:`EXAMPLES`
+(tests/test_newcomer.py fails on a command without one).
 """
 
 from __future__ import annotations
@@ -13,7 +19,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import re
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
@@ -31,6 +39,113 @@ class CliError(Exception):
         self.code = code
 
 
+#: The top-level help: both games, and the five commands a newcomer needs, in order.
+DESCRIPTION = """\
+Two card games at one table, for people and bots on a LAN, dealt fairly with no
+trusted server: Losing Lodam (3 to 10 players, French pack) and Lorum (3 or 4 players,
+German pack). The rules, for players: docs/rules-lodam.md and docs/rules-lorum.md (or
+lodam rules guide).
+
+A newcomer's five commands, in the order you need them:
+  lodam rules page                  1. read the rules (add --game lorum for Lorum)
+  lodam play                        2. play against bots (--game lorum, --offline)
+  lodam host --table oak --bot heuristic --listen 0.0.0.0:1883
+                                    3. host a table friends can join
+  lodam join                        4. find a table on the LAN and sit down
+  lodam bot heuristic --table oak   5. fill an empty seat with a bot
+
+Every command has --help."""
+
+#: One example line per command (by its words after ``lodam``), shown under its help.
+EXAMPLES = {
+    "": "lodam play --game lorum --offline",
+    "adversary": "lodam adversary --list",
+    "arena": "lodam arena --bots heuristic,random*3 --matches 100 --seed 7",
+    "bench": "lodam bench engine",
+    "bench broker": "lodam bench broker",
+    "bench deal": "lodam bench deal --json",
+    "bench engine": "lodam bench engine --game lorum",
+    "bench fuzz": "lodam bench fuzz",
+    "bench ismcts": "lodam bench ismcts",
+    "bench load": "lodam bench load",
+    "bench net": "lodam bench net --matches 10 --json",
+    "bench shuffle": "lodam bench shuffle",
+    "bot": "lodam bot heuristic --table oak --broker mqtt://192.168.1.20:1883",
+    "bots": "lodam bots",
+    "broker": "lodam broker --listen 0.0.0.0:1883",
+    "host": "lodam host --table oak --seats 5 --bot heuristic --listen 0.0.0.0:1883",
+    "join": "lodam join oak --broker mqtt://192.168.1.20:1883",
+    "play": "lodam play --seats 4 --bots random --option lives=1",
+    "rules": "lodam rules page --game lorum --contract quartet",
+    "rules guide": "lodam rules guide --game lorum",
+    "rules page": "lodam rules page --game lorum --contract quartet",
+    "rules replay": "lodam rules replay deals.jsonl",
+    "rules show-options": "lodam rules show-options --game lorum",
+    "tables": "lodam tables --broker mqtt://192.168.1.20:1883",
+    "verify": "lodam verify transcript.json",
+}
+
+#: The rules files of the design notes, and the players' guide that tells each.
+GUIDES = {"RULES.md": "docs/rules-lodam.md", "LORUM.md": "docs/rules-lorum.md"}
+
+
+def plain(text: str) -> str:
+    """``text`` with reStructuredText markup taken out, for a terminal: double backquotes
+    and cross-reference roles dropped, a closing ``::`` made ``:``, and the rules files
+    (with any section number) named by their players' guides."""
+    text = re.sub(r":(?:func|class|mod|meth|data|attr|exc|obj):`~?([^`]+)`",
+                  lambda m: m.group(1).rsplit(".", 1)[-1], text)
+    text = text.replace("``", "")
+    text = re.sub(r"::(\s*)$", r":\1", text, flags=re.M)
+    for rules, guide in GUIDES.items():
+        text = re.sub(rf"{re.escape(rules)}(?: section)?(?: \d+)?", guide, text)
+    return re.sub(r"(?<![\w/])SPEC\.md", "protocol/SPEC.md", text)
+
+
+class _Paragraphs(argparse.HelpFormatter):
+    """Argparse's filling, paragraph by paragraph (a blank line between them stays), that
+    never breaks a line inside a word at a hyphen (docs/rules-lorum.md stays whole)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n\n".join(
+            textwrap.fill(" ".join(part.split()), width, initial_indent=indent,
+                          subsequent_indent=indent, break_on_hyphens=False)
+            for part in re.split(r"\n\s*\n", text))
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
+def _walk(parser: argparse.ArgumentParser, words: tuple[str, ...] = ()
+          ) -> list[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+    """``parser`` and every subcommand's parser under it, each with its command words."""
+    found = [(words, parser)]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                found += _walk(child, (*words, name))
+    return found
+
+
+def _readable(parser: argparse.ArgumentParser) -> None:
+    """Every help text under ``parser`` made plain, with its command's example line."""
+    for words, each in _walk(parser):
+        if each.description:
+            each.description = plain(each.description)
+        example = EXAMPLES.get(" ".join(words))
+        if example is not None and "example:" not in (each.epilog or ""):
+            each.epilog = plain(f"{each.epilog}\n\n" if each.epilog else "") + \
+                f"example: {example}"
+        if each.formatter_class is argparse.HelpFormatter:
+            each.formatter_class = _Paragraphs
+        for action in each._actions:
+            if isinstance(action.help, str):
+                action.help = plain(action.help)
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    choice.help = plain(choice.help) if choice.help else choice.help
+
+
 def modules_with_prefix(prefix: str) -> list[ModuleType]:
     """Import every module of this package whose name starts with ``prefix``, sorted."""
     names = sorted(
@@ -43,8 +158,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``lodam`` parser: with ``command``, that subcommand's module only (a name with
     no ``cmd_`` module of its own loads them all, so argparse can say what is wrong)."""
     parser = argparse.ArgumentParser(
-        prog="lodam",
-        description="Losing Lodam on a LAN: humans and bots, fair deals, no trusted server.",
+        prog="lodam", description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"lodam_p2p {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -55,6 +170,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         modules = modules_with_prefix("cmd_")
     for module in modules:
         module.register(sub)
+    _readable(parser)
     return parser
 
 

@@ -7,6 +7,8 @@ scenario, in input order. ``lodam rules show-options [--game NAME]`` lists a gam
 table options with their defaults and help, as the game states them. ``lodam rules page
 [--game NAME] [--contract C] [--option K=V]`` prints the rules page the table screen
 shows on ``r``: the game in a paragraph, and what a deal (a Lorum contract) asks.
+``lodam rules guide [--game NAME]`` prints the players' guide the page is the short form
+of (docs/rules-lodam.md, docs/rules-lorum.md; a wheel carries them).
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``lodam rules`` with its ``replay`` and ``show-options`` subcommands."""
     parser = sub.add_parser(
         "rules",
-        help="the rules engine: replay scripted deals, options",
-        description="The rules engine from the command line: replay scripted deals (one "
-        "JSON result line per scenario) or list the table options.",
+        help="the rules: the guide, the page of the table, options, replays",
+        description="The rules of both games: the players' guide (guide), the rules page "
+        "the table shows on r (page), the table options (show-options), and scripted deals "
+        "replayed by the rules engine, one JSON result line per scenario (replay).",
     )
     actions = parser.add_subparsers(dest="rules_command", metavar="ACTION")
     replay = actions.add_parser(
@@ -59,12 +62,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     page.add_argument("--width", type=int, default=78, metavar="COLUMNS",
                       help="wrap the text at this width (default 78)")
     page.set_defaults(run=run_page)
+    guide = actions.add_parser(
+        "guide", help="the whole players' guide of a game: rules, examples, words, keys",
+        description="Print the players' guide of a game (docs/rules-lodam.md or "
+        "docs/rules-lorum.md): the rules with worked examples, every word on the screen "
+        "and the keys.")
+    guide.add_argument("--game", choices=("lodam", "lorum"), default=DEFAULT_GAME,
+                       help=f"which game (default {DEFAULT_GAME})")
+    guide.set_defaults(run=run_guide)
 
     def show_help(_args: argparse.Namespace) -> int:
         parser.print_help()
         return 2
 
     parser.set_defaults(run=show_help)
+
+
+def run_guide(args: argparse.Namespace) -> int:
+    """Print the players' guide of ``--game``."""
+    from lodam_p2p.guides import GAME_GUIDES, read_guide  # noqa: PLC0415
+
+    try:
+        sys.stdout.write(read_guide(GAME_GUIDES[args.game]))
+    except OSError as err:
+        raise CliError(f"cannot show the guide: {err}") from None
+    return 0
 
 
 def run_page(args: argparse.Namespace) -> int:
@@ -157,8 +179,8 @@ def _read(name: str) -> str:
 
 
 def run_show_options(args: argparse.Namespace) -> int:
-    """Print a game's options (Lodam: RULES.md section 12; Lorum: LORUM.md 9) with their
-    defaults and a line of help each."""
+    """Print a game's options (the rules' options sections: docs/rules-lodam.md "Table
+    options", docs/rules-lorum.md) with their defaults and a line of help each."""
     try:
         rows = get_game(getattr(args, "game", DEFAULT_GAME)).option_rows()
     except GameError as err:

@@ -240,13 +240,12 @@ def run_match(args: argparse.Namespace,
 
 
 def result_json(outcome: MatchOutcome) -> dict[str, object]:
-    """The ``--json`` line: the outcome; for a game other than Lodam (whose line stays as
-    it always was) also the game, after the table, and the seats best first, last."""
+    """The ``--json`` line of a match, the same shape for every game (docs/results.md):
+    the table, the game, the outcome, the seats best first, and the broker's faults the
+    seat saw (none are recorded yet: the list is there for readers to rely on)."""
     line = outcome.to_json()
-    if outcome.game == DEFAULT_GAME:
-        return line
     return {"table": line.pop("table"), "game": outcome.game, **line,
-            "standings": list(outcome.standings)}
+            "standings": list(outcome.standings), "broker_faults": []}
 
 
 def joined_game(args: argparse.Namespace, table: str, broker: str) -> str:

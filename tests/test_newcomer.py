@@ -1,0 +1,112 @@
+"""What a newcomer meets first, checked: every page README and the help name is in the
+repository, the help reads as help (plain text, an example per command), errors end the
+program with one line and a non-zero status, a closed stdout ends it quietly, and a built
+wheel installs into a fresh environment and plays."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lodam_p2p.cli import EXAMPLES, build_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+LODAM = Path(sys.executable).with_name("lodam")
+#: A page named in prose: a path ending in .md.
+PAGE = re.compile(r"[\w./-]*\w\.md\b")
+#: What reStructuredText leaves in a text meant for Sphinx.
+RST = re.compile(r"``|::\s*$|:(?:func|class|mod|meth|data|attr|exc|obj):`", re.M)
+
+
+def _commands() -> list[tuple[str, argparse.ArgumentParser]]:
+    found: list[tuple[str, argparse.ArgumentParser]] = []
+
+    def walk(parser: argparse.ArgumentParser, words: tuple[str, ...]) -> None:
+        found.append((" ".join(words), parser))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, child in action.choices.items():
+                    walk(child, (*words, name))
+
+    walk(build_parser(), ())
+    return found
+
+
+COMMANDS = _commands()
+
+
+@pytest.mark.parametrize(("words", "parser"), COMMANDS, ids=[w or "lodam" for w, _ in COMMANDS])
+def test_every_help_is_plain_text_with_an_example(words: str,
+                                                  parser: argparse.ArgumentParser) -> None:
+    text = parser.format_help()
+    assert not RST.search(text), f"lodam {words} --help shows markup:\n{text}"
+    assert "RULES.md" not in text and "LORUM.md" not in text
+    example = re.search(r"^example: (lodam\b.*)$", text, re.M)
+    assert example, f"lodam {words} --help has no example line"
+    assert example.group(1) == EXAMPLES[words]
+    assert example.group(1).split()[1:len(words.split()) + 1] == words.split()
+
+
+def test_the_top_level_help_names_both_games_and_the_first_commands_in_order() -> None:
+    text = build_parser().format_help()
+    assert "Losing Lodam" in text and "Lorum" in text
+    positions = [text.index(f"  lodam {command}") for command in
+                 ("rules page", "play", "host", "join", "bot ")]
+    assert positions == sorted(positions)
+
+
+def _named_pages() -> set[str]:
+    texts = [(ROOT / "README.md").read_text(encoding="utf-8")]
+    texts += [parser.format_help() for _words, parser in COMMANDS]
+    return {page for text in texts for page in PAGE.findall(text)}
+
+
+def test_every_page_readme_and_the_help_name_is_in_the_repository() -> None:
+    pages = _named_pages()
+    assert "docs/rules-lodam.md" in pages and "docs/rules-lorum.md" in pages
+    missing = sorted(page for page in pages if not (ROOT / page).is_file())
+    assert not missing, f"named but not in the repository: {missing}"
+
+
+def _run(*args: str, stdin: str | None = None, timeout: float = 120,
+         cwd: Path | None = None, env: dict[str, str] | None = None
+         ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(LODAM), *args], capture_output=True, text=True,
+                          timeout=timeout, input=stdin, cwd=cwd, env=env, check=False)
+
+
+@pytest.mark.slow
+def test_a_built_wheel_installs_into_a_fresh_environment_and_plays(tmp_path: Path) -> None:
+    """The wheel (built from the sdist, as a user's ``uv tool install`` or ``pipx`` would)
+    goes into a new venv with the lock's versions and runs an arena and the guides."""
+    uv = ROOT / ".venv" / ".uv" / "bin" / "uv"
+    uv_path = str(uv) if uv.is_file() else shutil.which("uv")
+    assert uv_path, "uv is needed to build the wheel (make test installs it in .venv/.uv)"
+    out = tmp_path / "dist"
+    subprocess.run([uv_path, "build", "-q", "-o", str(out), str(ROOT)], check=True,
+                   timeout=600, cwd=tmp_path)
+    wheel = next(out.glob("lodam_p2p-*.whl"))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    subprocess.run([uv_path, "pip", "install", "-q", "--python", str(venv / "bin" / "python"),
+                    "-c", str(ROOT / "requirements-dev.lock"), str(wheel)],
+                   check=True, timeout=600, cwd=tmp_path)
+    lodam = venv / "bin" / "lodam"
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state")}
+    arena = subprocess.run([str(lodam), "arena", "--bots", "random*4", "--matches", "2",
+                            "--seed", "1"], capture_output=True, text=True, timeout=300,
+                           cwd=tmp_path, env=env, check=False)
+    assert arena.returncode == 0, arena.stderr
+    assert "random" in arena.stdout
+    for game, title in (("lodam", "# Losing Lodam"), ("lorum", "# Lorum")):
+        guide = subprocess.run([str(lodam), "rules", "guide", "--game", game],
+                               capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                               env=env, check=False)
+        assert guide.returncode == 0 and guide.stdout.startswith(title), guide.stderr
