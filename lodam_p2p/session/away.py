@@ -65,14 +65,8 @@ class AwaySeats(Course):
     def _count_missed(self, seat: int) -> None:
         """Count ``seat``'s away period as a missed step if the table awaited it at the
         current step and its time here ran out while it was away."""
-        if self.phase is not SessionPhase.MATCH or self.hand is None:
-            return
-        ballot = self.ballot
-        if self._awaited != ballot.step:
-            return
-        due = ballot.deadline(seat, self._limit())
-        if due is not None and self.now() >= due:
-            ballot.misses[seat] = ballot.misses.get(seat, 0) + 1
+        if self.phase is SessionPhase.MATCH and self.overdue(seat, self.now()):
+            self.ballot.misses[seat] = self.ballot.misses.get(seat, 0) + 1
 
     def holding(self) -> bool:
         """Whether the table holds its clocks: a seat is away that has not yet missed

@@ -255,6 +255,15 @@ class Clocks:
             self.votes.pop(key, None)
             ballot.pending.pop(key, None)
 
+    def overdue(self, seat: int, now: float) -> bool:
+        """Whether this machine awaits ``seat`` at the hand's current step and the seat's
+        time there has run out by this machine's clock (held time given back)."""
+        hand, ballot = self.hand, self.ballot
+        if hand is None or ballot.step != (self.hand_no, hand.step) or self._awaited != ballot.step:
+            return False
+        due = ballot.deadline(seat, self._limit())
+        return due is not None and now >= due
+
     def _awaited_seats(self) -> set[int]:
         """Every seat the hand awaits now, this machine's own included (a vote against
         it checks here too), and :data:`HOLDER` while the holder of a card is awaited."""

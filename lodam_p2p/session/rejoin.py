@@ -34,11 +34,23 @@ seat that is not yet known to be the coordinator waits for that REJOIN. When eve
 seat of the table is coming back at once, nobody holds the match: the returning seats
 say so and stop at once, and their journals start a new match next time.
 
+*Who may come back* (protocol/SPEC.md 13, "Returning: rules the table enforces"). A
+return voids a hand without blame, so it is worth something to a cheater. Every peer
+notes a REJOIN; the coordinator answers it (:meth:`Rejoining.answer_returns`) only for
+a seat it saw go since the last hand that passed its audit — presence gone, or its
+clock missed before the coordinator voted on it — and only while the hand is open (no
+audit opening out, its play not over); a REJOIN not acceptable yet stands until a hand
+passes its audit. A seat is taken back at most :data:`~.resumestate.MAX_RETURNS` times
+a match: the next RESUME for it is applied as the seat leaving.
+
 On REJOIN the coordinator publishes RESUME (signed, in its own stream like every
-message): the returning seat, the number of the next hand, and the match state
-(counters, dealer, deals played, audits, blames). Every peer, the coordinator included,
-applies RESUME in the coordinator's stream order: a peer still in an earlier hand waits
-until it has caught up; the hand in progress is voided; the next hand is dealt. A peer
+message): the returning seat, the number of the next hand (always the one after its
+own: a hand number is never dealt twice, see :mod:`.signed`), and the match state
+(counters, dealer, deals played, audits, blames, returns per seat, failed hands in a
+row). Every peer, the coordinator included, applies RESUME in the coordinator's stream
+order, only after it heard the REJOIN it answers: a peer still in an earlier hand waits
+until it has caught up, one for which that hand is over drops it; the hand in progress
+is voided; the next hand is dealt. A peer
 keeps its *own* match state (it played the same deals; one that differs from the
 coordinator's is logged) and tells it to the returning seat in an ATTEST (signed, in its
 own stream).
@@ -82,6 +94,12 @@ Limits
 - The coordinator itself away: REJOIN waits for no one else; a returning seat gives up
   after ``rejoin_grace`` without an answer.
 - A hand is lost at each return, even one that could in principle go on.
+- A coordinator in league with the returning seat can answer a return its own rules
+  would refuse (only it saw what they rest on); it cannot answer after its own audit
+  opening, past the limit, without a REJOIN, or into a hand already begun.
+- In a short First-and-last deal a RESUME can cross the deal's last card: a peer that
+  settled the deal first drops it while the others void the deal (nobody signs twice,
+  but the table splits and one seat may be found silent).
 - A restarted host that only watched (``--watch``, no seat of its own) holds no hand
   and is waited for by nobody: it follows the table to its end and takes the result a
   majority of the seats publish (their RESULT), without the hands in between; it
@@ -274,8 +292,9 @@ class Rejoining(Returning):
             return
         if self.match is None or self.phase not in (SessionPhase.MATCH, SessionPhase.GRACE):
             return  # the lot: not resumable (see Limits)
+        if seat not in self._asked_back:  # told once, however often it asks
+            self.tell(Notice(NoticeLevel.INFO, f"seat {seat} asks to be taken back"))
         self._asked_back[seat] = hand
-        self.tell(Notice(NoticeLevel.INFO, f"seat {seat} asks to be taken back"))
         if self.seat is not None and self.seat == self.coordinator(seat):
             self._pending[seat] = hand
             self.answer_returns()
@@ -320,9 +339,7 @@ class Rejoining(Returning):
 
     def _missed_clock(self, seat: int) -> bool:
         """Whether the hand awaits ``seat`` at its current step past the table's limit."""
-        hand = self.hand
-        return (hand is not None and self._awaited == (self.hand_no, hand.step, seat)
-                and self.now() >= self._awaited_since + self._limit())
+        return self.overdue(seat, self.now())
 
     def _answer(self, seat: int) -> None:
         """Publish the RESUME of ``seat``'s return: the hand after this one, and the
