@@ -85,6 +85,9 @@ class AwaySeats(Course):
     def hold_for_away(self, now: float) -> bool:
         """True while the table holds its clocks for an away seat (:meth:`holding`) or
         this call ended the match (a seat stayed away past its grace: it has left)."""
+        for seat in [s for s in self.away if self._done_with(s)]:
+            del self.away[seat]  # put out while away (its clock ran on): nobody waits
+            self._countdown_at.pop(seat, None)
         if not self.away:
             return False
         for seat, since in sorted(self.away.items()):

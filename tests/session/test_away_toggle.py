@@ -48,6 +48,16 @@ def test_a_seat_that_keeps_dropping_and_coming_back_is_voted_out() -> None:
     others = [m for m in table if m is not staller]
     assert all(m.blames and m.blames[0].startswith(f"seat {victim}: timeout:") for m in others)
     assert all(m.ballot.misses.get(victim) == MAX_AWAY_MISSES for m in others)
+    # put out while away, it is waited for no more: the others play the match to its end
+    router.settle()
+    assert all(victim not in m.away for m in others)
+    router.machines.remove(staller)
+    router.play_out()
+    first = others[0].outcome
+    assert first is not None and victim not in first.winners
+    assert all(m.outcome is not None and m.outcome.to_json() == first.to_json()
+               for m in others)
+    assert [line.split(": ")[:2] for line in first.blames] == [[f"seat {victim}", "timeout"]]
 
 
 def test_an_away_period_that_costs_no_step_is_not_counted() -> None:
