@@ -13,7 +13,7 @@ import pytest
 
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import link as link_module
-from lodam_p2p.session.held import LOBBY_BODIES, LOBBY_BYTES, HeldQueue
+from lodam_p2p.session.held import HELD_BODIES, LOBBY_BODIES, LOBBY_BYTES, HeldQueue
 from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.link import Link
 from lodam_p2p.session.table import _sessions
@@ -129,8 +129,22 @@ async def _lobby_flood() -> None:
     assert all(len(q) <= LOBBY_BODIES and q.bytes <= LOBBY_BYTES for q in held)
     assert sum(q.bytes for q in held) + endpoint.held_bytes() < 5 * 2**20 < flood / 10
     assert host.desk is not None and not host.desk.seated  # the flood sat nobody down
+    kept = host.queues.get(mallory.peer, ())
+    assert [body.kind for body in kept] == [Msg.LOT_COMMIT] * LOBBY_BODIES
+    assert host.link.ignored >= 600  # every PROTO dropped at the lobby's gate
     running.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await running
     for key in [mallory, *crowd]:
         await key.transport.close()
+
+
+def test_a_queue_holds_what_its_caps_allow_and_gives_the_room_back() -> None:
+    queue = HeldQueue("mallory")
+    body = Body(Msg.PROTO, hand=9)
+    assert sum(queue.hold(body, 100, started=False) for _ in range(50)) == LOBBY_BODIES
+    assert sum(queue.hold(body, 2**20, started=True) for _ in range(50)) == 7  # 8 MiB
+    while queue:
+        queue.popleft()
+    assert queue.bytes == 0
+    assert sum(queue.hold(body, 10, started=True) for _ in range(600)) == HELD_BODIES
