@@ -110,3 +110,87 @@ def test_a_built_wheel_installs_into_a_fresh_environment_and_plays(tmp_path: Pat
                                capture_output=True, text=True, timeout=120, cwd=tmp_path,
                                env=env, check=False)
         assert guide.returncode == 0 and guide.stdout.startswith(title), guide.stderr
+
+
+# -- exits that tell the truth ------------------------------------------------------------
+
+#: A Python exception's name, which a user should never have to read.
+EXCEPTION_NAME = re.compile(r"\b\w*(?:Error|Exception)\b|Traceback")
+
+
+def _home(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
+            "XDG_CONFIG_HOME": str(tmp_path / "config")}
+
+
+def _one_line(done: subprocess.CompletedProcess[str]) -> str:
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("lodam: ") and not EXCEPTION_NAME.search(lines[0]), lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize(("content", "said"), [
+    ("[]", "not a transcript"),
+    ("garbage", "not JSON"),
+    ('{"format": "lodam-fairdeal-transcript", "version": 3}', "a field is missing"),
+    (b"\xff\xfe\x00binary", "not a text file"),
+    (None, "no such file"),
+])
+def test_verify_says_in_one_line_why_a_file_is_no_transcript(
+        tmp_path: Path, content: str | bytes | None, said: str) -> None:
+    path = tmp_path / "transcript.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content, encoding="utf-8")
+    done = _run("verify", str(path), cwd=tmp_path, env=_home(tmp_path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert said in _one_line(done)
+
+
+@pytest.mark.parametrize("args", [
+    ("play", "--bots-only", "--offline", "--option", "lives=abc"),
+    ("play", "--bots-only", "--offline", "--option", "nosuch=1"),
+    ("play", "--bots-only", "--offline", "--seats", "99"),
+    ("play", "--bots-only", "--game", "lorum", "--offline", "--option", "contracts=nope"),
+    ("play", "--bots-only", "--broker", "ftp://x"),
+    ("play", "--broker", "ftp://x"),
+    ("arena", "--bots", "random*4", "--option", "lives=x"),
+    ("rules", "page", "--option", "lives=x"),
+])
+def test_a_bad_value_is_one_line_and_status_2(tmp_path: Path, args: tuple[str, ...]) -> None:
+    done = _run(*args, cwd=tmp_path, env=_home(tmp_path))
+    assert done.returncode == 2
+    _one_line(done)
+
+
+def test_a_broker_that_refuses_ends_bots_only_with_one_line(tmp_path: Path) -> None:
+    done = _run("play", "--bots-only", "--broker", "mqtt://127.0.0.1:9", cwd=tmp_path,
+                env=_home(tmp_path))
+    assert done.returncode == 1
+    line = _one_line(done)
+    assert "cannot connect" in line and "leave out --broker" in line
+
+
+@pytest.mark.parametrize("game", ["lodam", "lorum"])
+@pytest.mark.parametrize("offline", [False, True], ids=["network", "offline"])
+def test_a_closed_stdout_ends_bots_only_quietly(tmp_path: Path, game: str,
+                                               offline: bool) -> None:
+    """``lodam play --bots-only | head -3``: the reader takes three lines and goes; the
+    program ends (the timeout is only a safety net), quietly, without a log that grows."""
+    log = tmp_path / "lodam.log"
+    args = [str(LODAM), "play", "--bots-only", "--game", game, "--log-file", str(log),
+            *(["--offline"] if offline else [])]
+    with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          cwd=tmp_path, env=_home(tmp_path)) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        lines = [proc.stdout.readline() for _ in range(3)]
+        proc.stdout.close()  # as head does once it has its lines
+        status = proc.wait(timeout=60)
+        errors = proc.stderr.read().decode()
+    assert all(lines)
+    assert status in (0, 141), errors
+    assert "Traceback" not in errors and "BrokenPipe" not in errors
+    assert "Traceback" not in log.read_text(encoding="utf-8")
+    assert log.stat().st_size < 100_000

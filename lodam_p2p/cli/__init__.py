@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import re
 import sys
@@ -196,3 +197,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("lodam: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        _reader_gone()
+        return EXIT_PIPE
+
+
+#: Exit status when the reader of standard output went away (128 + SIGPIPE, as a shell
+#: reports a command that a closed pipe ended).
+EXIT_PIPE = 141
+
+
+def _reader_gone() -> None:
+    """Standard output is a closed pipe (``| head``): point it at /dev/null, so that the
+    interpreter's flush at exit does not fail on it again and print a traceback."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass

@@ -15,8 +15,10 @@ a table joined from the lobby (or by ``lodam join``) is played with its own game
 screen, whatever ``--game`` says.
 
 Bots are paced (``--bot-delay``, default 0.6 s a card) so that a person can follow them.
-The log goes to a file (``--log-file``, default ``~/.local/state/lodam/lodam.log``),
-never over the screen.
+The log goes to a file (``--log-file``, default ``~/.local/state/lodam/lodam.log``; it
+rotates at 5 MB), never over the screen. If the table stops with an error (a broker that
+refuses the connection, say), the screen closes and one line says what failed and what
+to try; the exit status is then 1.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from lodam_p2p.cli.play_seats import (
     hosted,
     lineup_for,
     setup_logging,
+    stopped_line,
 )
 
 if TYPE_CHECKING:
@@ -50,7 +53,8 @@ if TYPE_CHECKING:
 #: Lorum table (:mod:`.play_lorum`) and ``lodam host`` and ``join`` take them from here.
 __all__ = ["BOT_NAMES", "DEFAULT_BOT", "DEFAULT_SEATS", "Given", "bot_lineup", "bot_seats",
            "bots_only", "choose_driver", "hosted", "hosting_notice", "lineup_for",
-           "play_defaults", "register", "run", "seconds", "setup_logging"]
+           "play_defaults", "register", "run", "seconds", "setup_logging", "stopped",
+           "valid_broker"]
 
 DEFAULT_SEATS = 5
 DEFAULT_BOT = "heuristic"
@@ -122,6 +126,7 @@ def seconds(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """Play; exit status 0 when the person left or the match ended."""
+    valid_broker(args.broker)
     if args.lobby:
         from_lobby(args)
     if getattr(args, "join_row", None) is not None:
@@ -132,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         return play_lorum(args)
     options = getattr(args, "chosen_options", None) or _options(args.option)
     if not 3 <= args.seats <= 10:
-        raise CliError(f"--seats must be 3 to 10 (RULES.md section 3), got {args.seats}")
+        raise CliError(f"Losing Lodam is for 3 to 10 seats (--seats), got {args.seats}")
     registry = load_registry()
     lineup = lineup_for(args, registry)
     log_path = setup_logging(args.log_file)
@@ -142,8 +147,29 @@ def run(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise CliError("lodam play needs a terminal (or --bots-only for a table of bots)")
     return play_with_person(args, options, lineup, registry=registry, driver=driver,
-                            bots=bot_seats, screen=_screen(args, registry, lineup),
+                            bots=bot_seats, screen=_screen(args, registry, lineup, log_path),
                             log_path=log_path)
+
+
+def valid_broker(url: str | None) -> None:
+    """A one-line error, before any screen opens, for a ``--broker`` that is no broker
+    URL (``ftp://x``)."""
+    if url is None:
+        return
+    from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl  # noqa: PLC0415
+
+    try:
+        BrokerUrl.parse(url)
+    except BadBrokerUrl as err:
+        raise CliError(f"{err} (for example mqtt://192.168.1.20:1883)") from None
+
+
+def stopped(err: Exception, args: argparse.Namespace, log_path: Path | None) -> CliError:
+    """The one line (exit status 1) of a table that stopped while the screen was open."""
+    from lodam_p2p.cli.play_seats import EXIT_STOPPED  # noqa: PLC0415
+
+    return CliError(stopped_line(getattr(err, "cause", err), getattr(args, "broker", None),
+                                 log_path), EXIT_STOPPED)
 
 
 def _options(items: Sequence[str]) -> Options:
@@ -164,17 +190,22 @@ def play_defaults() -> argparse.Namespace:
     return root.parse_args(["play"])
 
 
-def _screen(args: argparse.Namespace, registry: BotRegistry, lineup: Sequence[str]) -> Any:
+def _screen(args: argparse.Namespace, registry: BotRegistry, lineup: Sequence[str],
+            log_path: Path | None = None) -> Any:
     """The Lodam screen, for :func:`~lodam_p2p.cli.person.play_with_person`."""
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.client import ClientOptions, run_client  # noqa: PLC0415
+    from lodam_p2p.ui.matches import TableStopped  # noqa: PLC0415
 
     client = ClientOptions(table="offline" if args.offline else args.table, ascii=args.ascii,
                            no_color=no_color_wanted(), hint=_hint(registry),
                            hosted=hosted(args, lineup))
 
     async def screen(start_match: Any, limit: float | None) -> list[MatchOutcome]:
-        return await run_client(start_match, client)
+        try:
+            return await run_client(start_match, client)
+        except TableStopped as err:
+            raise stopped(err, args, log_path) from None
 
     return screen
 

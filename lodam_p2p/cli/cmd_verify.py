@@ -22,16 +22,35 @@ from pathlib import Path
 from lodam_p2p.cli import CliError
 from lodam_p2p.fairdeal import Transcript, verify_transcript
 
+#: What a transcript is, for the messages about a file that is not one.
+WHAT = ("lodam verify reads the transcript file a hand writes, e.g. with "
+        "lodam bench deal --transcript FILE")
+
 
 def _load(path: str) -> Transcript:
+    """The transcript in ``path``, or one line in the user's words saying why not."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise CliError(f"{path}: cannot read: {err}") from None
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path}: not a transcript: not a text file ({WHAT})") from None
+    except OSError as err:
+        raise CliError(f"{path}: cannot read: {err.strerror or err}") from None
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        raise CliError(f"{path}: not a transcript: not JSON ({WHAT})") from None
+    if not isinstance(obj, dict) or "format" not in obj:
+        raise CliError(f"{path}: not a transcript: a transcript is a JSON object with a "
+                       f"\"format\" field ({WHAT})")
     try:
         return Transcript.from_json(text)
     except ValueError as err:
-        raise CliError(f"{path}: not a readable transcript: {err}") from None
+        said = str(err)
+        if said.startswith("malformed transcript"):  # the parser's own words name types
+            said = "a field is missing or has the wrong kind of value"
+        raise CliError(f"{path}: not a readable transcript: {said}") from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,7 +3,7 @@
 The person sits at the Lorum screen (:mod:`lodam_p2p.ui.lorum_client`), a
 :class:`~lodam_p2p.player.Player` that any table driver can seat. ``--offline`` plays in
 this process through the game interface (:func:`lodam_p2p.local.play_local`, the same
-driver as Lodam's); ``--option`` takes every option of LORUM.md section 9. The bots are
+driver as Lodam's); ``--option`` takes every option of docs/rules-lorum.md. The bots are
 ``heuristic`` when that bot plays Lorum, else ``random``, unless ``--bots`` names others
 that play Lorum; the hint (``h``) asks a bot made for Lorum when one is installed, else
 the ``random`` bot.
@@ -32,6 +32,7 @@ from lodam_p2p.cli.cmd_play import (
     hosted,
     lineup_for,
     setup_logging,
+    stopped,
 )
 from lodam_p2p.cli.netrun import parse_options, result_json
 from lodam_p2p.cli.person import Driver, load_registry, play_with_person
@@ -55,7 +56,7 @@ def play_lorum(args: argparse.Namespace) -> int:
     if "seats" not in given:
         args.seats = DEFAULT_SEATS
     if not 3 <= args.seats <= 4:
-        raise CliError(f"Lorum is for 3 or 4 seats (LORUM.md section 2), got {args.seats}")
+        raise CliError(f"Lorum is for 3 or 4 seats (--seats), got {args.seats}")
     options = getattr(args, "chosen_options", None) or lorum_options(args.option)
     registry = load_registry()
     if "bots" not in given:
@@ -109,6 +110,7 @@ def _run(args: argparse.Namespace, options: Options, lineup: list[str],
     """The person at the Lorum screen, the bots beside them, until the person leaves."""
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.lorum_client import LorumSettings, run_lorum  # noqa: PLC0415
+    from lodam_p2p.ui.matches import TableStopped  # noqa: PLC0415
 
     table = "offline" if args.offline else args.table
     hint = hint_bot(registry)
@@ -116,7 +118,10 @@ def _run(args: argparse.Namespace, options: Options, lineup: list[str],
     async def screen(start_match: Any, limit: float | None) -> list[MatchOutcome]:
         settings = LorumSettings(table=table, ascii=args.ascii, no_color=no_color_wanted(),
                                  hint=hint, hold_limit=limit, hosted=hosted(args, lineup))
-        return await run_lorum(start_match, settings)
+        try:
+            return await run_lorum(start_match, settings)
+        except TableStopped as err:
+            raise stopped(err, args, log_path) from None
 
     return play_with_person(args, options, lineup, registry=registry, driver=driver,
                             bots=bot_seats, screen=screen, log_path=log_path)

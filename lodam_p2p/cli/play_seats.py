@@ -1,15 +1,18 @@
 """The bots of ``lodam play``: which ones sit down, their seats, and a table of bots only.
 
-Also where the command's log goes (:func:`setup_logging`): to a file, never over the
-screen.
+Also where the command's log goes (:func:`setup_logging`): to a file that rotates at
+:data:`LOG_BYTES` (:data:`LOG_KEPT` old files kept), never over the screen; and the one
+line a table that stopped ends the command with (:func:`stopped_line`).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
+import logging.handlers
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -23,6 +26,12 @@ if TYPE_CHECKING:
     from lodam_p2p.bots.registry import BotRegistry
     from lodam_p2p.player import Player
     from lodam_p2p.tableplan import SeatPlan
+
+#: The log file's size before it rotates, and how many old files are kept beside it.
+LOG_BYTES = 5_000_000
+LOG_KEPT = 3
+#: Exit status of a command whose table stopped with an error.
+EXIT_STOPPED = 1
 
 #: Names for the bots' seats, as a 17th-century table might have had.
 BOT_NAMES = ("Moll", "Ned", "Bess", "Kit", "Joan", "Hal", "Nan", "Wat", "Tib", "Jack")
@@ -66,13 +75,27 @@ def setup_logging(path: Path | None) -> Path:
         path = Path(state) / "lodam" / "lodam.log"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+        handler: logging.Handler = logging.handlers.RotatingFileHandler(
+            path, maxBytes=LOG_BYTES, backupCount=LOG_KEPT, encoding="utf-8")
     except OSError as err:
         raise CliError(f"cannot write the log file {path}: {err.strerror or err}") from None
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
     logging.captureWarnings(True)
     return path
+
+
+def stopped_line(err: BaseException, broker: str | None, log_path: Path | None) -> str:
+    """What to print when the table stopped with ``err``: what failed, and what to try."""
+    what = str(err) or type(err).__name__
+    if "broker" in what.lower() or "connect" in what.lower():
+        where = f"the broker at {broker}" if broker else "the broker"
+        hint = (f"check that {where} runs and is reachable, or leave out --broker to "
+                f"play on an embedded one")
+    else:
+        hint = "try again; if it happens again, the log says more"
+    log = f" (log: {log_path})" if log_path is not None else ""
+    return f"the table stopped: {what}; {hint}{log}"
 
 
 def bot_seats(lineup: Sequence[str], registry: BotRegistry, *, first_seat: int, seed: int | None,
@@ -110,9 +133,31 @@ def bots_only(args: argparse.Namespace, options: Any, lineup: list[str],
     first = seats[0]
     told = (spectator or SpectatorLog)(first.player, story, Glyphs(args.ascii))
     seats[0] = type(first)(first.name, told, first.kind)
-    outcome = asyncio.run(driver(options, seats, args.seed))
+
+    async def match() -> Any:
+        """The match, cancelled when no one reads the story any more (| head)."""
+        task = asyncio.ensure_future(driver(options, seats, args.seed))
+        told.on_gone = task.cancel
+        try:
+            return await task
+        except asyncio.CancelledError:
+            if told.gone:
+                return None
+            raise
+
+    try:
+        outcome = asyncio.run(match())
+    except CliError:
+        raise
+    except Exception as err:
+        logging.getLogger(__name__).error("the table stopped", exc_info=err)
+        raise CliError(stopped_line(err, getattr(args, "broker", None), None),
+                       EXIT_STOPPED) from None
+    if outcome is None:  # the reader went away: nothing more to say, and no one to say it to
+        return 0
     if args.json:
-        print(json.dumps(result_json(outcome)))
+        with contextlib.suppress(BrokenPipeError):
+            print(json.dumps(result_json(outcome)), flush=True)
     return 0
 
 

@@ -3,9 +3,9 @@
 :func:`run_client` starts a match through ``start_match`` (which seats the given
 :class:`~lodam_p2p.ui.player.TerminalPlayer` with the bots, through the offline driver or
 the network session) and runs the screen until the person leaves. "Play again" starts
-``start_match`` once more. Whatever goes wrong at the table — a silent peer, a blame, a
-broker that went away — ends up as a message on the screen and a traceback in the log
-file, never on the terminal.
+``start_match`` once more. A table that stops with an error (a broker that refuses or
+goes away) leaves a traceback in the log file and closes the screen; the command then
+says in one line what failed (:class:`~lodam_p2p.ui.matches.TableStopped`).
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ a match through ``start_match`` — which seats the given
 (:func:`~lodam_p2p.local.play_local`) or the network session — and runs the screen
 (:func:`~lodam_p2p.ui.lorum_view.render_lorum`, keys by
 :class:`~lodam_p2p.ui.lorum_keys.LorumKeys`) until the person leaves. "Play again" starts
-``start_match`` once more, with a fresh screen. Whatever goes wrong at the table ends up
-as a line on the screen and a traceback in the log file, never on the terminal.
+``start_match`` once more, with a fresh screen. Whatever goes wrong at the table closes
+the screen (:class:`~lodam_p2p.ui.matches.TableStopped`, which the command turns into
+one line) and leaves a traceback in the log file.
 """
 
 from __future__ import annotations

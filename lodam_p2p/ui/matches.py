@@ -2,9 +2,11 @@
 
 A match is a task started with the person's seat (``start_match``); "play again" starts
 another once the last is over. The outcomes of the finished ones are kept in order; a
-match that fails is logged with its traceback and told to ``failed`` (the screen shows
-one line), never raised into the screen; the match under way when the person leaves is
-cancelled and awaited.
+match that fails is logged with its traceback and told to ``failed``, and the screen is
+closed at once: :meth:`Matches.around` then raises :class:`TableStopped`, so that the
+command prints one line saying what failed and exits non-zero (a screen left open with
+the error on it looked like a table still waiting). The match under way when the person
+leaves is cancelled and awaited.
 """
 
 from __future__ import annotations
@@ -20,6 +22,15 @@ from lodam_p2p.tableplan import MatchOutcome
 log = logging.getLogger(__name__)
 
 
+class TableStopped(Exception):
+    """The match failed while the screen was open; the screen is closed. ``cause``: the
+    error the table stopped with."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause) or type(cause).__name__)
+        self.cause = cause
+
+
 class Matches:
     """The screen's matches; see the module docstring."""
 
@@ -28,7 +39,9 @@ class Matches:
         self.start_match = start_match
         self.failed = failed
         self.outcomes: list[MatchOutcome] = []
+        self.error: BaseException | None = None  #: what the table stopped with
         self._task: asyncio.Task[MatchOutcome] | None = None
+        self._screen: asyncio.Future[object] | None = None
 
     @property
     def under_way(self) -> bool:
@@ -37,12 +50,19 @@ class Matches:
 
     async def around(self, person: Any, screen: Awaitable[object]) -> list[MatchOutcome]:
         """Begin a match with ``person`` and run ``screen`` until the person leaves;
-        then stop the match under way. The outcomes of the matches finished."""
+        then stop the match under way. The outcomes of the matches finished;
+        :class:`TableStopped` when a match failed (the screen is closed then)."""
+        self._screen = asyncio.ensure_future(screen)
         self.begin(person)
         try:
-            await screen
+            await self._screen
+        except asyncio.CancelledError:
+            if self.error is None:
+                raise
         finally:
             await self.stop()
+        if self.error is not None:
+            raise TableStopped(self.error)
         return self.outcomes
 
     def begin(self, person: Any) -> None:
@@ -59,7 +79,10 @@ class Matches:
             log.info("match over: %s", task.result())
             return
         log.error("the table stopped", exc_info=err)
+        self.error = err
         self.failed(err)
+        if self._screen is not None:
+            self._screen.cancel()  # closes the screen, whether or not it is drawn yet
 
     async def stop(self) -> None:
         """Cancel the match under way, if any, and wait for it to end."""

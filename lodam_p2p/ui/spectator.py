@@ -12,6 +12,10 @@ the match); :class:`SpectatorLog` tells Losing Lodam, and
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from lodam_p2p.games.lodam import Action, PlayerView
@@ -42,6 +46,10 @@ class StoryLog:
         self.names: list[str] = []
         self.deals = 0
         self.new_deal = True
+        #: Whether the reader went away (a closed pipe, ``| head``): nothing is written
+        #: any more, and ``on_gone`` is called once, to end the match.
+        self.gone = False
+        self.on_gone: Callable[[], object] | None = None
 
     def notify(self, event: TableEvent) -> None:
         """Pass ``event`` on, and write it down."""
@@ -79,7 +87,23 @@ class StoryLog:
         return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
 
     def _say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        if self.gone:
+            return
+        try:
+            print(text, file=self.out, flush=True)
+        except BrokenPipeError:
+            self._reader_gone()
+
+    def _reader_gone(self) -> None:
+        """The pipe is closed: point the stream at /dev/null (so that nothing written
+        later, nor the flush at exit, meets the closed pipe again) and say so once."""
+        self.gone = True
+        with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self.out.fileno())
+            os.close(null)
+        if self.on_gone is not None:
+            self.on_gone()
 
 
 class SpectatorLog(StoryLog):
