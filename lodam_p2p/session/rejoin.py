@@ -338,8 +338,15 @@ class Rejoining(Returning):
         return None
 
     def _missed_clock(self, seat: int) -> bool:
-        """Whether the hand awaits ``seat`` at its current step past the table's limit."""
-        return self.overdue(seat, self.now())
+        """Whether the hand awaits ``seat`` at its current step past the table's limit,
+        where no conviction of that silence can do without this seat's own vote: fewer
+        than two other seats in play could vote on it. This seat answers before it votes
+        (:meth:`check_timers`), so every peer takes its RESUME before any conviction;
+        where two others could convict without it, their votes could cross its RESUME
+        and the peers would judge differently, so there the table's vote decides."""
+        others = [s for s, playing in enumerate(self.active()) if playing
+                  and s not in (seat, self.seat)]
+        return len(others) < 2 and self.overdue(seat, self.now())
 
     def _answer(self, seat: int) -> None:
         """Publish the RESUME of ``seat``'s return: the hand after this one, and the

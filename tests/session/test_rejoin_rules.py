@@ -140,6 +140,27 @@ def test_a_seat_seen_gone_is_taken_back_and_its_return_counted() -> None:
     assert result.blames == () and table[1].hand_no - 2 == result.deals
 
 
+def test_a_seat_that_missed_its_clock_is_taken_back_before_the_vote() -> None:
+    """Its will reached nobody else (its next connection announced first, so the late
+    will was stale to them): it asks back while present to them, which stands, and is
+    taken back once its time at the step runs out, before the coordinator's vote, which
+    every conviction at a table of three needs."""
+    table, router = _table(seats=3)
+    coordinator, late = _seat(table, 0), _seat(table, 2)
+    router.mute.add(late.me)  # its player never answers: its step's time runs out
+    router.until("the hand awaits seat 2", lambda: coordinator.hand is not None and (
+        coordinator.hand.awaited() or (None,))[0] == 2)
+    late.receive(OwnWillSeen(), router.now)
+    router.settle()
+    assert not _resumes(router) and 2 in coordinator._pending  # not away: it stands
+    router.now += TIMING.timeout_s
+    router.until("the return taken", lambda: all(m.returns == {2: 1} for m in table))
+    router.mute.discard(late.me)
+    router.play_out()
+    result = _one_result(table)
+    assert result.blames == () and result.winners
+
+
 def test_a_third_return_counts_as_leaving() -> None:
     table, router = _table(lives=3)
     back = _seat(table, 2)
