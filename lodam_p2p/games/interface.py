@@ -81,6 +81,7 @@ import abc
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from lodam_p2p.games.kit.state import DealCodes
 from lodam_p2p.games.values import (
     ActionCodecError,
     Card,
@@ -211,6 +212,9 @@ class Game(abc.ABC):
     illegal_action: type[Exception]
     #: How the game's actions pass cards face down between seats (None: they never do).
     exchanges: HiddenExchange | None = None
+    #: The game's actions as numbers for the kit's state API (:mod:`lodam_p2p.games.kit`;
+    #: None: the game has none).
+    state_codes: DealCodes[Any, Any] | None = None
     #: Whether a seat proven at fault leaves the match (:meth:`put_out`, Lodam) rather
     #: than paying for a void deal and playing on (:meth:`breach`, Lorum).
     puts_out: bool = False

@@ -22,6 +22,7 @@ from lodam_p2p.games.lodam.match import Match
 from lodam_p2p.games.lodam.options import ExchangeRule, Options, RankOrder
 from lodam_p2p.games.lodam.public import PublicDeal
 from lodam_p2p.games.lodam.replay import replay_scenario
+from lodam_p2p.games.lodam.states import CODES
 from lodam_p2p.games.lodam.view import PlayerView
 from lodam_p2p.games.values import (
     DealPlan,
@@ -75,6 +76,8 @@ class LodamGame(OptionsOfType, Game):
     exchanges = EXCHANGES
     #: RULES.md 8: a proven revoke puts the offender out of the match
     puts_out = True
+    #: the engine's move codes number the actions of the state API
+    state_codes = CODES
 
     # -- the match ----------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ from lodam_p2p.games.lorum.plan import DealPlan as EnginePlan
 from lodam_p2p.games.lorum.public import PublicDeal
 from lodam_p2p.games.lorum.records import DealResult
 from lodam_p2p.games.lorum.replay import replay_scenario
+from lodam_p2p.games.lorum.states import CODES
 from lodam_p2p.games.lorum.view import PlayerView
 from lodam_p2p.games.values import (
     DealPlan,
@@ -99,6 +100,8 @@ class LorumGame(OptionsOfType, Game):
     card_type = Card
     option_help = OPTION_HELP
     illegal_action = IllegalAction
+    #: plays, lays, passes and the Red King's answers, numbered for the state API
+    state_codes = CODES
 
     # -- the match ----------------------------------------------------------------------
 
