@@ -64,9 +64,14 @@ class AwaySeats(Course):
 
     def _count_missed(self, seat: int) -> None:
         """Count ``seat``'s away period as a missed step if the table awaited it at the
-        current step and its time here ran out while it was away."""
-        if self.phase is SessionPhase.MATCH and self.overdue(seat, self.now()):
-            self.ballot.misses[seat] = self.ballot.misses.get(seat, 0) + 1
+        current step and its time here ran out while it was away (counting the time held
+        for it before as time spent: coming back just in time, again and again, does
+        not put it off)."""
+        hand, ballot = self.hand, self.ballot
+        if (self.phase is SessionPhase.MATCH and hand is not None
+                and ballot.step == (self.hand_no, hand.step) == self._awaited
+                and ballot.ran_out(seat, self._limit(), self.now())):
+            ballot.misses[seat] = ballot.misses.get(seat, 0) + 1
 
     def holding(self) -> bool:
         """Whether the table holds its clocks: a seat is away that has not yet missed

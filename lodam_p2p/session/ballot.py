@@ -27,8 +27,11 @@ class Ballot:
 
     #: the step timed now, (hand, step); None: start every clock afresh
     step: tuple[int, int] | None = None
-    #: per seat awaited at :attr:`step` (or :data:`~.clocks.HOLDER`), since when
+    #: per seat awaited at :attr:`step` (or :data:`~.clocks.HOLDER`), since when, the
+    #: time the table held for away seats given back
     since: dict[int, float] = field(default_factory=dict)
+    #: per seat awaited at :attr:`step`, when this machine began waiting for it
+    started: dict[int, float] = field(default_factory=dict)
     #: votes received but not yet checked true here: key → voters
     pending: dict[VoteKey, set[int]] = field(default_factory=dict)
     #: when the table began holding its clocks for an away seat (None: not holding)
@@ -43,6 +46,7 @@ class Ballot:
         votes for steps before it."""
         self.step = step
         self.since.clear()
+        self.started.clear()
         self.held = 0.0
         if self.held_since is not None:
             self.held_since = now
@@ -54,14 +58,23 @@ class Ballot:
         answered = [seat for seat in self.since if seat not in seats]
         for seat in answered:
             del self.since[seat]
+            self.started.pop(seat, None)
         for seat in seats:
             self.since.setdefault(seat, now)
+            self.started.setdefault(seat, now)
         return answered
 
     def deadline(self, seat: int, limit: float) -> float | None:
         """When ``seat``'s time at the current step runs out here (None: not awaited)."""
         since = self.since.get(seat)
         return None if since is None else since + limit
+
+    def ran_out(self, seat: int, limit: float, now: float) -> bool:
+        """Whether ``seat``'s time at the current step has run out by ``now`` counting
+        every hold as time spent: the test of a missed step, which a seat cannot put
+        off by going away again and again."""
+        started = self.started.get(seat)
+        return started is not None and now >= started + limit
 
     def pend(self, key: VoteKey, voter: int) -> bool:
         """Keep ``voter``'s vote until it can be checked; False if it was dropped (a

@@ -60,6 +60,30 @@ def test_a_seat_that_keeps_dropping_and_coming_back_is_voted_out() -> None:
     assert [line.split(": ")[:2] for line in first.blames] == [[f"seat {victim}", "timeout"]]
 
 
+def test_coming_back_just_in_time_again_and_again_is_counted_too() -> None:
+    """The seat to decide drops at once and comes back each time just before its clock,
+    paused while it is away, would run out: its time counted with every hold as time
+    spent has run out all the same, so from the second return on each one is a missed
+    step, and after the third the table holds no more and the seat is voted out — long
+    before the holds given back to one step reach the grace time."""
+    router, table, staller = stopped_at_a_turn(3, timing=TIMING)
+    victim = seat_of(staller)
+    start = router.now
+    for _cycle in range(8):
+        toggle(router, staller, False)
+        router.now += TIMING.timeout_s - 2.0
+        router.settle()
+        if all(m.blames for m in table):
+            break
+        toggle(router, staller, True)
+        router.now += 0.5
+        router.settle()
+    others = [m for m in table if m is not staller]
+    assert all(m.blames and m.blames[0].startswith(f"seat {victim}: timeout:") for m in others)
+    # four away periods, the last one not held: a fifth would mean a return still paid
+    assert router.now - start < 5 * TIMING.timeout_s < TIMING.grace_s
+
+
 def test_an_away_period_that_costs_no_step_is_not_counted() -> None:
     """A seat that is not awaited drops and comes back, again and again (a flaky link,
     a broker move): no missed step is counted against it, and the seat to decide keeps
