@@ -18,8 +18,8 @@ handles the ways a hand can fail (protocol/SPEC.md, "Evidence and blame"):
   itself — a peer acts only on evidence it checked;
 - **silence**, decided by the table: a seat that waits past the table's time limit
   (one for every seat, from START) for another seat signs a TIMEOUT vote naming that
-  seat and the step; once every other active seat has voted alike, the silent seat is
-  out the same way. One seat's timeout alone blames nobody;
+  seat and the step; once two independent seats' votes check out here (:mod:`.clocks`),
+  the silent seat is out the same way. One seat's timeout alone blames nobody;
 - the **lot** failing: the match never starts, and the result says who broke it.
 
 A game that puts nobody out (Lorum; :attr:`Game.puts_out <lodam_p2p.games.Game.puts_out>`
