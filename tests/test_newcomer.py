@@ -6,6 +6,7 @@ wheel installs into a fresh environment and plays."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -194,3 +195,48 @@ def test_a_closed_stdout_ends_bots_only_quietly(tmp_path: Path, game: str,
     assert "Traceback" not in errors and "BrokenPipe" not in errors
     assert "Traceback" not in log.read_text(encoding="utf-8")
     assert log.stat().st_size < 100_000
+
+
+# -- one shape for options ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("argv", "dest", "expected"), [
+    (["play", "--bot", "random", "--bot", "heuristic"], "bots", "random,heuristic"),
+    (["play", "--bots", "random*2", "--bot", "heuristic"], "bots", "random*2,heuristic"),
+    (["play", "--bots", "random"], "bots", "random"),
+    (["arena", "--bot", "random", "--bot", "random"], "bots", "random,random"),
+    (["arena", "--bots", "random*4"], "bots", "random*4"),
+    (["host", "--table", "t", "--seats", "4", "--bots", "heuristic,random*2"], "bot",
+     ["heuristic", "random", "random"]),
+    (["host", "--table", "t", "--seats", "4", "--bot", "random", "--bot", "heuristic"], "bot",
+     ["random", "heuristic"]),
+    (["join", "oak", "--bots", "random"], "bot", "random"),
+    (["join", "oak", "--bot", "random"], "bot", "random"),
+])
+def test_bots_are_named_either_way_in_every_command_that_seats_them(
+        argv: list[str], dest: str, expected: object) -> None:
+    assert getattr(build_parser().parse_args(argv), dest) == expected
+
+
+def test_join_refuses_a_lineup_of_more_than_one_bot(tmp_path: Path) -> None:
+    done = _run("join", "oak", "--bots", "random*2", cwd=tmp_path, env=_home(tmp_path))
+    assert done.returncode == 2 and "seats one bot" in done.stderr
+
+
+@pytest.mark.parametrize(("game", "args"), [
+    ("lodam", ("--seats", "3", "--option", "lives=1", "--bot", "random")),
+    ("lorum", ("--option", "contracts=lorum", "--bots", "random*4")),
+])
+def test_the_json_result_has_one_documented_shape_for_both_games(
+        tmp_path: Path, game: str, args: tuple[str, ...]) -> None:
+    done = _run("play", "--bots-only", "--offline", "--seed", "3", "--json", "--game", game,
+                *args, cwd=tmp_path, env=_home(tmp_path))
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout)
+    assert list(line) == ["table", "game", "winners", "deals", "audits_passed", "blames",
+                          "standings", "broker_faults"]
+    assert line["game"] == game and line["broker_faults"] == []
+    assert sorted(line["standings"]) == list(range(len(line["standings"])))
+    assert set(line["winners"]) <= set(line["standings"])
+    schema = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    for field in line:
+        assert f"| `{field}` |" in schema, field

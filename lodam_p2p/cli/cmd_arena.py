@@ -17,6 +17,7 @@ from lodam_p2p.arena.progress import ProgressBar
 from lodam_p2p.arena.report import to_json, to_text
 from lodam_p2p.arena.runner import EarlyStop, run_arena
 from lodam_p2p.cli import CliError
+from lodam_p2p.cli.bot_flags import OneBot
 from lodam_p2p.cli.cmd_bots import add_plugin_dir_argument, load
 from lodam_p2p.games import DEFAULT_GAME
 
@@ -58,14 +59,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add = parser.add_argument
     add("--game", default=DEFAULT_GAME, metavar="NAME",
         help=f"the game to play (default {DEFAULT_GAME}; 'lodam bots' lists the games)")
-    add("--bots", required=True, metavar="LINEUP",
+    add("--bots", default=None, metavar="LINEUP",
         help="one bot per seat, comma separated; NAME*K fills K seats, NAME@LABEL labels one "
              "(the game's seat range)")
+    add("--bot", dest="bots", action=OneBot, metavar="NAME",
+        help="one bot for one seat (repeatable; the same as adding NAME to --bots)")
     add("--matches", type=int, default=100, metavar="N", help="matches to play (default 100)")
     add("--seed", type=int, default=1, help="seed of every deck, first dealer and bot (default 1)")
     add("--option", action="append", default=[], metavar="K=V",
-        help="table option of the game (Lodam: RULES.md section 12, e.g. declare_out=true; "
-             "Lorum: LORUM.md section 9, e.g. rounds=2; lodam rules show-options --game NAME "
+        help="table option of the game (Lodam: docs/rules-lodam.md, e.g. declare_out=true; "
+             "Lorum: docs/rules-lorum.md, e.g. rounds=2; lodam rules show-options --game NAME "
              "lists them) (repeatable)")
     add("--bot-option", action="append", default=[], metavar="NAME.KEY=VALUE",
         help="option for every seat running bot NAME, e.g. ismcts.time_ms=50 (repeatable)")
@@ -89,6 +92,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the matches and print the figures."""
+    if args.bots is None:
+        raise CliError("name the bots: --bots LINEUP (heuristic,random*3) or --bot NAME, "
+                       "once per seat")
     if args.jobs < 1:
         raise CliError(f"--jobs must be at least 1, got {args.jobs}")
     if args.early_stop and not args.compare:

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 
 from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, ListenAddress
 from lodam_p2p.cli import CliError
+from lodam_p2p.cli.bot_flags import Lineup
 from lodam_p2p.cli.netrun import (
     EXIT_FAILED,
     add_common,
@@ -63,6 +64,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_game(parser)
     parser.add_argument("--bot", action="append", default=[], metavar="NAME",
                         help="seat a bot here (repeatable: --bot random --bot heuristic)")
+    parser.add_argument("--bots", dest="bot", action=Lineup, metavar="LINEUP",
+                        help="bots to seat here as a lineup: heuristic,random*2 is the same "
+                             "as --bot heuristic --bot random --bot random")
     parser.add_argument("--watch", action="store_true",
                         help="only host and log the match; nobody sits here but the bots")
     parser.add_argument("--listen", metavar="HOST:PORT",

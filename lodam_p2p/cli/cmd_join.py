@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from types import SimpleNamespace
 
+from lodam_p2p.cli.bot_flags import SingleLineup
 from lodam_p2p.cli.netrun import (
     add_common,
     add_person,
@@ -41,6 +42,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("table", nargs="?", help="the table (default: the first open one)")
     parser.add_argument("--bot", metavar="NAME", help="seat this bot")
+    parser.add_argument("--bots", dest="bot", action=SingleLineup, metavar="NAME",
+                        help="the same as --bot (one bot: a lineup of one seat)")
     add_common(parser)
     add_person(parser)
     add_session_options(parser)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lodam_p2p.cli import CliError
+from lodam_p2p.cli.bot_flags import OneBot
 from lodam_p2p.cli.person import DEFAULT_DELAY, load_registry, play_with_person
 from lodam_p2p.cli.play_drivers import choose_driver, hosting_notice
 from lodam_p2p.cli.play_lobby import from_lobby, game_joined
@@ -73,6 +74,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add("--bots", default=DEFAULT_BOT, metavar="NAME,...", action=Given,
         help="bots for the other seats, comma separated, NAME*K for K seats; the last "
              f"one fills the rest (default {DEFAULT_BOT})")
+    add("--bot", dest="bots", action=OneBot, metavar="NAME",
+        help="one bot for the next free seat (repeatable; the same as adding NAME to --bots)")
     add("--table", default="kitchen", metavar="NAME", help="table name (default kitchen)")
     add("--broker", metavar="URL", help="play through this broker instead of an embedded one")
     add("--option", action="append", default=[], metavar="K=V",
