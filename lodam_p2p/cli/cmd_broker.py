@@ -93,6 +93,7 @@ async def serve(listen: ListenAddress, stop: asyncio.Event | None = None, *,
             if broker.listen.host not in (LOOPBACK, "localhost", "::1"):
                 print("lodam broker: reachable from the network; anyone may connect",
                       file=sys.stderr, flush=True)
+                _tell_reachable(broker)
             if record is not None:
                 _write_record(record, broker)
             try:
@@ -105,6 +106,15 @@ async def serve(listen: ListenAddress, stop: asyncio.Event | None = None, *,
         raise CliError(str(err), EXIT_BROKER) from None
     print("lodam broker: stopped", flush=True)
     return 0
+
+
+def _tell_reachable(broker: EmbeddedBroker) -> None:
+    """Say where other machines reach the broker (this machine's LAN addresses)."""
+    from lodam_p2p.discovery import reachable_urls  # noqa: PLC0415 - zeroconf is slow
+
+    urls = reachable_urls(broker.listen.host, broker.port)
+    if urls:
+        print(f"lodam broker: other machines use {', '.join(urls)}", flush=True)
 
 
 async def _serving(broker: EmbeddedBroker, stop: asyncio.Event, idle_s: float | None) -> None:

@@ -130,3 +130,26 @@ def test_a_loopback_url_is_told_apart() -> None:
     assert on_loopback("mqtt://127.0.0.1:1883") and on_loopback("mqtt://[::1]:1883")
     assert on_loopback("mqtt://localhost")
     assert not on_loopback("mqtt://10.213.0.5:1883") and not on_loopback("not a url")
+
+
+def test_lodam_broker_on_every_address_says_where_other_machines_reach_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    from lodam_p2p import discovery
+    from lodam_p2p.broker import ListenAddress
+    from lodam_p2p.cli.cmd_broker import serve
+    from tests.support.aio import run
+
+    monkeypatch.setattr(discovery.ifaddr, "get_adapters", lambda: LAPTOP)
+
+    async def scenario() -> int:
+        stop = asyncio.Event()
+        stop.set()  # serves, says where, and stops at once
+        return await serve(ListenAddress("0.0.0.0", 0), stop)
+
+    assert run(scenario()) == 0
+    out = capsys.readouterr().out
+    port = out.split("clients use mqtt://127.0.0.1:")[1].split(")")[0]
+    assert (f"other machines use mqtt://10.213.0.5:{port}, mqtt://192.168.1.20:{port}, "
+            f"mqtt://169.254.7.7:{port}\n") in out
