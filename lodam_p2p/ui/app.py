@@ -70,6 +70,13 @@ STYLE_RULES: list[tuple[str, str]] = [
     ("panel.key", "#ffd75f bold"),
 ]
 
+#: Seconds prompt_toolkit waits, after an Esc byte, for the rest of an escape sequence
+#: (an arrow key arrives as one), and after a key that could start a longer binding. Its
+#: defaults (0.5 s and 1 s) made Esc close a panel a second late; a terminal sends a
+#: sequence's bytes together, so a few hundredths of a second are plenty.
+ESCAPE_WAIT = 0.03
+KEY_WAIT = 0.05
+
 #: Style words kept under NO_COLOR.
 PLAIN_WORDS = {"bold", "nobold", "underline", "reverse", "italic"}
 
@@ -132,6 +139,8 @@ class TableApp:
             input=input,
             output=output,
         )
+        self.app.ttimeoutlen = ESCAPE_WAIT  # Esc reacts at once
+        self.app.timeoutlen = KEY_WAIT
 
     def fragments(self) -> StyleAndTextTuples:
         """The screen at the output's current size."""

@@ -83,7 +83,10 @@ class Controller:
             self._typed_card("q", name)
 
     def _open(self, panel: Panel) -> None:
-        self.model.typed = "q" if panel is Panel.QUIT and not self.model.typed else ""
+        prompt = self.model.prompt
+        # q may be the queen's rank: only while a card can be chosen (never at match over)
+        can_type = prompt is not None and bool(prompt.cards) and panel is Panel.QUIT
+        self.model.typed = "q" if can_type and not self.model.typed else ""
         self.model.previous_panel = self.model.panel
         self.model.panel = panel
 

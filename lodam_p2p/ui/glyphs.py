@@ -64,6 +64,18 @@ class Glyphs:
         return ("╭", "╮", "╰", "╯", "─", "│")
 
 
+#: The longest name the screen shows (``--name`` takes no more; a longer name a peer
+#: sends is cut, so that it cannot push the seats and the panels out of shape).
+MAX_NAME = 24
+
+
+def shown_name(name: str) -> str:
+    """``name`` as the screen shows it: at most :data:`MAX_NAME` characters (a longer one
+    ends in ``…``), unprintable characters dropped."""
+    clean = "".join(ch for ch in name if ch.isprintable()) or "?"
+    return clean if len(clean) <= MAX_NAME else clean[: MAX_NAME - 1] + "…"
+
+
 def card_style(card: Card) -> str:
     """The style class of a card face by colour."""
     return "class:card.red" if card.suit in RED_SUITS else "class:card.black"

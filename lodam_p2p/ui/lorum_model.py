@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from lodam_p2p.games.lorum import Contract, DealResult, Match, Options, PlayerView, Scoring
 from lodam_p2p.player import Notice, SeatInfo
-from lodam_p2p.ui.glyphs import Glyphs
+from lodam_p2p.ui.glyphs import Glyphs, shown_name
 from lodam_p2p.ui.lorum_choices import LorumPrompt, lorum_prompt
 from lodam_p2p.ui.lorum_narrate import LorumNarrator
 
@@ -148,7 +148,7 @@ class LorumTable:
         """``you`` for this seat, else the seat's name."""
         if seat == self.me:
             return "you"
-        return self.names[seat] if seat < len(self.names) else f"seat {seat}"
+        return shown_name(self.names[seat]) if seat < len(self.names) else f"seat {seat}"
 
     def short(self, seat: int, width: int = 10) -> str:
         """The seat's name cut to ``width`` characters, for the crowded middle."""
@@ -167,7 +167,7 @@ class LorumTable:
 
     def narrator(self, players: int = 0) -> LorumNarrator:
         """Who speaks the log (seats not named yet are ``seat N``)."""
-        names = [self.names[s] if s < len(self.names) else f"seat {s}"
+        names = [shown_name(self.names[s]) if s < len(self.names) else f"seat {s}"
                  for s in range(max(len(self.names), self.me + 1, players))]
         return LorumNarrator(names, self.me, self.glyphs)
 

@@ -25,6 +25,9 @@ HELP = (
 )
 #: Columns of a seat in the score sheet.
 COLUMN = 8
+#: Columns of the sheet's row labels: the mark, the longest contract name ("Erster und
+#: Letzter") and the deals done ("4/4"), so that every row's cells line up.
+LABEL = 2 + max(len(german) for german, _english in CONTRACT_NAMES.values()) + 6
 
 
 def draw_lorum_panel(canvas: Canvas, model: LorumTable, width: int, height: int) -> None:
@@ -72,7 +75,7 @@ def panel_lines(model: LorumTable, width: int) -> list[Frags]:
 
 def _names_row(model: LorumTable, players: int, label: str) -> Frags:
     cells = "".join(f"{model.name(s)[: COLUMN - 1]:>{COLUMN}}" for s in range(players))
-    return [("class:dim", f"  {label:<19}{cells}")]
+    return [("class:dim", f"  {label:<{LABEL - 2}}{cells}")]
 
 
 def sheet_lines(model: LorumTable, sheet: ScoreSheet) -> list[Frags]:
@@ -86,9 +89,10 @@ def sheet_lines(model: LorumTable, sheet: ScoreSheet) -> list[Frags]:
         done = f"{sheet.dealt[contract]}/{sheet.per_contract}"
         cells = "".join(f"{p:>{COLUMN}}" for p in sheet.points[contract])
         style = "class:sheet.current" if contract is current else ""
-        lines.append([(style, f"{mark} {CONTRACT_NAMES[contract][0]:<14}{done:>5}{cells}")])
+        name = CONTRACT_NAMES[contract][0]
+        lines.append([(style, f"{mark} {name:<{LABEL - 8}}{done:>6}{cells}")])
     totals = "".join(f"{p:>{COLUMN}}" for p in sheet.totals)
-    lines.append([("class:panel.title", f"  {'total points':<19}{totals}")])
+    lines.append([("class:panel.title", f"  {'total points':<{LABEL - 2}}{totals}")])
     if sheet.scoring is Scoring.BEANS:
         lines += _purse_lines(sheet)
     return lines
@@ -101,8 +105,9 @@ def _purse_lines(sheet: ScoreSheet) -> list[Frags]:
     pot = f"pot (Kasse): {sheet.pot} bean{'s' if sheet.pot != 1 else ''}"
     if sheet.pot_pfennigs:
         pot += f" and {sheet.pot_pfennigs} pfennig{'s' if sheet.pot_pfennigs != 1 else ''}"
-    return [[], [("", f"  {'beans':<19}{beans}")], [("", f"  {'pfennigs':<19}{pf}")],
-            [("class:panel.title", f"  {'worth (pf = 20)':<19}{worth}")],
+    wide = LABEL - 2
+    return [[], [("", f"  {'beans':<{wide}}{beans}")], [("", f"  {'pfennigs':<{wide}}{pf}")],
+            [("class:panel.title", f"  {'worth (pf = 20)':<{wide}}{worth}")],
             [("", f"  {pot}")]]
 
 

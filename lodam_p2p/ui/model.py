@@ -26,7 +26,7 @@ from lodam_p2p.player import (
     ViewChanged,
 )
 from lodam_p2p.ui.choices import Prompt, prompt_for
-from lodam_p2p.ui.glyphs import Glyphs
+from lodam_p2p.ui.glyphs import Glyphs, shown_name
 from lodam_p2p.ui.narrate import LogLine, Narrator, name_seats
 
 #: Log lines kept (the screen shows the last few; the file log keeps everything).
@@ -81,13 +81,13 @@ class TableModel:
         if seat == self.me:
             return "you"
         if seat < len(self.seats):
-            return self.seats[seat].name
+            return shown_name(self.seats[seat].name)
         return f"seat {seat}"
 
     def names(self) -> list[str]:
         """Every seat's name as others see it."""
         count = self.view.players if self.view else len(self.seats)
-        return [self.seats[s].name if s < len(self.seats) else f"seat {s}"
+        return [shown_name(self.seats[s].name) if s < len(self.seats) else f"seat {s}"
                 for s in range(count)]
 
     def narrator(self) -> Narrator:

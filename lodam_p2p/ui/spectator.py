@@ -28,7 +28,7 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.ui.glyphs import Glyphs
+from lodam_p2p.ui.glyphs import Glyphs, shown_name
 from lodam_p2p.ui.narrate import Narrator, name_seats
 
 #: A seat number no one has: the spectator speaks of every seat in the third person.
@@ -55,7 +55,7 @@ class StoryLog:
         """Pass ``event`` on, and write it down."""
         self.inner.notify(event)
         if isinstance(event, SeatsChanged):
-            self.names = [info.name for info in event.seats]
+            self.names = [shown_name(info.name) for info in event.seats]
         elif isinstance(event, ViewChanged):
             self._view(event.view, event.last_action)
         elif isinstance(event, DealEnded):
