@@ -24,6 +24,7 @@ to try; the exit status is then 1.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -208,6 +209,11 @@ def _screen(args: argparse.Namespace, registry: BotRegistry, lineup: Sequence[st
         try:
             return await run_client(start_match, client)
         except TableStopped as err:
+            raise stopped(err, args, log_path) from None
+        except CliError:
+            raise
+        except Exception as err:  # the screen itself failed: closed, logged, one line
+            logging.getLogger(__name__).error("the screen stopped", exc_info=err)
             raise stopped(err, args, log_path) from None
 
     return screen

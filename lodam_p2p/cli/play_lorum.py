@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import itertools
+import logging
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -121,6 +122,11 @@ def _run(args: argparse.Namespace, options: Options, lineup: list[str],
         try:
             return await run_lorum(start_match, settings)
         except TableStopped as err:
+            raise stopped(err, args, log_path) from None
+        except CliError:
+            raise
+        except Exception as err:  # the screen itself failed: closed, logged, one line
+            logging.getLogger(__name__).error("the screen stopped", exc_info=err)
             raise stopped(err, args, log_path) from None
 
     return play_with_person(args, options, lineup, registry=registry, driver=driver,
