@@ -6,9 +6,9 @@ broker on loopback, dealt by the fair-deal protocol, straight into the table vie
 broker, no protocol). ``--bots-only`` seats bots only and writes the table's story as
 plain text (``--json``: just the one-line summary at the end).
 
-``--game lorum`` sits you at a Lorum table (LORUM.md) with two or three bots
+``--game lorum`` sits you at a Lorum table (docs/rules-lorum.md) with two or three bots
 (``--seats 3`` or ``4``, default 4; ``heuristic`` bots when that bot plays Lorum, else
-``random``; ``--option`` takes LORUM.md section 9, e.g. ``contracts=quartet,lorum``),
+``random``; ``--option`` takes Lorum's table options, e.g. ``contracts=quartet,lorum``),
 dealt over the embedded broker by the fair-deal protocol, or with ``--offline`` played by
 the same offline table as Losing Lodam. ``--bots-only`` and ``--lobby`` work for it too;
 a table joined from the lobby (or by ``lodam join``) is played with its own game's
@@ -69,7 +69,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add = parser.add_argument
     add("--game", choices=("lodam", "lorum"), default="lodam",
-        help="the game: lodam (Losing Lodam, default) or lorum (LORUM.md)")
+        help="the game: lodam (Losing Lodam, default) or lorum")
     add("--seats", type=int, default=DEFAULT_SEATS, metavar="N", action=Given,
         help=f"seats at the table, 3-10 (default {DEFAULT_SEATS}; Lorum: 3 or 4, default 4)")
     add("--bots", default=DEFAULT_BOT, metavar="NAME,...", action=Given,
@@ -80,8 +80,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add("--table", default="kitchen", metavar="NAME", help="table name (default kitchen)")
     add("--broker", metavar="URL", help="play through this broker instead of an embedded one")
     add("--option", action="append", default=[], metavar="K=V",
-        help="table option of RULES.md section 12, e.g. lives=1; Lorum: LORUM.md section "
-             "9, e.g. contracts=quartet,lorum (repeatable)")
+        help="table option (lodam rules show-options lists them), e.g. lives=1; Lorum: "
+             "e.g. contracts=quartet,lorum (repeatable)")
     add("--bot-delay", type=seconds, default=None, metavar="SECONDS",
         help=f"pause before a bot plays a card (default {DEFAULT_DELAY}; 0 with --bots-only)")
     add("--name", default=None,

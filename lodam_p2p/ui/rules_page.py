@@ -150,7 +150,7 @@ def _words(words: tuple[tuple[str, str], ...]) -> str:
 
 
 def _beans_words(contract: Contract) -> str:
-    """Where the beans paid for ``contract`` go (LORUM.md 8)."""
+    """Where the beans paid for ``contract`` go (LORUM.md 8; docs/rules-lorum.md, Beans)."""
     if contract in (Contract.REDS, Contract.OBERS, Contract.TRICKS):
         return "one bean a point, shared by the one or two who took none, else to the pot"
     if contract is Contract.QUARTET:
