@@ -66,3 +66,15 @@ def test_the_votes_go_out_as_the_attack_says(kind: str, against: str) -> None:
         assert {seat, 250} <= accused
     if kind == "future-step-vote":
         assert all(b.step > 0 for b in votes)
+
+
+@pytest.mark.parametrize(("kind", "check"), [
+    ("equivocation", "equivocation"), ("replay-other-table", "replay"),
+    ("bad-key-proof", "key-proof")])
+def test_a_cheat_that_signs_what_no_honest_seat_signs_is_convicted_for_it(
+        kind: str, check: str) -> None:
+    """The cheat keeps no guard of its own against signing twice (an honest machine
+    does): the table, not the cheat's own machine, must stop the second envelope."""
+    played = play_against(kind, game="lodam")
+    assert_held(played)
+    assert played.honest[0]["blames"][0].startswith(f"seat {played.cheat.seat}: {check}: ")
