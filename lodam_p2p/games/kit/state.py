@@ -126,7 +126,6 @@ class DealState(Generic[DealT, ActionT]):
     totals: list[float] = field(init=False, default_factory=list)
     history: list[int] = field(init=False, default_factory=list)
     deals: int = field(init=False, default=0)
-    _deck: tuple[object, ...] | None = field(init=False, default=None)
     _over: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
@@ -201,6 +200,9 @@ class DealState(Generic[DealT, ActionT]):
         for action in self.history:
             twin.apply(action)
         return twin
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        return self.clone()
 
     # -- what a bridge reads too ------------------------------------------------------------
 
