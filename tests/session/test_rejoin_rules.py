@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from lodam_p2p.games import get_game
 from lodam_p2p.games.lodam import Options
+from lodam_p2p.player import DealEnded
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.link import OwnWillSeen, PresenceSeen
 from lodam_p2p.session.resumestate import MAX_RETURNS, pack_state
@@ -132,9 +133,16 @@ def test_a_seat_seen_gone_is_taken_back_and_its_return_counted() -> None:
     table, router = _table()
     router.until("a hand dealt", _dealt(table))
     hand = table[1].hand_no
+    told: list[DealEnded] = []
+    tell = table[1].tell
+    table[1].tell = lambda event: (  # type: ignore[method-assign]
+        told.append(event) if isinstance(event, DealEnded) else None, tell(event))
     _bounce(router, _seat(table, 2))
     router.until("the return taken", lambda: all(m.returns == {2: 1} for m in table))
     assert all(m.hand_no == hand + 1 and m.voids_in_row == 1 for m in table)
+    assert told[0].void and told[0].reason == (
+        f"seat 2 came back: the hand is void and dealt again, no blame (return 1 of "
+        f"{MAX_RETURNS} it may make this match)")
     router.play_out()
     result = _one_result(table)
     assert result.blames == () and table[1].hand_no - 2 == result.deals
@@ -283,3 +291,19 @@ def test_the_record_holds_back_a_second_envelope_for_one_hand_and_seq() -> None:
     seat.send(Body(Msg.PROTO, seat.hand_no, 0, (), (mine[0],)))  # the same again: fine
     assert len(seat.outgoing) == before + 1
 
+
+
+def test_a_seat_never_begins_a_hand_under_a_number_it_began_before() -> None:
+    """The last line of the invariant: the hand number its journal kept (its process may
+    have signed there) is never dealt again here, whatever the table says."""
+    table, router = _table()
+    router.until("a hand dealt", _dealt(table))
+    seat = table[1]
+    begun = seat.hand_no
+    assert seat.signed.begun == begun
+    state = seat.return_state(2, begun)
+    assert seat._contradiction(begun, state) == (
+        f"hand {begun} was begun here before (hand {begun})")
+    seat.hand = None
+    seat.new_hand()  # as if told to deal the same hand again
+    assert seat.hand_no == begun + 1 and seat.signed.begun == begun + 1
