@@ -63,3 +63,14 @@ def test_seeded_secrets_are_found_by_the_predictable_seed_attack() -> None:
     attack = PredictableSeed()
     attack.seated(cast(Any, SimpleNamespace(roster=roster, seat=0)))
     assert attack.attempted and attack.learned == ["seat 1's secrets (seed 3, place 1)"]
+
+
+def test_the_report_keeps_its_shape_and_says_why_an_attack_was_not_mounted() -> None:
+    from tests.adversary.memory import cheat_table
+
+    attack = ATTACKS["resend-flood"]()
+    cheat = cheat_table(attack)[2]
+    report = cheat.report()  # type: ignore[attr-defined]
+    assert set(report) == {"kind", "seat", "attempted", "reason", "learned", "result"}
+    assert report["kind"] == "resend-flood" and report["attempted"] is False
+    assert report["reason"] and report["learned"] == [] and report["result"] is None
