@@ -78,3 +78,12 @@ def test_a_cheat_that_signs_what_no_honest_seat_signs_is_convicted_for_it(
     played = play_against(kind, game="lodam")
     assert_held(played)
     assert played.honest[0]["blames"][0].startswith(f"seat {played.cheat.seat}: {check}: ")
+
+
+def test_a_resume_from_a_seat_that_coordinates_nothing_is_mounted_and_refused() -> None:
+    """Seat 3 of four coordinates no return: its RESUME goes out as its own, and the
+    table must drop it as it drops any RESUME from a seat that is not the coordinator."""
+    played = play_against("resume-same-hand", game="lodam", seat=3)
+    assert_held(played)
+    resumes = [b for b in played.router.sent[played.cheat.me] if b.kind is Msg.RESUME]
+    assert resumes and all(b.args[1] == b.hand for b in resumes)

@@ -160,13 +160,15 @@ class RejoinMulligan(Attack):
 
 
 class ResumeSameHand(Attack):
-    """As the coordinator of another seat's return (the lowest seat but that one), send
-    RESUME naming the hand already begun, in every hand: the honest seats would deal it
-    again at the same number and sign a second hand key at seq 0; then claim, with both
-    keys of a victim, that the victim equivocated.
+    """Send RESUME naming the hand already begun, in every hand — as the coordinator of
+    another seat's return where it is one (the lowest seat but that one), else as
+    itself: the honest seats would deal the hand again at the same number and sign a
+    second hand key at seq 0; then claim, with both keys of a victim, that the victim
+    equivocated.
 
-    The table must refuse a RESUME for a seat that did not come back and a RESUME naming
-    a hand already begun; an honest seat never signs two envelopes for one (hand, seq)."""
+    The table must refuse a RESUME for a seat that did not come back, from a seat that is
+    not its coordinator, or naming a hand already begun; an honest seat never signs two
+    envelopes for one (hand, seq)."""
 
     kind, summary = ("resume-same-hand",
                      "RESUME the hand already begun, then show a victim's two hand keys")
@@ -182,11 +184,10 @@ class ResumeSameHand(Attack):
         hand = adv.hand
         if hand is None or hand.me is None or adv.match is None:
             return
-        back = next((s for s in others(adv) if adv.coordinator(s) == adv.seat), None)
-        if back is None:
-            self.give_up(f"seat {adv.seat} coordinates no other seat's return "
-                         "(only the two lowest seats do)")
-            return
+        # as the coordinator of a seat's return if it is one (the two lowest seats are),
+        # else as itself: a RESUME from a seat that is not the coordinator
+        back = next((s for s in others(adv) if adv.coordinator(s) == adv.seat),
+                    others(adv)[0])
         if (adv.hand_no in self.hands or len(self.hands) >= 20
                 or len(hand.fair.record.keys) < len(hand.config.seats)):
             self.won(adv)
