@@ -23,7 +23,7 @@ LODAM = Path(sys.executable).with_name("lodam")
 #: A page named in prose: a path ending in .md.
 PAGE = re.compile(r"[\w./-]*\w\.md\b")
 #: What reStructuredText leaves in a text meant for Sphinx.
-RST = re.compile(r"``|::\s*$|:(?:func|class|mod|meth|data|attr|exc|obj):`", re.M)
+RST = re.compile(r"``|::\s*$|:(?:func|class|mod|meth|data|attr|exc|obj):`|\*\*\S", re.M)
 
 
 def _commands() -> list[tuple[str, argparse.ArgumentParser]]:

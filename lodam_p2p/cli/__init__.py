@@ -91,12 +91,13 @@ GUIDES = {"RULES.md": "docs/rules-lodam.md", "LORUM.md": "docs/rules-lorum.md"}
 
 
 def plain(text: str) -> str:
-    """``text`` with reStructuredText markup taken out, for a terminal: double backquotes
-    and cross-reference roles dropped, a closing ``::`` made ``:``, and the rules files
+    """``text`` with reStructuredText markup taken out, for a terminal: double backquotes,
+    bold stars and cross-reference roles dropped, a closing ``::`` made ``:``, and the rules files
     (with any section number) named by their players' guides."""
     text = re.sub(r":(?:func|class|mod|meth|data|attr|exc|obj):`~?([^`]+)`",
                   lambda m: m.group(1).rsplit(".", 1)[-1], text)
     text = text.replace("``", "")
+    text = re.sub(r"\*\*(\S[^*]*?)\*\*", r"\1", text)  # bold
     text = re.sub(r"::(\s*)$", r":\1", text, flags=re.M)
     for rules, guide in GUIDES.items():
         text = re.sub(rf"{re.escape(rules)}(?: section)?(?: \d+)?", guide, text)
