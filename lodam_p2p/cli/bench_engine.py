@@ -2,6 +2,11 @@
 
 With ``--game lorum``: random-bot 4-seat Lorum deals, each contract in turn.
 
+With ``--env``: the figure a researcher feels instead, PettingZoo environment steps per
+second (:mod:`lodam_p2p.rl.pettingzoo`, needs the ``rl`` extra) at ``--seats`` seats
+(default 4): one agent step each (``last()`` for its observation and action mask, a
+uniformly random legal action, ``step``), whole one-deal episodes, ``--deals`` of them.
+
 Whole deals with the default options (exchange windows before every trick, swallowing,
 going out at 31) between five random bots: each bot picks uniformly among the legal
 moves with a seeded generator, reading them as codes (``Deal.legal_codes``) and
@@ -29,6 +34,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from lodam_p2p.cli import CliError
 from lodam_p2p.games import lorum
@@ -48,6 +54,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--option", action="append", default=[], metavar="K=V",
                         help="a table option (repeatable), e.g. exchanges=off")
+    parser.add_argument("--env", action="store_true",
+                        help="PettingZoo environment steps per second instead (rl extra)")
+    parser.add_argument("--seats", type=int, default=4,
+                        help="seats at the table with --env (default 4)")
     parser.set_defaults(run=run)
 
 
@@ -55,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     """Measure and print the figure."""
     if args.deals < 1:
         raise CliError("--deals must be at least 1")
+    if args.env:
+        return run_env(args)
     rng = random.Random(args.seed)
     gc.collect()
     try:
@@ -129,3 +141,59 @@ def play_lorum_deals(
             apply(legal[int(uniform() * len(legal))])
             decisions += 1
     return decisions
+
+
+def run_env(args: argparse.Namespace) -> int:
+    """Measure and print the environment figure (see the module docstring)."""
+    try:
+        from lodam_p2p.rl.pettingzoo import env  # noqa: PLC0415 -- the optional rl extra
+    except ImportError as err:
+        raise CliError(f"--env needs the rl extra (pip install 'lodam_p2p[rl]'): {err}") from None
+    try:
+        table = env(args.game, args.seats, options=args.option)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    rng = random.Random(args.seed)
+    table.reset(seed=args.seed)
+    gc.collect()
+    start, cpu_start = time.perf_counter(), time.process_time()
+    steps = play_env(table, args.deals, rng.random)
+    elapsed = time.perf_counter() - start
+    cpu = max(time.process_time() - cpu_start, 1e-9)
+    figures = {
+        "env_steps_per_s": round(steps / elapsed, 1),
+        "env_steps_per_cpu_s": round(steps / cpu, 1),
+        "steps": steps,
+        "deals": args.deals,
+        "seats": args.seats,
+        "game": args.game,
+        "seconds": round(elapsed, 3),
+        "cpu_seconds": round(cpu, 3),
+        "seed": args.seed,
+    }
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(f"{figures['env_steps_per_s']:.0f} env steps/s ({args.game}, {args.seats} seats, "
+              f"{steps} steps in {elapsed:.2f} s; {figures['env_steps_per_cpu_s']:.0f} per "
+              f"CPU second)")
+    return 0
+
+
+def play_env(table: Any, deals: int, uniform: Callable[[], float]) -> int:
+    """Play ``deals`` one-deal episodes of the environment ``table`` (reset already),
+    each agent taking a random legal action by ``uniform()``; the agent steps taken."""
+    steps = 0
+    for number in range(deals):
+        if number:
+            table.reset()
+        last, step = table.last, table.step
+        for _ in table.agent_iter():
+            observation, _, termination, truncation, _ = last()
+            if termination or truncation:
+                step(None)
+                continue
+            legal = observation["action_mask"].nonzero()[0]
+            step(int(legal[int(uniform() * len(legal))]))
+            steps += 1
+    return steps
