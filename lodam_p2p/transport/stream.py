@@ -39,8 +39,10 @@ an endpoint hold or send more than a fixed amount for it:
 
 - each followed sender's early frames are capped in count and bytes (a *stranger* — a
   sender not yet admitted by :meth:`StreamEndpoint.admit` at an endpoint opened with
-  ``lobby=True`` — much lower), and at most ``strangers`` strangers are followed at once;
-  a frame over a cap is dropped (it will be asked for again) and the cap is logged once;
+  ``lobby=True`` — much lower), and at most ``strangers`` strangers are followed at once
+  (a new one makes the least recently heard forgotten: a crowd of keys costs a bounded
+  amount and never shuts the lobby to a newcomer); a frame over a cap is dropped (it will
+  be asked for again) and the cap is logged once;
 - each requester's RESEND answers draw on two token buckets, bytes and requests, refilled
   with the time passed in; what is over is dropped, logged once per requester until it
   has been quiet long enough to fill its buckets again;
@@ -59,7 +61,7 @@ restarts its numbering is a new stream: give it a new peer name.
 from __future__ import annotations
 
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -99,7 +101,7 @@ class StreamLimits:
     #: the same for a stranger (a sender not yet admitted, at a ``lobby`` endpoint)
     stranger_frames: int = 16
     stranger_bytes: int = 64 * KIB
-    #: strangers followed at once; frames of further new keys are dropped
+    #: strangers followed at once; a new one makes the least recently heard forgotten
     strangers: int = 64
     #: resend answers per requester: a burst of bytes, refilled at a rate (bytes/s)
     resend_burst: int = 256 * KIB
@@ -358,7 +360,10 @@ class StreamEndpoint:
         self._admitted: frozenset[str] | None = None
         self._lobby = lobby
         self._expected: str | None = None
-        self._strangers_full = False
+        #: the strangers followed, least recently heard first
+        self._heard: OrderedDict[str, None] = OrderedDict()
+        #: strangers forgotten to make room for new ones
+        self.evicted = 0
         self._max_ahead = max_ahead
         self._max_resend = max_resend
         self._retry = retry_interval
@@ -386,6 +391,7 @@ class StreamEndpoint:
         """Follow ``peers`` only, with the full caps: others are forgotten and their
         frames dropped from now on."""
         self._admitted = peers
+        self._heard.clear()
         for sender in [s for s in self._inboxes if s not in peers]:
             del self._inboxes[sender]
         for inbox in self._inboxes.values():
@@ -397,6 +403,7 @@ class StreamEndpoint:
         peer at a time: the one expected before is forgotten (it held more than a
         stranger may)."""
         before, self._expected = self._expected, sender
+        self._heard.pop(sender, None)
         if before is not None and before != sender and self._admitted is None:
             self._inboxes.pop(before, None)
         inbox = self._inboxes.get(sender)
@@ -420,7 +427,7 @@ class StreamEndpoint:
         """Take a frame received on ``sender``'s topic; raise :class:`FrameError` if bad.
 
         A bad frame changes nothing: the caller logs the reason and carries on. A frame
-        of a sender not admitted, or of a stranger beyond the strangers' cap, is dropped.
+        of a sender not admitted is dropped.
         """
         frame = Frame.decode(data)
         if frame.sender != sender:
@@ -431,6 +438,8 @@ class StreamEndpoint:
         inbox = self._inbox(sender, frame)
         if inbox is None:
             return
+        if sender in self._heard:
+            self._heard.move_to_end(sender)
         if frame.kind == FrameKind.DATA:
             self._delivered.extend(inbox.accept(frame.seq, frame.body, self._max_ahead))
         elif inbox.follow(frame.seq):
@@ -486,8 +495,8 @@ class StreamEndpoint:
             return inbox
         if self._admitted is not None and sender not in self._admitted:
             return None
-        if self._stranger(sender) and not self._room_for_stranger(sender):
-            return None
+        if self._stranger(sender):
+            self._make_room_for(sender)
         inbox = self._inboxes[sender] = Inbox(sender, epoch=epoch_of(first.seq))
         inbox.next_seq = max(inbox.next_seq, inbox.epoch * EPOCH_SPAN + 1)
         if self._stranger(sender):
@@ -499,17 +508,20 @@ class StreamEndpoint:
             inbox.next_seq, inbox.high_water = start, start - 1
         return inbox
 
-    def _room_for_stranger(self, sender: str) -> bool:
-        """Whether one more stranger may be followed (the first refusal since there was
-        last room is logged)."""
-        if sum(1 for s in self._inboxes if s != self._expected) < self.limits.strangers:
-            self._strangers_full = False
-            return True
-        if not self._strangers_full:
-            self._strangers_full = True
-            log.warning("stream: already following %d unknown senders: dropping the frames "
-                        "of new ones (first: %s) until one goes", self.limits.strangers, sender)
-        return False
+    def _make_room_for(self, sender: str) -> None:
+        """Follow one more stranger: at the cap, forget the one least recently heard
+        (logged the first time), so that a crowd of keys never shuts a lobby to the
+        next newcomer."""
+        self._heard[sender] = None
+        if len(self._heard) <= self.limits.strangers:
+            return
+        gone, _ = self._heard.popitem(last=False)
+        self._inboxes.pop(gone, None)
+        self.evicted += 1
+        if self.evicted == 1:
+            log.warning("stream: following %d unknown senders already: forgetting the one "
+                        "least recently heard for each new one (first: %s)",
+                        self.limits.strangers, gone)
 
     def _answer(self, inbox: Inbox, request: ResendRequest, now: float) -> None:
         """Publish the kept frames ``request`` asks for, as far as the requester's budget
