@@ -18,7 +18,7 @@ one works with the other:
 took it, and for the others only when it hides nothing: a card offered or given in an
 exchange stays secret); ``Progress(AUDIT)``, ``DealEnded`` (its ``detail``: the game's
 record of the deal), ``Progress(DEAL_OVER)``; and at the end ``MatchEnded`` (its
-``detail``: the game's :class:`~lodam_p2p.games.values.Standings`) and
+``detail``: the game's :class:`~lodam_p2p.games.kit.values.Standings`) and
 ``Progress(MATCH_OVER)``. A refused answer gets a ``Notice`` to the seat that gave it and
 the question again.
 """

@@ -90,7 +90,7 @@ class MatchEnded:
     deals: int
     payouts: tuple[int, ...] = ()  #: chips won (+) or lost (-) per seat, with stakes
     reason: str = ""  #: why it ended before its last deal ("seat 2 did not answer …")
-    #: The game's own standings (:class:`~lodam_p2p.games.values.Standings`), if any.
+    #: The game's own standings (:class:`~lodam_p2p.games.kit.values.Standings`), if any.
     detail: Any = None
 
 

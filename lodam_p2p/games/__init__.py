@@ -5,16 +5,9 @@ play and the client shell — asks :class:`Game` (:mod:`lodam_p2p.games.interfac
 finds a game by name with :func:`get_game`; none reaches into a game's package.
 """
 
-from lodam_p2p.games.interface import Game, GameDeal, GameMatch, HiddenExchange, SeatView
-from lodam_p2p.games.registry import (
-    DEFAULT_GAME,
-    ENTRY_POINT_GROUP,
-    any_seat_range,
-    game_names,
-    games,
-    get_game,
-)
-from lodam_p2p.games.values import (
+from lodam_p2p.games.interface import Game, HiddenExchange
+from lodam_p2p.games.kit.deals import GameDeal, GameMatch, SeatView
+from lodam_p2p.games.kit.values import (
     ActionCodecError,
     Card,
     DealPlan,
@@ -34,6 +27,15 @@ from lodam_p2p.games.values import (
     WireAction,
     WireValue,
     shared_ranks,
+)
+from lodam_p2p.games.registry import (
+    DEFAULT_GAME,
+    ENTRY_POINT_GROUP,
+    any_seat_range,
+    game_names,
+    games,
+    get_game,
+    state_game,
 )
 
 __all__ = [
@@ -67,4 +69,5 @@ __all__ = [
     "games",
     "get_game",
     "shared_ranks",
+    "state_game",
 ]

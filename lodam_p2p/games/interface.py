@@ -65,24 +65,27 @@ announces whether the exchange was void. A game with such actions states them in
 Lorum): what the public part awaits, who trades with whom, when an exchange is void
 (the two cards then stay where they were; otherwise the two positions swap holders),
 what each seat may know of the exchanges it took part in, and how the audit replays a
-deal over the table's log of :class:`~lodam_p2p.games.values.LoggedMove` — positions,
+deal over the table's log of :class:`~lodam_p2p.games.kit.values.LoggedMove` — positions,
 the opened offer positions and the transfers the fair deal recorded — naming the first
 seat whose move, card or announcement the opened deck contradicts. The table keeps the
 cryptography (commitments, transfers, re-masks); the game judges the cards.
 
-The interface is a small ABC and a few protocols, not a framework: the match, deal,
-view, action and options objects stay each game's own, and the plain values every
-layer shares live in :mod:`lodam_p2p.games.values`.
+The interface is a small ABC, not a framework: the match, deal, view, action and
+options objects stay each game's own; what every layer may read of them
+(:class:`GameDeal`, :class:`GameMatch`, :class:`SeatView`) and the plain values every
+layer shares live in the kit (:mod:`lodam_p2p.games.kit.deals`,
+:mod:`lodam_p2p.games.kit.values`).
 """
 
 from __future__ import annotations
 
 import abc
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
+from lodam_p2p.games.kit.deals import GameDeal, GameMatch
 from lodam_p2p.games.kit.state import DealCodes
-from lodam_p2p.games.values import (
+from lodam_p2p.games.kit.values import (
     ActionCodecError,
     Card,
     DealPlan,
@@ -97,43 +100,6 @@ from lodam_p2p.games.values import (
     Turn,
     WireAction,
 )
-
-
-class SeatView(Protocol):
-    """What every layer may read of a seat's view; a game's view holds much more."""
-
-    @property
-    def seat(self) -> int: ...
-    @property
-    def to_act(self) -> int | None: ...
-    @property
-    def legal(self) -> Sequence[Any]: ...
-
-
-class GameDeal(Protocol):
-    """One deal with every card known, stepped the same way in every game."""
-
-    @property
-    def to_act(self) -> int | None: ...
-    @property
-    def is_over(self) -> bool: ...
-    def legal_actions(self) -> list[Any]: ...
-    def apply(self, action: Any) -> None: ...
-    def view(self, seat: int) -> Any: ...
-    def default_action(self) -> Any: ...
-
-
-class GameMatch(Protocol):
-    """A match in progress, as every layer may read it."""
-
-    @property
-    def players(self) -> int: ...
-    @property
-    def dealer(self) -> int: ...
-    @property
-    def deals_played(self) -> int: ...
-    @property
-    def is_over(self) -> bool: ...
 
 
 class HiddenExchange(abc.ABC):

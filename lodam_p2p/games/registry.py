@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Iterable
 from importlib.metadata import entry_points
 
 from lodam_p2p.games.interface import Game
-from lodam_p2p.games.values import GameError, SeatRange, UnknownGameError
+from lodam_p2p.games.kit.state import DealGame, Setup
+from lodam_p2p.games.kit.values import GameError, SeatRange, UnknownGameError
 
 #: The entry-point group games are declared in.
 ENTRY_POINT_GROUP = "lodam_p2p.games"
@@ -87,3 +89,20 @@ def any_seat_range() -> SeatRange:
     if not ranges:
         raise GameError("no game is installed")
     return SeatRange(min(r.low for r in ranges), max(r.high for r in ranges))
+
+
+def state_game(name: str, players: int | None = None, options: Iterable[str] = (), *,
+               first_dealer: int = 0, match: bool = False) -> DealGame[object, object]:
+    """The state API of the game called ``name``: ``players`` seats (default 4, or the
+    nearest the game seats), options from ``k=v`` texts, one deal or (``match``) a
+    whole match. ``ValueError`` for a game without action numbers or a bad option."""
+    game = get_game(name)
+    codes = game.state_codes
+    if codes is None:
+        raise ValueError(f"{game.title} has no action numbers for the state API")
+    seats = 4 if players is None else players
+    if players is None and seats not in game.seats:
+        seats = min(max(seats, game.seats.low), game.seats.high)
+    game.seats.check(seats, game.name)
+    setup = Setup(seats, game.parse_options(list(options)), first_dealer, match)
+    return DealGame(game, codes, setup)

@@ -32,7 +32,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from lodam_p2p.games.kit import DealGame, DealState, state_game
+from lodam_p2p.games import state_game
+from lodam_p2p.games.kit import DealGame, DealState
 from lodam_p2p.rl.features import Writer, features_of
 
 #: The games registered, by OpenSpiel name: (game, long name, seat range, utility bounds

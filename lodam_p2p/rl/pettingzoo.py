@@ -34,7 +34,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from lodam_p2p.games.kit import DealState, state_game
+from lodam_p2p.games import state_game
+from lodam_p2p.games.kit import DealState
 from lodam_p2p.rl.features import Writer, features_of
 
 

@@ -13,9 +13,9 @@ of the pack not yet dealt (by their index in the pack) with equal probabilities,
 One implementation serves every game of the interface (:class:`DealState`): a game
 states only its :class:`DealCodes` — how its actions are numbered and how the kit makes
 its deals — and the rest (match, deal plan, scoring) is asked of its
-:class:`~lodam_p2p.games.interface.Game`. A state is one deal (the default) or a whole
-match (``match=True``): then the deals follow each other, each after its own chance
-events, and the returns add up.
+:class:`~lodam_p2p.games.interface.Game` (as :class:`Rules`). A state is one deal (the
+default) or a whole match (``match=True``): then the deals follow each other, each
+after its own chance events, and the returns add up.
 
 Everything here is pure: the chance outcomes are chosen by the caller.
 """
@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generic, Protocol, Self, TypeVar
+from typing import Generic, Protocol, Self, TypeVar
 
-if TYPE_CHECKING:
-    from lodam_p2p.games.interface import Game, GameDeal, GameMatch
+from lodam_p2p.games.kit.deals import GameDeal, GameMatch
+from lodam_p2p.games.kit.values import DealPlan, DealSummary
 
 #: :meth:`GameState.current_player` while the deal is being dealt (OpenSpiel's value).
 CHANCE = -1
@@ -97,6 +97,33 @@ class DealCodes(Protocol[DealT, ActionT]):
         ...
 
 
+class Rules(Protocol):
+    """What the state API asks of a game: the game interface's
+    :class:`~lodam_p2p.games.interface.Game` answers it."""
+
+    name: str
+
+    def start_match(self, options: object, players: int, first_dealer: int) -> GameMatch:
+        """A new match."""
+        ...
+
+    def deal_plan(self, match: GameMatch) -> DealPlan:
+        """The pack and where its cards go, for the match's next deal."""
+        ...
+
+    def finish_deal(self, match: GameMatch, deal: GameDeal) -> DealSummary:
+        """Settle a finished deal into the match."""
+        ...
+
+    def face_down(self, match: GameMatch) -> bool:
+        """Whether the match's next deal is dealt face down to its owners too."""
+        ...
+
+    def public_action(self, action: object) -> object:
+        """What the other seats may see of ``action``; ``None`` if it hides a card."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     """What a :class:`DealState` starts from: seats, options, first dealer, one deal or
@@ -115,7 +142,7 @@ class DealState(Generic[DealT, ActionT]):
     ``history``: every action applied, chance outcomes included, so that two states
     with the same history are the same state (:meth:`clone` replays it)."""
 
-    game: Game
+    game: Rules
     codes: DealCodes[DealT, ActionT]
     setup: Setup
     match: GameMatch = field(init=False)
@@ -212,7 +239,7 @@ class DealState(Generic[DealT, ActionT]):
 
     def dealt_to(self, seat: int) -> tuple[int, ...]:
         """The pack indices dealt so far in this deal to ``seat`` (in dealt order)."""
-        schedule = self.game.deal_plan(self.match).schedule if self.deal is None else ()
+        schedule = self.game.deal_plan(self.match).schedule
         return tuple(i for j, i in enumerate(self.drawn)
                      if j < len(schedule) and schedule[j] == seat)
 
@@ -260,7 +287,7 @@ def _match_over(match: GameMatch) -> bool:
 class DealGame(Generic[DealT, ActionT]):
     """A :class:`StateGame` over a game of the interface and its :class:`DealCodes`."""
 
-    game: Game
+    game: Rules
     codes: DealCodes[DealT, ActionT]
     setup: Setup
 

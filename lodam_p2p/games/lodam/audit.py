@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from lodam_p2p.games.kit.values import LoggedMove, Replayed, ReplayError
 from lodam_p2p.games.lodam.actions import (
     Action,
     Answer,
@@ -29,7 +30,6 @@ from lodam_p2p.games.lodam.actions import (
 )
 from lodam_p2p.games.lodam.cards import Card
 from lodam_p2p.games.lodam.match import Match
-from lodam_p2p.games.values import LoggedMove, Replayed, ReplayError
 
 #: Offences this replay proves: each is a breach of the rules (RULES.md 8).
 OFFENCES = frozenset({"revoke", "false-play", "false-exchange-kind", "false-offer",

@@ -16,8 +16,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from lodam_p2p.rulebase import cards_in, parse_card_list
-from lodam_p2p.rulebase import mask_of as _mask_of
+from lodam_p2p.games.kit.rules import cards_in, parse_card_list
+from lodam_p2p.games.kit.rules import mask_of as _mask_of
 
 if TYPE_CHECKING:
     from lodam_p2p.games.lodam.options import RankOrder

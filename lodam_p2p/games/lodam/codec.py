@@ -16,6 +16,7 @@ action                kind, args              card      passage
 
 from __future__ import annotations
 
+from lodam_p2p.games.kit.values import ActionCodecError, Passage, PublicMove, WireAction, WireValue
 from lodam_p2p.games.lodam.actions import (
     Action,
     Answer,
@@ -28,7 +29,6 @@ from lodam_p2p.games.lodam.actions import (
 )
 from lodam_p2p.games.lodam.cards import Card, Kind
 from lodam_p2p.games.lodam.public import PublicDeal
-from lodam_p2p.games.values import ActionCodecError, Passage, PublicMove, WireAction, WireValue
 
 
 def encode(action: Action) -> WireAction:

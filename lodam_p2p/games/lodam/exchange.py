@@ -14,14 +14,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from lodam_p2p.games.common import checked
-from lodam_p2p.games.interface import GameMatch, HiddenExchange
+from lodam_p2p.games.interface import HiddenExchange
+from lodam_p2p.games.kit.common import checked
+from lodam_p2p.games.kit.deals import GameMatch
+from lodam_p2p.games.kit.values import LoggedMove, Passage, PublicMove, Replayed
 from lodam_p2p.games.lodam.audit import Replay
 from lodam_p2p.games.lodam.cards import Card
 from lodam_p2p.games.lodam.match import Match
 from lodam_p2p.games.lodam.public import PublicDeal
 from lodam_p2p.games.lodam.view import PlayerView, build_view, legal_actions_for
-from lodam_p2p.games.values import LoggedMove, Passage, PublicMove, Replayed
 
 _NO = {"offer": "makes no offer", "answer": "declines", "challenge": "does not challenge",
        "declare": "does not declare"}

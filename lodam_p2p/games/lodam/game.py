@@ -11,20 +11,10 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from lodam_p2p.games.common import OptionsOfType, checked
-from lodam_p2p.games.interface import Game, GameDeal, GameMatch
-from lodam_p2p.games.lodam import codec
-from lodam_p2p.games.lodam.actions import Action, Answer, IllegalAction, Offer, Play, Revoke
-from lodam_p2p.games.lodam.cards import FULL_PACK, SHORT_PACK, Card
-from lodam_p2p.games.lodam.deal import Deal
-from lodam_p2p.games.lodam.exchange import EXCHANGES
-from lodam_p2p.games.lodam.match import Match
-from lodam_p2p.games.lodam.options import ExchangeRule, Options, RankOrder
-from lodam_p2p.games.lodam.public import PublicDeal
-from lodam_p2p.games.lodam.replay import replay_scenario
-from lodam_p2p.games.lodam.states import CODES
-from lodam_p2p.games.lodam.view import PlayerView
-from lodam_p2p.games.values import (
+from lodam_p2p.games.interface import Game
+from lodam_p2p.games.kit.common import OptionsOfType, checked
+from lodam_p2p.games.kit.deals import GameDeal, GameMatch
+from lodam_p2p.games.kit.values import (
     DealPlan,
     DealSummary,
     GameError,
@@ -37,6 +27,17 @@ from lodam_p2p.games.values import (
     WireAction,
     shared_ranks,
 )
+from lodam_p2p.games.lodam import codec
+from lodam_p2p.games.lodam.actions import Action, Answer, IllegalAction, Offer, Play, Revoke
+from lodam_p2p.games.lodam.cards import FULL_PACK, SHORT_PACK, Card
+from lodam_p2p.games.lodam.deal import Deal
+from lodam_p2p.games.lodam.exchange import EXCHANGES
+from lodam_p2p.games.lodam.match import Match
+from lodam_p2p.games.lodam.options import ExchangeRule, Options, RankOrder
+from lodam_p2p.games.lodam.public import PublicDeal
+from lodam_p2p.games.lodam.replay import replay_scenario
+from lodam_p2p.games.lodam.states import CODES
+from lodam_p2p.games.lodam.view import PlayerView
 
 #: One line of help per option of RULES.md section 12 (``lodam rules show-options``).
 OPTION_HELP = {

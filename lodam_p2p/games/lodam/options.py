@@ -6,8 +6,8 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 
+from lodam_p2p.games.kit.rules import assignments, enum_option, json_or_text, options_from_mapping
 from lodam_p2p.games.lodam.actions import OptionError
-from lodam_p2p.rulebase import assignments, enum_option, json_or_text, options_from_mapping
 
 FULL_PACK_SIZE = 52
 SHORT_PACK_SIZE = 32

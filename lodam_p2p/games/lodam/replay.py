@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from lodam_p2p.games.kit.rules import ReplayFormatError, card_field, field, int_field
+from lodam_p2p.games.kit.rules import run_script as run_deal_script
 from lodam_p2p.games.lodam.actions import (
     Action,
     Answer,
@@ -29,8 +31,6 @@ from lodam_p2p.games.lodam.cards import Card
 from lodam_p2p.games.lodam.deal import Deal
 from lodam_p2p.games.lodam.match import Match
 from lodam_p2p.games.lodam.options import MAX_PLAYERS, MIN_PLAYERS, Options
-from lodam_p2p.rulebase import ReplayFormatError, card_field, field, int_field
-from lodam_p2p.rulebase import run_script as run_deal_script
 
 
 def replay_scenario(obj: Mapping[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lodam_p2p.games.interface import GameMatch
+from lodam_p2p.games.kit.deals import GameMatch
 from lodam_p2p.games.lodam.actions import Action, Decision, IllegalAction
 from lodam_p2p.games.lodam.codes import (
     ANSWER_BASE,

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar
 
-from lodam_p2p import rulebase
+from lodam_p2p.games.kit import rules
 from lodam_p2p.games.lorum.cards import CARDS, Card
 
 #: Seats are 0 … MAX_SEATS - 1.
@@ -76,11 +76,11 @@ class Announce:
 Action = Play | Lay | Pass | Announce
 
 
-# The engine's errors are every game's (lodam_p2p.rulebase), named here too.
-RulesError = rulebase.RulesError
-MalformedInput = rulebase.MalformedInput
-OptionError = rulebase.OptionError
-IllegalAction = rulebase.IllegalAction
+# The engine's errors are every game's (lodam_p2p.games.kit.rules), named here too.
+RulesError = rules.RulesError
+MalformedInput = rules.MalformedInput
+OptionError = rules.OptionError
+IllegalAction = rules.IllegalAction
 
 
 # --- interned actions --------------------------------------------------------------

@@ -11,8 +11,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from lodam_p2p.rulebase import cards_in, parse_card_list
-from lodam_p2p.rulebase import mask_of as _mask_of
+from lodam_p2p.games.kit.rules import cards_in, parse_card_list
+from lodam_p2p.games.kit.rules import mask_of as _mask_of
 
 RANK_LETTERS = "789TUOKA"
 SUIT_LETTERS = "EGHS"

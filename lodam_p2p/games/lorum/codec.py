@@ -18,10 +18,10 @@ revealed it; the public part checks that it is the awaited card.
 
 from __future__ import annotations
 
+from lodam_p2p.games.kit.values import ActionCodecError, Passage, PublicMove, WireAction
 from lodam_p2p.games.lorum.actions import Action, Announce, Lay, Pass, Play
 from lodam_p2p.games.lorum.cards import RED_KING, Card
 from lodam_p2p.games.lorum.public import PublicDeal
-from lodam_p2p.games.values import ActionCodecError, Passage, PublicMove, WireAction
 
 
 def encode(action: Action) -> WireAction:

@@ -17,8 +17,23 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from lodam_p2p.games.common import OptionsOfType, checked
-from lodam_p2p.games.interface import Game, GameDeal, GameMatch
+from lodam_p2p.games.interface import Game
+from lodam_p2p.games.kit.common import OptionsOfType, checked
+from lodam_p2p.games.kit.deals import GameDeal, GameMatch
+from lodam_p2p.games.kit.values import (
+    DealPlan,
+    DealSummary,
+    GameError,
+    Holder,
+    PublicMove,
+    Replayed,
+    ReplayError,
+    SeatRange,
+    Standings,
+    Turn,
+    WireAction,
+    shared_ranks,
+)
 from lodam_p2p.games.lorum import codec, saved
 from lodam_p2p.games.lorum.actions import (
     Action,
@@ -44,20 +59,6 @@ from lodam_p2p.games.lorum.records import DealResult
 from lodam_p2p.games.lorum.replay import replay_scenario
 from lodam_p2p.games.lorum.states import CODES
 from lodam_p2p.games.lorum.view import PlayerView
-from lodam_p2p.games.values import (
-    DealPlan,
-    DealSummary,
-    GameError,
-    Holder,
-    PublicMove,
-    Replayed,
-    ReplayError,
-    SeatRange,
-    Standings,
-    Turn,
-    WireAction,
-    shared_ranks,
-)
 
 #: One line of help per option of LORUM.md section 9 (``lodam rules show-options``).
 OPTION_HELP = {

@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lodam_p2p.games.kit.rules import ReplayFormatError, card_field, field, int_field
+from lodam_p2p.games.kit.rules import run_script as run_deal_script
 from lodam_p2p.games.lorum.actions import (
     Action,
     Announce,
@@ -31,8 +33,6 @@ from lodam_p2p.games.lorum.actions import (
 from lodam_p2p.games.lorum.cards import Card
 from lodam_p2p.games.lorum.deal import Deal
 from lodam_p2p.games.lorum.options import MAX_PLAYERS, MIN_PLAYERS, Contract, Options
-from lodam_p2p.rulebase import ReplayFormatError, card_field, field, int_field
-from lodam_p2p.rulebase import run_script as run_deal_script
 
 
 def replay_scenario(obj: Mapping[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lodam_p2p.games.interface import GameMatch
+from lodam_p2p.games.kit.deals import GameMatch
 from lodam_p2p.games.lorum.actions import (
     ANNOUNCES,
     LAYS,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from lodam_p2p.games.values import Card, GameError, OptionRow
+from lodam_p2p.games.kit.values import Card, GameError, OptionRow
 
 T = TypeVar("T")
 

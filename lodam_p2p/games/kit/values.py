@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
-    from lodam_p2p.games.interface import GameDeal
+    from lodam_p2p.games.kit.deals import GameDeal
 
 #: One plain value of a :class:`WireAction` argument (msgpack and JSON carry it as is).
 WireValue: TypeAlias = int | bool | str | None
