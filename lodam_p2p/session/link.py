@@ -225,10 +225,12 @@ class Link:
             return True
         self.ignored += 1
         if peer not in self._gated and len(self._gated) < 4 * self.endpoint.limits.strangers:
+            # the first key a warning, the rest INFO: a crowd of keys would fill the log
+            level = logging.INFO if self._gated else logging.WARNING
             self._gated.add(peer)
-            log.warning("table %s: %s sends what has no place in the lobby (%s, %d bytes): "
-                        "dropping such messages from it until the start", self.table, peer,
-                        "unreadable" if kind is None else kind.name, len(body))
+            log.log(level, "table %s: %s sends what has no place in the lobby (%s, %d bytes): "
+                    "dropping such messages from it until the start", self.table, peer,
+                    "unreadable" if kind is None else kind.name, len(body))
         return False
 
     def _take_presence(self, peer: str, payload: bytes) -> None:

@@ -237,6 +237,8 @@ class Inbox:
     early_bytes: int = 0
     #: a frame was dropped over a cap since the buffer was last empty (logged once)
     capped: bool = False
+    #: the level that is logged at
+    cap_log: int = logging.WARNING
     #: this sender's requests of us: what answering them may still cost
     budget: ResendBudget | None = None
 
@@ -285,14 +287,16 @@ class Inbox:
             return True
         if not self.capped:
             self.capped = True
-            log.warning("stream: %s's early frames reached their cap (%d frames, %d bytes): "
-                        "dropping more until the gap closes", self.sender, self.cap_frames,
-                        self.cap_bytes)
+            log.log(self.cap_log, "stream: %s's early frames reached their cap (%d frames, "
+                    "%d bytes): dropping more until the gap closes", self.sender,
+                    self.cap_frames, self.cap_bytes)
         return False
 
-    def set_caps(self, frames: int, size: int) -> None:
-        """Cap the early frames at ``frames`` and ``size`` bytes (those kept stay)."""
+    def set_caps(self, frames: int, size: int, *, stranger: bool = False) -> None:
+        """Cap the early frames at ``frames`` and ``size`` bytes (those kept stay). A
+        stranger's cap is logged at INFO only: a crowd of keys would fill the log."""
         self.cap_frames, self.cap_bytes = frames, size
+        self.cap_log = logging.INFO if stranger else logging.WARNING
 
     def note_high_water(self, seq: int) -> None:
         """The sender has sent at least up to ``seq``."""
@@ -500,7 +504,8 @@ class StreamEndpoint:
         inbox = self._inboxes[sender] = Inbox(sender, epoch=epoch_of(first.seq))
         inbox.next_seq = max(inbox.next_seq, inbox.epoch * EPOCH_SPAN + 1)
         if self._stranger(sender):
-            inbox.set_caps(self.limits.stranger_frames, self.limits.stranger_bytes)
+            inbox.set_caps(self.limits.stranger_frames, self.limits.stranger_bytes,
+                           stranger=True)
         else:
             inbox.set_caps(self.limits.early_frames, self.limits.early_bytes)
         if self._late_join:
