@@ -159,6 +159,9 @@ def test_verify_says_in_one_line_why_a_file_is_no_transcript(
     ("play", "--broker", "ftp://x"),
     ("arena", "--bots", "random*4", "--option", "lives=x"),
     ("rules", "page", "--option", "lives=x"),
+    ("play", "--seats", "abc"),
+    ("host", "--seats", "4"),
+    ("no-such-command",),
 ])
 def test_a_bad_value_is_one_line_and_status_2(tmp_path: Path, args: tuple[str, ...]) -> None:
     done = _run(*args, cwd=tmp_path, env=_home(tmp_path))

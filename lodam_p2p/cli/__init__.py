@@ -25,6 +25,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from lodam_p2p import __version__
 
@@ -129,9 +130,23 @@ def _walk(parser: argparse.ArgumentParser, words: tuple[str, ...] = ()
     return found
 
 
+def _one_line_errors(parser: argparse.ArgumentParser) -> None:
+    """A bad command line is one line on stderr, naming the help (argparse would print
+    the whole usage first), and exit status 2."""
+    if "error" in vars(parser):
+        return  # the command has its own way of saying it
+
+    def error(message: str) -> NoReturn:
+        print(f"{parser.prog}: {message} (see {parser.prog} --help)", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+    parser.error = error  # type: ignore[method-assign]
+
+
 def _readable(parser: argparse.ArgumentParser) -> None:
     """Every help text under ``parser`` made plain, with its command's example line."""
     for words, each in _walk(parser):
+        _one_line_errors(each)
         if each.description:
             each.description = plain(each.description)
         example = EXAMPLES.get(" ".join(words))
