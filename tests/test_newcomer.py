@@ -127,7 +127,7 @@ def _home(tmp_path: Path) -> dict[str, str]:
 def _one_line(done: subprocess.CompletedProcess[str]) -> str:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
-    assert lines[0].startswith("lodam: ") and not EXCEPTION_NAME.search(lines[0]), lines[0]
+    assert lines[0].startswith("lodam") and not EXCEPTION_NAME.search(lines[0]), lines[0]
     return lines[0]
 
 
