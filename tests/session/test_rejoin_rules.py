@@ -226,6 +226,20 @@ _EVENTS = st.tuples(st.sampled_from(["forge", "bounce", "ask", "forge", "drop", 
                     st.integers(0, 3), st.integers(-2, 2))
 
 
+def _wait_for(router: Router, check: Callable[[], bool], turns: int = 20) -> bool:
+    """Let the table move, the clock too (to its next deadline when nothing else
+    moves), until ``check()`` holds; False if it never does."""
+    for _ in range(turns):
+        router.settle()
+        if check():
+            return True
+        dues = [due for m in router.machines if not m.done and (due := m.timer()) is not None]
+        if not dues:
+            return False
+        router.now = max(router.now, min(dues))
+    return check()
+
+
 def _happen(router: Router, table: Sequence[TableMachine], event: tuple[str, int, int]) -> None:
     what, seat, delta = event
     machine = _seat(table, seat)
@@ -237,10 +251,10 @@ def _happen(router: Router, table: Sequence[TableMachine], event: tuple[str, int
         machine.send(Body(Msg.REJOIN, args=(max(0, machine.hand_no + delta), [])))
     elif what == "forge":  # it comes back, and its coordinator answers as it likes
         coordinator = _seat(table, machine.coordinator(seat) or 0)
-        router.until("a hand under way", lambda: coordinator.done or (
+        under_way = _wait_for(router, lambda: coordinator.done or (
             coordinator.hand is not None and coordinator.hand.dealt))
         _bounce(router, machine)
-        if coordinator.match is not None and not coordinator.done:
+        if under_way and coordinator.match is not None and not coordinator.done:
             nxt = max(1, coordinator.hand_no + delta)
             hand = max(0, nxt - 1) if delta % 2 == 0 else coordinator.hand_no
             state = pack_state(coordinator.return_state(seat, nxt))
