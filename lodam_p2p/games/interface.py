@@ -81,9 +81,10 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Generic
 
 from lodam_p2p.games.kit.deals import GameDeal, GameMatch
+from lodam_p2p.games.kit.params import ActionT, DealT, OptionsT, PublicT, ViewT
 from lodam_p2p.games.kit.state import DealCodes
 from lodam_p2p.games.kit.values import (
     ActionCodecError,
@@ -91,6 +92,7 @@ from lodam_p2p.games.kit.values import (
     DealPlan,
     DealSummary,
     GameError,
+    JsonObject,
     LoggedMove,
     OptionRow,
     PublicMove,
@@ -102,25 +104,25 @@ from lodam_p2p.games.kit.values import (
 )
 
 
-class HiddenExchange(abc.ABC):
+class HiddenExchange(abc.ABC, Generic[PublicT, ViewT]):
     """What a table asks of a game whose actions pass cards face down between seats
     (see "Hidden exchanges" in the module docstring). ``public`` is the game's public
-    part; cards are the game's own."""
+    part (``PublicT``), a view its seat view (``ViewT``); cards are the game's own."""
 
     @abc.abstractmethod
-    def awaiting(self, public: Any) -> str | None:
+    def awaiting(self, public: PublicT) -> str | None:
         """The wire kind of the move the public part awaits now (None: none)."""
 
     @abc.abstractmethod
-    def offerer(self, public: Any) -> int | None:
+    def offerer(self, public: PublicT) -> int | None:
         """The seat whose face-down card waits for an answer (None: no offer is open)."""
 
     @abc.abstractmethod
-    def exchanges_made(self, public: Any) -> int:
+    def exchanges_made(self, public: PublicT) -> int:
         """How many exchanges the deal has settled (accepted or not)."""
 
     @abc.abstractmethod
-    def traders(self, public: Any, index: int) -> tuple[int, int | None]:
+    def traders(self, public: PublicT, index: int) -> tuple[int, int | None]:
         """The offerer of exchange ``index`` and its acceptor (None: nobody accepted)."""
 
     @abc.abstractmethod
@@ -128,21 +130,21 @@ class HiddenExchange(abc.ABC):
         """Whether an exchange of these two cards is void (both stay where they were)."""
 
     @abc.abstractmethod
-    def turns_up(self, public: Any, card: Card) -> bool:
+    def turns_up(self, public: PublicT, card: Card) -> bool:
         """Whether playing ``card`` now turns the plan's turnable talon card face up."""
 
     @abc.abstractmethod
-    def news(self, public: Any, told: int) -> list[tuple[int, str]]:
+    def news(self, public: PublicT, told: int) -> list[tuple[int, str]]:
         """What the rules did on their own since ``told`` such events (a trick taken):
         per event, the seat it concerns and a sentence."""
 
     @abc.abstractmethod
-    def move_text(self, public: Any, move: PublicMove) -> str:
+    def move_text(self, public: PublicT, move: PublicMove) -> str:
         """A sentence about ``move``, once applied to ``public``, that tells no hidden card."""
 
     @abc.abstractmethod
-    def seat_view(self, public: Any, seat: int, hand: Sequence[Card],
-                  trades: Sequence[tuple[Card | None, Card | None] | None]) -> Any:
+    def seat_view(self, public: PublicT, seat: int, hand: Sequence[Card],
+                  trades: Sequence[tuple[Card | None, Card | None] | None]) -> ViewT:
         """The view of ``seat`` from the public part, its ``hand`` and, per exchange so
         far, the cards it gave and received (None: it took no part); with its legal
         actions when the step is its own."""
@@ -159,11 +161,14 @@ class HiddenExchange(abc.ABC):
         recorded. The error names the first offence and the seat it proves guilty."""
 
 
-class Game(abc.ABC):
+class Game(abc.ABC, Generic[OptionsT, DealT, ActionT, ViewT, PublicT]):
     """One game behind the interface (see the module docstring); subclass and state it.
 
     Matches, deals, views, actions, options and cards are the game's own values; the
-    methods below are all a table, an arena, a bot host or a client shell may call.
+    methods below are all a table, an arena, a bot host or a client shell may call. A
+    game names its own types: ``Game[Options, Deal, Action, PlayerView, PublicDeal]``
+    (its options value, its deal, its action, its seat view, its public part); a caller
+    that found a game by name (:func:`~lodam_p2p.games.get_game`) holds any game.
     """
 
     #: Name on the command line and in entry points (``lodam``).
@@ -177,10 +182,10 @@ class Game(abc.ABC):
     #: The exception the engine raises for a refused action (has ``seat`` and ``reason``).
     illegal_action: type[Exception]
     #: How the game's actions pass cards face down between seats (None: they never do).
-    exchanges: HiddenExchange | None = None
+    exchanges: HiddenExchange[PublicT, ViewT] | None = None
     #: The game's actions as numbers for the kit's state API (:mod:`lodam_p2p.games.kit`;
     #: None: the game has none).
-    state_codes: DealCodes[Any, Any] | None = None
+    state_codes: DealCodes[DealT, ActionT] | None = None
     #: Whether a seat proven at fault leaves the match (:meth:`put_out`, Lodam) rather
     #: than paying for a void deal and playing on (:meth:`breach`, Lorum).
     puts_out: bool = False
@@ -191,19 +196,19 @@ class Game(abc.ABC):
     # -- options ------------------------------------------------------------------------
 
     @abc.abstractmethod
-    def default_options(self) -> Any:
+    def default_options(self) -> OptionsT:
         """The options of a table that names none."""
 
     @abc.abstractmethod
-    def parse_options(self, assignments: Iterable[str]) -> Any:
+    def parse_options(self, assignments: Iterable[str]) -> OptionsT:
         """Options from ``["k=v", …]`` texts; ``ValueError`` naming the bad one."""
 
     @abc.abstractmethod
-    def options_from_mapping(self, values: Mapping[str, object]) -> Any:
+    def options_from_mapping(self, values: Mapping[str, object]) -> OptionsT:
         """Options from a JSON object; ``ValueError`` naming the bad one."""
 
     @abc.abstractmethod
-    def options_to_mapping(self, options: Any) -> dict[str, object]:
+    def options_to_mapping(self, options: OptionsT) -> dict[str, object]:
         """The JSON form of ``options`` (``options_from_mapping`` reads it back)."""
 
     @abc.abstractmethod
@@ -219,7 +224,7 @@ class Game(abc.ABC):
     # -- the match ----------------------------------------------------------------------
 
     @abc.abstractmethod
-    def start_match(self, options: Any, players: int, first_dealer: int) -> GameMatch:
+    def start_match(self, options: OptionsT, players: int, first_dealer: int) -> GameMatch:
         """A new match; ``ValueError`` for a seat count outside :attr:`seats`."""
 
     @abc.abstractmethod
@@ -278,14 +283,14 @@ class Game(abc.ABC):
         among the others. Nothing happens to a seat already out."""
         raise GameError(f"{self.title} puts nobody out")
 
-    def match_state(self, match: GameMatch) -> dict[str, Any]:
+    def match_state(self, match: GameMatch) -> JsonObject:
         """The match as plain JSON (numbers, texts, lists, objects): everything the
         scores and the next deal depend on, so that :meth:`restore_match` gives back a
         match that plays on exactly as this one. A game that cannot be saved says so
         (:class:`GameError`)."""
         raise GameError(f"a {self.title} match cannot be saved")
 
-    def restore_match(self, options: Any, players: int, state: object) -> GameMatch:
+    def restore_match(self, options: OptionsT, players: int, state: object) -> GameMatch:
         """The match :meth:`match_state` described, at a table of ``players`` with
         ``options``. ``state`` may come from another peer: it is checked strictly, and
         ``ValueError`` says what does not fit."""
@@ -294,31 +299,31 @@ class Game(abc.ABC):
     # -- the deal -----------------------------------------------------------------------
 
     @abc.abstractmethod
-    def public_part(self, deal: GameDeal) -> Any:
+    def public_part(self, deal: GameDeal) -> PublicT:
         """The public state of ``deal``: what every seat tracks and checks."""
 
     @abc.abstractmethod
-    def turn(self, public: Any) -> Turn:
+    def turn(self, public: PublicT) -> Turn:
         """Whose step it is as the public state knows it (a seat or a :class:`Holder`)."""
 
     @abc.abstractmethod
-    def public_start(self, match: GameMatch) -> Any:
+    def public_start(self, match: GameMatch) -> PublicT:
         """The public state of the match's next deal before its first step (no deck)."""
 
     @abc.abstractmethod
-    def public_apply(self, public: Any, move: PublicMove) -> None:
+    def public_apply(self, public: PublicT, move: PublicMove) -> None:
         """Advance ``public`` by ``move``, checking all that public knowledge can check
         (turn, a card already played …); :attr:`illegal_action` when it is refused."""
 
     @abc.abstractmethod
-    def step(self, deal: GameDeal, action: Any) -> PublicMove:
+    def step(self, deal: GameDeal, action: ActionT) -> PublicMove:
         """Apply ``action`` to the full ``deal`` and return it as every seat saw it."""
 
     @abc.abstractmethod
     def hidden_cards(self, deal: GameDeal, seat: int) -> frozenset[Card]:
         """The cards ``seat`` may not know now: never part of its view."""
 
-    def seat_view(self, public: Any, seat: int, hand: Sequence[Card]) -> Any:
+    def seat_view(self, public: PublicT, seat: int, hand: Sequence[Card]) -> ViewT:
         """The view of ``seat`` that knows the public part and its own current ``hand``
         and nothing else (a seat at a networked table); with its legal actions when the
         step is its own. A game whose tables use their own hand machine need not have it."""
@@ -338,14 +343,14 @@ class Game(abc.ABC):
     # -- actions ------------------------------------------------------------------------
 
     @abc.abstractmethod
-    def encode_action(self, action: Any) -> WireAction:
+    def encode_action(self, action: ActionT) -> WireAction:
         """``action`` as it travels (see :class:`WireAction`)."""
 
     @abc.abstractmethod
-    def decode_action(self, seat: int, wire: WireAction) -> Any:
+    def decode_action(self, seat: int, wire: WireAction) -> ActionT:
         """The action of ``seat`` that ``wire`` carries; ``ActionCodecError`` if none."""
 
-    def action_from_list(self, seat: int, raw: object) -> Any:
+    def action_from_list(self, seat: int, raw: object) -> ActionT:
         """:meth:`decode_action` of the ``[kind, [args…], card]`` form, checked."""
         if not isinstance(raw, list | tuple) or len(raw) != 3:
             raise ActionCodecError(f"an action is [kind, [args], card], got {raw!r}")
@@ -365,7 +370,7 @@ class Game(abc.ABC):
         return self.decode_action(seat, WireAction(kind, tuple(args), card))
 
     @abc.abstractmethod
-    def public_action(self, action: Any) -> Any:
+    def public_action(self, action: ActionT) -> ActionT | None:
         """What the other seats may see of ``action``; ``None`` if it hides a card."""
 
     def refusal_reason(self, error: Exception) -> str:
@@ -376,11 +381,11 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def replay(self, match: GameMatch, deck: Sequence[Card],
-               actions: Iterable[Any]) -> Replayed:
+               actions: Iterable[ActionT]) -> Replayed:
         """Replay the match's next deal from the opened ``deck`` over logged ``actions``;
         stops at the first refused action. ``match`` is left unchanged."""
 
-    def replay_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+    def replay_scenario(self, scenario: JsonObject) -> JsonObject:
         """One scripted deal of ``lodam rules replay`` (the game's replay format): its
         JSON result object; ``ValueError`` for malformed input. A game without a
         scripted format need not have one."""
@@ -389,7 +394,7 @@ class Game(abc.ABC):
     # -- the client shell ---------------------------------------------------------------
 
     @abc.abstractmethod
-    def describe(self, view: Any) -> str:
+    def describe(self, view: ViewT) -> str:
         """One line about the current deal for a status bar (contract, trump …)."""
 
     @abc.abstractmethod

@@ -7,7 +7,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
     from lodam_p2p.games.kit.deals import GameDeal
@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 WireValue: TypeAlias = int | bool | str | None
 #: A game's card: a hashable value whose ``str`` is its notation (``"TD"``, ``"OH"``).
 Card: TypeAlias = Hashable
+#: A JSON object (a saved match, a replay scenario and its result): its values are read
+#: and checked where they are used.
+JsonObject: TypeAlias = dict[str, Any]
 
 
 class GameError(ValueError):

@@ -28,7 +28,7 @@ _NO = {"offer": "makes no offer", "answer": "declines", "challenge": "does not c
        "declare": "does not declare"}
 
 
-class LodamExchanges(HiddenExchange):
+class LodamExchanges(HiddenExchange[PublicDeal, PlayerView]):
     """Offers, answers and their outcome; see the module docstring."""
 
     def awaiting(self, public: Any) -> str | None:

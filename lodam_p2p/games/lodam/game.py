@@ -62,7 +62,7 @@ the last player holding counters wins. Before each trick a player may offer a co
 (K Q J) or a card (A T) in exchange. The full rules: RULES.md."""
 
 
-class LodamGame(OptionsOfType, Game):
+class LodamGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDeal]):
     """Losing Lodam; see the module docstring."""
 
     name = "lodam"

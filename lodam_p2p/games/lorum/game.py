@@ -90,7 +90,7 @@ beans, the most beans). With three players 7S 8S are set aside face up. The full
 LORUM.md."""
 
 
-class LorumGame(OptionsOfType, Game):
+class LorumGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDeal]):
     """Lorum; see the module docstring."""
 
     name = "lorum"
