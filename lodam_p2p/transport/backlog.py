@@ -22,7 +22,7 @@ from lodam_p2p.transport.base import Message
 log = logging.getLogger("lodam_p2p.transport")
 
 #: Bytes of peer-topic messages waiting to be read, in all and per topic.
-BACKLOG_BYTES, TOPIC_BYTES = 16 * 2**20, 4 * 2**20
+BACKLOG_BYTES, TOPIC_BYTES = 8 * 2**20, 4 * 2**20
 
 
 def sheddable(topic: str) -> bool:
