@@ -156,7 +156,11 @@ def announced_brokers(url: str, listen: str | None,
                       adapters: Iterable[ifaddr.Adapter] | None = None) -> tuple[str, ...]:
     """Where a host tells other machines to reach the table's broker, at ``url`` for
     the host itself: with ``listen`` (the host's own broker), the URLs of
-    :func:`reachable_urls`; without, ``url`` (no login) unless it is on loopback."""
+    :func:`reachable_urls`; without, ``url`` (no login) unless it is on loopback.
+    ``url`` may list a cluster's nodes (comma separated): each is announced that is not
+    on loopback; if all are (a cluster on this one machine), all of them are."""
+    if "," in url and listen is None:
+        return _announced_cluster(url)
     try:
         parsed = BrokerUrl.parse(url)
     except BadBrokerUrl:
@@ -170,6 +174,18 @@ def announced_brokers(url: str, listen: str | None,
     if parsed.host == "localhost" or _is_loopback(parsed.host):
         return ()
     return (str(parsed.without_login()),)
+
+
+def _announced_cluster(urls: str) -> tuple[str, ...]:
+    """The nodes of a cluster to announce (see :func:`announced_brokers`)."""
+    from lodam_p2p.transport.brokers import parse_brokers  # noqa: PLC0415
+
+    try:
+        nodes = [url.without_login() for url in parse_brokers(urls)]
+    except BadBrokerUrl:
+        return ()
+    remote = [url for url in nodes if url.host != "localhost" and not _is_loopback(url.host)]
+    return tuple(str(url) for url in (remote or nodes))
 
 
 def hosts_of(urls: Iterable[str]) -> list[str]:

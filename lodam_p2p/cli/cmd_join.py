@@ -15,6 +15,7 @@ import argparse
 from types import SimpleNamespace
 
 from lodam_p2p.cli.bot_flags import SingleLineup
+from lodam_p2p.cli.broker_list import with_announced
 from lodam_p2p.cli.netrun import (
     add_common,
     add_person,
@@ -83,7 +84,8 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
     journal = journal_for(args, name)
 
     async def match() -> MatchOutcome:
-        return await join_table(table=name, seat=seat, broker_url=broker, timing=timing,
+        cluster = await with_announced(broker, name)  # every node the host announces
+        return await join_table(table=name, seat=seat, broker_url=cluster, timing=timing,
                                 spectator=spectator_for(args, name or "?"), journal=journal,
                                 accept=lambda found: bot_plays(bot, found.game))
 

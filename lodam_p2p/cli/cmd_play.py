@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bot_flags import OneBot
+from lodam_p2p.cli.broker_list import BrokerList
 from lodam_p2p.cli.person import DEFAULT_DELAY, load_registry, play_with_person
 from lodam_p2p.cli.play_drivers import choose_driver, hosting_notice
 from lodam_p2p.cli.play_lobby import from_lobby, game_joined
@@ -78,7 +79,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add("--bot", dest="bots", action=OneBot, metavar="NAME",
         help="one bot for the next free seat (repeatable; the same as adding NAME to --bots)")
     add("--table", default="kitchen", metavar="NAME", help="table name (default kitchen)")
-    add("--broker", metavar="URL", help="play through this broker instead of an embedded one")
+    add("--broker", metavar="URL", action=BrokerList,
+        help="play through this broker instead of an embedded one (several, a cluster's "
+             "nodes: comma separated or repeated; a seat moves to the next if one is lost)")
     add("--option", action="append", default=[], metavar="K=V",
         help="table option (lodam rules show-options lists them), e.g. lives=1; Lorum: "
              "e.g. contracts=quartet,lorum (repeatable)")
@@ -160,10 +163,11 @@ def valid_broker(url: str | None) -> None:
     URL (``ftp://x``)."""
     if url is None:
         return
-    from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl  # noqa: PLC0415
+    from lodam_p2p.transport.brokers import parse_brokers  # noqa: PLC0415
+    from lodam_p2p.transport.url import BadBrokerUrl  # noqa: PLC0415
 
     try:
-        BrokerUrl.parse(url)
+        parse_brokers(url)
     except BadBrokerUrl as err:
         raise CliError(f"{err} (for example mqtt://192.168.1.20:1883)") from None
 

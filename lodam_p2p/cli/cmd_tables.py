@@ -20,8 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lodam_p2p.cli import CliError
+from lodam_p2p.cli.broker_list import BrokerList
 from lodam_p2p.discovery import ALL_INTERFACES, Interfaces, TableAdvert, browse
 from lodam_p2p.transport.base import TransportError
+from lodam_p2p.transport.brokers import parse_brokers
 from lodam_p2p.transport.lobby import TableAnnouncement, read_lobby
 from lodam_p2p.transport.mqtt import MqttTransport
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
@@ -67,9 +69,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("tables", help="list the tables on the LAN and on a broker",
                             description=__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--broker", metavar="URL", type=_broker_url,
+    parser.add_argument("--broker", metavar="URL", action=BrokerList,
                         help="also list the tables announced on this broker "
-                             "(mqtt://[user:pass@]host[:port] or mqtts://…)")
+                             "(mqtt://[user:pass@]host[:port] or mqtts://…; several, a "
+                             "cluster's nodes, comma separated: the first that answers)")
     parser.add_argument("--timeout", metavar="S", type=_seconds, default=2.0,
                         help="how long to look, in seconds (default 2)")
     parser.add_argument("--no-lan", action="store_true", help="skip DNS-SD browsing")
@@ -96,7 +99,14 @@ def _seconds(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """List the tables; exit 1 if the broker given cannot be reached."""
-    rows = asyncio.run(gather_tables(args.broker, args.timeout, lan=not args.no_lan))
+    brokers: list[BrokerUrl | None] = list(parse_brokers(args.broker)) if args.broker else [None]
+    for broker in brokers:  # a cluster's nodes: the first that answers
+        try:
+            rows = asyncio.run(gather_tables(broker, args.timeout, lan=not args.no_lan))
+            break
+        except CliError:
+            if broker is brokers[-1]:
+                raise
     if args.json:
         print(json.dumps({"tables": [row.as_json() for row in rows]}))
     else:

@@ -20,6 +20,7 @@ from typing import Any
 from lodam_p2p.bots import BotError, BotRegistry, PluginLoadError
 from lodam_p2p.bots.adapter import BotPlayer
 from lodam_p2p.cli import CliError
+from lodam_p2p.cli.broker_list import add_broker, check_brokers
 from lodam_p2p.games import DEFAULT_GAME, Game, GameError, game_names, get_game
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.effects import SessionError
@@ -27,7 +28,7 @@ from lodam_p2p.session.journal import SEAT, Journal, JournalError, default_state
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.table import TABLE_PATIENCE_S, find_announcement, mqtt_connector
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
-from lodam_p2p.transport import BadBrokerUrl, BrokerUrl, ConnectError, topics
+from lodam_p2p.transport import ConnectError, topics
 
 #: Exit status when the match could not be played (broker unreachable, table gone …).
 EXIT_FAILED = 1
@@ -145,20 +146,14 @@ def check_table(name: str) -> str:
 
 
 def check_broker(url: str | None) -> str | None:
-    """A broker URL that parses, or a one-line error."""
-    if url is None:
-        return None
-    try:
-        BrokerUrl.parse(url)
-    except BadBrokerUrl as err:
-        raise CliError(str(err)) from None
-    return url
+    """A broker URL, or a comma-separated list of them, that parses (in its one-string
+    form), or a one-line error."""
+    return check_brokers(url)
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
     """``--broker``, ``--json``, ``--timeout``, ``--seed`` and ``--verbose``."""
-    parser.add_argument("--broker", metavar="URL",
-                        help="MQTT broker: mqtt://[user:pass@]host[:port] or mqtts://…")
+    add_broker(parser)
     parser.add_argument("--json", action="store_true",
                         help="print one JSON line with the result (the log goes to stderr)")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="S",

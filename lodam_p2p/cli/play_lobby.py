@@ -37,13 +37,14 @@ def from_lobby(args: argparse.Namespace) -> None:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise CliError("the lobby needs a terminal")
     from lodam_p2p.cli.cmd_tables import gather_tables  # noqa: PLC0415
-    from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl  # noqa: PLC0415
+    from lodam_p2p.transport.brokers import parse_brokers  # noqa: PLC0415
+    from lodam_p2p.transport.url import BadBrokerUrl  # noqa: PLC0415
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.glyphs import Glyphs  # noqa: PLC0415
     from lodam_p2p.ui.lobby_app import LobbyApp  # noqa: PLC0415
 
     try:
-        broker = BrokerUrl.parse(args.broker) if args.broker else None
+        broker = parse_brokers(args.broker)[0] if args.broker else None  # a cluster: its first
     except BadBrokerUrl as err:
         raise CliError(str(err)) from None
 

@@ -15,6 +15,16 @@ wait for the next connection and are retried once it is up, so a message may arr
 twice; the stream layer drops duplicates. A login refused on reconnection, or an outage
 longer than ``give_up_after``, closes the transport: :meth:`messages` then raises.
 
+Several brokers (the nodes of a cluster) may be given, as a list or as one
+comma-separated string (:mod:`.brokers`). The first connection goes to the first that
+answers, in the order given; when the link breaks, the transport moves on to the next
+broker of the list that answers, cycling through them all with the same backoff, so a
+node lost for good costs a seat one reconnection. It is the same path as a broker's
+restart (a new connection, every subscription renewed, the presence announced again),
+so the streams above resume as they do then. :attr:`MqttTransport.url` is the broker in
+use; each move is logged, counted in :attr:`MqttTransport.moves`, and told to
+``on_move``.
+
 The event loop drives paho itself (:class:`_Connection`), through the part of paho's
 public API made for external event loops: ``socket()``, ``loop_read()``,
 ``loop_write()``, ``loop_misc()``, ``want_write()`` and the ``on_socket_*`` callbacks
@@ -40,7 +50,7 @@ import logging
 import select
 import socket
 import ssl
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +66,7 @@ from lodam_p2p.transport.base import (
     TransportClosed,
     TransportError,
 )
+from lodam_p2p.transport.brokers import parse_brokers
 from lodam_p2p.transport.presence import PresenceSpec, is_stale_will, new_nonce
 from lodam_p2p.transport.tasks import stop_tasks
 from lodam_p2p.transport.url import BrokerUrl
@@ -107,11 +118,14 @@ class MqttTransport:
     unnoticed (brokers fire the will after 1.5 × keepalive without traffic).
     ``timeout`` bounds each connection attempt and each acknowledgement;
     ``publish_timeout`` bounds the whole publish including waits for a reconnection.
+    ``url`` may name several brokers (a sequence, or a comma-separated string): see
+    the module docstring; ``on_move(old, new)`` is called with each broker left and
+    the one reached (their redacted URLs).
     """
 
     def __init__(
         self,
-        url: BrokerUrl | str,
+        url: BrokerUrl | str | Sequence[BrokerUrl | str],
         presence: PresenceSpec | None = None,
         *,
         client_id: str | None = None,
@@ -120,8 +134,16 @@ class MqttTransport:
         publish_timeout: float = 30.0,
         backoff: Backoff | None = None,
         give_up_after: float | None = None,
+        on_move: Callable[[str, str], None] | None = None,
     ) -> None:
-        self.url = url if isinstance(url, BrokerUrl) else BrokerUrl.parse(url)
+        #: every broker this transport may use, in the order given
+        self.urls: tuple[BrokerUrl, ...] = (
+            (url,) if isinstance(url, BrokerUrl)
+            else parse_brokers(url if isinstance(url, str) else [str(u) for u in url]))
+        self._at = 0  # the index in ``urls`` of the broker in use (or tried last)
+        #: how many times the transport moved to another broker of :attr:`urls`
+        self.moves = 0
+        self._on_move = on_move
         self._presence = presence
         self._client_id = client_id
         self._keepalive = keepalive
@@ -142,6 +164,11 @@ class MqttTransport:
         self._conn = 0  # the attempt the current connection came from
         self._epoch = 0
         self._closed = False
+
+    @property
+    def url(self) -> BrokerUrl:
+        """The broker in use (the one tried last while the link is down)."""
+        return self.urls[self._at]
 
     @property
     def epoch(self) -> int:
@@ -172,17 +199,41 @@ class MqttTransport:
         if self._closed or self._supervisor is not None:
             raise TransportClosed("connect() is called once, on a fresh transport")
         delay = self._backoff.initial
-        for _ in range(SETUP_TRIES - 1):
+        for tries_left in range(SETUP_TRIES - 1, -1, -1):
             try:
-                client = await self._open()
+                client = await self._open_first()
                 break
             except _SetupLost as err:
+                if not tries_left:
+                    raise
                 log.info("%s; trying again", err)
                 await asyncio.sleep(delay)
                 delay = min(delay * self._backoff.factor, self._backoff.maximum)
-        else:
-            client = await self._open()
+        if len(self.urls) > 1:
+            log.warning("on the broker %s", self.url.redacted())
         self._supervisor = asyncio.create_task(self._supervise(client))
+
+    async def _open_first(self) -> _Connection:
+        """One round over the brokers in order: the first that answers. A refusal that
+        retrying will not cure fails at once; :class:`_SetupLost` if any broker took
+        the connection but did not answer its set-up, else the last broker's error."""
+        failures: list[ConnectError] = []
+        for index in range(len(self.urls)):
+            self._at = index
+            try:
+                return await self._open()
+            except _Unrecoverable:
+                raise
+            except ConnectError as err:
+                if len(self.urls) > 1:
+                    log.info("%s; trying the next broker", err)
+                failures.append(err)
+        lost = [err for err in failures if isinstance(err, _SetupLost)]
+        if lost:
+            raise lost[-1]
+        if len(failures) == 1:
+            raise failures[0]
+        raise ConnectError("no broker answered: " + "; ".join(map(str, failures)))
 
     async def publish(
         self, topic: str, payload: bytes, retain: bool = False, qos: int = QOS_AT_LEAST_ONCE
@@ -267,9 +318,14 @@ class MqttTransport:
             await client.broken.wait()
             self._online.clear()
             await _quietly_disconnect(client)
-            log.info("lost the broker %s; reconnecting", self.url.redacted())
+            left = self.url.redacted()
+            if len(self.urls) > 1:
+                log.warning("lost the broker %s; moving to the next that answers", left)
+            else:
+                log.info("lost the broker %s; reconnecting", left)
             try:
                 client = await self._reconnect()
+                self._moved(left)
             except ConnectError as err:
                 self._failure = err
                 self._closed = True
@@ -292,6 +348,7 @@ class MqttTransport:
         async for _delay in self._backoff.delays():
             if deadline is not None and loop.time() > deadline:
                 break
+            self._at = (self._at + 1) % len(self.urls)  # the next broker, cycling
             try:
                 return await self._open()
             except _Unrecoverable:
@@ -315,6 +372,21 @@ class MqttTransport:
                 log.info("publish on %s failed (%s); retrying", topic,
                          str(err) or "no acknowledgement in time")
                 await asyncio.sleep(self._backoff.initial)
+
+    def _moved(self, left: str) -> None:
+        """Log and tell a move from the broker ``left`` to the one now in use."""
+        reached = self.url.redacted()
+        if reached == left:
+            if len(self.urls) > 1:
+                log.warning("back on the broker %s", reached)
+            return
+        self.moves += 1
+        log.warning("moved from the broker %s to %s", left, reached)
+        if self._on_move is not None:
+            try:
+                self._on_move(left, reached)
+            except Exception as err:  # a listener's bug must not cost the connection
+                log.warning("a listener of broker moves failed: %s", err)
 
     # -- pieces ----------------------------------------------------------------------
 
