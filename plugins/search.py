@@ -1,34 +1,122 @@
-"""The search: single-observer information-set Monte Carlo tree search on the deal machine.
+"""The one search: single-observer information-set Monte Carlo tree search, for any game.
 
-Each iteration draws one world (:func:`plugins.ismcts_sample.sample`), walks the one tree
-from the root choosing by UCB among the moves legal *in that world*, adds one node,
-plays the rest with the rollout policy and backs up, per node, the value of the deal to
-the seat that chose the move into it (see :mod:`plugins.ismcts_rewards`). A move that is
-legal in only some worlds is judged by how often it was available, not by how often its
-node was visited (the "availability" count), so rarely possible moves are not favoured.
-The answer is the root move visited most.
+Both games' ``ismcts`` bots are this search with their game's :class:`Hooks`
+(:class:`plugins.lodam.hooks.LodamHooks`, :class:`plugins.lorum.hooks.LorumHooks`).
+
+A seat's decision has to be good across every deal it *could* be in, so each iteration
+asks the hooks for one world consistent with everything the seat has seen
+(:meth:`Hooks.determinize`), walks the one tree from the root choosing by UCB among the
+moves legal *in that world*, adds one node, lets the hooks play the rest
+(:meth:`Hooks.rollout`) and backs up, per node, the value of the finished world to the
+seat that chose the move into it (:meth:`Hooks.values`): each seat in the tree
+maximises its own value, as a table of independent opponents plays. A move legal in
+only some worlds is judged by how often it was available, not by how often its node
+was visited (the "availability" count), so rarely possible moves are not favoured.
+Moves the tree should not branch on (another seat's secret choice) are played by the
+hooks (:meth:`Hooks.hidden`). A step with one legal move is a node but does not count
+as the iteration's expansion. The answer is the root move visited most.
+
+A world is stepped with the kit's state API names (:class:`World`: ``current_player``,
+``legal_actions``, ``apply``, ``is_terminal``; :class:`lodam_p2p.games.kit.GameState`
+answers them), by whatever hashable moves the game's hooks use.
 
 The loop stops at the deadline (an injected clock, read once per iteration) or after a
-fixed number of iterations, and early when the leading move can no longer be caught
-within what is left.
+fixed number of iterations (the clock is then never read, so a seeded search repeats
+exactly), and early, if asked, when the leading move can no longer be caught.
+
+:class:`IsmctsBot` is the bot around the search: budget and options, the view's
+decision, and the game's fallback should a search fail.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-
-from lodam_p2p.games.lodam import Decision, PublicDeal
-from .ismcts_policy import exchange_choice, rollout
-from .ismcts_sample import Constraints, sample
+from typing import Any, Generic, Protocol, TypeVar
 
 Clock = Callable[[], float]
-Values = Callable[[PublicDeal], list[float]]
-OFFER, ANSWER = Decision.OFFER, Decision.ANSWER
+#: Part of the time budget kept back for building the search and answering.
+SAFETY = 0.9
 #: Iterations between checks of the early stop.
 STOP_CHECK = 16
+
+KeyT = TypeVar("KeyT", bound=Hashable)
+WorldT = TypeVar("WorldT", bound="World[Any]")
+ViewT = TypeVar("ViewT")
+ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
+ActionT = TypeVar("ActionT")
+ActionT_co = TypeVar("ActionT_co", covariant=True)
+
+
+class World(Protocol[KeyT]):
+    """One determinized world, stepped as the kit's state API steps a state."""
+
+    def current_player(self) -> int:
+        """The seat to act (meaningless once terminal)."""
+        ...
+
+    def legal_actions(self) -> Sequence[KeyT]:
+        """The moves legal now."""
+        ...
+
+    def apply(self, action: KeyT) -> None:
+        """Take ``action`` for the seat to act."""
+        ...
+
+    def is_terminal(self) -> bool:
+        """Whether the deal is over."""
+        ...
+
+
+class Hooks(Protocol[ViewT_contra, ActionT_co, KeyT, WorldT]):
+    """What a game tells the search: its knowledge as small, named hooks.
+
+    A bot holds one; :meth:`prepare` readies it for one decision, and the search then
+    calls the world hooks (``determinize`` … ``values``) once or a few times an
+    iteration."""
+
+    #: The errors a failed :meth:`prepare` or world may raise: the bot then falls back.
+    failures: tuple[type[Exception], ...]
+
+    def observe(self, view: ViewT_contra) -> None:
+        """See every view the seat is shown (also those not searched)."""
+        ...
+
+    def searchable(self, view: ViewT_contra) -> bool:
+        """Whether ``view``'s decision is searched (else :meth:`fallback` answers)."""
+        ...
+
+    def prepare(self, view: ViewT_contra) -> None:
+        """Get ready to search ``view``'s decision."""
+        ...
+
+    def determinize(self, rng: random.Random) -> WorldT:
+        """A world that agrees with everything the seat has seen, hidden cards drawn."""
+        ...
+
+    def hidden(self, world: WorldT) -> KeyT | None:
+        """The move to play without branching (a secret choice of another seat), or
+        ``None`` when the seat to act's move is a tree edge."""
+        ...
+
+    def rollout(self, world: WorldT, rng: random.Random) -> None:
+        """Play ``world`` to its end."""
+        ...
+
+    def values(self, world: WorldT) -> Sequence[float]:
+        """Per seat, the value of the finished ``world`` (higher is better)."""
+        ...
+
+    def answer(self, view: ViewT_contra, visits: Mapping[KeyT, int]) -> ActionT_co:
+        """The action for the root move visited most (the game breaks ties)."""
+        ...
+
+    def fallback(self, view: ViewT_contra, rng: random.Random) -> ActionT_co:
+        """An answer without a search (the rollout policy's, from the view alone)."""
+        ...
 
 
 class Node:
@@ -40,14 +128,14 @@ class Node:
         self.visits = 0
         self.avail = 1
         self.total = 0.0
-        self.children: dict[int, Node] = {}
+        self.children: dict[Hashable, Node] = {}
 
 
 @dataclass(frozen=True, slots=True)
 class Budget:
     """When the search stops: ``seconds`` after it started (0: no time limit) or after
     ``iterations`` (0: no limit; with a limit the clock is not consulted, so seeded runs
-    repeat exactly)."""
+    repeat exactly); ``early_stop`` once the leading move cannot be caught."""
 
     seconds: float = 0.2
     iterations: int = 0
@@ -55,26 +143,25 @@ class Budget:
 
 
 @dataclass(slots=True)
-class Outcome:
+class Outcome(Generic[KeyT]):
     """The result of one search."""
 
-    code: int  #: the chosen move
+    best: KeyT | None  #: the root move visited most (``None``: no iteration ran)
     iterations: int
-    visits: dict[int, int] = field(default_factory=dict)  #: root moves' visits
+    visits: dict[KeyT, int] = field(default_factory=dict)  #: root moves' visits
+    totals: dict[KeyT, float] = field(default_factory=dict)  #: root moves' summed values
 
 
 @dataclass(slots=True)
-class Search:
-    """One decision's search (see the module docstring)."""
+class ISMCTS(Generic[KeyT, WorldT]):
+    """One decision's search over the worlds of ``hooks`` (see the module docstring)."""
 
-    template: PublicDeal  #: the deal at the decision, hidden part to be filled in
-    constraints: Constraints
-    values: Values
+    hooks: Hooks[object, object, KeyT, WorldT]
     rng: random.Random
-    exploration: float = 0.35
+    exploration: float
     root: Node = field(default_factory=Node)
 
-    def run(self, budget: Budget, clock: Clock, started: float) -> Outcome:
+    def run(self, budget: Budget, clock: Clock, started: float) -> Outcome[KeyT]:
         """Iterate within ``budget`` (time counted from ``started`` on ``clock``)."""
         deadline = started + budget.seconds if budget.seconds > 0 else math.inf
         done = 0
@@ -90,9 +177,11 @@ class Search:
                 left = self._left(budget, done, clock, started, deadline)
                 if self._decided(left):
                     break
-        visits = {code: node.visits for code, node in self.root.children.items()}
-        best = max(visits, key=lambda code: (visits[code], -code)) if visits else -1
-        return Outcome(best, done, visits)
+        children = self.root.children
+        visits: dict[KeyT, int] = {k: n.visits for k, n in children.items()}  # type: ignore[misc]
+        totals: dict[KeyT, float] = {k: n.total for k, n in children.items()}  # type: ignore[misc]
+        best = max(visits, key=visits.__getitem__) if visits else None
+        return Outcome(best, done, visits, totals)
 
     def _left(
         self, budget: Budget, done: int, clock: Clock, started: float, deadline: float
@@ -112,43 +201,42 @@ class Search:
 
     def iterate(self) -> None:
         """One iteration: draw a world, descend, expand one node, roll out, back up."""
-        world = sample(self.constraints, self.rng)
-        sim = self.template.with_hidden(world.hands, world.talon_top, world.offer_card)
-        me = self.constraints.seat
+        hooks = self.hooks
+        world = hooks.determinize(self.rng)
         node, path, expanded = self.root, [], False
-        while not expanded and sim.awaiting is not None:
-            seat, decision = sim.to_act, sim.awaiting
-            assert seat is not None
-            if (decision is OFFER or decision is ANSWER) and seat != me:
-                sim.step(exchange_choice(sim))  # hidden moves: not in the tree
+        while not expanded and not world.is_terminal():
+            secret = hooks.hidden(world)
+            if secret is not None:
+                world.apply(secret)
                 continue
-            legal = sim.legal
-            code = self._select(node, legal)
-            child = node.children.get(code)
+            seat = world.current_player()
+            legal = world.legal_actions()
+            move = self._select(node, legal)
+            child = node.children.get(move)
             if child is None:
-                child = node.children[code] = Node()
+                child = node.children[move] = Node()
                 expanded = len(legal) > 1
-            sim.step(code)
+            world.apply(move)
             path.append((child, seat))
             node = child
-        rollout(sim, self.rng)
-        values = self.values(sim)
+        hooks.rollout(world, self.rng)
+        values = hooks.values(world)
         for child, seat in path:
             child.visits += 1
             child.total += values[seat]
 
-    def _select(self, node: Node, legal: tuple[int, ...]) -> int:
+    def _select(self, node: Node, legal: Sequence[KeyT]) -> KeyT:
         """An untried move at random, else the best by UCB with availability."""
         if len(legal) == 1:
             return legal[0]
         children = node.children
         untried = []
-        best, best_score = -1, -math.inf
+        best, best_score = legal[0], -math.inf
         c = self.exploration
-        for code in legal:
-            child = children.get(code)
+        for move in legal:
+            child = children.get(move)
             if child is None:
-                untried.append(code)
+                untried.append(move)
                 continue
             child.avail += 1
             if child.visits:
@@ -156,7 +244,82 @@ class Search:
                     math.log(child.avail) / child.visits
                 )
                 if score > best_score:
-                    best, best_score = code, score
+                    best, best_score = move, score
         if untried:
             return untried[int(self.rng.random() * len(untried))]
         return best
+
+
+class IsmctsBot(Generic[ViewT, ActionT, KeyT, WorldT]):
+    """A seat searching every decision within its budget with its game's ``hooks``.
+
+    Options: ``time_ms`` (default 200) per decision, counted from the call;
+    ``iterations`` (0: use the time) for a fixed amount of work; ``c``, the UCB
+    exploration constant (the game's default: ``exploration``); ``early_stop`` (the
+    game's default: ``early_stop``). A decision with one legal answer costs nothing;
+    should the search fail, the hooks' fallback answers and :attr:`fallbacks` counts it.
+    """
+
+    def __init__(
+        self,
+        hooks: Hooks[ViewT, ActionT, KeyT, WorldT],
+        *,
+        seat: int,
+        seed: int,
+        options: Mapping[str, object],
+        exploration: float,
+        early_stop: bool = True,
+        clock: Clock = time.perf_counter,
+    ) -> None:
+        self.hooks = hooks
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.clock = clock
+        time_ms = float(options.get("time_ms", 200))  # type: ignore[arg-type]
+        self.budget = Budget(
+            seconds=SAFETY * time_ms / 1000.0,
+            iterations=int(options.get("iterations", 0)),  # type: ignore[call-overload]
+            early_stop=bool(options.get("early_stop", early_stop)),
+        )
+        self.exploration = float(options.get("c", exploration))  # type: ignore[arg-type]
+        self.last: Outcome[KeyT] | None = None  #: the last search, for benchmarks and tests
+        self.fallbacks = 0  #: decisions answered by the fallback because a search failed
+
+    @property
+    def last_iterations(self) -> int:
+        """Iterations of the last decision's search (0: none)."""
+        return 0 if self.last is None else self.last.iterations
+
+    def decide(self, view: ViewT) -> ActionT:
+        """The answer to the decision ``view`` awaits (one of its legal actions)."""
+        hooks = self.hooks
+        started = 0.0 if self.budget.iterations else self.clock()
+        hooks.observe(view)
+        self.last = None
+        legal: Sequence[ActionT] = view.legal  # type: ignore[attr-defined]
+        if len(legal) == 1:
+            return legal[0]
+        if not hooks.searchable(view):
+            return hooks.fallback(view, self.rng)
+        try:
+            hooks.prepare(view)
+            search = ISMCTS(hooks, self.rng, self.exploration)  # type: ignore[arg-type]
+            outcome = self.last = search.run(self.budget, self.clock, started)
+        except hooks.failures:
+            self.fallbacks += 1
+            return hooks.fallback(view, self.rng)
+        if outcome.best is None:  # no time for a single iteration
+            return hooks.fallback(view, self.rng)
+        return hooks.answer(view, outcome.visits)
+
+
+def at_least(low: float, kind: type[int] | type[float]) -> Callable[[str], object]:
+    """A parser of numbers of ``kind`` no smaller than ``low`` (for bot options)."""
+
+    def parse(text: str) -> object:
+        value = kind(text)
+        if value < low:
+            raise ValueError(f"must be at least {low}, got {value}")
+        return value
+
+    return parse

@@ -22,8 +22,12 @@ def test_the_package_list_names_every_package_folder() -> None:
         ".".join(init.parent.relative_to(ROOT).parts)
         for init in (ROOT / "lodam_p2p").rglob("__init__.py")
     }
+    plugins = {
+        ".".join(("lodam_plugins", *init.parent.relative_to(ROOT / "plugins").parts))
+        for init in (ROOT / "plugins").rglob("__init__.py")
+    }
     listed = set(config["packages"])  # type: ignore[call-overload]
-    assert listed - {"lodam_plugins"} == folders
+    assert listed == folders | plugins
     assert config["package-dir"] == {"lodam_plugins": "plugins"}
     assert "plugins" not in listed
 
@@ -33,10 +37,10 @@ def test_the_bundled_bots_are_entry_points_under_lodam_plugins() -> None:
     ours = {ep.name: ep.value for ep in group if ep.dist and ep.dist.name == "lodam_p2p"}
     assert ours == {
         "random": "lodam_plugins.random_bot",
-        "heuristic": "lodam_plugins.heuristic",
-        "ismcts": "lodam_plugins.ismcts",
-        "lorum_heuristic": "lodam_plugins.lorum_heuristic",
-        "lorum_ismcts": "lodam_plugins.lorum_ismcts",
+        "heuristic": "lodam_plugins.lodam.heuristic",
+        "ismcts": "lodam_plugins.lodam.ismcts",
+        "lorum_heuristic": "lodam_plugins.lorum.heuristic",
+        "lorum_ismcts": "lodam_plugins.lorum.ismcts",
     }
     for ep in group:
         if ep.name in ours:

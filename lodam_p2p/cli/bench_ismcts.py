@@ -1,9 +1,10 @@
 """``lodam bench ismcts``: the search bot's speed — iterations per second and how long
 its decisions take against their budget.
 
-Every seat is played by the ``ismcts`` bot (loaded through the bot registry like any
-plugin) on seeded deals with the default table options, until ``--decisions`` searched
-decisions have been timed. A decision with a single legal answer is not searched and not
+Every seat is played by the ``ismcts`` bot (or ``--bot NAME``, loaded through the bot
+registry like any plugin, with ``--plugin-dir`` folders too) on seeded deals of
+``--game`` (lodam or lorum) with the default table options, until ``--decisions``
+searched decisions have been timed. A decision with a single legal answer is not searched and not
 counted. Decision time is wall time of ``decide`` as the arena sees it; iterations per
 second are the search's iterations over that same time (so the setup of each search —
 replaying the view, working out what the seat knows — counts against it). The budget
@@ -16,9 +17,13 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Sequence
+from pathlib import Path
 
 from lodam_p2p.bots import BotError, BotRegistry
 from lodam_p2p.cli import CliError
+from lodam_p2p.games import GameError, get_game
+from lodam_p2p.games.kit.deals import GameDeal
 from lodam_p2p.games.lodam import FULL_PACK, Deal, Options
 
 #: Allowed overrun of the 95th percentile over the budget.
@@ -29,6 +34,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``lodam bench ismcts``."""
     parser = sub.add_parser("ismcts", help="search-bot iterations/s and decision times",
                             description=__doc__)
+    parser.add_argument("--game", default="lodam", help="the game played (default lodam)")
+    parser.add_argument("--bot", default="ismcts",
+                        help="the search bot measured (default ismcts); it must report "
+                        "its last search's iterations")
+    parser.add_argument("--plugin-dir", type=Path, action="append", default=[],
+                        help="a folder of plugin files to load too (repeatable)")
     parser.add_argument("--seats", type=int, default=5, help="seats at the table (default 5)")
     parser.add_argument("--time-ms", type=int, default=200,
                         help="budget per decision in ms (default 200, the bot's default)")
@@ -45,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--seats must be 3 … 10")
     if args.time_ms < 1 or args.decisions < 1:
         raise CliError("--time-ms and --decisions must be at least 1")
-    figures = measure(args.seats, args.time_ms, args.decisions, args.seed)
+    figures = measure(args.seats, args.time_ms, args.decisions, args.seed, game=args.game,
+                      bot=args.bot, plugin_dirs=args.plugin_dir)
     if args.json:
         print(json.dumps(figures))
     else:
@@ -60,20 +72,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def measure(seats: int, time_ms: int, decisions: int, seed: int) -> dict[str, object]:
-    """Play seeded deals until ``decisions`` searched decisions are timed."""
+def measure(
+    seats: int, time_ms: int, decisions: int, seed: int, *, game: str = "lodam",
+    bot: str = "ismcts", plugin_dirs: Sequence[Path] = (),
+) -> dict[str, object]:
+    """Play seeded deals of ``game`` until ``decisions`` searched decisions are timed."""
     try:
-        bot_type = BotRegistry.load(default_dirs=False).get("ismcts")
-    except BotError as err:
+        rules = get_game(game)
+        bot_type = BotRegistry.load(plugin_dirs, default_dirs=False).get(bot)
+    except (BotError, GameError) as err:
         raise CliError(str(err)) from None
+    if seats not in rules.seats:
+        raise CliError(f"{rules.title} is played by {rules.seats} seats, not {seats}")
     rng = random.Random(seed)
     raw = {"time_ms": str(time_ms)}
-    bots = [bot_type.make(s, rng.randrange(1 << 30), raw, game="lodam") for s in range(seats)]
+    bots = [bot_type.make(s, rng.randrange(1 << 30), raw, game=game) for s in range(seats)]
     times: list[float] = []
     iterations = 0
     dealer = 0
     while len(times) < decisions:
-        deal = Deal.start(Options(), dealer, [3] * seats, rng.sample(FULL_PACK, 52))
+        deal = _new_deal(game, seats, dealer, rng)
         dealer = (dealer + 1) % seats
         while not deal.is_over and len(times) < decisions:
             seat = deal.to_act
@@ -82,12 +100,31 @@ def measure(seats: int, time_ms: int, decisions: int, seed: int) -> dict[str, ob
             start = time.perf_counter()
             action = bots[seat].decide(view)
             spent = time.perf_counter() - start
-            outcome = getattr(bots[seat], "last", None)
-            if outcome is not None:
+            done = _iterations(bots[seat])
+            if done:
                 times.append(spent)
-                iterations += int(outcome.iterations)
+                iterations += done
             deal.apply(action)
     return _figures(seats, time_ms, times, iterations, seed)
+
+
+def _new_deal(game: str, seats: int, dealer: int, rng: random.Random) -> GameDeal:
+    """A seeded deal of ``game`` with the default options (Lodam's as it always was)."""
+    if game == "lodam":
+        return Deal.start(Options(), dealer, [3] * seats, rng.sample(FULL_PACK, 52))
+    rules = get_game(game)
+    match = rules.start_match(rules.default_options(), seats, dealer)
+    pack = list(rules.pack(match))
+    rng.shuffle(pack)
+    return rules.new_deal(match, pack)
+
+
+def _iterations(bot: object) -> int:
+    """The iterations of ``bot``'s last search (0: it did not search)."""
+    outcome = getattr(bot, "last", None)
+    if outcome is not None:
+        return int(outcome.iterations)
+    return int(getattr(bot, "last_iterations", 0))
 
 
 def _figures(

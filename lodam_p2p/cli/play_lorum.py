@@ -154,7 +154,7 @@ def _lorum_heuristic() -> Any:
     folder ``plugins`` of a source checkout), else ``None``."""
     for package in ("lodam_plugins", "plugins"):
         try:
-            module = importlib.import_module(f"{package}.lorum_heuristic")
+            module = importlib.import_module(f"{package}.lorum.heuristic")
         except ImportError:
             continue
         found = getattr(module, "LorumHeuristicBot", None)

@@ -1,6 +1,6 @@
 """The ``heuristic`` bot: a card player with rules of thumb, no search.
 
-- **Plays** the card of least expected cost (:mod:`plugins.heuristic_cards`): it ducks
+- **Plays** the card of least expected cost (:mod:`plugins.lodam.heuristic_cards`): it ducks
   under the card winning the trick, sheds loaders onto tricks another seat must take
   (most gladly onto a seat they push to ``out_at``), leads low from suits where others
   still hold stronger cards, counts voids and the trump, and takes a trick only when

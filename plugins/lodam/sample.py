@@ -40,7 +40,7 @@ from lodam_p2p.games.lodam import (
     kind_mask,
     mask_of,
 )
-from .ismcts_replay import Window
+from .replay import Window
 
 #: Draws of a world before the offers' kinds are given up on for this world.
 KIND_TRIES = 6
@@ -97,7 +97,7 @@ class Constraints:
     @classmethod
     def of(cls, view: PlayerView, windows: tuple[Window, ...]) -> Constraints:
         """Work out the constraints of ``view``; ``windows`` bound each exchange's
-        window (see :mod:`plugins.ismcts_replay`)."""
+        window (see :mod:`plugins.lodam.replay`)."""
         n, me = view.players, view.seat
         played_at = _plays_by_trick(view)
         played = 0

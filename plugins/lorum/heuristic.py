@@ -3,11 +3,11 @@
 It reads only its seat's :class:`~lodam_p2p.games.lorum.PlayerView`: the cards gone,
 the suits each seat has shown void (and, in the first tricks of ``reds`` and ``obers``,
 what the first-trick restrictions prove), the cards a Lorum pass proved a seat did not
-hold. The plan itself is :mod:`plugins.lorum_policy`. Deterministic: the seed is kept
+hold. The plan itself is :mod:`plugins.lorum.policy`. Deterministic: the seed is kept
 only for the factory signature every bot shares.
 
 Registered as ``heuristic`` for ``lorum``: the registry joins it with the Lodam
-``heuristic`` (:mod:`plugins.heuristic`), so ``--bots heuristic`` plays whichever game
+``heuristic`` (:mod:`plugins.lodam.heuristic`), so ``--bots heuristic`` plays whichever game
 the table plays.
 """
 
@@ -17,12 +17,12 @@ from collections.abc import Mapping
 
 from lodam_p2p.bots import BotType, hookimpl
 from lodam_p2p.games.lorum import Action, PlayerView
-from .lorum_policy import choose
-from .lorum_spot import spot_of_view
+from .policy import choose
+from .spot import spot_of_view
 
 
 class LorumHeuristicBot:
-    """Plays each Lorum contract by its plan (see :mod:`plugins.lorum_policy`)."""
+    """Plays each Lorum contract by its plan (see :mod:`plugins.lorum.policy`)."""
 
     def __init__(self, *, seat: int, seed: int, options: Mapping[str, object]) -> None:
         self.seat = seat

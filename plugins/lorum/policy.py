@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from lodam_p2p.games.lorum import Action, Announce, Decision
 from lodam_p2p.games.lorum.cards import HEARTS, KH_BIT, OBERS, SUIT_MASK
-from .lorum_spot import (
+from .spot import (
     FIFTH,
     FIRST_LAST,
     LORUM,

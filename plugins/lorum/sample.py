@@ -4,7 +4,7 @@ A world gives every seat exactly its public hand size, from the cards still in p
 that the seat does not see: the seat's own hand is fixed (under ``red_king_blind`` it is
 hidden from its owner too, and sampled like the others'), the cards played, laid or set
 aside are gone, and no seat gets a card the record proves it does not hold
-(:func:`plugins.lorum_spot.exclusions`: shown voids, first-trick proofs, Lorum passes).
+(:func:`plugins.lorum.spot.exclusions`: shown voids, first-trick proofs, Lorum passes).
 
 Cards are dealt most-constrained first, each to a seat that may hold it, chosen in
 proportion to the room left in its hand; a dead end starts the draw again. The true deal
@@ -33,7 +33,7 @@ from lodam_p2p.games.lorum import (
 )
 from lodam_p2p.games.lorum.actions import PLAYS
 from lodam_p2p.games.lorum.cards import CARDS, PACK_MASK, mask_of
-from .lorum_spot import exclusions
+from .spot import exclusions
 
 #: Draws tried before a world is dealt without the constraints.
 ATTEMPTS = 40

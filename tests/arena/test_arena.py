@@ -14,7 +14,8 @@ from lodam_p2p.bots import BotRegistry, BotType, hookimpl
 from lodam_p2p.bots.manager import new_plugin_manager
 from lodam_p2p.games import GameMatch
 from lodam_p2p.games.lodam import Card, Deal, LodamGame, Play, PlayerView
-from lodam_plugins import heuristic, random_bot
+from lodam_plugins import random_bot
+from lodam_plugins.lodam import heuristic
 
 
 class Stubborn:

@@ -18,7 +18,8 @@ from lodam_p2p.cli import main
 from lodam_p2p.games import GameMatch
 from lodam_p2p.games.lorum import Card, Deal
 from lodam_p2p.games.lorum.game import LorumGame
-from plugins import heuristic, random_bot
+from plugins import random_bot
+from plugins.lodam import heuristic
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,8 @@ from lodam_p2p.arena.runner import run_arena
 from lodam_p2p.bots import ANY_GAME, BotError, BotRegistry, BotType, hookimpl
 from lodam_p2p.bots.manager import new_plugin_manager
 from lodam_p2p.cli import main
-from lodam_plugins import heuristic, random_bot
+from lodam_plugins import random_bot
+from lodam_plugins.lodam import heuristic
 
 
 class Quiet:

@@ -9,7 +9,7 @@ from lodam_p2p.arena.runner import run_arena
 from lodam_p2p.bots import BotRegistry
 from lodam_p2p.bots.knowledge import Knowledge
 from lodam_p2p.games.lodam import Answer, Card, Deal, Decision, ExchangeRule, Offer, Play, Suit
-from lodam_plugins.heuristic import HeuristicBot
+from lodam_plugins.lodam.heuristic import HeuristicBot
 from lodam_plugins.random_bot import RandomBot
 from tests.bots.conftest import small_deal
 

@@ -14,11 +14,15 @@ from lodam_p2p.bots import BotError, BotOption, BotOptionError, BotRegistry, Bot
 from lodam_p2p.bots.dispatch import ByGame, game_of
 from lodam_p2p.bots.manager import PluginLoadError, new_plugin_manager
 from lodam_p2p.games import get_game
-from lodam_plugins import heuristic, ismcts, lorum_heuristic, lorum_ismcts, random_bot
-from lodam_plugins.heuristic import HeuristicBot
-from lodam_plugins.ismcts import IsmctsBot
-from lodam_plugins.lorum_heuristic import LorumHeuristicBot
-from lodam_plugins.lorum_ismcts import LorumIsmctsBot
+from lodam_plugins import random_bot
+from lodam_plugins.lodam import heuristic, ismcts
+from lodam_plugins.lodam.heuristic import HeuristicBot
+from lodam_plugins.lodam.hooks import LodamHooks
+from lodam_plugins.lorum import heuristic as lorum_heuristic
+from lodam_plugins.lorum import ismcts as lorum_ismcts
+from lodam_plugins.lorum.heuristic import LorumHeuristicBot
+from lodam_plugins.lorum.hooks import LorumHooks
+from lodam_plugins.search import IsmctsBot
 
 
 class Remember:
@@ -112,8 +116,9 @@ def test_the_bundled_names_play_both_games(bundled: BotRegistry) -> None:
     assert isinstance(bundled.get("heuristic").make(0, 1, game="lodam"), HeuristicBot)
     lodam = bundled.get("ismcts").make(0, 1, game="lodam")
     lorum = bundled.get("ismcts").make(0, 1, game="lorum")
-    assert isinstance(lodam, IsmctsBot) and lodam.exploration == 0.35
-    assert isinstance(lorum, LorumIsmctsBot) and lorum.exploration == 0.7
+    assert isinstance(lodam, IsmctsBot) and isinstance(lodam.hooks, LodamHooks)
+    assert isinstance(lorum, IsmctsBot) and isinstance(lorum.hooks, LorumHooks)
+    assert lodam.exploration == 0.35 and lorum.exploration == 0.7
     entry = next(bot for bot in bundled if bot.name == "ismcts")
     assert entry.source_of(bundled.get("ismcts").for_game("lorum")) != entry.source_of(
         bundled.get("ismcts").for_game("lodam"))
@@ -135,7 +140,8 @@ def test_a_bot_made_without_the_game_plays_the_game_of_its_view(
     assert bot.decide(view) in view.legal
     assert bot.game == game
     made = bot.bot
-    assert isinstance(made, LorumIsmctsBot if game == "lorum" else IsmctsBot)
+    assert isinstance(made, IsmctsBot)
+    assert isinstance(made.hooks, LorumHooks if game == "lorum" else LodamHooks)
     assert made.exploration == 0.5
 
 

@@ -32,3 +32,13 @@ def test_bad_arguments_are_one_line(argv: list[str], capsys: pytest.CaptureFixtu
     assert main(["bench", "ismcts", *argv]) != 0
     err = capsys.readouterr().err
     assert err.startswith("lodam: ") and err.count("\n") == 1
+
+
+def test_lorum_figures_and_its_seat_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "ismcts", "--game", "lorum", "--seats", "4", "--time-ms", "5",
+                 "--decisions", "3", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["seats"] == 4 and figures["decisions"] == 3
+    assert figures["iterations_per_s"] > 0
+    assert main(["bench", "ismcts", "--game", "lorum", "--seats", "5"]) != 0
+    assert "3 to 4 seats" in capsys.readouterr().err

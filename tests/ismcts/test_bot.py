@@ -21,20 +21,20 @@ from lodam_p2p.games.lodam import (
     Play,
     Swallow,
 )
-from lodam_plugins.ismcts import IsmctsBot
+from lodam_plugins.lodam.ismcts import LodamSearcher, lodam_ismcts
 from tests.ismcts.helpers import OPTION_SETS, option_id
 
 
-def _bot(seat: int, seed: int = 1, clock: object = None, **options: object) -> IsmctsBot:
+def _bot(seat: int, seed: int = 1, clock: object = None, **options: object) -> LodamSearcher:
     merged: dict[str, object] = {"iterations": 8, **options}
     if clock is None:
-        return IsmctsBot(seat=seat, seed=seed, options=merged)
-    return IsmctsBot(seat=seat, seed=seed, options=merged, clock=clock)  # type: ignore[arg-type]
+        return lodam_ismcts(seat=seat, seed=seed, options=merged)
+    return lodam_ismcts(seat=seat, seed=seed, options=merged, clock=clock)  # type: ignore[arg-type]
 
 
 def _play_match(
     options: Options, players: int, seed: int, met: set[Decision]
-) -> list[IsmctsBot]:
+) -> list[LodamSearcher]:
     """A whole match between ismcts bots; every answer must be legal. ``met`` gathers
     the decisions that offered a real choice."""
     rng = random.Random(seed)

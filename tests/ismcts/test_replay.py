@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from lodam_p2p.games.lodam import Options, PublicDeal
-from lodam_plugins.ismcts_replay import WindowLog, replay
+from lodam_plugins.lodam.replay import WindowLog, replay
 from tests.ismcts.helpers import OPTION_SETS, Moment, moments, new_deal, option_id
 
 

@@ -9,8 +9,8 @@ import pytest
 from lodam_p2p.games.lodam import Deal, Options, PlayerView
 from lodam_p2p.games.lodam.cards import CARDS, FULL_MASK, SHORT_MASK, mask_of
 from lodam_p2p.games.lodam.codes import SUIT_MASK, bits
-from lodam_plugins.ismcts_replay import WindowLog, replay
-from lodam_plugins.ismcts_sample import Constraints, World, sample
+from lodam_plugins.lodam.replay import WindowLog, replay
+from lodam_plugins.lodam.sample import Constraints, World, sample
 from tests.ismcts.helpers import OPTION_SETS, Moment, moments, new_deal, option_id
 
 

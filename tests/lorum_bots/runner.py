@@ -106,11 +106,11 @@ def _factory(name: str) -> Factory:
         from lodam_plugins.random_bot import RandomBot
         return RandomBot
     if name == "heuristic":
-        from lodam_plugins.lorum_heuristic import LorumHeuristicBot
+        from lodam_plugins.lorum.heuristic import LorumHeuristicBot
         return LorumHeuristicBot
     if name == "ismcts":
-        from lodam_plugins.lorum_ismcts import LorumIsmctsBot
-        return LorumIsmctsBot
+        from lodam_plugins.lorum.ismcts import lorum_ismcts
+        return lorum_ismcts
     raise SystemExit(f"unknown bot {name!r} (random, heuristic, ismcts)")
 
 

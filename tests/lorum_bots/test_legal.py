@@ -8,8 +8,8 @@ from collections.abc import Mapping
 import pytest
 
 from lodam_p2p.games.lorum import Action, Options, PlayerView
-from lodam_plugins.lorum_heuristic import LorumHeuristicBot
-from lodam_plugins.lorum_ismcts import LorumIsmctsBot
+from lodam_plugins.lorum.heuristic import LorumHeuristicBot
+from lodam_plugins.lorum.ismcts import lorum_ismcts
 from lodam_plugins.random_bot import RandomBot
 from tests.lorum_bots.runner import decks_for, run_match
 
@@ -44,7 +44,7 @@ def _table(players: int, seed: int, ismcts: Mapping[str, object] | None) -> list
     bots: list[Checked] = []
     for seat in range(players):
         if seat == 0 and ismcts is not None:
-            bots.append(Checked(LorumIsmctsBot(seat=0, seed=seed, options=ismcts)))
+            bots.append(Checked(lorum_ismcts(seat=0, seed=seed, options=ismcts)))
         elif seat % 2:
             bots.append(Checked(LorumHeuristicBot(seat=seat, seed=seed, options={})))
         else:

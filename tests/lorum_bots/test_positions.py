@@ -7,8 +7,8 @@ from collections.abc import Callable
 import pytest
 
 from lodam_p2p.games.lorum import Action, Announce, Contract, Lay, Play, PlayerView
-from lodam_plugins.lorum_heuristic import LorumHeuristicBot
-from lodam_plugins.lorum_ismcts import LorumIsmctsBot
+from lodam_plugins.lorum.heuristic import LorumHeuristicBot
+from lodam_plugins.lorum.ismcts import lorum_ismcts
 from tests.lorum_bots.positions import position
 
 TRICK_1 = "0:7E 1:8E 2:9E 3:TE"  # seat 3 takes the first trick and leads the second
@@ -19,7 +19,7 @@ def heuristic(view: PlayerView) -> Action:
 
 
 def ismcts(view: PlayerView) -> Action:
-    bot = LorumIsmctsBot(seat=view.seat, seed=7, options={"iterations": 400})
+    bot = lorum_ismcts(seat=view.seat, seed=7, options={"iterations": 400})
     return bot.decide(view)
 
 

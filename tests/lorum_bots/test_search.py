@@ -15,10 +15,11 @@ from lodam_p2p.games.lorum import (
     PlayerView,
 )
 from lodam_p2p.games.lorum.cards import PACK_MASK, mask_of
-from lodam_plugins.lorum_heuristic import LorumHeuristicBot
-from lodam_plugins.lorum_ismcts import LorumIsmctsBot, deal_values
-from lodam_plugins.lorum_sample import Worlds
-from lodam_plugins.lorum_spot import exclusions
+from lodam_plugins.lorum.heuristic import LorumHeuristicBot
+from lodam_plugins.lorum.hooks import deal_values
+from lodam_plugins.lorum.ismcts import lorum_ismcts
+from lodam_plugins.lorum.sample import Worlds
+from lodam_plugins.lorum.spot import exclusions
 from lodam_plugins.random_bot import RandomBot
 from tests.lorum_bots.positions import position
 from tests.lorum_bots.runner import decks_for
@@ -116,7 +117,7 @@ def _reds_view() -> PlayerView:
 
 def test_the_time_budget_is_kept_on_the_injected_clock() -> None:
     clock = StepClock(0.05)
-    bot = LorumIsmctsBot(seat=0, seed=1, options={"time_ms": 1000}, clock=clock)
+    bot = lorum_ismcts(seat=0, seed=1, options={"time_ms": 1000}, clock=clock)
     bot.decide(_reds_view())
     # 0.9 s of budget: reads at 0.00 (start), 0.05 … 0.90; the read at 0.90 stops it.
     assert bot.last_iterations == 17
@@ -125,7 +126,7 @@ def test_the_time_budget_is_kept_on_the_injected_clock() -> None:
 
 def test_fixed_iterations_never_read_the_clock() -> None:
     clock = StepClock(1.0)
-    bot = LorumIsmctsBot(seat=0, seed=1, options={"iterations": 25}, clock=clock)
+    bot = lorum_ismcts(seat=0, seed=1, options={"iterations": 25}, clock=clock)
     bot.decide(_reds_view())
     assert bot.last_iterations == 25 and clock.reads == 0
 
@@ -134,20 +135,23 @@ def test_seeded_searches_repeat_exactly() -> None:
     view = _reds_view()
     runs = []
     for _ in range(2):
-        bot = LorumIsmctsBot(seat=0, seed=42, options={"iterations": 60})
-        root = bot.search(view, 0.0)
-        runs.append(sorted((str(a), n.visits, round(n.total, 9))
-                           for a, n in root.children.items()))
+        bot = lorum_ismcts(seat=0, seed=42, options={"iterations": 60})
+        bot.decide(view)
+        assert bot.last is not None
+        runs.append(sorted((str(a), n, round(bot.last.totals[a], 9))
+                           for a, n in bot.last.visits.items()))
     assert runs[0] == runs[1]
-    other = LorumIsmctsBot(seat=0, seed=43, options={"iterations": 60}).search(view, 0.0)
-    assert sorted((str(a), n.visits) for a, n in other.children.items()) != [
+    other = lorum_ismcts(seat=0, seed=43, options={"iterations": 60})
+    other.decide(view)
+    assert other.last is not None
+    assert sorted((str(a), n) for a, n in other.last.visits.items()) != [
         (a, v) for a, v, _ in runs[0]]
 
 
 def test_a_single_legal_answer_costs_no_search() -> None:
     _, view = position(Contract.REDS, "0:7E 1:8E 2:9E 3:TE 3:TH",
                           {0: "7H AE AG AS 7S 7G 8G"})
-    bot = LorumIsmctsBot(seat=0, seed=1, options={"iterations": 50})
+    bot = lorum_ismcts(seat=0, seed=1, options={"iterations": 50})
     assert bot.decide(view) == view.legal[0] and bot.last_iterations == 0
 
 

@@ -170,9 +170,9 @@ def test_the_hint_asks_the_lorum_heuristic_when_it_is_there(
             asked.append(self.seat)
             return view.legal[-1]
 
-    fake = types.ModuleType("lodam_plugins.lorum_heuristic")
+    fake = types.ModuleType("lodam_plugins.lorum.heuristic")
     fake.LorumHeuristicBot = LorumHeuristicBot  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "lodam_plugins.lorum_heuristic", fake)
+    monkeypatch.setitem(sys.modules, "lodam_plugins.lorum.heuristic", fake)
     view = _first_view()
     hint = play_lorum.hint_bot(BotRegistry.load())
     assert hint is not None and hint(view) == view.legal[-1] and asked == [view.seat]
