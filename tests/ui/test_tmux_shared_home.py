@@ -6,7 +6,8 @@ join`` in tmux panes over a private mosquitto, one counter each, each person pre
 ``h`` and Enter on every decision and Enter at every end of a deal. Several matches in a
 row, each on a table of its own; between two of them a match is killed mid-play (both
 processes, with SIGKILL), leaving its unfinished journals in the state directory, and
-the next person to join types the command before the host has announced its table.
+the next person to join types the command before the host has announced its table, and
+after the last match both press Enter ("play again"), the joiner first.
 
 Every match must end by play on both screens — the match-over panel with "play again",
 no voided deal, no early end — and both clients print the same result, with no blame.
@@ -76,8 +77,15 @@ class Screen:
                 until(lambda: "hint:" not in self.text(), "the answer taken", self.text)
         return False
 
-    def leave(self) -> dict[str, object]:
-        """Leave with ``q`` ``y``; the JSON line the client printed."""
+    def again(self) -> None:
+        """Press Enter at the match-over panel: play again."""
+        self.tmux.keys("Enter", target=self.pane)
+        until(lambda: AGAIN not in self.text(), "a new match begun", self.text)
+        self.over, self.voids = "", 0
+
+    def leave(self, matches: int = 1) -> dict[str, object]:
+        """Leave with ``q`` ``y``; the JSON line the client printed for its last match
+        (one line a match: ``matches`` of them)."""
         self.tmux.keys("q", target=self.pane)
         until(lambda: "Leave the table?" in self.text(), "leave the table?", self.text)
         self.tmux.keys("y", target=self.pane)
@@ -85,8 +93,8 @@ class Screen:
         text = self.tmux.joined(self.pane)
         assert "EXIT=0" in text and "Traceback" not in text, text
         lines = [line for line in text.splitlines() if line.startswith('{"table"')]
-        assert len(lines) == 1, text
-        return json.loads(lines[0])  # type: ignore[no-any-return]
+        assert len(lines) == matches, text
+        return json.loads(lines[-1])  # type: ignore[no-any-return]
 
     def kill(self) -> None:
         """SIGKILL the client in this pane (the shell around it stays)."""
@@ -133,17 +141,47 @@ def _play(host: Screen, joiner: Screen) -> None:
         time.sleep(0.05)
 
 
-def _ended_by_play(host: Screen, joiner: Screen, table: str) -> None:
+def _by_play(host: Screen, joiner: Screen) -> None:
     for person in (host, joiner):
         assert "The match is over: " in person.over and person.voids == 0, person.over
         assert VOID not in person.over and "did not answer" not in person.over, person.over
-    results = [host.leave(), joiner.leave()]
+
+
+def _results_in(table: str) -> int:
+    """How many matches at ``table`` the clients have finished: the screen shows the end
+    of a match at once, while its session still lingers a moment for the others (leaving
+    then would cancel it before its result is in). Both clients log to the account's one
+    log file."""
+    log = default_state_root() / "lodam.log"
+    text = log.read_text(errors="replace") if log.exists() else ""
+    return text.count(f"match over: MatchOutcome(table='{table}'")
+
+
+def _ended_by_play(host: Screen, joiner: Screen, table: str, matches: int = 1) -> None:
+    _by_play(host, joiner)
+    until(lambda: _results_in(table) >= 2 * matches, "both clients' results", joiner.text)
+    results = [host.leave(matches), joiner.leave(matches)]
     assert results[0] == results[1], results
     assert results[0]["table"] == table and results[0]["blames"] == []
     assert results[0]["winners"] and results[0]["audits_passed"] == results[0]["deals"]
 
 
-def _match(tmux: Tmux, url: str, table: str, *, join_first: bool = False) -> None:
+def _played_again(host: Screen, joiner: Screen, table: str) -> None:
+    """After a match both press Enter (play again), the joiner first: it looks for the
+    table until its host has opened it again, and the new match ends by play too."""
+    _by_play(host, joiner)
+    joiner.again()
+    until(lambda: "looking again" in joiner.text() or "asking the host" in joiner.text(),
+          "the joiner waiting for the host to play again", joiner.text)
+    assert "seats taken" not in joiner.text()  # no seat shown that its host did not give
+    host.again()
+    _seated(host, joiner)
+    _play(host, joiner)
+    _ended_by_play(host, joiner, table, matches=2)
+
+
+def _match(tmux: Tmux, url: str, table: str, *, join_first: bool = False,
+           again: bool = False) -> None:
     if join_first:  # the joiner types faster than the host: it waits for the table
         joiner = _join(tmux, url, table)
         until(lambda: "looking again" in tmux.joined(joiner.pane), "the joiner looking",
@@ -156,7 +194,10 @@ def _match(tmux: Tmux, url: str, table: str, *, join_first: bool = False) -> Non
         joiner = _join(tmux, url, table)
     _seated(host, joiner)
     _play(host, joiner)
-    _ended_by_play(host, joiner, table)
+    if again:
+        _played_again(host, joiner, table)
+    else:
+        _ended_by_play(host, joiner, table)
 
 
 def _killed_mid_play(tmux: Tmux, url: str, table: str, state: Path) -> None:
@@ -182,6 +223,6 @@ def test_host_and_joiner_of_one_account_play_match_after_match(
         _match(tmux, url, "ash")
         _killed_mid_play(tmux, url, "beech", state)
         _match(tmux, url, "cedar", join_first=True)
-        _match(tmux, url, "damson")
+        _match(tmux, url, "damson", again=True)
     finally:
         tmux.close()
