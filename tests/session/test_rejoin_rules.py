@@ -240,11 +240,13 @@ def _wait_for(router: Router, check: Callable[[], bool], turns: int = 20) -> boo
     return check()
 
 
-def _happen(router: Router, table: Sequence[TableMachine], event: tuple[str, int, int]) -> None:
+def _happen(router: Router, table: Sequence[TableMachine], event: tuple[str, int, int]
+            ) -> int | None:
+    """Make ``event`` happen; the seat that forged a RESUME, if one did."""
     what, seat, delta = event
     machine = _seat(table, seat)
     if machine.done:
-        return
+        return None
     if what == "bounce":
         _bounce(router, machine)
     elif what == "ask":  # a seat that never went asks back
@@ -259,6 +261,7 @@ def _happen(router: Router, table: Sequence[TableMachine], event: tuple[str, int
             hand = max(0, nxt - 1) if delta % 2 == 0 else coordinator.hand_no
             state = pack_state(coordinator.return_state(seat, nxt))
             coordinator.send(Body(Msg.RESUME, hand, 0, (seat, nxt, state)))
+            return coordinator.seat
     elif what == "drop":  # gone for a while, then back with the same process
         for other in router.machines:
             if other is not machine:
@@ -269,17 +272,25 @@ def _happen(router: Router, table: Sequence[TableMachine], event: tuple[str, int
                 other.receive(PresenceSeen(machine.me, True), router.now)
     else:
         router.now += TIMING.timeout_s / 2
+    return None
 
 
 def _schedule(lorum: bool, events: list[tuple[str, int, int]], gaps: list[int]) -> None:
     table, router = _table(lorum=lorum)
+    forgers: set[int | None] = set()
     for event, gap in zip(events, gaps, strict=False):
         for _ in range(gap):
             router.pump()
-        _happen(router, table, event)
+        forgers.add(_happen(router, table, event))
     router.play_out()
     assert signed_twice(router, table) == []
     assert all(m.unexpected == 0 for m in table)
+    # the seats that forged no answer (those that came back or asked included) agree,
+    # and name none of their own
+    honest = [m for m in table if m.seat not in forgers]
+    result = _one_result(honest)
+    named = {int(blame.split(":")[0].removeprefix("seat ")) for blame in result.blames}
+    assert named <= forgers, result.blames
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -287,6 +298,8 @@ def _schedule(lorum: bool, events: list[tuple[str, int, int]], gaps: list[int]) 
        gaps=st.lists(st.integers(0, 60), min_size=5, max_size=5))
 def test_no_seat_ever_signs_two_envelopes_for_one_hand_and_seq(
         lorum: bool, events: list[tuple[str, int, int]], gaps: list[int]) -> None:
+    """Every envelope every seat published is the only one at its (hand, seq), and no
+    seat that forged nothing is blamed (protocol/SPEC.md 13)."""
     _schedule(lorum, events, gaps)
 
 
