@@ -100,6 +100,9 @@ Limits
 - In a short First-and-last deal a RESUME can cross the deal's last card: a peer that
   settled the deal first drops it while the others void the deal (nobody signs twice,
   but the table splits and one seat may be found silent).
+- A restarted seat whose will nobody saw (its new connection announced first) is taken
+  back on its missed clock only at a table of three; with more seats the table votes on
+  its silence (their votes could cross the RESUME).
 - A restarted host that only watched (``--watch``, no seat of its own) holds no hand
   and is waited for by nobody: it follows the table to its end and takes the result a
   majority of the seats publish (their RESULT), without the hands in between; it
