@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lodam_p2p.bots import BotRegistry
-from lodam_p2p.games import get_game
+from lodam_p2p.games import get_game, state_game
 from lodam_p2p.games.lodam import Options as LodamOptions
 from lodam_p2p.games.lorum import Contract
 from lodam_p2p.games.lorum import Options as LorumOptions
@@ -23,7 +23,7 @@ from lodam_plugins.lodam.replay import WindowLog
 from lodam_plugins.lodam.sample import World
 from lodam_plugins.lorum.hooks import LorumHooks
 from lodam_plugins.lorum.spot import exclusions
-from lodam_plugins.search import IsmctsBot
+from lodam_plugins.search import ISMCTS, Budget, IsmctsBot
 from tests.ismcts.helpers import OPTION_SETS, moments, new_deal
 from tests.ismcts.test_sample import _check_world
 from tests.lorum_bots.test_search import VARIANTS, decision_points
@@ -120,3 +120,44 @@ def test_lorum_worlds_agree_with_all_the_seat_saw(
         blind = view.contract is Contract.RED_KING and options.red_king_blind
         if not blind:  # blind, the world plays its forced steps itself
             assert world.view(view.seat) == view
+
+
+class _SeenAll:
+    """Hooks over the kit's own state API, every card known (a test of the search's
+    genericity, not a bot): each world is a copy of the true state."""
+
+    failures = ()
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    def determinize(self, rng: random.Random) -> Any:
+        return self.state.clone()
+
+    def hidden(self, world: Any) -> None:
+        return None
+
+    def rollout(self, world: Any, rng: random.Random) -> None:
+        while not world.is_terminal():
+            legal = world.legal_actions()
+            world.apply(legal[rng.randrange(len(legal))])
+
+    def values(self, world: Any) -> tuple[float, ...]:
+        return tuple(world.returns())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_search_steps_the_kits_own_states(game: str) -> None:
+    state = state_game(game).new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance():
+        state.apply(rng.choice([card for card, _ in state.chance_outcomes()]))
+    outcomes = []
+    for _ in range(2):
+        search = ISMCTS(_SeenAll(state), random.Random(1), 0.5)  # type: ignore[arg-type]
+        outcomes.append(search.run(Budget(iterations=30, early_stop=False), lambda: 0.0, 0.0))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0].iterations == 30
+    assert outcomes[0].best in state.legal_actions()
+    assert set(outcomes[0].visits) <= set(state.legal_actions())
+    assert sum(outcomes[0].visits.values()) == 30
