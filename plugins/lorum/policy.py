@@ -1,4 +1,4 @@
-"""The Lorum card-play plan, one rule set per contract, over a :class:`~.lorum_spot.Spot`.
+"""The Lorum card-play plan, one rule set per contract, over a :class:`~.spot.Spot`.
 
 Trick contracts (1–6) are all "do not take what scores": each legal card gets a cost,
 the chance that it takes the trick times what taking it would cost in this contract,
