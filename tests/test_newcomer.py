@@ -236,8 +236,9 @@ def test_the_json_result_has_one_documented_shape_for_both_games(
     assert done.returncode == 0, done.stderr
     line = json.loads(done.stdout)
     assert list(line) == ["table", "game", "winners", "deals", "audits_passed", "blames",
-                          "standings", "broker_faults"]
-    assert line["game"] == game and line["broker_faults"] == []
+                          "audited", "standings", "broker_faults", "bot_errors"]
+    assert line["game"] == game and line["broker_faults"] == [] and line["bot_errors"] == []
+    assert (line["audited"], line["audits_passed"]) == (False, 0)  # offline: nothing audited
     assert sorted(line["standings"]) == list(range(len(line["standings"])))
     assert set(line["winners"]) <= set(line["standings"])
     schema = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")

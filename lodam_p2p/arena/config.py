@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from lodam_p2p.bots.api import BotError
+from lodam_p2p.bots.api import BotError, BotStartError
 from lodam_p2p.bots.registry import BotRegistry
 from lodam_p2p.games import DEFAULT_GAME, Game, GameError, any_seat_range, get_game
 
@@ -95,6 +95,8 @@ class ArenaConfig:
     default_plugin_dirs: bool = True  #: also ``$LODAM_PLUGIN_PATH`` and the user folder
     entry_points: bool = True  #: also installed packages
     game: str = DEFAULT_GAME  #: the game played, by name
+    #: seconds per decision for every bot (``--budget``); ``None``: each type's own
+    budget_s: float | None = None
 
     @property
     def rules(self) -> Game:
@@ -156,6 +158,7 @@ def build_config(
     max_deals: int = DEFAULT_MAX_DEALS,
     plugin_dirs: Iterable[str] = (),
     game: str = DEFAULT_GAME,
+    budget_s: float | None = None,
 ) -> ArenaConfig:
     """An :class:`ArenaConfig` from command-line texts; :class:`ArenaError` on bad input."""
     try:
@@ -180,6 +183,8 @@ def build_config(
         table_options = rules.parse_options(options)
     except ValueError as err:
         raise ArenaError(str(err)) from None
+    if budget_s is not None and not (math.isfinite(budget_s) and budget_s > 0):
+        raise ArenaError(f"--budget must be a positive number of seconds, got {budget_s}")
     by_bot = parse_bot_options(bot_options)
     return ArenaConfig(
         lineup=lineup,
@@ -193,11 +198,14 @@ def build_config(
         compare=pair,
         plugin_dirs=tuple(plugin_dirs),
         game=rules.name,
+        budget_s=budget_s,
     )
 
 
 def check_against(config: ArenaConfig, registry: BotRegistry) -> None:
-    """Every bot is installed and every bot option is one its type accepts."""
+    """Every bot is installed, every bot option is one its type accepts, and every bot
+    can be made (a factory that raises is a :class:`~lodam_p2p.bots.api.BotStartError`
+    naming the bot and where it came from, before any card is dealt)."""
     playing = config.names()
     try:
         for name in playing:
@@ -209,3 +217,9 @@ def check_against(config: ArenaConfig, registry: BotRegistry) -> None:
     for name, _pairs in config.bot_options:
         if name not in playing:
             raise ArenaError(f"--bot-option for {name!r}, which has no seat at this table")
+    for name in playing:
+        try:
+            registry.get(bot_type_name(name)).make(0, config.seed, config.options_of(name),
+                                                   game=config.game)
+        except BotStartError as err:
+            raise err.from_source(registry.source(bot_type_name(name))) from err.err

@@ -3,13 +3,17 @@
 The game is the configuration's (:attr:`ArenaConfig.rules`), reached through the game
 interface only. Every decision goes the same way: the seat's bot gets its view, its
 answer is checked against the engine's legal list and then applied to the engine,
-which checks it once more. A bot that raises or answers wrongly is reported (a
-:class:`~lodam_p2p.arena.summary.BotFailure` naming bot, seat and move) and its seat is
-played by the fallback bot for the rest of the match; the match goes on.
+which checks it once more. A bot that raises, answers wrongly or thinks longer than its
+budget (:mod:`lodam_p2p.bots.budget`, measured by the player's injected clock) is
+reported (a :class:`~lodam_p2p.arena.summary.BotFailure` naming kind, bot, seat,
+decision and move) and its seat is played by the fallback bot for the rest of the
+match; the match goes on. Every decision's time is recorded for the percentiles.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +21,8 @@ from lodam_p2p.arena.chance import bot_seed, first_dealer, shuffled
 from lodam_p2p.arena.config import ArenaConfig, bot_type_name
 from lodam_p2p.arena.summary import BotFailure, MatchRecord
 from lodam_p2p.bots.api import Bot
-from lodam_p2p.bots.guard import BotAnswerError, ask, describe
+from lodam_p2p.bots.faults import ILLEGAL, OVER_BUDGET
+from lodam_p2p.bots.guard import BotAnswerError, ask, ask_timed, decision_of, describe
 from lodam_p2p.bots.registry import BotRegistry
 from lodam_p2p.games import Game, GameDeal, GameMatch, SeatView, get_game
 
@@ -35,8 +40,9 @@ class SeatBot:
     """The bot playing one seat, and what to do when it fails."""
 
     name: str
-    bot: Bot
+    bot: Bot[Any, Any]
     failed: bool = False
+    budget_s: float | None = None  #: seconds per decision; ``None`` once the fallback plays
 
 
 @dataclass(slots=True)
@@ -48,6 +54,7 @@ class _Tally:
     gained: list[int] = field(default_factory=list)
     deals_in: list[int] = field(default_factory=list)
     failures: list[BotFailure] = field(default_factory=list)
+    times: dict[str, list[float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.lost = [0] * self.seats
@@ -58,10 +65,12 @@ class _Tally:
 class MatchPlayer:
     """Plays the matches of one arena configuration (one per process)."""
 
-    def __init__(self, config: ArenaConfig, registry: BotRegistry) -> None:
+    def __init__(self, config: ArenaConfig, registry: BotRegistry,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.config = config
         self.registry = registry
         self.game: Game = get_game(config.game)
+        self.clock = clock  #: measures each decision against the bot's budget
 
     def play(self, group: int, rotation: int, variant: int = 0) -> MatchRecord:
         """Play the match at (group, rotation, variant) of the schedule."""
@@ -97,13 +106,16 @@ class MatchPlayer:
             finished=match.is_over,
             candidate=(-rotation) % n if config.compare else None,
             failures=tuple(tally.failures),
+            decision_times=tuple((name, tuple(times)) for name, times in tally.times.items()),
         )
 
     def _make(self, name: str, group: int, rotation: int, seat: int) -> SeatBot:
         bot_type = self.registry.get(bot_type_name(name))
         seed = bot_seed(self.config.seed, group, rotation, seat)
         options = self.config.options_of(name)
-        return SeatBot(name, bot_type.make(seat, seed, options, game=self.game.name))
+        budget = self.config.budget_s or bot_type.for_game(self.game.name).budget
+        return SeatBot(name, bot_type.make(seat, seed, options, game=self.game.name),
+                       budget_s=budget)
 
     def _score(self, match: GameMatch, deal: GameDeal, tally: _Tally) -> None:
         """Apply the deal to the match and count what each seat lost and gained."""
@@ -126,15 +138,31 @@ class MatchPlayer:
             player = seats[seat]
             action: Any = None
             try:
-                action = ask(player.bot, player.name, view)
+                action = self._ask(player, view, tally)
                 deal.apply(action)
             except (BotAnswerError, refused) as err:
-                message = str(err)
                 if not isinstance(err, BotAnswerError):
-                    message = str(BotAnswerError(player.name, seat, describe(action), str(err)))
-                tally.failures.append(BotFailure(seat, player.name, message))
+                    err = BotAnswerError(player.name, seat, describe(action), str(err),
+                                         kind=ILLEGAL, decision=decision_of(view))
+                tally.failures.append(BotFailure(seat, player.name, str(err), err.kind,
+                                                 err.decision, err.trace))
                 self._fall_back(player, seat, group, rotation)
                 deal.apply(self._rescue(player, view))
+
+    def _ask(self, player: SeatBot, view: SeatView, tally: _Tally) -> Any:
+        """The seat's bot's checked answer; its time kept while the bot itself plays."""
+        if player.failed:
+            return ask(player.bot, player.name, view)
+        times = tally.times.setdefault(player.name, [])
+        try:
+            action, seconds = ask_timed(player.bot, player.name, view, clock=self.clock,
+                                        budget_s=player.budget_s)
+        except BotAnswerError as err:
+            if err.kind == OVER_BUDGET:
+                times.append(err.seconds)
+            raise
+        times.append(seconds)
+        return action
 
     def _fall_back(self, player: SeatBot, seat: int, group: int, rotation: int) -> None:
         """Put the fallback bot in the failed bot's place for the rest of the match."""

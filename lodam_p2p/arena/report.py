@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 from lodam_p2p.arena.runner import ArenaResult
+from lodam_p2p.arena.summary import BotFailure, decision_ms
+from lodam_p2p.bots.faults import last_frame
+
+#: Bot errors the text report lists before "… and K more".
+SHOWN_ERRORS = 5
 
 
-def to_json(result: ArenaResult) -> dict[str, object]:
-    """``{"matches": N, "bots": {name: {...}}, ...}``; deterministic (no timings)."""
+def bot_error_json(failure: BotFailure) -> dict[str, object]:
+    """One entry of ``bot_errors`` (docs/results.md): kind, seat, decision, message."""
+    return {"kind": failure.kind, "bot": failure.bot, "seat": failure.seat,
+            "decision": failure.decision, "message": failure.message}
+
+
+def to_json(result: ArenaResult, *, timings: bool = False) -> dict[str, object]:
+    """``{"matches": N, "bots": {name: {...}}, ...}``; deterministic unless ``timings``
+    adds ``decision_ms`` (per bot, percentiles of its decision times)."""
     config = result.config
     bots = result.bots()
     out: dict[str, object] = {
@@ -22,7 +34,10 @@ def to_json(result: ArenaResult) -> dict[str, object]:
              "seat": f.seat, "bot": f.bot, "message": f.message}
             for r in result.records for f in r.failures
         ][:20],
+        "bot_errors": [bot_error_json(f) for r in result.records for f in r.failures],
     }
+    if timings:
+        out["decision_ms"] = decision_ms(result.records)
     comparison = result.comparison()
     if comparison is not None:
         out["comparison"] = comparison.to_json()
@@ -59,11 +74,32 @@ def to_text(result: ArenaResult) -> str:
             f"95% interval [{diff.low:+.3f}, {diff.high:+.3f}]"
             + ("  (excludes 0)" if diff.excludes(0.0) else "  (includes 0)"),
         ]
+    lines += _timings(result)
     failures = [f for record in result.records for f in record.failures]
     if failures:
         lines += ["", f"{len(failures)} bot errors (seat then played by the fallback):"]
-        lines += [f"  {f.message}" for f in failures[:5]]
+        lines += [f"  {f.kind} at {f.decision}: {f.message}{_where(f)}"
+                  for f in failures[:SHOWN_ERRORS]]
+        if len(failures) > SHOWN_ERRORS:
+            lines.append(f"  … and {len(failures) - SHOWN_ERRORS} more (--json lists them all)")
     return "\n".join(lines)
+
+
+def _where(failure: BotFailure) -> str:
+    where = last_frame(failure.trace)
+    return f" (at {where})" if where else ""
+
+
+def _timings(result: ArenaResult) -> list[str]:
+    """Per bot, the percentiles of its decision times (ms)."""
+    by_bot = decision_ms(result.records)
+    if not by_bot:
+        return []
+    lines = ["", "decision time (ms)   p50       p90       p99       max"]
+    for name, p in by_bot.items():
+        lines.append(f"  {name:<18}{p['p50']:>8.3f}  {p['p90']:>8.3f}  {p['p99']:>8.3f}  "
+                     f"{p['max']:>8.3f}")
+    return lines
 
 
 def _unfinished(result: ArenaResult) -> str:

@@ -26,6 +26,7 @@ from lodam_p2p.arena.summary import (
     compare,
     summarize,
 )
+from lodam_p2p.bots.api import BotStartError
 from lodam_p2p.bots.registry import BotRegistry
 
 #: Called after each group with (matches done, matches planned).
@@ -141,11 +142,17 @@ def run_arena(
     jobs: int = 1,
     early_stop: EarlyStop | None = None,
     progress: ProgressHook | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> ArenaResult:
-    """Play every match of ``config`` and gather the records."""
+    """Play every match of ``config`` and gather the records.
+
+    ``clock`` times each decision against its bot's budget (default
+    ``time.perf_counter``; a test passes its own). Worker processes (``jobs`` > 1) use
+    the default."""
     registry = registry if registry is not None else load_registry(config)
     check_against(config, registry)
-    player = MatchPlayer(config, registry)
+    player = (MatchPlayer(config, registry) if clock is None
+              else MatchPlayer(config, registry, clock))
     result = ArenaResult(config)
     started = time.perf_counter()
     per_group = config.seats * config.variants
@@ -162,6 +169,8 @@ def run_arena(
             ):
                 result.stopped_early = True
                 break
+    except BotStartError as err:  # a factory that fails only at some seats or seeds
+        raise err.from_source(registry.source(err.bot_name)) from err.err
     finally:
         if hasattr(stream, "close"):
             stream.close()

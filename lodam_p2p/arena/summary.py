@@ -13,15 +13,20 @@ from lodam_p2p.arena.stats import (
     wilson_interval,
     win_parts,
 )
+from lodam_p2p.bots.budget import percentiles
 
 
 @dataclass(frozen=True, slots=True)
 class BotFailure:
-    """A bot that raised or gave a refused answer; its seat was then played by a fallback."""
+    """A bot that raised, gave a refused answer or went over its budget; the move was
+    played by the fallback, which kept the seat for the rest of the match."""
 
     seat: int
     bot: str
     message: str
+    kind: str = "illegal"  #: one of :data:`lodam_p2p.bots.faults.KINDS`
+    decision: str = "?"  #: what was asked (``PLAY`` …)
+    trace: str = ""  #: the traceback of an exception in ``decide``
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +46,22 @@ class MatchRecord:
     finished: bool
     candidate: int | None = None  #: the seat of the compared bot, in a paired comparison
     failures: tuple[BotFailure, ...] = field(default=())
+    #: ``(bot name, seconds of each of its decisions)``, by the arena's clock.
+    #: (measured, so not part of a record's equality: ``--jobs N`` plays what 1 plays)
+    decision_times: tuple[tuple[str, tuple[float, ...]], ...] = field(default=(),
+                                                                       compare=False)
+
+
+def decision_ms(records: Iterable[MatchRecord]) -> dict[str, dict[str, float]]:
+    """Per bot name, the percentiles of its decisions' times in milliseconds
+    (``p50``, ``p90``, ``p99``, ``max``; :func:`lodam_p2p.bots.budget.percentiles`),
+    over the decisions it made itself (not its fallback's)."""
+    gathered: dict[str, list[float]] = {}
+    for record in records:
+        for name, times in record.decision_times:
+            gathered.setdefault(name, []).extend(times)
+    return {name: {key: round(value * 1000, 3) for key, value in percentiles(times).items()}
+            for name, times in gathered.items() if times}
 
 
 @dataclass(frozen=True, slots=True)

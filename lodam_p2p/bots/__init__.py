@@ -14,8 +14,11 @@ from lodam_p2p.bots.api import (
     BotFactory,
     BotOption,
     BotOptionError,
+    BotStartError,
     BotType,
 )
+from lodam_p2p.bots.budget import DEFAULT_BUDGET_S, MARGIN_S
+from lodam_p2p.bots.faults import KINDS, BotFault
 from lodam_p2p.bots.guard import BotAnswerError, ask, describe
 from lodam_p2p.bots.hookspec import hookimpl
 from lodam_p2p.bots.manager import ENTRY_POINT_GROUP, PLUGIN_PATH_ENV, PluginLoadError
@@ -23,15 +26,20 @@ from lodam_p2p.bots.registry import BotRegistry, RegisteredBot, UnknownBotError
 
 __all__ = [
     "ANY_GAME",
+    "DEFAULT_BUDGET_S",
     "ENTRY_POINT_GROUP",
+    "KINDS",
+    "MARGIN_S",
     "PLUGIN_PATH_ENV",
     "Bot",
     "BotAnswerError",
     "BotError",
     "BotFactory",
+    "BotFault",
     "BotOption",
     "BotOptionError",
     "BotRegistry",
+    "BotStartError",
     "BotType",
     "PluginLoadError",
     "RegisteredBot",

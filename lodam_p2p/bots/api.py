@@ -6,7 +6,14 @@ keeps that object for the whole match, so a bot may remember what it saw between
 decisions. A bot only ever receives its game's view of its seat (for Lodam a
 ``PlayerView``): what its seat may know, nothing more. Its answer is checked again by
 the engine. A type declares the games it plays (``games``, names of
-:mod:`lodam_p2p.games`); a table seats it only at those.
+:mod:`lodam_p2p.games`); a table seats it only at those, and its thinking time per
+decision (``budget_s``, :mod:`lodam_p2p.bots.budget`).
+
+:class:`Bot` is generic in the view it reads and the action it answers, both the
+game's own types: ``Bot[lodam.PlayerView, lodam.Action]`` plays Lodam,
+``Bot[lorum.PlayerView, lorum.Action]`` Lorum (:mod:`lodam_p2p.bots.contract` names
+them), and a bot that reads only what every view has (the games kit's
+:class:`~lodam_p2p.games.kit.deals.SeatView`) plays any game.
 """
 
 from __future__ import annotations
@@ -14,10 +21,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from lodam_p2p.bots.budget import DEFAULT_BUDGET_S, check_budget
 from lodam_p2p.bots.dispatch import ByGame
-from lodam_p2p.games import DEFAULT_GAME
+from lodam_p2p.bots.faults import format_trace
+from lodam_p2p.games import DEFAULT_GAME, SeatView
 
 #: In :attr:`BotType.games`: the bot plays every game (it needs only ``view.legal``).
 ANY_GAME = "*"
@@ -34,18 +43,49 @@ class BotOptionError(BotError):
     """A bot option that the bot type does not know, or a value it cannot take."""
 
 
+class BotStartError(BotError):
+    """A bot's factory raised: the bot could not be made for its seat.
+
+    One line for people (``bot 'x' could not start at seat 0: RuntimeError: …``);
+    ``trace`` keeps the traceback for ``-v``, ``source`` where the bot came from once a
+    caller that knows it says so (:meth:`from_source`)."""
+
+    def __init__(self, bot_name: str, seat: int, err: Exception, source: str = "",
+                 trace: str = "") -> None:
+        where = f" (from {source})" if source else ""
+        super().__init__(f"bot {bot_name!r}{where} could not start at seat {seat}: "
+                         f"{type(err).__name__}: {err}")
+        self.bot_name, self.seat, self.err, self.source = bot_name, seat, err, source
+        self.trace = trace or format_trace(err)
+
+    def __reduce__(self) -> tuple[object, ...]:  # it crosses to the arena's main process
+        return (BotStartError, (self.bot_name, self.seat, self.err, self.source, self.trace))
+
+    def from_source(self, source: str) -> BotStartError:
+        """The same error naming where the bot came from."""
+        return BotStartError(self.bot_name, self.seat, self.err, source, self.trace)
+
+
+#: The view a bot reads: a game's view of one seat (at least the kit's ``SeatView``).
+ViewT_contra = TypeVar("ViewT_contra", bound=SeatView, contravariant=True)
+#: The action a bot answers: one of the game's actions.
+ActionT_co = TypeVar("ActionT_co", covariant=True)
+
+
 @runtime_checkable
-class Bot(Protocol):
-    """One seat's decision maker for one match.
+class Bot(Protocol[ViewT_contra, ActionT_co]):
+    """One seat's decision maker for one match, generic in its game's view and action.
 
     ``decide`` is called whenever the engine awaits a decision from this seat; ``view``
-    is that seat's view in its game (a Lodam ``PlayerView``; every game's view has
-    ``seat``, ``to_act`` and ``legal``) and ``view.legal`` lists every legal answer. The
-    answer must be one of them (compared by value); anything else is an error that
-    names the bot, the seat and the move.
+    is that seat's view in its game (every game's view has ``seat``, ``to_act`` and
+    ``legal``, the kit's :class:`~lodam_p2p.games.kit.deals.SeatView`; the rest is the
+    game's own, documented per game in ``docs/bots.md``) and ``view.legal`` lists every
+    legal answer. The answer must be one of them (compared by value); anything else is
+    an error that names the bot, the seat and the move
+    (:mod:`lodam_p2p.bots.faults`).
     """
 
-    def decide(self, view: Any) -> Any:
+    def decide(self, view: ViewT_contra) -> ActionT_co:
         """Return the action to take in ``view``; it must be in ``view.legal``."""
         ...
 
@@ -59,7 +99,8 @@ class BotFactory(Protocol):
     the type declares, already parsed (defaults filled in).
     """
 
-    def __call__(self, *, seat: int, seed: int, options: Mapping[str, object]) -> Bot: ...
+    def __call__(self, *, seat: int, seed: int,
+                 options: Mapping[str, object]) -> Bot[Any, Any]: ...
 
 
 def _parse_bool(text: str) -> bool:
@@ -121,6 +162,9 @@ class BotType:
     #: The same bot for other games, each with its own factory and options (see
     #: :meth:`joined`); empty for a type of one plugin.
     others: tuple[BotType, ...] = field(default=())
+    #: Seconds of thinking per decision (:mod:`lodam_p2p.bots.budget`); ``None``:
+    #: :data:`~lodam_p2p.bots.budget.DEFAULT_BUDGET_S`.
+    budget_s: float | None = None
 
     def __post_init__(self) -> None:
         if not BOT_NAME.match(self.name):
@@ -130,6 +174,15 @@ class BotType:
         if isinstance(self.games, str) or not self.games or not all(
                 isinstance(game, str) and game for game in self.games):
             raise BotError(f"bot {self.name!r}: games must be a non-empty tuple of game names")
+        try:
+            check_budget(self.budget_s, self.name)
+        except ValueError as err:
+            raise BotError(str(err)) from None
+
+    @property
+    def budget(self) -> float:
+        """Seconds of thinking per decision: the declared budget or the default."""
+        return DEFAULT_BUDGET_S if self.budget_s is None else self.budget_s
 
     @property
     def parts(self) -> tuple[BotType, ...]:
@@ -203,20 +256,31 @@ class BotType:
         return {key: value for key, value in raw.items() if key in keys}
 
     def make(self, seat: int, seed: int, raw_options: Mapping[str, str] | None = None,
-             game: str | None = None) -> Bot:
+             game: str | None = None) -> Bot[Any, Any]:
         """A bot for ``seat``, with options parsed from text (see :meth:`parse_options`).
 
         With ``game``, the bot of the part that plays it. Without, a joined type makes a
         bot that picks its part by the first view it is asked about
-        (:class:`~lodam_p2p.bots.dispatch.ByGame`)."""
+        (:class:`~lodam_p2p.bots.dispatch.ByGame`). A factory that raises is a
+        :class:`BotStartError` naming the bot and the seat."""
         raw = raw_options or {}
         if game is not None:
             part = self.for_game(game)
-            return part.factory(seat=seat, seed=seed, options=_parse(part, raw))
+            return _built(part, seat, seed, _parse(part, raw))
         if not self.others:
-            return self.factory(seat=seat, seed=seed, options=_parse(self, raw))
+            return _built(self, seat, seed, _parse(self, raw))
         self.parse_options(raw)  # refuse bad options now, not at the first decision
         return ByGame(self, seat, seed, raw)
+
+
+def _built(part: BotType, seat: int, seed: int, options: dict[str, object]) -> Bot[Any, Any]:
+    """``part``'s factory called for ``seat``; its failure a :class:`BotStartError`."""
+    try:
+        return part.factory(seat=seat, seed=seed, options=options)
+    except BotError:
+        raise
+    except Exception as err:  # foreign code: one clear line, the traceback kept for -v
+        raise BotStartError(part.name, seat, err) from err
 
 
 def _parse(bot_type: BotType, raw: Mapping[str, str]) -> dict[str, object]:

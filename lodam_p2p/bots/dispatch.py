@@ -41,7 +41,7 @@ class ByGame:
         self.seed = seed
         self.raw = dict(raw)
         self.game: str | None = None  #: the game recognised at the first decision
-        self.bot: Bot | None = None  #: the part's bot, made at the first decision
+        self.bot: Bot[Any, Any] | None = None  #: the part's bot, made at the first decision
 
     def decide(self, view: Any) -> Any:
         """The answer of the part made for ``view``'s game (the first part when the

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pluggy
 
-from lodam_p2p.bots.api import BotError, BotType
+from lodam_p2p.bots.api import Bot, BotError, BotStartError, BotType
 from lodam_p2p.bots.manager import PluginLoadError, load_plugins, plugin_source
 
 
@@ -110,6 +111,20 @@ class BotRegistry:
         except KeyError:
             known = ", ".join(self.names()) or "none installed"
             raise UnknownBotError(f"unknown bot {name!r} (installed: {known})") from None
+
+    def source(self, name: str) -> str:
+        """Where the bot ``name`` came from (a file, an entry point), or ``?``."""
+        bot = self._bots.get(name)
+        return bot.source if bot is not None else "?"
+
+    def make(self, name: str, seat: int, seed: int, raw_options: dict[str, str] | None = None,
+             game: str | None = None) -> Bot[Any, Any]:
+        """The bot ``name`` for ``seat`` (:meth:`BotType.make`); a factory that raises is a
+        :class:`~lodam_p2p.bots.api.BotStartError` naming the bot and its source."""
+        try:
+            return self.get(name).make(seat, seed, raw_options, game)
+        except BotStartError as err:
+            raise err.from_source(self.source(name)) from err.err
 
     def fallback(self, bot_name: str, seat: int) -> BotType | None:
         """The type that takes over a failed seat: a plugin's choice, else ``random``."""

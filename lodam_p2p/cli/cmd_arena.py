@@ -16,9 +16,16 @@ from lodam_p2p.arena.config import DEFAULT_MAX_DEALS, ArenaError, build_config
 from lodam_p2p.arena.progress import ProgressBar
 from lodam_p2p.arena.report import to_json, to_text
 from lodam_p2p.arena.runner import EarlyStop, run_arena
+from lodam_p2p.bots.api import BotStartError
+from lodam_p2p.bots.budget import DEFAULT_BUDGET_S, MARGIN_S
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bot_flags import OneBot
-from lodam_p2p.cli.cmd_bots import add_plugin_dir_argument, load
+from lodam_p2p.cli.cmd_bots import (
+    add_plugin_dir_argument,
+    check_table_options,
+    load,
+    start_error,
+)
 from lodam_p2p.games import DEFAULT_GAME
 
 _EPILOG = """\
@@ -33,6 +40,12 @@ examples:
   lodam arena --bots ismcts,heuristic*3 --bot-option ismcts.time_ms=50
   lodam arena --compare heuristic@careful,heuristic --bots random*3 \
               --bot-option heuristic@careful.risk=3
+
+Each decision has a time budget: the bot type's own (default {budget:g} s) or --budget
+for every bot; a decision over it by more than {margin:g} s is an over-budget error, its
+move played by the fallback. The report gives each bot's decision-time percentiles.
+A bot that raises, answers wrongly or is over budget is an error of its kind, listed
+(every one in --json's bot_errors); -v prints each one's traceback.
 
 NAME@LABEL seats bot NAME under its own label, with its own --bot-option NAME@LABEL.k=v,
 so one bot can meet (or be compared with) itself under other options.
@@ -53,7 +66,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "arena",
         help="offline matches among bots, with win shares and intervals",
         description=__doc__,
-        epilog=_EPILOG,
+        epilog=_EPILOG.format(budget=DEFAULT_BUDGET_S, margin=MARGIN_S),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add = parser.add_argument
@@ -79,7 +92,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="worker processes (results are identical for any N; default 1)")
     add("--max-deals", type=int, default=DEFAULT_MAX_DEALS, metavar="N",
         help=f"stop a match after N deals and count it unfinished (default {DEFAULT_MAX_DEALS})")
+    add("--budget", type=float, default=None, metavar="SECONDS",
+        help=f"thinking time per decision for every bot (default: each type's own, else "
+             f"{DEFAULT_BUDGET_S:g}); over it by {MARGIN_S:g} s is an over-budget error")
     add("--json", action="store_true", help="print one JSON object instead of a table")
+    add("-v", "--verbose", action="store_true",
+        help="print the traceback of every bot error and of a bot that cannot start")
     add_plugin_dir_argument(parser)
     parser.set_defaults(run=run)
 
@@ -99,11 +117,13 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--jobs must be at least 1, got {args.jobs}")
     if args.early_stop and not args.compare:
         raise CliError("--early-stop needs --compare A,B")
+    check_table_options(args.option)
     try:
         config = build_config(
             args.bots, args.matches, args.seed,
             options=args.option, bot_options=args.bot_option, compare=args.compare,
             max_deals=args.max_deals, plugin_dirs=args.plugin_dir, game=args.game,
+            budget_s=args.budget,
         )
     except ArenaError as err:
         raise CliError(str(err)) from None
@@ -116,10 +136,17 @@ def run(args: argparse.Namespace) -> int:
         )
     except ArenaError as err:
         raise CliError(str(err)) from None
+    except BotStartError as err:
+        raise start_error(err, args.verbose) from None
     finally:
         bar.close()
+    if args.verbose:
+        for record in result.records:
+            for failure in record.failures:
+                print(f"lodam arena: {failure.message}\n{failure.trace}".rstrip(),
+                      file=sys.stderr)
     rate = result.matches / result.seconds if result.seconds else 0.0
     print(f"{result.matches} matches in {result.seconds:.1f} s ({rate:.1f} matches/s)",
           file=sys.stderr)
-    print(json.dumps(to_json(result)) if args.json else to_text(result))
+    print(json.dumps(to_json(result, timings=True)) if args.json else to_text(result))
     return 0

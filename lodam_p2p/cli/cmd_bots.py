@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from lodam_p2p.bots import ANY_GAME, BotError, BotRegistry, BotType, RegisteredBot
+from lodam_p2p.bots import ANY_GAME, BotError, BotRegistry, BotStartError, BotType, RegisteredBot
 from lodam_p2p.bots.manager import ENTRY_POINT_GROUP, PLUGIN_PATH_ENV, user_plugin_dir
 from lodam_p2p.cli import CliError
 from lodam_p2p.games import GameError, games
@@ -44,12 +47,89 @@ def add_plugin_dir_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_bot_arguments(parser: argparse.ArgumentParser, *, plugin_dir: bool = True) -> None:
+    """The bot flags every command that seats bots shares (``play``, ``host``, ``join``,
+    ``bot``; ``arena`` has its own ``--bot-option``): ``--bot-option NAME.key=value``,
+    ``--plugin-dir DIR`` and ``--strict-bots``."""
+    parser.add_argument("--bot-option", action="append", default=[], metavar="NAME.KEY=VALUE",
+                        help="option for every seat here running bot NAME, e.g. "
+                             "ismcts.time_ms=50 (repeatable; 'lodam bots' lists them)")
+    if plugin_dir:
+        add_plugin_dir_argument(parser)
+    parser.add_argument("--strict-bots", action="store_true",
+                        help="a bot's first error (exception, wrong answer) forfeits its seat "
+                             "and ends the match for it, instead of the fallback playing on: "
+                             "for authors testing a bot")
+
+
+@dataclass(frozen=True, slots=True)
+class BotSetup:
+    """What the command line says about the bots seated here: where to find them, their
+    options by bot name, whether their first error forfeits the seat."""
+
+    plugin_dirs: tuple[str, ...] = ()
+    options: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    strict: bool = False
+
+    def options_of(self, name: str) -> dict[str, str]:
+        """The ``--bot-option`` texts for bot ``name``."""
+        return {key: value for bot, pairs in self.options if bot == name for key, value in pairs}
+
+    def registry(self) -> BotRegistry:
+        """The bots installed and in the plugin folders, or a one-line error."""
+        return load(list(self.plugin_dirs))
+
+    def check(self, registry: BotRegistry, seated: Sequence[str], game: str | None) -> None:
+        """Every ``--bot-option`` names a bot seated here and an option it has (of
+        ``game``'s part when known): a one-line :class:`CliError` before anything starts."""
+        for name, pairs in self.options:
+            if name not in seated:
+                here = ", ".join(dict.fromkeys(seated)) or "none"
+                raise CliError(f"--bot-option for {name!r}, which has no seat here "
+                               f"(bots seated here: {here})")
+            try:
+                registry.get(name).parse_options(dict(pairs), game)
+            except BotError as err:
+                raise CliError(str(err)) from None
+
+
+def bot_setup(args: argparse.Namespace) -> BotSetup:
+    """The :class:`BotSetup` of a command's arguments (missing flags: the defaults)."""
+    from lodam_p2p.arena.config import ArenaError, parse_bot_options  # noqa: PLC0415
+
+    try:
+        parsed = parse_bot_options(getattr(args, "bot_option", None) or [])
+    except ArenaError as err:
+        raise CliError(str(err)) from None
+    return BotSetup(tuple(getattr(args, "plugin_dir", None) or ()),
+                    tuple((name, tuple(sorted(keys.items()))) for name, keys in parsed.items()),
+                    bool(getattr(args, "strict_bots", False)))
+
+
+def check_table_options(items: Sequence[str]) -> None:
+    """A one-line error for an ``--option`` meant for a bot (``NAME.key=value``): a
+    table option's name has no dot."""
+    for item in items:
+        key = item.partition("=")[0].strip()
+        if "." in key:
+            raise CliError(f"--option {item} sets no table option: a bot's option is "
+                           f"--bot-option {item}")
+
+
 def load(plugin_dirs: list[str]) -> BotRegistry:
     """The registry, or a one-line :class:`CliError`."""
     try:
         return BotRegistry.load([Path(folder) for folder in plugin_dirs])
     except BotError as err:
         raise CliError(str(err)) from None
+
+
+def start_error(err: BotStartError, verbose: bool) -> CliError:
+    """The one line (exit 2) of a bot whose factory raised; with ``verbose`` its
+    traceback is printed first."""
+    if verbose and err.trace:
+        print(err.trace.rstrip(), file=sys.stderr)
+    return CliError(str(err))
 
 
 def run(args: argparse.Namespace) -> int:

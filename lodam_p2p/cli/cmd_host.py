@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, ListenAddress
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bot_flags import Lineup
+from lodam_p2p.cli.cmd_bots import add_bot_arguments, bot_setup
 from lodam_p2p.cli.netrun import (
     EXIT_FAILED,
     add_common,
@@ -73,6 +74,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         help="where the embedded broker listens (default 127.0.0.1:1883)")
     add_common(parser)
     add_person(parser)
+    add_bot_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--listen is for the embedded broker; drop it with --broker")
     options = parse_options(args.option, game.name)
     broker = check_broker(args.broker)
-    seats = bot_seats(args.bot, args.seed, game.name)
+    seats = bot_seats(args.bot, args.seed, game.name, bot_setup(args), verbose=args.verbose)
     timing = timing_for(args)
     journal = journal_for(args, table, HOST)
 
@@ -111,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
                                         timing=timing, spectator=spectator_for(args, table),
                                         on_broker=tell, journal=journal, game=game.name)
 
-            return run_match(args, match)
+            return run_match(args, match, [seat.player for seat in seats])
     finally:
         journal.close()
 
@@ -162,4 +164,6 @@ def host_in_client(args: argparse.Namespace) -> int:
     play.seed, play.json, play.timeout = args.seed, args.json, args.timeout
     play.name, play.bot_delay, play.ascii = args.name, args.bot_delay, args.ascii
     play.state_dir, play.option = args.state_dir, args.option
+    play.plugin_dir, play.bot_option = args.plugin_dir, args.bot_option
+    play.strict_bots = args.strict_bots
     return cmd_play.run(play)

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 
 from lodam_p2p.cli.bot_flags import SingleLineup
 from lodam_p2p.cli.broker_list import with_announced
+from lodam_p2p.cli.cmd_bots import add_bot_arguments, bot_setup
 from lodam_p2p.cli.netrun import (
     add_common,
     add_person,
@@ -48,6 +49,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_common(parser)
     add_person(parser)
     add_session_options(parser)
+    add_bot_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -66,6 +68,8 @@ def join_in_client(args: argparse.Namespace) -> int:
     play.seed, play.json, play.timeout = args.seed, args.json, args.timeout
     play.name, play.bot_delay, play.ascii = args.name, args.bot_delay, args.ascii
     play.state_dir, play.option = args.state_dir, args.option
+    play.plugin_dir, play.bot_option = args.plugin_dir, args.bot_option
+    play.strict_bots = args.strict_bots
     broker = check_broker(args.broker)
     if args.table is None:
         play.lobby, play.broker = True, broker
@@ -79,7 +83,8 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
     """Join ``table`` with the bot ``bot`` (shared with ``lodam bot``)."""
     name = check_table(table) if table is not None else None
     broker = check_broker(args.broker) or DEFAULT_BROKER
-    seat = bot_seats([bot], args.seed, game=None)[0]
+    setup = bot_setup(args)
+    seat = bot_seats([bot], args.seed, game=None, setup=setup, verbose=args.verbose)[0]
     timing = timing_for(args)
     journal = journal_for(args, name)
 
@@ -87,9 +92,9 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
         cluster = await with_announced(broker, name)  # every node the host announces
         return await join_table(table=name, seat=seat, broker_url=cluster, timing=timing,
                                 spectator=spectator_for(args, name or "?"), journal=journal,
-                                accept=lambda found: bot_plays(bot, found.game))
+                                accept=lambda found: bot_plays(bot, found.game, setup))
 
     try:
-        return run_match(args, match)
+        return run_match(args, match, [seat.player])
     finally:
         journal.close()

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bot_flags import OneBot
 from lodam_p2p.cli.broker_list import BrokerList
+from lodam_p2p.cli.cmd_bots import add_bot_arguments
 from lodam_p2p.cli.person import DEFAULT_DELAY, load_registry, play_with_person
 from lodam_p2p.cli.play_drivers import choose_driver, hosting_notice
 from lodam_p2p.cli.play_lobby import from_lobby, game_joined
@@ -106,6 +107,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add("--state-dir", type=Path, default=None, metavar="DIR",
         help="your seat's journal, to come back after a crash with the same command "
              "(default: a slot under $XDG_STATE_HOME/lodam)")
+    add_bot_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -145,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     options = getattr(args, "chosen_options", None) or _options(args.option)
     if not 3 <= args.seats <= 10:
         raise CliError(f"Losing Lodam is for 3 to 10 seats (--seats), got {args.seats}")
-    registry = load_registry()
+    registry = load_registry(args)
     lineup = lineup_for(args, registry)
     log_path = setup_logging(args.log_file)
     driver = choose_driver(args)

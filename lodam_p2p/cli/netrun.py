@@ -17,10 +17,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from lodam_p2p.bots import BotError, BotRegistry, PluginLoadError
-from lodam_p2p.bots.adapter import BotPlayer
+from lodam_p2p.bots import BotError, BotRegistry, BotStartError, PluginLoadError
+from lodam_p2p.bots.adapter import BotForfeit, BotPlayer, bot_players, faults_of, forfeits_of
+from lodam_p2p.bots.faults import BotFault
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.broker_list import add_broker, check_brokers
+from lodam_p2p.cli.cmd_bots import BotSetup, check_table_options, start_error
 from lodam_p2p.games import DEFAULT_GAME, Game, GameError, game_names, get_game
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.effects import SessionError
@@ -59,36 +61,43 @@ def warn_seeded(seed: int | None) -> None:
 
 
 def bot_seats(names: Sequence[str], seed: int | None,
-              game: str | None = DEFAULT_GAME) -> list[SeatPlan]:
+              game: str | None = DEFAULT_GAME, setup: BotSetup | None = None, *,
+              verbose: bool = False) -> list[SeatPlan]:
     """One seat per bot name, each bot made by its plugin (``random``, ``heuristic`` …);
     each must play ``game`` (None: the table's game is not known yet). These bots play
     at a networked table: their seeds come from the OS unless ``seed`` is given, and a
-    given one is warned about (:func:`warn_seeded`)."""
+    given one is warned about (:func:`warn_seeded`). ``setup`` (``--plugin-dir``,
+    ``--bot-option``, ``--strict-bots``) is checked first; a bot that cannot be made is
+    one line naming it and its source (its traceback first with ``verbose``)."""
     if not names:
         return []
+    setup = setup or BotSetup()
+    registry = setup.registry()
+    setup.check(registry, names, game)
     warn_seeded(seed)
-    try:
-        registry = BotRegistry.load()
-    except PluginLoadError as err:
-        raise CliError(str(err)) from None
     seats = []
     for place, name in enumerate(names):
         try:
             bot_type = registry.get(name)
             if game is not None:
                 bot_type.check_game(game)
+            drawn = bot_seed(seed, place)
+            bot = registry.make(name, place, drawn, setup.options_of(name), game)
+        except BotStartError as err:
+            raise start_error(err, verbose) from None
         except BotError as err:
             raise CliError(str(err)) from None
-        drawn = bot_seed(seed, place)
-        player = BotPlayer(name, bot_type.make(place, drawn), registry.fallback(name, place),
-                           drawn)
+        player = BotPlayer(name, bot, registry.fallback(name, place), drawn,
+                           strict=setup.strict)
         seats.append(SeatPlan(f"{name}-{place + 1}" if len(names) > 1 else name, player,
                               f"bot:{name}"))
     return seats
 
 
 def session_options(items: Sequence[str]) -> tuple[list[str], float]:
-    """Split ``--option`` values into the rules' and the rejoin grace (seconds)."""
+    """Split ``--option`` values into the rules' and the rejoin grace (seconds); one
+    meant for a bot (``NAME.key=value``) is a one-line error."""
+    check_table_options(items)
     rules, grace = [], DEFAULT_REJOIN_GRACE
     for item in items:
         key, _, value = item.partition("=")
@@ -105,11 +114,15 @@ def session_options(items: Sequence[str]) -> tuple[list[str], float]:
     return rules, grace
 
 
-def bot_plays(name: str, game: str) -> None:
+def bot_plays(name: str, game: str, setup: BotSetup | None = None) -> None:
     """:class:`SessionError` when the bot ``name`` does not play ``game`` (a table's game
-    learnt from its announcement)."""
+    learnt from its announcement), or one of its ``--bot-option`` keys is not its
+    option in that game."""
     try:
-        BotRegistry.load().get(name).check_game(game)
+        bot_type = BotRegistry.load([Path(d) for d in setup.plugin_dirs] if setup else [])\
+            .get(name)
+        bot_type.check_game(game)
+        bot_type.parse_options(setup.options_of(name) if setup else {}, game)
     except (BotError, PluginLoadError) as err:
         raise SessionError(str(err)) from None
 
@@ -217,30 +230,66 @@ def timing_for(args: argparse.Namespace) -> Timing:
 
 
 def run_match(args: argparse.Namespace,
-              match: Callable[[], Awaitable[MatchOutcome]]) -> int:
-    """Run ``match`` to the end and report it; 0 once a result is in."""
+              match: Callable[[], Awaitable[MatchOutcome]], players: Sequence[Any] = ()) -> int:
+    """Run ``match`` to the end and report it; 0 once a result is in.
+
+    ``players`` are the seats played here: their bots' errors go into the JSON line
+    (``bot_errors``). A strict bot's first error ends the match for its seat (a
+    forfeit), and a seat the table voted out ends it too: exit status 1 then."""
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="lodam: %(message)s", stream=sys.stderr)
 
     async def main() -> MatchOutcome:
-        return await match()
+        task = asyncio.ensure_future(match())
+        for bot in bot_players(players):
+            bot.on_forfeit = lambda _forfeit: _cancel(task)
+        return await task
 
     try:
         outcome = asyncio.run(main())
     except (SessionError, ConnectError) as err:
         raise CliError(str(err), EXIT_FAILED) from None
+    except asyncio.CancelledError:
+        forfeits = forfeits_of(players)
+        if not forfeits:
+            raise
+        return _forfeited(args, forfeits[0], players)
     if args.json:
-        print(json.dumps(result_json(outcome)), flush=True)
+        print(json.dumps(result_json(outcome, faults_of(players))), flush=True)
+    blamed = [bot.blamed for bot in bot_players(players) if bot.blamed]
+    if blamed:
+        print(f"lodam: the table put this seat out: {blamed[0]}", file=sys.stderr, flush=True)
+        return EXIT_FAILED
     return 0
 
 
-def result_json(outcome: MatchOutcome) -> dict[str, object]:
+def _cancel(task: asyncio.Future[Any]) -> None:
+    task.cancel()
+
+
+def _forfeited(args: argparse.Namespace, forfeit: BotForfeit, players: Sequence[Any]) -> int:
+    """A strict seat gave up: its JSON line (``forfeited``) and one line; exit 1."""
+    if args.json:
+        print(json.dumps({"forfeited": True,
+                          "bot_errors": [f.to_json() for f in faults_of(players)]}),
+              flush=True)
+    raise CliError(str(forfeit), EXIT_FAILED)
+
+
+def result_json(outcome: MatchOutcome, faults: Sequence[BotFault] = (), *,
+                audited: bool = True) -> dict[str, object]:
     """The ``--json`` line of a match, the same shape for every game (docs/results.md):
-    the table, the game, the outcome, the seats best first, and the broker's faults the
-    seat saw (none are recorded yet: the list is there for readers to rely on)."""
+    the table, the game, the outcome, the seats best first, the broker's faults the
+    seat saw (none are recorded yet: the list is there for readers to rely on), and the
+    errors of the bots played here (``bot_errors``: kind, seat, decision, message).
+    An offline table (``audited`` false) audits nothing, as its screen and log say
+    ("Audit: not needed"): its ``audits_passed`` is 0 and ``audited`` false."""
     line = outcome.to_json()
-    return {"table": line.pop("table"), "game": outcome.game, **line,
-            "standings": list(outcome.standings), "broker_faults": []}
+    if not audited:
+        line["audits_passed"] = 0
+    return {"table": line.pop("table"), "game": outcome.game, **line, "audited": audited,
+            "standings": list(outcome.standings), "broker_faults": [],
+            "bot_errors": [fault.to_json() for fault in faults]}
 
 
 def joined_game(args: argparse.Namespace, table: str, broker: str) -> str:

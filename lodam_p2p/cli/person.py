@@ -18,10 +18,12 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from lodam_p2p.cli import CliError
+from lodam_p2p.bots.adapter import faults_of
+from lodam_p2p.cli.cmd_bots import bot_setup
 from lodam_p2p.player import Player
 
 if TYPE_CHECKING:
+    from lodam_p2p.bots.faults import BotFault
     from lodam_p2p.bots.registry import BotRegistry
     from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
@@ -61,16 +63,36 @@ def play_with_person(args: argparse.Namespace, options: Any, lineup: Sequence[st
     limit = hold_limit(None if args.offline else timeout_of(args))
     matches = itertools.count()
 
+    setup = bot_setup(args)
+    played: list[list[SeatPlan]] = []
+
     async def start_match(person: Person) -> MatchOutcome:
         k = next(matches)
         seed = None if args.seed is None else args.seed + k
         beside = bots(lineup, registry, first_seat=1, seed=seed,
-                      wrap=paced_by(person.hold, delay, limit))
+                      wrap=paced_by(person.hold, delay, limit), setup=setup,
+                      on_fault=bot_error_notice(person))
+        played.append(beside)
         return await driver(options, [SeatPlan(name, person), *beside], seed)
 
     outcomes = asyncio.run(screen(start_match, limit))
-    report(outcomes, args.json, log_path)
+    report(outcomes, args.json, log_path,
+           [faults_of(seat.player for seat in seats) for seats in played],
+           audited=not args.offline)
     return 0
+
+
+def bot_error_notice(person: Player) -> Callable[[BotFault], None]:
+    """Tells the person of each bot error of the match, counted: a warning line on the
+    screen (``bot error 2: bot 'x' at seat 3 answered …``); the log has the traceback."""
+    from lodam_p2p.player import Notice, NoticeLevel  # noqa: PLC0415
+
+    count = itertools.count(1)
+
+    def tell(fault: BotFault) -> None:
+        person.notify(Notice(NoticeLevel.WARNING, f"bot error {next(count)}: {fault.message}"))
+
+    return tell
 
 
 def timeout_of(args: argparse.Namespace) -> float:
@@ -78,23 +100,21 @@ def timeout_of(args: argparse.Namespace) -> float:
     return float(getattr(args, "timeout", None) or TIMEOUT_S)
 
 
-def report(outcomes: list[MatchOutcome], as_json: bool, log_path: Path) -> None:
-    """One JSON line per match with ``--json``, else how many matches were finished."""
+def report(outcomes: list[MatchOutcome], as_json: bool, log_path: Path,
+           faults: Sequence[Sequence[BotFault]] = (), *, audited: bool = True) -> None:
+    """One JSON line per match with ``--json`` (with the bot errors of each match,
+    ``faults``), else how many matches were finished."""
     from lodam_p2p.cli.netrun import result_json  # noqa: PLC0415
 
     if as_json:
-        for outcome in outcomes:
-            print(json.dumps(result_json(outcome)))
+        for k, outcome in enumerate(outcomes):
+            print(json.dumps(result_json(outcome, faults[k] if k < len(faults) else (),
+                                         audited=audited)))
         return
     done = len(outcomes)
     print(f"lodam: {done} match{'es' if done != 1 else ''} finished; log in {log_path}")
 
 
-def load_registry() -> BotRegistry:
-    """The installed bots, or a one-line error."""
-    from lodam_p2p.bots import BotError, BotRegistry  # noqa: PLC0415
-
-    try:
-        return BotRegistry.load()
-    except BotError as err:
-        raise CliError(str(err)) from None
+def load_registry(args: argparse.Namespace | None = None) -> BotRegistry:
+    """The installed bots (and those of ``--plugin-dir``), or a one-line error."""
+    return bot_setup(args if args is not None else argparse.Namespace()).registry()

@@ -59,7 +59,7 @@ def play_lorum(args: argparse.Namespace) -> int:
     if not 3 <= args.seats <= 4:
         raise CliError(f"Lorum is for 3 or 4 seats (--seats), got {args.seats}")
     options = getattr(args, "chosen_options", None) or lorum_options(args.option)
-    registry = load_registry()
+    registry = load_registry(args)
     if "bots" not in given:
         args.bots = default_bot(registry)
     lineup = lineup_for(args, registry)

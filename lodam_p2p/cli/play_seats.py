@@ -23,7 +23,9 @@ from lodam_p2p.cli import CliError
 from lodam_p2p.cli.person import Driver
 
 if TYPE_CHECKING:
+    from lodam_p2p.bots.faults import BotFault
     from lodam_p2p.bots.registry import BotRegistry
+    from lodam_p2p.cli.cmd_bots import BotSetup
     from lodam_p2p.player import Player
     from lodam_p2p.tableplan import SeatPlan
 
@@ -49,7 +51,17 @@ def lineup_for(args: argparse.Namespace, registry: BotRegistry) -> list[str]:
         except ArenaError as err:
             raise CliError(f"bad bots: {err}") from None
         return bot_lineup(args.bots, min(wanted, args.seats - 1), registry) if wanted else []
-    return bot_lineup(args.bots, args.seats if args.bots_only else args.seats - 1, registry)
+    lineup = bot_lineup(args.bots, args.seats if args.bots_only else args.seats - 1, registry)
+    _check_bot_options(args, registry, lineup)
+    return lineup
+
+
+def _check_bot_options(args: argparse.Namespace, registry: BotRegistry,
+                       lineup: Sequence[str]) -> None:
+    """``--bot-option`` for bots seated here only, with options they have."""
+    from lodam_p2p.cli.cmd_bots import bot_setup  # noqa: PLC0415
+
+    bot_setup(args).check(registry, lineup, getattr(args, "game", None))
 
 
 def bot_lineup(text: str, count: int, registry: BotRegistry) -> list[str]:
@@ -99,19 +111,28 @@ def stopped_line(err: BaseException, broker: str | None, log_path: Path | None) 
 
 
 def bot_seats(lineup: Sequence[str], registry: BotRegistry, *, first_seat: int, seed: int | None,
-              wrap: Callable[[Player], Player]) -> list[SeatPlan]:
-    """One seat per bot of ``lineup``, numbered from ``first_seat``, each player wrapped."""
+              wrap: Callable[[Player], Player], setup: BotSetup | None = None,
+              on_fault: Callable[[BotFault], None] | None = None) -> list[SeatPlan]:
+    """One seat per bot of ``lineup``, numbered from ``first_seat``, each player wrapped;
+    ``setup`` gives their ``--bot-option`` and ``--strict-bots``, ``on_fault`` is told
+    of each of their errors. A bot that cannot be made is one line naming it."""
+    from lodam_p2p.bots import BotStartError  # noqa: PLC0415
     from lodam_p2p.bots.adapter import BotPlayer  # noqa: PLC0415
+    from lodam_p2p.cli.cmd_bots import BotSetup, start_error  # noqa: PLC0415
     from lodam_p2p.cli.netrun import bot_seed  # noqa: PLC0415
     from lodam_p2p.tableplan import SeatPlan  # noqa: PLC0415
 
+    setup = setup or BotSetup()
     seats = []
     for i, name in enumerate(lineup):
         seat = first_seat + i
-        bot_type = registry.get(name)
         drawn = bot_seed(seed, seat)  # from the OS unless --seed: see netrun.bot_seed
-        player = BotPlayer(name, bot_type.make(seat, drawn), registry.fallback(name, seat),
-                           drawn)
+        try:
+            bot = registry.make(name, seat, drawn, setup.options_of(name))
+        except BotStartError as err:
+            raise start_error(err, False) from None
+        player = BotPlayer(name, bot, registry.fallback(name, seat), drawn,
+                           strict=setup.strict, on_fault=on_fault)
         seats.append(SeatPlan(BOT_NAMES[i % len(BOT_NAMES)], wrap(player), f"bot:{name}"))
     return seats
 
@@ -121,6 +142,8 @@ def bots_only(args: argparse.Namespace, options: Any, lineup: list[str],
     """A table of bots only, told by ``spectator`` (a wrapper of the first seat; default
     Lodam's log) as plain text; with ``--json`` the story goes to stderr and stdout has
     only the one-line result."""
+    from lodam_p2p.bots.adapter import faults_of  # noqa: PLC0415
+    from lodam_p2p.cli.cmd_bots import bot_setup  # noqa: PLC0415
     from lodam_p2p.cli.netrun import result_json  # noqa: PLC0415
     from lodam_p2p.ui.glyphs import Glyphs  # noqa: PLC0415
     from lodam_p2p.ui.pacing import PacedPlayer  # noqa: PLC0415
@@ -128,8 +151,10 @@ def bots_only(args: argparse.Namespace, options: Any, lineup: list[str],
 
     delay = args.bot_delay or 0.0
     seats = bot_seats(lineup, registry, first_seat=0, seed=args.seed,
-                      wrap=lambda p: PacedPlayer(p, delay) if delay else p)
+                      wrap=lambda p: PacedPlayer(p, delay) if delay else p,
+                      setup=bot_setup(args))
     story = sys.stderr if args.json else sys.stdout
+    print(legend(seats), file=story, flush=True)
     first = seats[0]
     told = (spectator or SpectatorLog)(first.player, story, Glyphs(args.ascii))
     seats[0] = type(first)(first.name, told, first.kind)
@@ -157,8 +182,16 @@ def bots_only(args: argparse.Namespace, options: Any, lineup: list[str],
         return 0
     if args.json:
         with contextlib.suppress(BrokenPipeError):
-            print(json.dumps(result_json(outcome)), flush=True)
+            print(json.dumps(result_json(outcome, faults_of(s.player for s in seats),
+                                         audited=not getattr(args, "offline", False))),
+                  flush=True)
     return 0
+
+
+def legend(seats: Sequence[SeatPlan]) -> str:
+    """Who plays which seat: ``Seats: Moll (heuristic), Ned (random), …``."""
+    named = [f"{seat.name} ({seat.kind.removeprefix('bot:')})" for seat in seats]
+    return "Seats: " + ", ".join(named) + "."
 
 
 def hosted(args: argparse.Namespace, lineup: Sequence[str]) -> tuple[str, ...]:

@@ -52,7 +52,7 @@ def test_a_whole_lorum_round_in_four_processes_over_mosquitto(
     assert [b.returncode for b in bots] == [0, 0, 0]
     result = json.loads(out.decode().strip())
     assert set(result) == {"table", "game", "winners", "deals", "audits_passed", "blames",
-                           "standings", "broker_faults"}
+                           "audited", "standings", "broker_faults", "bot_errors"}
     assert result["game"] == "lorum" and result["table"] == "linden"
     assert result["deals"] == result["audits_passed"] == 32 and result["blames"] == []
     assert sorted(result["standings"]) == [0, 1, 2, 3] and result["winners"]

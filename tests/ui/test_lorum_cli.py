@@ -92,7 +92,7 @@ def test_the_json_summary_names_the_game_and_ranks_the_seats() -> None:
     outcome = asyncio.run(play_local(options=options, seats=seats, seed=4, game="lorum"))
     line = play_lorum.summary(outcome)
     assert list(line) == ["table", "game", "winners", "deals", "audits_passed", "blames",
-                          "standings", "broker_faults"]
+                          "audited", "standings", "broker_faults", "bot_errors"]
     assert (line["game"], line["deals"], line["blames"]) == ("lorum", 3, [])
     ranked = line["standings"]
     assert isinstance(ranked, list) and sorted(ranked) == [0, 1, 2]
