@@ -2,7 +2,9 @@
 
 ``--tables N`` tables of ``--seats`` bots each start together on one broker (``--broker
 URL``, else a private mosquitto when the binary is installed, else the embedded amqtt
-broker in this process). Every table is a whole match played by real peers over MQTT —
+broker in this process), or on a cluster: given several brokers (``--broker
+URL1,URL2,…``), the seats are spread round-robin over them, each seat keeping the
+others to move to. Every table is a whole match played by real peers over MQTT —
 a host watcher and one session per seat, each with its own connection, keys and proofs
 — shared out over ``--workers`` processes (default: one per core) so that the machine's
 cores all work. Printed (``--json``: one JSON object):
@@ -17,6 +19,8 @@ cores all work. Printed (``--json``: one JSON object):
 - ``stalled`` — tables ended by the watchdog: no session of the table moved (phase,
   hand or step) for ``--stall`` seconds, longer than any wait of the protocol; the
   reason (where every session stood, and what it waited for) is printed on stderr;
+- ``nodes`` — the messages each broker carried (received and published by the seats
+  connected to it), by URL;
 - ``cpu_s`` — processor time of this command and its workers (and of the private broker;
   an outside broker's is not counted); ``wall_s`` — the whole run.
 
@@ -29,11 +33,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import resource
 import sys
 import time
+from collections import Counter
 from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -41,14 +47,18 @@ from typing import Any
 
 from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
 from lodam_p2p.cli import CliError
+from lodam_p2p.cli.broker_list import add_broker
 from lodam_p2p.cli.netrun import bot_seats, check_broker, parse_options
 from lodam_p2p.cli.workers import Worker, gather, start_all, stop
 from lodam_p2p.games.lodam import Action, PlayerView
 from lodam_p2p.player import DealEnded, Player, TableEvent
 from lodam_p2p.session import Timing
+from lodam_p2p.session.link import Connector
 from lodam_p2p.session.runner import Session
 from lodam_p2p.session.table import _run_all, _sessions, mqtt_connector, table_game
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
+from lodam_p2p.transport import PresenceSpec, Transport
+from lodam_p2p.transport.brokers import rotated
 
 #: The exit status of an interrupted run (128 + SIGINT, as a shell reports it).
 EXIT_INTERRUPTED = 130
@@ -62,8 +72,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--tables", type=int, default=20, help="tables at once (default 20)")
     parser.add_argument("--seats", type=int, default=5, help="seats a table (3-10, default 5)")
     parser.add_argument("--bot", default="random", help="the bot at every seat (random)")
-    parser.add_argument("--broker", metavar="URL", help="an MQTT broker to use "
-                        "(default: a private mosquitto, else the embedded broker)")
+    add_broker(parser, help="an MQTT broker to use (default: a private mosquitto, else "
+               "the embedded broker); several, a cluster's nodes, comma separated or "
+               "repeated: the seats are spread round-robin over them")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="processes the tables are shared over (default: one a core)")
     parser.add_argument("--timeout", type=float, default=Timing().timeout_s, metavar="S",
@@ -100,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
               f"{figures['blames']} blames, {figures['stalled']} stalled; decision latency p95 "
               f"{figures['decision_latency_ms_p95']} ms; cpu {figures['cpu_s']} s, "
               f"wall {figures['wall_s']} s")
+        print(_per_node(figures["nodes"]))
     return 0 if figures["finished"] == args.tables and figures["blames"] == 0 else 1
 
 
@@ -121,6 +133,8 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
         "finished": sum(report.finished for report in reports),
         "blames": sum(len(report.blames) for report in reports),
         "stalled": sum(report.stalled for report in reports),
+        "nodes": dict(sorted(sum((Counter(report.nodes) for report in reports),
+                                 Counter()).items())),
         "decision_latency_ms_p95": round(_percentile(gaps, 0.95) * 1000, 1),
         "cpu_s": round(cpu, 1),
         "wall_s": round(wall, 1),
@@ -192,6 +206,8 @@ class TableReport:
     gaps: list[float] = field(default_factory=list)
     error: str = ""
     stalled: bool = False
+    #: messages carried by each broker, by URL (see :func:`_spread`)
+    nodes: dict[str, int] = field(default_factory=dict)
 
 
 def _run_workers(url: str, args: argparse.Namespace) -> list[TableReport]:
@@ -251,16 +267,46 @@ async def _play_one(plan: LoadPlan, table: str) -> TableReport:
     seats = [SeatPlan(seat.name, Timed(seat.player, clock), seat.kind)
              for seat in bot_seats([plan.bot] * plan.seats, None)]
     options = parse_options(plan.option_items)
+    first = (int(table.rsplit("-", 1)[-1]) - 1) * (len(seats) + 1)  # the host counts too
     try:
         sessions = _sessions(table, options, len(seats), seats,
-                             connect=mqtt_connector(plan.url), seed=None, timing=plan.timing,
+                             connect=_spread(plan.url, first), seed=None, timing=plan.timing,
                              spectator=None, game=table_game("lodam", len(seats), options))
-        outcome = await _watched(_run_all(sessions), sessions, plan.stall_s, report)
+        try:
+            outcome = await _watched(_run_all(sessions), sessions, plan.stall_s, report)
+        finally:
+            report.nodes = _carried(sessions)
     except Exception as err:  # a table that fails is counted, not fatal to the others
         report.error = report.error or f"{type(err).__name__}: {err}"
         return report
     report.finished, report.blames = True, list(outcome[0].blames)
     return report
+
+
+def _spread(urls: str, first: int) -> Connector:
+    """Connections spread round-robin over the brokers of ``urls``: the ``k``-th made
+    starts at node ``first + k``, with the others after it to move to."""
+    turns = itertools.count(first)
+
+    def connect(presence: PresenceSpec) -> Transport:
+        return mqtt_connector(rotated(urls, next(turns)))(presence)
+
+    return connect
+
+
+def _carried(sessions: list[Session]) -> dict[str, int]:
+    """The messages each broker carried for ``sessions`` (their MQTT transports' counts)."""
+    total: Counter[str] = Counter()
+    for session in sessions:
+        total.update(getattr(session.link.transport, "counts", {}))
+    return dict(total)
+
+
+def _per_node(nodes: object) -> str:
+    """The per-node line of the plain report."""
+    counts = nodes if isinstance(nodes, dict) else {}
+    return "messages by broker: " + (", ".join(f"{url} {n}" for url, n in counts.items())
+                                     or "none counted")
 
 
 async def _watched(run: Coroutine[Any, Any, list[MatchOutcome]], sessions: list[Session],

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 
-__all__ = ["MAX_BROKERS", "join_brokers", "parse_brokers", "split_brokers"]
+__all__ = ["MAX_BROKERS", "join_brokers", "parse_brokers", "rotated", "split_brokers"]
 
 #: The most URLs one list may hold (a cluster is a handful of nodes).
 MAX_BROKERS = 16
@@ -46,3 +46,14 @@ def parse_brokers(text: str | Iterable[str]) -> tuple[BrokerUrl, ...]:
 def join_brokers(urls: Iterable[BrokerUrl | str]) -> str:
     """The one-string form of a list (what :func:`parse_brokers` reads back)."""
     return ",".join(str(url) for url in urls)
+
+
+def rotated(text: str, turn: int) -> str:
+    """The list ``text`` begun at its ``turn``-th node (modulo its length), the others
+    after it in order: the list of the ``turn``-th seat when seats are spread round-robin
+    over a cluster's nodes, each keeping every other node to move to."""
+    urls = split_brokers(text)
+    if len(urls) < 2:
+        return text
+    start = turn % len(urls)
+    return ",".join(urls[start:] + urls[:start])

@@ -45,6 +45,7 @@ nonce; a flood of peer messages beyond the queue's caps is shed (:mod:`.backlog`
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import select
@@ -143,6 +144,8 @@ class MqttTransport:
         self._at = 0  # the index in ``urls`` of the broker in use (or tried last)
         #: how many times the transport moved to another broker of :attr:`urls`
         self.moves = 0
+        #: messages received from and published to each broker, by its redacted URL
+        self.counts: collections.Counter[str] = collections.Counter()
         self._on_move = on_move
         self._presence = presence
         self._client_id = client_id
@@ -209,8 +212,8 @@ class MqttTransport:
                 log.info("%s; trying again", err)
                 await asyncio.sleep(delay)
                 delay = min(delay * self._backoff.factor, self._backoff.maximum)
-        if len(self.urls) > 1:
-            log.warning("on the broker %s", self.url.redacted())
+        if len(self.urls) > 1 and self._presence is not None:  # a peer's: say where
+            log.info("on the broker %s", self.url.redacted())
         self._supervisor = asyncio.create_task(self._supervise(client))
 
     async def _open_first(self) -> _Connection:
@@ -336,6 +339,7 @@ class MqttTransport:
         """Queue a message ``client`` received, and heal a stale will it may be."""
         if self._closed:
             return
+        self.counts[client.where] += 1
         if self.backlog.admit(message):
             self._queue.put_nowait(message)
         self._heal_stale_will(client, message)
@@ -367,6 +371,7 @@ class MqttTransport:
             try:
                 async with asyncio.timeout(self._timeout):
                     await client.publish(topic, payload, qos, retain)
+                self.counts[client.where] += 1
                 return
             except (_LinkError, TimeoutError) as err:
                 log.info("publish on %s failed (%s); retrying", topic,
@@ -493,6 +498,7 @@ class _Connection:
                  will: tuple[str, bytes] | None, tls_context: ssl.SSLContext | None,
                  take: Callable[[Message], None]) -> None:
         self.url, self._keepalive, self._take = url, keepalive, take
+        self.where = url.redacted()  #: the broker, as logs and counts name it
         self._loop = asyncio.get_running_loop()
         self.broken = asyncio.Event()
         self.error: _LinkError | None = None
