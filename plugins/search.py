@@ -80,6 +80,8 @@ class Hooks(Protocol[ViewT_contra, ActionT_co, KeyT, WorldT]):
 
     #: The errors a failed :meth:`prepare` or world may raise: the bot then falls back.
     failures: tuple[type[Exception], ...]
+    #: Whether :meth:`hidden` can ever answer a move (if not, the search never asks).
+    secrets: bool
 
     def observe(self, view: ViewT_contra) -> None:
         """See every view the seat is shown (also those not searched)."""
@@ -201,25 +203,31 @@ class ISMCTS(Generic[KeyT, WorldT]):
 
     def iterate(self) -> None:
         """One iteration: draw a world, descend, expand one node, roll out, back up."""
-        hooks = self.hooks
-        world = hooks.determinize(self.rng)
+        hooks, rng = self.hooks, self.rng
+        world = hooks.determinize(rng)
+        hidden = hooks.hidden if hooks.secrets else None
+        is_terminal, apply = world.is_terminal, world.apply
+        current_player, legal_actions = world.current_player, world.legal_actions
+        select = self._select
         node, path, expanded = self.root, [], False
-        while not expanded and not world.is_terminal():
-            secret = hooks.hidden(world)
-            if secret is not None:
-                world.apply(secret)
-                continue
-            seat = world.current_player()
-            legal = world.legal_actions()
-            move = self._select(node, legal)
-            child = node.children.get(move)
+        while not expanded and not is_terminal():
+            if hidden is not None:
+                secret = hidden(world)
+                if secret is not None:
+                    apply(secret)
+                    continue
+            seat = current_player()
+            legal = legal_actions()
+            move = select(node, legal)
+            children = node.children
+            child = children.get(move)
             if child is None:
-                child = node.children[move] = Node()
+                child = children[move] = Node()
                 expanded = len(legal) > 1
-            world.apply(move)
+            apply(move)
             path.append((child, seat))
             node = child
-        hooks.rollout(world, self.rng)
+        hooks.rollout(world, rng)
         values = hooks.values(world)
         for child, seat in path:
             child.visits += 1
@@ -232,17 +240,16 @@ class ISMCTS(Generic[KeyT, WorldT]):
         children = node.children
         untried = []
         best, best_score = legal[0], -math.inf
-        c = self.exploration
+        c, log, sqrt = self.exploration, math.log, math.sqrt
         for move in legal:
             child = children.get(move)
             if child is None:
                 untried.append(move)
                 continue
             child.avail += 1
-            if child.visits:
-                score = child.total / child.visits + c * math.sqrt(
-                    math.log(child.avail) / child.visits
-                )
+            visits = child.visits
+            if visits:
+                score = child.total / visits + c * sqrt(log(child.avail) / visits)
                 if score > best_score:
                     best, best_score = move, score
         if untried:

@@ -70,6 +70,7 @@ class LodamHooks:
     """Losing Lodam's knowledge for the search (see the module docstring)."""
 
     failures: tuple[type[Exception], ...] = (ReplayError, ValueError, IndexError)
+    secrets = True  #: other seats' offers and answers
 
     def __init__(self, seat: int) -> None:
         self.seat = seat

@@ -288,14 +288,29 @@ def _greedy(
     gets the rest. ``None`` if a seat cannot be filled."""
     gains = [0] * len(need)
     left = pool
+    left_mask = 0
+    for card in pool:
+        left_mask |= 1 << card
     for seat in sorted(range(len(need)), key=lambda s: -len(voids[s])):
         want = need[seat]
         if not want:
             continue
-        may, rest, got = allowed[seat], [], 0
+        may = allowed[seat]
+        if not left_mask & ~may:  # the seat may hold every card left: the first ones
+            if len(left) < want:
+                return None
+            gained = 0
+            for card in left[:want]:
+                gained |= 1 << card
+            gains[seat] |= gained
+            left_mask &= ~gained
+            left = left[want:]
+            continue
+        rest, got = [], 0
         for card in left:
             if got < want and may >> card & 1:
                 gains[seat] |= 1 << card
+                left_mask &= ~(1 << card)
                 got += 1
             else:
                 rest.append(card)

@@ -68,6 +68,7 @@ class LorumHooks:
 
     failures: tuple[type[Exception], ...] = (RulesError, ValueError, IndexError,
                                              AssertionError)
+    secrets = False  #: every Lorum move is public
 
     def __init__(self, *, random_rollouts: bool = False, epsilon: float = 0.1) -> None:
         self.random_rollouts = random_rollouts

@@ -127,6 +127,7 @@ class _SeenAll:
     genericity, not a bot): each world is a copy of the true state."""
 
     failures = ()
+    secrets = False
 
     def __init__(self, state: Any) -> None:
         self.state = state
