@@ -185,7 +185,7 @@ class Game(abc.ABC, Generic[OptionsT, DealT, ActionT, ViewT, PublicT]):
     exchanges: HiddenExchange[PublicT, ViewT] | None = None
     #: The game's actions as numbers for the kit's state API (:mod:`lodam_p2p.games.kit`;
     #: None: the game has none).
-    state_codes: DealCodes[DealT, ActionT] | None = None
+    state_codes: DealCodes[DealT, ActionT, ViewT] | None = None
     #: Whether a seat proven at fault leaves the match (:meth:`put_out`, Lodam) rather
     #: than paying for a void deal and playing on (:meth:`breach`, Lorum).
     puts_out: bool = False

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from importlib.metadata import entry_points
 
 from lodam_p2p.games.interface import Game
+from lodam_p2p.games.kit.params import Unknown
 from lodam_p2p.games.kit.state import DealGame, Setup
 from lodam_p2p.games.kit.values import GameError, SeatRange, UnknownGameError
 
@@ -92,7 +93,7 @@ def any_seat_range() -> SeatRange:
 
 
 def state_game(name: str, players: int | None = None, options: Iterable[str] = (), *,
-               first_dealer: int = 0, match: bool = False) -> DealGame[object, object]:
+               first_dealer: int = 0, match: bool = False) -> DealGame[Unknown, Unknown, Unknown]:
     """The state API of the game called ``name``: ``players`` seats (default 4, or the
     nearest the game seats), options from ``k=v`` texts, one deal or (``match``) a
     whole match. ``ValueError`` for a game without action numbers or a bad option."""

@@ -81,7 +81,7 @@ class CardGame(pyspiel.Game):  # type: ignore[misc]
         name, _, _, deal_bound, match_bound = GAMES[self.short_name]
         players = int(params.get("players", 4))
         match = bool(params.get("match", False))
-        self.states: DealGame[Any, Any] = state_game(
+        self.states: DealGame[Any, Any, Any] = state_game(
             name, players, options_of(str(params.get("options", ""))), match=match)
         bound = match_bound if match else deal_bound
         info = pyspiel.GameInfo(
@@ -120,7 +120,7 @@ class CardState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state over a kit state; ``seen[seat]`` is what the seat saw, step by
     step (its information state, less its present view)."""
 
-    def __init__(self, game: CardGame, inner: DealState[Any, Any] | None = None,
+    def __init__(self, game: CardGame, inner: DealState[Any, Any, Any] | None = None,
                  seen: list[list[str]] | None = None) -> None:
         super().__init__(game)
         self.inner = inner if inner is not None else game.states.new_initial_state()

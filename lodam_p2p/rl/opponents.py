@@ -16,7 +16,7 @@ from lodam_p2p.bots import BotRegistry
 from lodam_p2p.games.kit import DealState
 
 #: A policy over kit states: the number of the action the seat to act takes.
-Policy = Callable[[DealState[Any, Any]], int]
+Policy = Callable[[DealState[Any, Any, Any]], int]
 
 
 def bot_policy(name: str, game: str, seat: int, seed: int = 0,
@@ -25,7 +25,7 @@ def bot_policy(name: str, game: str, seat: int, seed: int = 0,
     options as texts), as a policy for the states where ``seat`` is to act."""
     bot = BotRegistry.load().get(name).for_game(game).make(seat, seed, options or {})
 
-    def decide(state: DealState[Any, Any]) -> int:
+    def decide(state: DealState[Any, Any, Any]) -> int:
         if state.current_player() != seat:
             raise ValueError(f"seat {seat} is not to act")
         return state.codes.code(bot.decide(state.observation(seat)))

@@ -69,7 +69,7 @@ class CardTableEnv(AECEnv):  # type: ignore[misc]
         self._action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
         self._mask = np.zeros(actions, np.int8)
         self._rng = random.Random()
-        self.state: DealState[Any, Any] | None = None
+        self.state: DealState[Any, Any, Any] | None = None
 
     # -- spaces ---------------------------------------------------------------------------
 
@@ -149,7 +149,7 @@ class CardTableEnv(AECEnv):  # type: ignore[misc]
 
     # -- inside ---------------------------------------------------------------------------
 
-    def _live(self) -> DealState[Any, Any]:
+    def _live(self) -> DealState[Any, Any, Any]:
         if self.state is None:
             raise RuntimeError("reset the environment first")
         return self.state

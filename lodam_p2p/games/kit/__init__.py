@@ -30,6 +30,7 @@ from lodam_p2p.games.kit.state import (
     Rules,
     Setup,
     StateGame,
+    as_state_game,
 )
 
 __all__ = [
@@ -42,5 +43,6 @@ __all__ = [
     "Rules",
     "Setup",
     "StateGame",
+    "as_state_game",
 ]
 

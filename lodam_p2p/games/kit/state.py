@@ -37,6 +37,7 @@ TERMINAL = -4
 ViewT_co = TypeVar("ViewT_co", covariant=True)
 DealT = TypeVar("DealT")
 ActionT = TypeVar("ActionT")
+ViewT = TypeVar("ViewT")
 
 
 class GameState(Protocol[ViewT_co]):
@@ -69,9 +70,10 @@ class StateGame(Protocol[ViewT_co]):
     def new_initial_state(self) -> GameState[ViewT_co]: ...
 
 
-class DealCodes(Protocol[DealT, ActionT]):
-    """What a game states for the state API: its actions as integers ``0 … size-1``
-    and how a deal of its match is made for the kit (forced steps taken by the deal)."""
+class DealCodes(Protocol[DealT, ActionT, ViewT_co]):
+    """What a game states for the state API: its actions as integers ``0 … size-1``,
+    how a deal of its match is made for the kit (forced steps taken by the deal) and a
+    seat's view of it."""
 
     #: How many action numbers there are.
     size: int
@@ -94,6 +96,10 @@ class DealCodes(Protocol[DealT, ActionT]):
 
     def new_deal(self, match: GameMatch, deck: Sequence[object] | None) -> DealT:
         """The match's next deal from ``deck`` (``None``: the deck carries over)."""
+        ...
+
+    def view(self, deal: DealT, seat: int) -> ViewT_co:
+        """All that ``seat`` may know of ``deal`` (the game's ``PlayerView``)."""
         ...
 
 
@@ -136,14 +142,14 @@ class Setup:
 
 
 @dataclass(slots=True)
-class DealState(Generic[DealT, ActionT]):
+class DealState(Generic[DealT, ActionT, ViewT]):
     """A state of any game of the interface (see the module docstring).
 
     ``history``: every action applied, chance outcomes included, so that two states
     with the same history are the same state (:meth:`clone` replays it)."""
 
     game: Rules
-    codes: DealCodes[DealT, ActionT]
+    codes: DealCodes[DealT, ActionT, ViewT]
     setup: Setup
     match: GameMatch = field(init=False)
     deal: DealT | None = field(init=False, default=None)
@@ -216,10 +222,10 @@ class DealState(Generic[DealT, ActionT]):
         over the deals settled so far."""
         return tuple(self.totals)
 
-    def observation(self, seat: int) -> object | None:
+    def observation(self, seat: int) -> ViewT | None:
         """``seat``'s view of the deal (the game's ``PlayerView``); ``None`` before the
         first deal is dealt."""
-        return None if self.deal is None else _deal(self.deal).view(seat)
+        return None if self.deal is None else self.codes.view(self.deal, seat)
 
     def clone(self) -> Self:
         """An independent copy (replayed from the history: the engines are exact)."""
@@ -284,11 +290,11 @@ def _match_over(match: GameMatch) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class DealGame(Generic[DealT, ActionT]):
+class DealGame(Generic[DealT, ActionT, ViewT]):
     """A :class:`StateGame` over a game of the interface and its :class:`DealCodes`."""
 
     game: Rules
-    codes: DealCodes[DealT, ActionT]
+    codes: DealCodes[DealT, ActionT, ViewT]
     setup: Setup
 
     @property
@@ -312,6 +318,12 @@ class DealGame(Generic[DealT, ActionT]):
         return len(self.game.deal_plan(self.game.start_match(
             self.setup.options, self.players, self.setup.first_dealer)).pack)
 
-    def new_initial_state(self) -> DealState[DealT, ActionT]:
+    def new_initial_state(self) -> DealState[DealT, ActionT, ViewT]:
         """A state before the first card is dealt."""
         return DealState(self.game, self.codes, self.setup)
+
+
+def as_state_game(game: DealGame[DealT, ActionT, ViewT]) -> StateGame[ViewT]:
+    """``game`` as the protocol it implements (checked by the type checker: a
+    :class:`DealGame` is a :class:`StateGame`, its states :class:`GameState`\\ s)."""
+    return game

@@ -20,6 +20,7 @@ from lodam_p2p.games.lodam.codes import (
 )
 from lodam_p2p.games.lodam.deal import Deal
 from lodam_p2p.games.lodam.match import Match
+from lodam_p2p.games.lodam.view import PlayerView
 
 
 def decision_of(code: int) -> Decision:
@@ -66,6 +67,10 @@ class LodamCodes:
             raise IllegalAction(0, None, "a Lodam deal needs its match and a new deck")
         return match.new_deal(deck)  # type: ignore[arg-type]
 
+
+    def view(self, deal: Deal, seat: int) -> PlayerView:
+        """The deal's view of ``seat``."""
+        return deal.view(seat)
 
 #: Losing Lodam's action numbers.
 CODES = LodamCodes()

@@ -24,6 +24,7 @@ from lodam_p2p.games.lorum.actions import (
 from lodam_p2p.games.lorum.cards import CARDS
 from lodam_p2p.games.lorum.deal import Deal
 from lodam_p2p.games.lorum.match import Match
+from lodam_p2p.games.lorum.view import PlayerView
 
 LAY_BASE = len(CARDS)
 PASS_CODE = 2 * len(CARDS)
@@ -81,6 +82,10 @@ class LorumCodes:
             raise IllegalAction(0, None, "a Lorum deal needs its match")
         return match.new_deal(deck, auto=True)  # type: ignore[arg-type]
 
+
+    def view(self, deal: Deal, seat: int) -> PlayerView:
+        """The deal's view of ``seat``."""
+        return deal.view(seat)
 
 #: Lorum's action numbers.
 CODES = LorumCodes()
