@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         asyncio.run(join_table(table=table, seat=seat, broker_url=broker, timing=timing,
                                spectator=spectator_for(args, table or "?"),
-                               make=partial(make)))
+                               make=partial(make), transcripts=args.transcripts))
     except (SessionError, ConnectError) as err:
         if not made:
             raise CliError(str(err), EXIT_FAILED) from None

@@ -111,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
                 return await host_table(table=table, seats=args.seats, options=options,
                                         local=seats, broker_url=url, listen=args.listen,
                                         timing=timing, spectator=spectator_for(args, table),
-                                        on_broker=tell, journal=journal, game=game.name)
+                                        on_broker=tell, journal=journal, game=game.name,
+                                        transcripts=args.transcripts)
 
             return run_match(args, match, [seat.player for seat in seats])
     finally:

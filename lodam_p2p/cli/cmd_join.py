@@ -92,7 +92,8 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
         cluster = await with_announced(broker, name)  # every node the host announces
         return await join_table(table=name, seat=seat, broker_url=cluster, timing=timing,
                                 spectator=spectator_for(args, name or "?"), journal=journal,
-                                accept=lambda found: bot_plays(bot, found.game, setup))
+                                accept=lambda found: bot_plays(bot, found.game, setup),
+                                transcripts=args.transcripts)
 
     try:
         return run_match(args, match, [seat.player])

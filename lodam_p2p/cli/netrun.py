@@ -165,7 +165,8 @@ def check_broker(url: str | None) -> str | None:
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
-    """``--broker``, ``--json``, ``--timeout``, ``--seed`` and ``--verbose``."""
+    """``--broker``, ``--json``, ``--timeout``, ``--seed``, ``--verbose``, ``--state-dir``
+    and ``--transcripts``."""
     add_broker(parser)
     parser.add_argument("--json", action="store_true",
                         help="print one JSON line with the result (the log goes to stderr)")
@@ -182,6 +183,10 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state-dir", metavar="DIR", type=Path,
                         help="this seat's journal, to come back after a crash with the same "
                              "command (default: a slot under $XDG_STATE_HOME/lodam)")
+    parser.add_argument("--transcripts", metavar="DIR", type=Path,
+                        help="write each hand's transcript, as every seat played here saw it, "
+                             "into DIR (TABLE-handNNNN-seatS.json; the host's watcher: "
+                             "-watcher), for 'lodam verify'; not with the terminal client")
 
 
 def add_session_options(parser: argparse.ArgumentParser) -> None:

@@ -48,7 +48,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.fairdeal import Blame, RemoteProtocolError
+from lodam_p2p.fairdeal import Blame, RemoteProtocolError, Transcript
 from lodam_p2p.games import Game, Standings
 from lodam_p2p.player import (
     DealEnded,
@@ -62,6 +62,7 @@ from lodam_p2p.player import (
 )
 from lodam_p2p.session.audit import RULES_OFFENCES
 from lodam_p2p.session.clocks import Clocks, SessionPhase, Timing
+from lodam_p2p.session.effects import Event, TranscriptReady
 from lodam_p2p.session.gamecourse import GameCourse
 from lodam_p2p.session.handplay import HandPlay
 from lodam_p2p.session.keys import Entropy
@@ -94,6 +95,9 @@ DRAW_REASON = "the match ends as a draw among the seats still playing"
 
 class Course(Clocks, GameCourse, ABC):
     """The match as one session follows it; see the module docstring."""
+
+    #: what the runner is asked to do (:mod:`.effects`), kept by :class:`~.seating.Seating`
+    events: list[Event]
 
     def __init__(self, table: str, plan: SeatPlan | None, identity: Ed25519PrivateKey, *,
                  entropy: Entropy, timing: Timing, spectator: SpectatorLog | None) -> None:
@@ -195,8 +199,13 @@ class Course(Clocks, GameCourse, ABC):
         very pass in which this seat made its own audit opening (the last card and the
         others' openings taken together, the audit convicting): the others need that
         opening to reach the same verdict, and without it they would find this seat
-        silent."""
+        silent. The runner is handed the hand's transcript (:class:`TranscriptReady`)."""
         self.drain_hand()
+        if self.hand is not None:
+            fair = self.hand.fair
+            self.events.append(TranscriptReady(
+                self.table, fair.config.hand, self.seat,
+                Transcript(fair.config, tuple(fair.envelopes()))))
         self.hand = None
 
     # --- hands --------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 The machine does no I/O and reads no clock. Besides the bodies it publishes
 (``outgoing``) and the retained lobby writes (``retained``), it leaves in its ``events``
 list what only the runner can do — ask the local player (:class:`AskPlayer`), let the
-link take frames from the seated peers only (:class:`Admit`) — and the runner feeds back
+link take frames from the seated peers only (:class:`Admit`), keep a finished hand's
+transcript (:class:`TranscriptReady`) — and the runner feeds back
 what comes of them (:class:`Decided`) through ``receive``, like everything the link
 delivers.
 """
@@ -15,7 +16,9 @@ from typing import Any, Protocol
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-__all__ = ["Admit", "AskPlayer", "Decided", "Event", "Place", "SessionError"]
+from lodam_p2p.fairdeal import Transcript
+
+__all__ = ["Admit", "AskPlayer", "Decided", "Event", "Place", "SessionError", "TranscriptReady"]
 
 
 class SessionError(Exception):
@@ -57,5 +60,19 @@ class Decided:
     action: Any  #: the game's action
 
 
+@dataclass(frozen=True, slots=True)
+class TranscriptReady:
+    """A hand is over at this peer: ``transcript`` holds its public configuration and
+    every envelope this peer took (its own too), as ``lodam verify`` reads it. ``hand``
+    is the fair-deal hand number (the transcript's), ``seat`` this peer's seat (None for
+    a watcher). A hand whose deck is carried on to the next deal is over only with that
+    deal: its later transcript holds the earlier one's envelopes."""
+
+    table: str
+    hand: int
+    seat: int | None
+    transcript: Transcript
+
+
 #: What the machine asks its runner to do.
-Event = AskPlayer | Admit
+Event = AskPlayer | Admit | TranscriptReady

@@ -6,7 +6,10 @@ inbox the link fills, the event loop's clock, the player's pending decision and 
 into the machine's ``receive`` with the time, then ``handle_timer``; between turns it
 publishes what the machine said (retained lobby writes, then bodies), does what the
 machine asked (:mod:`.effects`), and sleeps until input comes or the machine's next
-deadline (:meth:`~lodam_p2p.session.seat.TableMachine.timer`) is due.
+deadline (:meth:`~lodam_p2p.session.seat.TableMachine.timer`) is due. Given a
+``transcripts`` directory, it writes there each hand's transcript the machine hands it
+(:class:`~.effects.TranscriptReady`): one file per hand and seat,
+:func:`transcript_name`, as ``lodam verify`` reads it.
 
 :class:`Session` is what the table drivers (:mod:`.table`) build: the machine, bound to
 a runner over ``link`` (``await session.run()`` plays the match).
@@ -18,10 +21,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine, Sequence
+from pathlib import Path
 from typing import Any
 
 from lodam_p2p.session.course import Timing
-from lodam_p2p.session.effects import Admit, AskPlayer, Decided, SessionError
+from lodam_p2p.session.effects import Admit, AskPlayer, Decided, SessionError, TranscriptReady
 from lodam_p2p.session.journal import SeatJournal
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.link import Link
@@ -32,7 +36,7 @@ from lodam_p2p.session.seat import TableMachine
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport import TransportError
 
-__all__ = ["MAX_IDLE", "SeatRunner", "Session"]
+__all__ = ["MAX_IDLE", "SeatRunner", "Session", "transcript_name"]
 
 log = logging.getLogger("lodam_p2p.session")
 
@@ -51,6 +55,8 @@ class SeatRunner:
         self.opened = asyncio.Event()
         #: the player's pending decision, if any
         self.deciding: asyncio.Task[None] | None = None
+        #: where each hand's transcript is written (None: nowhere)
+        self.transcripts: Path | None = None
 
     @staticmethod
     def clock() -> float:
@@ -120,6 +126,20 @@ class SeatRunner:
                 self.link.restrict(event.peers)
             elif isinstance(event, AskPlayer):
                 self.deciding = asyncio.create_task(self._decide(event))
+            elif isinstance(event, TranscriptReady) and self.transcripts is not None:
+                self._keep(event, self.transcripts)
+
+    @staticmethod
+    def _keep(ready: TranscriptReady, folder: Path) -> None:
+        """Write a hand's transcript into ``folder``; a disk error is logged, the table
+        plays on."""
+        path = folder / transcript_name(ready.table, ready.hand, ready.seat)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(ready.transcript.to_json() + "\n", encoding="utf-8")
+        except OSError as err:
+            log.warning("table %s: could not write the transcript %s: %s", ready.table,
+                        path, err.strerror or err)
 
     async def _decide(self, ask: AskPlayer) -> None:
         plan = self.machine.plan
@@ -135,6 +155,13 @@ class SeatRunner:
         """Stop the player's pending decision, if any."""
         if self.deciding is not None:
             self.deciding.cancel()
+
+
+def transcript_name(table: str, hand: int, seat: int | None) -> str:
+    """The file name of ``table``'s hand ``hand`` as ``seat`` saw it (a watcher, the
+    host that holds no seat, is ``watcher``): ``TABLE-hand0003-seat1.json``."""
+    who = "watcher" if seat is None else f"seat{seat}"
+    return f"{table}-hand{hand:04d}-{who}.json"
 
 
 class Session(TableMachine):

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -125,7 +126,8 @@ def _link(connect: Connector, table: str, identity: Ed25519PrivateKey, timing: T
 def _sessions(table: str, options: Any, seats: int, local: Sequence[SeatPlan], *,
               connect: Connector, seed: int | None, timing: Timing,
               spectator: SpectatorLog | None, journal: Journal | None = None,
-              game: Game | None = None, brokers: tuple[str, ...] = ()) -> list[Session]:
+              game: Game | None = None, brokers: tuple[str, ...] = (),
+              transcripts: Path | None = None) -> list[Session]:
     """The host (a watcher keeping the lobby) and one session per local seat.
 
     With a ``journal``, each session keeps its identity, the match and the result there.
@@ -152,12 +154,15 @@ def _sessions(table: str, options: Any, seats: int, local: Sequence[SeatPlan], *
     host = Session(host_link, plan=None, entropy=entropies[0], timing=timing,
                    host=host_link.peer, desk=desk, spectator=spectator, journal=kept[0],
                    follow=seat_links[0].peer if seat_links else None, together=together)
-    return [host] + [
+    sessions = [host] + [
         Session(link, plan=plan, entropy=entropy, timing=timing, host=host_link.peer,
                 journal=entry, together=together)
         for link, plan, entropy, entry in zip(seat_links, local, entropies[1:], kept[1:],
                                               strict=True)
     ]
+    for session in sessions:
+        session.runner.transcripts = transcripts
+    return sessions
 
 
 def _kept(journal: Journal | None, table: str, seats: int) -> list[SeatJournal]:
@@ -204,12 +209,14 @@ async def host_table(*, table: str, seats: int, options: Any, local: Sequence[Se
                      connector: Connector | None = None,
                      spectator: SpectatorLog | None = None,
                      on_broker: object = None, journal: Journal | None = None,
-                     game: str = DEFAULT_GAME) -> MatchOutcome:
+                     game: str = DEFAULT_GAME,
+                     transcripts: Path | None = None) -> MatchOutcome:
     """Host ``table`` of ``game`` with ``seats`` seats, ``local`` of them played here.
 
     ``on_broker`` (a callable taking the broker URL) is told where others should join:
     the first of the broker's LAN URLs (:func:`lodam_p2p.discovery.announced_brokers`,
-    also in the table's announcement), else ``broker_url`` (loopback).
+    also in the table's announcement), else ``broker_url`` (loopback). ``transcripts``:
+    a directory where every session here writes each hand's transcript.
     """
     topics.check_name(table, "table")
     played = table_game(game, seats, options)
@@ -224,7 +231,7 @@ async def host_table(*, table: str, seats: int, options: Any, local: Sequence[Se
             on_broker(brokers[0] if brokers else url)
         sessions = _sessions(table, options, seats, local, connect=connect, seed=seed,
                              timing=timing or Timing(), spectator=spectator, journal=journal,
-                             game=played, brokers=brokers)
+                             game=played, brokers=brokers, transcripts=transcripts)
         async with _advertised(table, brokers, listen):
             outcomes = await _run_all(sessions)
     return outcomes[0]
@@ -320,7 +327,8 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
                      spectator: SpectatorLog | None = None,
                      make: Callable[..., Session] = Session,
                      journal: Journal | None = None,
-                     accept: Callable[[TableAnnouncement], None] | None = None) -> MatchOutcome:
+                     accept: Callable[[TableAnnouncement], None] | None = None,
+                     transcripts: Path | None = None) -> MatchOutcome:
     """Join ``table`` (None: the first open one on the broker) with one local seat.
 
     ``make`` builds the session (``Session``, or a subclass such as the adversary's).
@@ -329,7 +337,8 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
     ``accept`` may refuse the table found (its game, say) with a :class:`SessionError`.
     A new seat waits for its table to be announced with a seat free (a host about to
     play again, a table full for now), telling its player why: a person until they
-    leave, a bot :data:`TABLE_PATIENCE_S` seconds."""
+    leave, a bot :data:`TABLE_PATIENCE_S` seconds. ``transcripts``: a directory where
+    the seat writes each hand's transcript."""
     async with broker_for(broker_url, None, connector) as (connect, _url):
         kept = SeatJournal(journal, "seat", table)
         if kept.rejoining:
@@ -353,4 +362,5 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
         link = _link(connect, name, identity, timing, watch_lobby=True, epoch=epoch)
         session = make(link, plan=seat, entropy=entropy, timing=timing, spectator=spectator,
                        journal=kept)
+        session.runner.transcripts = transcripts
         return (await _run_all([session]))[0]

@@ -1,0 +1,110 @@
+"""Transcripts from real tables: the table machine hands its runner each finished hand's
+transcript (``TranscriptReady``), the runner writes it, and ``lodam verify`` accepts it.
+
+In memory over the hub (every seat and the host's watcher in one process), and over a
+private Mosquitto with ``lodam host … --transcripts DIR`` and bot processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from lodam_p2p.fairdeal import Transcript, verify_transcript
+from lodam_p2p.games.lodam import Options
+from lodam_p2p.session.effects import TranscriptReady
+from lodam_p2p.session.runner import transcript_name
+from lodam_p2p.transport.memory import MemoryHub
+from tests.session.helpers import bots, table
+from tests.support.aio import MATCH_PATIENCE
+from tests.support.brokers import Mosquitto
+from tests.support.procs import announced, wait_for
+from tests.support.virtual import run_on_table_clock as run
+
+
+def test_every_hand_of_an_in_memory_match_hands_over_a_transcript_that_verifies(
+        tmp_path: Path) -> None:
+    sessions = table(MemoryHub(), bots(["random"] * 3), Options(lives=1))
+    handed: list[TranscriptReady] = []
+    watcher = sessions[0]
+    keep = watcher.runner._keep
+
+    def record(ready: TranscriptReady, folder: Path) -> None:
+        handed.append(ready)
+        keep(ready, folder)
+
+    watcher.runner._keep = record  # type: ignore[method-assign]
+    for session in sessions:
+        session.runner.transcripts = tmp_path
+
+    async def scenario() -> list[object]:
+        return list(await asyncio.gather(*(s.run() for s in sessions)))
+
+    outcomes = run(scenario(), MATCH_PATIENCE)
+    deals = outcomes[0].deals  # type: ignore[attr-defined]
+    assert deals >= 1 and not outcomes[0].blames  # type: ignore[attr-defined]
+    # the watcher was handed one transcript per hand, each complete and sound
+    assert [r.hand for r in handed] == list(range(1, deals + 1))
+    for ready in handed:
+        assert ready.table == "oak" and ready.seat is None
+        assert ready.transcript.config.hand == ready.hand
+        verdict = verify_transcript(ready.transcript)
+        assert verdict.sound, verdict.summary
+    # and every seat wrote its own file of every hand, each one verifying alike
+    for hand in range(1, deals + 1):
+        texts = {seat: (tmp_path / transcript_name("oak", hand, seat)).read_text()
+                 for seat in (None, 0, 1, 2)}
+        configs = {Transcript.from_json(t).config for t in texts.values()}
+        assert len(configs) == 1
+        for text in texts.values():
+            assert verify_transcript(Transcript.from_json(text)).sound
+    # what a table wrote is what verify judges: one changed signed byte is refused
+    written = Transcript.from_json((tmp_path / transcript_name("oak", 1, 1)).read_text())
+    seat, raw = written.envelopes[3]
+    forged = (seat, raw[:-1] + bytes([raw[-1] ^ 1]))
+    assert not verify_transcript(Transcript(written.config, (
+        *written.envelopes[:3], forged, *written.envelopes[4:]))).sound
+
+
+def _lodam(*args: str, log: Path) -> subprocess.Popen[bytes]:
+    with log.open("wb") as err:
+        return subprocess.Popen([sys.executable, "-m", "lodam_p2p", *args],
+                                stdout=subprocess.PIPE, stderr=err)
+
+
+@pytest.mark.slow
+def test_lodam_host_with_transcripts_leaves_files_lodam_verify_accepts(
+        make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
+    broker = make_mosquitto("set_tcp_nodelay true")
+    folder = tmp_path / "transcripts"
+    host = _lodam("host", "--table", "ash", "--seats", "3", "--bot", "random",
+                  "--broker", broker.url, "--json", "--option", "lives=1",
+                  "--state-dir", str(tmp_path / "host-state"),
+                  "--transcripts", str(folder), log=tmp_path / "host.log")
+    wait_for("the host's announcement on the broker", lambda: announced(broker, "ash"))
+    joined = [_lodam("bot", "random", "--table", "ash", "--broker", broker.url,
+                     "--state-dir", str(tmp_path / f"bot{i}-state"),
+                     "--transcripts", str(tmp_path / f"bot{i}"), log=tmp_path / f"bot{i}.log")
+              for i in range(2)]
+    out, _ = host.communicate(timeout=MATCH_PATIENCE)
+    for bot in joined:
+        bot.communicate(timeout=60)
+    assert host.returncode == 0, (tmp_path / "host.log").read_text()
+    result = json.loads(out.decode().splitlines()[-1])
+    files = sorted(folder.glob("ash-hand*.json"))
+    # the watcher and the host's bot seat, one file each per hand
+    assert len(files) == 2 * result["deals"] >= 2
+    assert len(list((tmp_path / "bot0").glob("ash-hand*-seat*.json"))) == result["deals"]
+    for path in files:
+        verify = subprocess.run([sys.executable, "-m", "lodam_p2p", "verify", "--json",
+                                 str(path)], capture_output=True, check=False)
+        assert verify.returncode == 0, verify.stdout + verify.stderr
+        verdict = json.loads(verify.stdout)
+        assert verdict["sound"] and verdict["attributable"] is False
+        assert verdict["seat"] is None and verdict["argument"] == "tw"
