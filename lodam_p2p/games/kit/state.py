@@ -237,17 +237,15 @@ class DealState(Generic[DealT, ActionT, ViewT]):
     def __deepcopy__(self, memo: dict[int, object]) -> Self:
         return self.clone()
 
+    def __repr__(self) -> str:
+        return (f"<{self.game.name} state: {self.players} seats, {len(self.history)} steps, "
+                f"{self.deals} deals settled, player {self.current_player()}>")
+
     # -- what a bridge reads too ------------------------------------------------------------
 
     def action_of(self, code: int) -> ActionT:
         """The game's action of the seat to act numbered ``code``."""
         return self.codes.action(self.current_player(), code)
-
-    def dealt_to(self, seat: int) -> tuple[int, ...]:
-        """The pack indices dealt so far in this deal to ``seat`` (in dealt order)."""
-        schedule = self.game.deal_plan(self.match).schedule
-        return tuple(i for j, i in enumerate(self.drawn)
-                     if j < len(schedule) and schedule[j] == seat)
 
     # -- inside ---------------------------------------------------------------------------
 
