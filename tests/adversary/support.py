@@ -4,7 +4,9 @@
 one random bot), one ``lodam bot random`` and ``lodam adversary KIND``, three seats, one
 life each so the match stays short, and a short table time limit so that silence is
 voted out quickly. It returns the honest results (the host's and the joining bot's JSON
-lines) and the adversary's report.
+lines) and the adversary's report. :func:`play_four` plays the red team's own table instead:
+four seats, either game, the adversary joining first (seat 1) or last (seat 3), checked
+by :func:`assert_held` (the attack won nothing and no honest seat is named).
 """
 
 from __future__ import annotations
