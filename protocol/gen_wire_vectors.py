@@ -1,0 +1,222 @@
+"""Generate the stream- and session-layer vectors in protocol/vectors/wire.json.
+
+    python protocol/gen_wire_vectors.py           # (re)write the vectors
+    python protocol/gen_wire_vectors.py --check   # exit 1 if the file differs from a fresh run
+
+Everything is deterministic: the identity keys are Ed25519 keys whose 32-byte seeds are
+SHA-256 of a fixed label, Ed25519 signatures are deterministic, and every nonce is
+fixed. The layouts are those of protocol/WIRE.md. Session arguments are written as JSON
+with each msgpack ``bin`` as ``{"bin": hex}`` (JSON has no bytes); the fair-deal envelope
+the bodies carry is the one of vectors/envelope.json (a REVEAL of position 3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from lodam_p2p.session.audit import offer_commitment
+from lodam_p2p.session.lot import commitment, draw
+from lodam_p2p.session.resumestate import pack_state
+from lodam_p2p.session.wire import DOMAIN, Body, Msg, peer_name, raw_public, seal_frame
+from lodam_p2p.transport import topics
+from lodam_p2p.transport.frames import Frame, FrameKind, ResendRequest
+from lodam_p2p.transport.lobby import TableAnnouncement
+from lodam_p2p.transport.presence import PRESENCE_DOMAIN, PresenceSpec
+from lodam_p2p.transport.stream import EPOCH_SPAN
+
+HERE = Path(__file__).parent / "vectors"
+TABLE = "oak"
+#: The fair-deal context of the session examples: that of vectors/envelope.json.
+TABLE_ID = b"lodam-vectors-01"
+HAND = 7
+
+
+def identity(label: str) -> Ed25519PrivateKey:
+    """The fixed identity key named ``label``."""
+    return Ed25519PrivateKey.from_private_bytes(
+        hashlib.sha256(b"lodam/vectors/wire/" + label.encode()).digest())
+
+
+def jsonable(value: Any) -> Any:
+    """A session argument as JSON: bytes as ``{"bin": hex}``."""
+    if isinstance(value, bytes):
+        return {"bin": value.hex()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items()}
+    return value
+
+
+def key_entry(label: str) -> dict[str, str]:
+    """A fixed identity: seed, public key, and the peer name derived from it."""
+    key = identity(label)
+    pub = raw_public(key)
+    return {"label": label,
+            "ed25519_seed": hashlib.sha256(b"lodam/vectors/wire/" + label.encode()).hexdigest(),
+            "public_key": pub.hex(), "peer_name_input": (b"lodam/peer\x00" + pub).hex(),
+            "peer": peer_name(pub)}
+
+
+def publication(key: Ed25519PrivateKey, frame: bytes) -> dict[str, str]:
+    """A frame signed for publication at :data:`TABLE`: the signed input, the signature
+    and the published bytes (public key ‖ signature ‖ frame)."""
+    pub = raw_public(key)
+    sealed = seal_frame(key, pub, TABLE, frame)
+    signed = DOMAIN + TABLE.encode() + b"\x00" + frame
+    return {"frame": frame.hex(), "signing_input": signed.hex(),
+            "signature": sealed[32:96].hex(), "publication": sealed.hex()}
+
+
+def stream_vectors(me: Ed25519PrivateKey, other: str) -> dict[str, Any]:
+    """A DATA, a STATUS and a RESEND frame, and the first DATA of epoch 1."""
+    peer = peer_name(raw_public(me))
+    body = Body(Msg.LEAVE).encode()
+    resend = ResendRequest(other, ((1, 2), (5, 5))).encode()
+    frames = {
+        "data": Frame(FrameKind.DATA, peer, 1, body),
+        "status": Frame(FrameKind.STATUS, peer, 3),
+        "resend": Frame(FrameKind.RESEND, peer, 3, resend),
+        "data_epoch_1": Frame(FrameKind.DATA, peer, EPOCH_SPAN + 1, body),
+    }
+    out: dict[str, Any] = {}
+    for name, frame in frames.items():
+        out[name] = {"kind": int(frame.kind), "sender": frame.sender, "seq": frame.seq,
+                     "body": frame.body.hex(), **publication(me, frame.encode())}
+    out["resend"]["request"] = {"target": other, "ranges": [[1, 2], [5, 5]]}
+    return out
+
+
+def session_examples(me: str, my_key: bytes, other: str, other_key: bytes,
+                     envelope: bytes) -> list[tuple[Msg, int, int, tuple[Any, ...],
+                                                    tuple[bytes, ...]]]:
+    """One body of each session kind: (kind, hand, step, args, envelopes)."""
+    nonce = hashlib.sha256(b"lodam/vectors/wire/lot-nonce").digest()
+    salt = hashlib.sha256(b"lodam/vectors/wire/offer-salt").digest()[:16]
+    offer = offer_commitment(TABLE_ID, HAND, 2, step=11, position=3, salt=salt)
+    state = pack_state({"hand": 8, "scores": [2, 0, 1]})
+    env = (envelope,)
+    return [
+        (Msg.JOIN, 0, 0, ("ann", "bot:random"), ()),
+        (Msg.LEAVE, 0, 0, (), ()),
+        (Msg.SEATS, 0, 0, ([[me, "ann", "bot:random"], [other, "bob", "human"]], 3), ()),
+        (Msg.START, 0, 0, (TABLE_ID, {"lives": 3}, [[me, my_key, "ann", "bot:random"],
+                                                    [other, other_key, "bob", "human"]],
+                           30.0), ()),
+        (Msg.LOT_COMMIT, 0, 0, (commitment(TABLE_ID, 0, nonce),), ()),
+        (Msg.LOT_REVEAL, 0, 0, (nonce,), ()),
+        (Msg.PROTO, HAND, 0, (), env),
+        (Msg.PLAY, HAND, 12, (3,), env),
+        (Msg.OFFER, HAND, 11, ("card", offer), ()),
+        (Msg.ANSWER, HAND, 12, (None,), ()),
+        (Msg.OUTCOME, HAND, 13, (False, 5), ()),
+        (Msg.SWALLOW, HAND, 14, (True,), ()),
+        (Msg.DECLARE, HAND, 15, (True, 1), ()),
+        (Msg.CHALLENGE, HAND, 16, (None,), ()),
+        (Msg.NOTES, HAND, 0, ([[11, 3, salt]],), env),
+        (Msg.VOID, HAND, 0, (1, "seat 1: share: the share proof fails"), env),
+        (Msg.RESULT, 0, 0, ([0], 9, 9, [2, 0, 1], []), ()),
+        (Msg.BYE, 0, 0, (), ()),
+        (Msg.REMASK, HAND, 14, (), env),
+        (Msg.REJOIN, 0, 0, (HAND, [1]), ()),
+        (Msg.RESUME, HAND, 0, (1, 8, state), ()),
+        (Msg.ATTEST, HAND, 0, (1, 8, state), ()),
+        (Msg.TIMEOUT, HAND, 12, (1,), ()),
+        (Msg.MOVE, HAND, 12, ("play", [], 3), env),
+    ]
+
+
+def session_vectors(me: Ed25519PrivateKey, other: Ed25519PrivateKey,
+                    envelope: bytes) -> list[dict[str, Any]]:
+    """Each session body, framed as DATA number 1, 2, … of one stream and signed."""
+    peer, other_pub = peer_name(raw_public(me)), raw_public(other)
+    out = []
+    examples = session_examples(peer, raw_public(me), peer_name(other_pub), other_pub, envelope)
+    for seq, (kind, hand, step, args, envs) in enumerate(examples, start=1):
+        body = Body(kind, hand, step, args, envs).encode()
+        frame = Frame(FrameKind.DATA, peer, seq, body).encode()
+        out.append({"name": kind.name, "kind": int(kind), "hand": hand, "step": step,
+                    "args": jsonable(list(args)), "envelopes": [e.hex() for e in envs],
+                    "body": body.hex(), "seq": seq, **publication(me, frame)})
+    return out
+
+
+def presence_vectors(me: Ed25519PrivateKey) -> dict[str, Any]:
+    """A signed "online" presence and the matching Last Will."""
+    pub = raw_public(me)
+    peer = peer_name(pub)
+    spec = PresenceSpec(TABLE, peer, signer=me.sign, pubkey=pub, epoch=0)
+    nonce = "0123456789abcdef"
+    out: dict[str, Any] = {"topic": spec.topic, "nonce": nonce, "epoch": 0, "conn": 1}
+    for name, online in (("online", True), ("will", False)):
+        state = b"1" if online else b"0"
+        signed = b"\x00".join([PRESENCE_DOMAIN + TABLE.encode(), peer.encode(),
+                               nonce.encode(), state, b"0.1"])
+        out[name] = {"signing_input": signed.hex(), "payload": spec.payload(nonce, online, 1)
+                     .decode()}
+    return out
+
+
+def lobby_vectors(host: str) -> dict[str, Any]:
+    """Two announcements: a Lodam table open, a Lorum table full with its brokers."""
+    lodam = TableAnnouncement(TABLE, host, 3, ("ann",), (("lives", "3"), ("time_limit_s", "30.0")))
+    lorum = TableAnnouncement("elm", host, 4, ("ann", "bob", "cy", "di"), (), "full",
+                              game="lorum", brokers=("mqtt://192.168.1.20:1883",))
+    return {"topic": lodam.topic, "open_lodam": lodam.encode().decode(),
+            "full_lorum": lorum.encode().decode(), "withdrawal": ""}
+
+
+def lot_vectors() -> dict[str, Any]:
+    """The commitments and the draw of a three-seat lot."""
+    nonces = [hashlib.sha256(b"lodam/vectors/wire/lot-%d" % s).digest() for s in range(3)]
+    return {"table_id": TABLE_ID.hex(), "nonces": [n.hex() for n in nonces],
+            "commitments": [commitment(TABLE_ID, s, n).hex() for s, n in enumerate(nonces)],
+            "draw_digest": hashlib.sha256(b"lodam/lot-draw\x00" + TABLE_ID + b"".join(nonces))
+            .hexdigest(), "dealer": draw(TABLE_ID, nonces)}
+
+
+def build() -> dict[str, Any]:
+    """The whole vector file's content."""
+    me, other = identity("ann"), identity("bob")
+    envelope = bytes.fromhex(json.loads((HERE / "envelope.json").read_text())["envelope"])
+    peer, other_peer = peer_name(raw_public(me)), peer_name(raw_public(other))
+    return {
+        "table": TABLE, "table_id": TABLE_ID.hex(), "hand": HAND,
+        "identities": [key_entry("ann"), key_entry("bob")],
+        "topics": {"peer": topics.peer_topic(TABLE, peer),
+                   "peers": topics.table_peers_pattern(TABLE),
+                   "presence": topics.presence_topic(TABLE, peer),
+                   "lobby": topics.lobby_topic(TABLE), "lobby_all": topics.LOBBY_PATTERN},
+        "stream": stream_vectors(me, other_peer),
+        "session": session_vectors(me, other, envelope),
+        "presence": presence_vectors(me),
+        "lobby": lobby_vectors(peer),
+        "lot": lot_vectors(),
+    }
+
+
+def render(content: Any) -> str:
+    """The exact file text."""
+    return json.dumps(content, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    """Write the vectors, or with ``--check`` say whether the file is stale (exit 1)."""
+    path, text = HERE / "wire.json", render(build())
+    if "--check" in argv:
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            print("stale vectors: wire.json")
+            return 1
+        return 0
+    path.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
