@@ -57,9 +57,11 @@ def lodam_bot_types() -> Sequence[BotType]:
 def lodam_bot_fallback(bot_name: str, seat: int) -> BotType | None:
     """Choose the bot type that takes over a seat whose bot failed.
 
-    Called by the arena when a bot raised an error or gave an answer the engine
-    refused; the fallback plays that seat for the rest of the match (the error is
-    counted and reported, the match goes on). ``firstresult``: the first plugin that
+    Called wherever a bot plays (the arena, ``play``, ``host``, ``join``, ``bot``) when
+    a bot raised, gave an answer the engine refused or went over its time budget; the
+    fallback plays that move and the seat for the rest of the match (the error is
+    logged, counted and listed in ``bot_errors``; the match goes on unless the seat is
+    strict, ``--strict-bots``). ``firstresult``: the first plugin that
     returns a type decides; when every plugin returns ``None`` the bundled ``random``
     bot is used (and when that is absent too, the first legal move).
 

@@ -175,9 +175,10 @@ def _bot_json(bot: RegisteredBot) -> dict[str, object]:
         "summary": bot.type.summary,
         "games": list(bot.type.all_games),
         "options": _options_json(bot.type),
+        "budget_s": bot.type.budget,
         "by_game": {
             game: {"summary": part.summary, "source": bot.source_of(part),
-                   "options": _options_json(part)}
+                   "options": _options_json(part), "budget_s": part.budget}
             for part in bot.type.parts for game in part.games
         },
     }
@@ -191,6 +192,6 @@ def _print_bot(bot: RegisteredBot, part: BotType, width: int) -> None:
     """One bot as it plays one game: that game's part, source and options."""
     pad = " " * (width + 2)
     print(f"  {bot.name:<{width}}  {part.summary}")
-    print(f"  {pad}from {bot.source_of(part)}")
+    print(f"  {pad}from {bot.source_of(part)}; thinks up to {part.budget:g} s a decision")
     for option in part.options:
         print(f"  {pad}option {bot.name}.{option.key}={option.default}: {option.help}")

@@ -142,7 +142,7 @@ def bots_only(args: argparse.Namespace, options: Any, lineup: list[str],
     """A table of bots only, told by ``spectator`` (a wrapper of the first seat; default
     Lodam's log) as plain text; with ``--json`` the story goes to stderr and stdout has
     only the one-line result."""
-    from lodam_p2p.bots.adapter import faults_of  # noqa: PLC0415
+    from lodam_p2p.bots.adapter import BotForfeit, faults_of  # noqa: PLC0415
     from lodam_p2p.cli.cmd_bots import bot_setup  # noqa: PLC0415
     from lodam_p2p.cli.netrun import result_json  # noqa: PLC0415
     from lodam_p2p.ui.glyphs import Glyphs  # noqa: PLC0415
@@ -174,6 +174,8 @@ def bots_only(args: argparse.Namespace, options: Any, lineup: list[str],
         outcome = asyncio.run(match())
     except CliError:
         raise
+    except BotForfeit as err:  # --strict-bots: the first bot error ends the match
+        raise CliError(str(err), EXIT_STOPPED) from None
     except Exception as err:
         logging.getLogger(__name__).error("the table stopped", exc_info=err)
         raise CliError(stopped_line(err, getattr(args, "broker", None), None),
