@@ -231,3 +231,27 @@ def test_a_factory_that_raises_is_one_line_naming_the_bot_and_source(
     assert message.startswith("bot 'boom' (from ")
     assert "could not start at seat 3: RuntimeError: no brain today" in message
     assert "\n" not in message and "in __init__" in caught.value.trace
+
+
+def test_a_person_at_the_table_is_told_each_bot_error_counted(registry: BotRegistry) -> None:
+    from lodam_p2p.cli.person import bot_error_notice
+
+    class Person:
+        def __init__(self) -> None:
+            self.notices: list[Notice] = []
+
+        def notify(self, event: object) -> None:
+            assert isinstance(event, Notice)
+            self.notices.append(event)
+
+    person = Person()
+    tell = bot_error_notice(person)  # type: ignore[arg-type]
+    players = [BotPlayer("flaky", registry.make("flaky", seat, 1), on_fault=tell)
+               for seat in (1, 2)]
+    view = first_view()
+    for player in players:
+        for _ in range(3):
+            asyncio.run(player.decide(view))
+    assert [n.level for n in person.notices] == [NoticeLevel.WARNING] * 2
+    assert person.notices[0].text.startswith("bot error 1: bot 'flaky'")
+    assert person.notices[1].text.startswith("bot error 2: bot 'flaky'")
