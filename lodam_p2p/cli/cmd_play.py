@@ -34,9 +34,10 @@ from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bot_flags import OneBot
 from lodam_p2p.cli.broker_list import BrokerList
 from lodam_p2p.cli.cmd_bots import add_bot_arguments
-from lodam_p2p.cli.person import DEFAULT_DELAY, load_registry, play_with_person
+from lodam_p2p.cli.person import load_registry, play_with_person
 from lodam_p2p.cli.play_drivers import choose_driver, hosting_notice
 from lodam_p2p.cli.play_lobby import from_lobby, game_joined
+from lodam_p2p.cli.play_pace import DEFAULT_DELAY, seconds
 from lodam_p2p.cli.play_seats import (
     BOT_NAMES,
     bot_lineup,
@@ -45,16 +46,19 @@ from lodam_p2p.cli.play_seats import (
     hosted,
     lineup_for,
     setup_logging,
-    stopped_line,
+    stopped,
 )
+from lodam_p2p.transport.brokers import parse_brokers
+from lodam_p2p.transport.url import BadBrokerUrl
 
 if TYPE_CHECKING:
     from lodam_p2p.bots.registry import BotRegistry
     from lodam_p2p.games.lodam import Action, Options, PlayerView
     from lodam_p2p.tableplan import MatchOutcome
 
-#: The parts of ``lodam play`` that live in its helper modules, named here too: the
-#: Lorum table (:mod:`.play_lorum`) and ``lodam host`` and ``join`` take them from here.
+#: The parts of ``lodam play`` that live in its helper modules, named here too for
+#: ``lodam host`` and ``join``; the helpers never import this module (the route's
+#: layers, from this command down to :mod:`.play_pace`, are an import-linter contract).
 __all__ = ["BOT_NAMES", "DEFAULT_BOT", "DEFAULT_SEATS", "Given", "bot_lineup", "bot_seats",
            "bots_only", "choose_driver", "hosted", "hosting_notice", "lineup_for",
            "play_defaults", "register", "run", "seconds", "setup_logging", "stopped",
@@ -122,17 +126,6 @@ class Given(argparse.Action):
         namespace.given = given | {self.dest}
 
 
-def seconds(text: str) -> float:
-    """A ``--bot-delay`` value: 0 to 30 seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 30:
-        raise argparse.ArgumentTypeError(f"a delay of 0 to 30 seconds, not {text!r}")
-    return value
-
-
 def run(args: argparse.Namespace) -> int:
     """Play; exit status 0 when the person left or the match ended."""
     valid_broker(args.broker)
@@ -141,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "join_row", None) is not None:
         args.game = game_joined(args)
     if getattr(args, "game", "lodam") == "lorum":
+        # the Lorum route brings netrun (the session, the MQTT client): only for Lorum
         from lodam_p2p.cli.play_lorum import play_lorum  # noqa: PLC0415
 
         return play_lorum(args)
@@ -165,26 +159,17 @@ def valid_broker(url: str | None) -> None:
     URL (``ftp://x``)."""
     if url is None:
         return
-    from lodam_p2p.transport.brokers import parse_brokers  # noqa: PLC0415
-    from lodam_p2p.transport.url import BadBrokerUrl  # noqa: PLC0415
-
     try:
         parse_brokers(url)
     except BadBrokerUrl as err:
         raise CliError(f"{err} (for example mqtt://192.168.1.20:1883)") from None
 
 
-def stopped(err: Exception, args: argparse.Namespace, log_path: Path | None) -> CliError:
-    """The one line (exit status 1) of a table that stopped while the screen was open."""
-    from lodam_p2p.cli.play_seats import EXIT_STOPPED  # noqa: PLC0415
-
-    return CliError(stopped_line(getattr(err, "cause", err), getattr(args, "broker", None),
-                                 log_path), EXIT_STOPPED)
-
-
 def _options(items: Sequence[str]) -> Options:
+    # netrun brings the session and the MQTT client, and the rules the whole engine:
+    # `lodam` starts without them and loads them when a Lodam table is set
     from lodam_p2p.cli.netrun import session_options  # noqa: PLC0415
-    from lodam_p2p.games.lodam import Options  # noqa: PLC0415 - keep `lodam` start fast
+    from lodam_p2p.games.lodam import Options  # noqa: PLC0415
 
     try:
         return Options.parse_assignments(session_options(items)[0])
@@ -203,6 +188,7 @@ def play_defaults() -> argparse.Namespace:
 def _screen(args: argparse.Namespace, registry: BotRegistry, lineup: Sequence[str],
             log_path: Path | None = None) -> Any:
     """The Lodam screen, for :func:`~lodam_p2p.cli.person.play_with_person`."""
+    # the terminal client (prompt_toolkit) loads only when a person sits down
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.client import ClientOptions, run_client  # noqa: PLC0415
     from lodam_p2p.ui.matches import TableStopped  # noqa: PLC0415

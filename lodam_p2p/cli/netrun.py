@@ -23,6 +23,7 @@ from lodam_p2p.bots.faults import BotFault
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.broker_list import add_broker, check_brokers
 from lodam_p2p.cli.cmd_bots import BotSetup, check_table_options, start_error
+from lodam_p2p.cli.play_pace import DEFAULT_DELAY, seconds
 from lodam_p2p.games import DEFAULT_GAME, Game, GameError, game_names, get_game
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.effects import SessionError
@@ -210,9 +211,6 @@ def journal_for(args: argparse.Namespace, table: str | None, role: str = SEAT) -
 
 def add_person(parser: argparse.ArgumentParser) -> None:
     """``--name``, ``--bot-delay`` and ``--ascii``: for a person in the terminal client."""
-    from lodam_p2p.cli.cmd_play import seconds  # noqa: PLC0415
-    from lodam_p2p.cli.person import DEFAULT_DELAY  # noqa: PLC0415
-
     parser.add_argument("--name", help="your name at the table, remembered for next time "
                                        "(default: the last one given, else your login name)")
     parser.add_argument("--bot-delay", type=seconds, default=None, metavar="SECONDS",

@@ -20,17 +20,18 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from lodam_p2p.bots.adapter import faults_of
 from lodam_p2p.cli.cmd_bots import bot_setup
-from lodam_p2p.player import Player
+from lodam_p2p.cli.play_pace import DEFAULT_DELAY
+from lodam_p2p.cli.profile import player_name
+from lodam_p2p.player import Notice, NoticeLevel, Player
+from lodam_p2p.tableplan import SeatPlan
 
 if TYPE_CHECKING:
     from lodam_p2p.bots.faults import BotFault
     from lodam_p2p.bots.registry import BotRegistry
-    from lodam_p2p.tableplan import MatchOutcome, SeatPlan
+    from lodam_p2p.tableplan import MatchOutcome
 
 #: Seconds a bot seat may stay silent at a networked table before it is blamed.
 TIMEOUT_S = 30.0
-#: Default seconds before a bot seated beside the person plays a card.
-DEFAULT_DELAY = 0.6
 
 #: Runs one match: (options, seats, seed) → outcome.
 Driver = Callable[[Any, Sequence["SeatPlan"], "int | None"], Coroutine[Any, Any, "MatchOutcome"]]
@@ -54,8 +55,7 @@ def play_with_person(args: argparse.Namespace, options: Any, lineup: Sequence[st
                      registry: BotRegistry, driver: Driver, bots: BotSeats, screen: Screen,
                      log_path: Path) -> int:
     """Run ``screen`` with the person and ``lineup``'s bots at each match; report."""
-    from lodam_p2p.cli.profile import player_name  # noqa: PLC0415
-    from lodam_p2p.tableplan import SeatPlan  # noqa: PLC0415
+    # the pacing wrapper reads Lodam's decisions: the games load once a person sits
     from lodam_p2p.ui.pacing import hold_limit, paced_by  # noqa: PLC0415
 
     name = player_name(args.name)
@@ -85,8 +85,6 @@ def play_with_person(args: argparse.Namespace, options: Any, lineup: Sequence[st
 def bot_error_notice(person: Player) -> Callable[[BotFault], None]:
     """Tells the person of each bot error of the match, counted: a warning line on the
     screen (``bot error 2: bot 'x' at seat 3 answered …``); the log has the traceback."""
-    from lodam_p2p.player import Notice, NoticeLevel  # noqa: PLC0415
-
     count = itertools.count(1)
 
     def tell(fault: BotFault) -> None:
@@ -104,6 +102,7 @@ def report(outcomes: list[MatchOutcome], as_json: bool, log_path: Path,
            faults: Sequence[Sequence[BotFault]] = (), *, audited: bool = True) -> None:
     """One JSON line per match with ``--json`` (with the bot errors of each match,
     ``faults``), else how many matches were finished."""
+    # netrun brings the session and the MQTT client: loaded at the end of a match only
     from lodam_p2p.cli.netrun import result_json  # noqa: PLC0415
 
     if as_json:

@@ -14,16 +14,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from lodam_p2p.cli.person import Driver, timeout_of
+from lodam_p2p.player import Notice, NoticeLevel
 
 if TYPE_CHECKING:
     from lodam_p2p.games.lodam import Options
-    from lodam_p2p.player import Notice
     from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
 
 def choose_driver(args: argparse.Namespace) -> Driver:
     """The offline driver with ``--offline``, else the network session."""
     if args.offline:
+        # the offline table brings the games' engines: loaded when it is chosen
         from lodam_p2p.local import play_local  # noqa: PLC0415
 
         async def local(options: Options, seats: Sequence[SeatPlan], seed: int | None
@@ -31,7 +32,9 @@ def choose_driver(args: argparse.Namespace) -> Driver:
             return await play_local(options=options, seats=seats, seed=seed)
 
         return local
-    from lodam_p2p import session  # noqa: PLC0415 - keep `lodam --help` fast
+    # the session and netrun bring the table machine and the MQTT client: loaded when a
+    # networked table is chosen, so that `lodam --help` stays fast
+    from lodam_p2p import session  # noqa: PLC0415
     from lodam_p2p.cli.netrun import warn_seeded  # noqa: PLC0415
 
     row: Any = getattr(args, "join_row", None)
@@ -96,6 +99,7 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 async def _own_broker(directory: Any, listen: str | None, timing: Any) -> Any:
     """The host's broker process (:mod:`lodam_p2p.hostbroker`), started (or found again)
     off the event loop; a :class:`SessionError` if it cannot start."""
+    # the broker and the session: loaded when a table is hosted here
     from lodam_p2p.broker import BrokerStartError, ListenAddress  # noqa: PLC0415
     from lodam_p2p.hostbroker import host_broker  # noqa: PLC0415
     from lodam_p2p.session import SessionError  # noqa: PLC0415
@@ -110,6 +114,7 @@ async def _own_broker(directory: Any, listen: str | None, timing: Any) -> Any:
 def journal_of(args: argparse.Namespace, table: str | None, role: str) -> Any:
     """The journal of a match whose first session is ``role`` (``--state-dir``, else a
     default slot); the caller closes it when the match is over."""
+    # netrun brings the session and the MQTT client: loaded for a networked table only
     from lodam_p2p.cli.netrun import journal_for  # noqa: PLC0415
 
     return journal_for(args, table, role)
@@ -117,6 +122,7 @@ def journal_of(args: argparse.Namespace, table: str | None, role: str) -> Any:
 
 def timing_of(args: argparse.Namespace) -> Any:
     """Session timing: the ``--timeout`` limit and the ``rejoin_grace`` of ``--option``."""
+    # netrun and the session: loaded for a networked table only
     from lodam_p2p.cli.netrun import session_options  # noqa: PLC0415
     from lodam_p2p.session import Timing  # noqa: PLC0415
 
@@ -126,7 +132,5 @@ def timing_of(args: argparse.Namespace) -> Any:
 
 def hosting_notice(table: str, url: str) -> Notice:
     """Where the others join a table hosted here."""
-    from lodam_p2p.player import Notice, NoticeLevel  # noqa: PLC0415
-
     return Notice(NoticeLevel.INFO,
                   f"Hosting {table} on {url}: others join with 'lodam join {table} --broker {url}'")

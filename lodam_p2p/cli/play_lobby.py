@@ -13,6 +13,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from lodam_p2p.cli import CliError
+from lodam_p2p.transport.brokers import parse_brokers
+from lodam_p2p.transport.url import BadBrokerUrl
 
 if TYPE_CHECKING:
     from lodam_p2p.ui.lobby import LobbyRow
@@ -27,6 +29,7 @@ def game_joined(args: argparse.Namespace) -> str:
     known = getattr(row, "game", None)
     if known:
         return str(known)
+    # netrun brings the session and the MQTT client: loaded for a joined table only
     from lodam_p2p.cli.netrun import joined_game  # noqa: PLC0415
 
     return joined_game(args, row.table, row.broker)
@@ -36,9 +39,9 @@ def from_lobby(args: argparse.Namespace) -> None:
     """Let the person choose in the lobby; fill ``args`` for the table they created."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise CliError("the lobby needs a terminal")
+    # the lobby's search (zeroconf, the MQTT client) and its screen (prompt_toolkit)
+    # load when the lobby opens, not when `lodam` starts
     from lodam_p2p.cli.cmd_tables import gather_tables  # noqa: PLC0415
-    from lodam_p2p.transport.brokers import parse_brokers  # noqa: PLC0415
-    from lodam_p2p.transport.url import BadBrokerUrl  # noqa: PLC0415
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.glyphs import Glyphs  # noqa: PLC0415
     from lodam_p2p.ui.lobby_app import LobbyApp  # noqa: PLC0415
@@ -66,6 +69,7 @@ def from_lobby(args: argparse.Namespace) -> None:
 
 
 def _lobby_row(row: Any) -> LobbyRow:
+    # the lobby's screen loads with the lobby, not when `lodam` starts
     from lodam_p2p.ui.lobby import LobbyRow  # noqa: PLC0415
 
     a = row.announcement

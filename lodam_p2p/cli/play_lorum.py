@@ -26,17 +26,17 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lodam_p2p.cli import CliError
-from lodam_p2p.cli.cmd_play import (
+from lodam_p2p.cli.netrun import parse_options, result_json
+from lodam_p2p.cli.person import Driver, load_registry, play_with_person
+from lodam_p2p.cli.play_drivers import choose_driver
+from lodam_p2p.cli.play_seats import (
     bot_seats,
     bots_only,
-    choose_driver,
     hosted,
     lineup_for,
     setup_logging,
     stopped,
 )
-from lodam_p2p.cli.netrun import parse_options, result_json
-from lodam_p2p.cli.person import Driver, load_registry, play_with_person
 
 if TYPE_CHECKING:
     from lodam_p2p.bots.registry import BotRegistry
@@ -68,6 +68,7 @@ def play_lorum(args: argparse.Namespace) -> int:
             raise CliError(f"bot {name!r} does not play Lorum (random does)")
     driver = lorum_driver(args)
     if args.bots_only:
+        # the terminal client's modules load only when they tell or show a table
         from lodam_p2p.ui.lorum_spectator import LorumSpectatorLog  # noqa: PLC0415
 
         setup_logging(args.log_file)
@@ -90,6 +91,7 @@ def lorum_driver(args: argparse.Namespace) -> Driver:
     """The table that plays the match: the local table with ``--offline``, else the
     network session, handed Lorum ``Options`` and Lorum players."""
     if args.offline:
+        # the offline table brings the games' engines: loaded when it is chosen
         from lodam_p2p.local import play_local  # noqa: PLC0415
 
         async def local(options: Any, seats: Sequence[SeatPlan], seed: int | None
@@ -109,6 +111,7 @@ def lorum_options(items: list[str]) -> Options:
 def _run(args: argparse.Namespace, options: Options, lineup: list[str],
          registry: BotRegistry, driver: Driver, *, log_path: Any) -> int:
     """The person at the Lorum screen, the bots beside them, until the person leaves."""
+    # the terminal client (prompt_toolkit) loads only when a person sits down
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.lorum_client import LorumSettings, run_lorum  # noqa: PLC0415
     from lodam_p2p.ui.matches import TableStopped  # noqa: PLC0415

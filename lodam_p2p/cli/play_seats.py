@@ -19,15 +19,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lodam_p2p.bots import BotStartError
+from lodam_p2p.bots.adapter import BotForfeit, BotPlayer, faults_of
 from lodam_p2p.cli import CliError
+from lodam_p2p.cli.cmd_bots import BotSetup, bot_setup, start_error
 from lodam_p2p.cli.person import Driver
+from lodam_p2p.tableplan import SeatPlan
 
 if TYPE_CHECKING:
     from lodam_p2p.bots.faults import BotFault
     from lodam_p2p.bots.registry import BotRegistry
-    from lodam_p2p.cli.cmd_bots import BotSetup
     from lodam_p2p.player import Player
-    from lodam_p2p.tableplan import SeatPlan
 
 #: The log file's size before it rotates, and how many old files are kept beside it.
 LOG_BYTES = 5_000_000
@@ -44,6 +46,7 @@ def lineup_for(args: argparse.Namespace, registry: BotRegistry) -> list[str]:
     if getattr(args, "join_row", None) is not None:
         return []
     if getattr(args, "host", False):
+        # the arena's config brings multiprocessing and statistics: not at start-up
         from lodam_p2p.arena.config import ArenaError, parse_lineup  # noqa: PLC0415
 
         try:
@@ -59,13 +62,12 @@ def lineup_for(args: argparse.Namespace, registry: BotRegistry) -> list[str]:
 def _check_bot_options(args: argparse.Namespace, registry: BotRegistry,
                        lineup: Sequence[str]) -> None:
     """``--bot-option`` for bots seated here only, with options they have."""
-    from lodam_p2p.cli.cmd_bots import bot_setup  # noqa: PLC0415
-
     bot_setup(args).check(registry, lineup, getattr(args, "game", None))
 
 
 def bot_lineup(text: str, count: int, registry: BotRegistry) -> list[str]:
     """``count`` bot names from ``--bots`` (the last one repeated to fill)."""
+    # the arena's config brings multiprocessing and statistics: not at start-up
     from lodam_p2p.arena.config import ArenaError, parse_lineup  # noqa: PLC0415
 
     try:
@@ -110,17 +112,20 @@ def stopped_line(err: BaseException, broker: str | None, log_path: Path | None) 
     return f"the table stopped: {what}; {hint}{log}"
 
 
+def stopped(err: Exception, args: argparse.Namespace, log_path: Path | None) -> CliError:
+    """The one line (exit status 1) of a table that stopped while the screen was open."""
+    return CliError(stopped_line(getattr(err, "cause", err), getattr(args, "broker", None),
+                                 log_path), EXIT_STOPPED)
+
+
 def bot_seats(lineup: Sequence[str], registry: BotRegistry, *, first_seat: int, seed: int | None,
               wrap: Callable[[Player], Player], setup: BotSetup | None = None,
               on_fault: Callable[[BotFault], None] | None = None) -> list[SeatPlan]:
     """One seat per bot of ``lineup``, numbered from ``first_seat``, each player wrapped;
     ``setup`` gives their ``--bot-option`` and ``--strict-bots``, ``on_fault`` is told
     of each of their errors. A bot that cannot be made is one line naming it."""
-    from lodam_p2p.bots import BotStartError  # noqa: PLC0415
-    from lodam_p2p.bots.adapter import BotPlayer  # noqa: PLC0415
-    from lodam_p2p.cli.cmd_bots import BotSetup, start_error  # noqa: PLC0415
+    # netrun brings the session and the MQTT client: loaded when the bots sit down
     from lodam_p2p.cli.netrun import bot_seed  # noqa: PLC0415
-    from lodam_p2p.tableplan import SeatPlan  # noqa: PLC0415
 
     setup = setup or BotSetup()
     seats = []
@@ -142,8 +147,8 @@ def bots_only(args: argparse.Namespace, options: Any, lineup: list[str],
     """A table of bots only, told by ``spectator`` (a wrapper of the first seat; default
     Lodam's log) as plain text; with ``--json`` the story goes to stderr and stdout has
     only the one-line result."""
-    from lodam_p2p.bots.adapter import BotForfeit, faults_of  # noqa: PLC0415
-    from lodam_p2p.cli.cmd_bots import bot_setup  # noqa: PLC0415
+    # netrun brings the session and the MQTT client, the ui modules the games' rules:
+    # loaded when a table of bots is told, not when `lodam` starts
     from lodam_p2p.cli.netrun import result_json  # noqa: PLC0415
     from lodam_p2p.ui.glyphs import Glyphs  # noqa: PLC0415
     from lodam_p2p.ui.pacing import PacedPlayer  # noqa: PLC0415
