@@ -67,6 +67,7 @@ class SeatRunner:
         """Play from the lobby to the result."""
         machine = self.machine
         await self.link.open(self.inbox)
+        self._tell_moves()
         self.opened.set()
         try:
             machine.start(self.clock())
@@ -94,6 +95,18 @@ class SeatRunner:
             await self.link.close()
         assert machine.outcome is not None
         return machine.outcome
+
+    def _tell_moves(self) -> None:
+        """Say on the table's log (a bot's stderr, a person's screen) when the link moves
+        to another broker of its list (:mod:`lodam_p2p.transport.mqtt`)."""
+        spectator = self.machine.spectator
+        if spectator is None or not hasattr(self.link.transport, "on_move"):
+            return
+
+        def moved(left: str, reached: str) -> None:
+            spectator.line(f"moved from the broker {left} to {reached}")
+
+        setattr(self.link.transport, "on_move", moved)  # noqa: B010 - only MQTT has it
 
     def take_waiting(self) -> None:
         """Hand the machine everything already in the inbox."""

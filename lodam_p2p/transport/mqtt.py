@@ -146,7 +146,8 @@ class MqttTransport:
         self.moves = 0
         #: messages received from and published to each broker, by its redacted URL
         self.counts: collections.Counter[str] = collections.Counter()
-        self._on_move = on_move
+        #: told ``(left, reached)`` at each move to another broker (may be set later)
+        self.on_move = on_move
         self._presence = presence
         self._client_id = client_id
         self._keepalive = keepalive
@@ -387,9 +388,9 @@ class MqttTransport:
             return
         self.moves += 1
         log.warning("moved from the broker %s to %s", left, reached)
-        if self._on_move is not None:
+        if self.on_move is not None:
             try:
-                self._on_move(left, reached)
+                self.on_move(left, reached)
             except Exception as err:  # a listener's bug must not cost the connection
                 log.warning("a listener of broker moves failed: %s", err)
 

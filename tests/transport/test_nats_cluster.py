@@ -208,7 +208,8 @@ def test_a_node_lost_for_good_costs_the_table_nothing(cluster: list[NatsNode],
     n3.stop()  # for good
     one_result(match.results())
     moved = match.bot_log(1).read_text()
-    assert f"moved from the broker {n3.url} to mqtt://127.0.0.1:" in moved, moved
+    assert f"lodam: moved from the broker {n3.url} to mqtt://127.0.0.1:" in moved, moved
+    assert f"[oak] moved from the broker {n3.url} to mqtt://127.0.0.1:" in moved, moved
     transcripts = sorted((tmp_path / "transcripts1").glob("*.json"))
     assert transcripts, "the moved seat wrote no transcript"
     for transcript in transcripts:
