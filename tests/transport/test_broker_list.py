@@ -19,7 +19,7 @@ from lodam_p2p.cli import CliError
 from lodam_p2p.cli.broker_list import add_broker, check_brokers
 from lodam_p2p.discovery import announced_brokers
 from lodam_p2p.transport import BadBrokerUrl, BrokerUrl, ConnectError
-from lodam_p2p.transport.brokers import join_brokers, parse_brokers
+from lodam_p2p.transport.brokers import join_brokers, parse_brokers, rotated
 from lodam_p2p.transport.mqtt import Backoff, MqttTransport
 from tests.support.aio import run
 from tests.support.brokers import Mosquitto, free_port
@@ -35,6 +35,14 @@ def test_a_list_is_split_checked_and_kept_in_order_once_each() -> None:
         parse_brokers("mqtt://a,ftp://x")
     with pytest.raises(BadBrokerUrl, match="no broker URL"):
         parse_brokers(" , ")
+
+
+def test_seats_spread_round_robin_each_keeping_the_other_nodes() -> None:
+    nodes = "mqtt://a:1,mqtt://b:1,mqtt://c:1"
+    firsts = [rotated(nodes, turn).split(",")[0] for turn in range(5)]
+    assert firsts == ["mqtt://a:1", "mqtt://b:1", "mqtt://c:1", "mqtt://a:1", "mqtt://b:1"]
+    assert rotated(nodes, 2) == "mqtt://c:1,mqtt://a:1,mqtt://b:1"
+    assert rotated("mqtt://a:1", 7) == "mqtt://a:1"
 
 
 def test_the_option_joins_lists_and_repeats_and_names_a_bad_url() -> None:
