@@ -5,7 +5,8 @@ mqtt://n2:1883`` mean the same: a seat connects to the first that answers and mo
 the next when it loses its broker (:mod:`lodam_p2p.transport.brokers`). The option's
 value stays one string (the list joined by commas), so the table drivers, the journal
 and the bots' command lines carry a list as they carry one URL. A bad URL is a one-line
-usage error that names it.
+usage error that names it, given when the command checks its arguments
+(:func:`check_brokers`), as for one URL.
 """
 
 from __future__ import annotations
@@ -28,21 +29,15 @@ BROKER_HELP = ("MQTT broker: mqtt://[user:pass@]host[:port] or mqtts://…; seve
 
 
 class BrokerList(argparse.Action):
-    """Checks each ``--broker`` given and joins them all into one comma-separated list."""
+    """Joins every ``--broker`` given into one comma-separated list (checked later, by
+    :func:`check_brokers`, so that a bad URL is the command's one-line error)."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: str | Sequence[object] | None, option_string: str | None = None,
                  ) -> None:
         text = values if isinstance(values, str) else ",".join(map(str, values or []))
         before = getattr(namespace, self.dest, None)
-        if text.strip() == "embedded" and before is None:  # bench net's own broker
-            setattr(namespace, self.dest, "embedded")
-            return
-        try:
-            urls = parse_brokers([before, text] if before else [text])
-        except BadBrokerUrl as err:
-            raise argparse.ArgumentError(self, str(err)) from None
-        setattr(namespace, self.dest, join_brokers(urls))
+        setattr(namespace, self.dest, f"{before},{text}" if before else text)
 
 
 def add_broker(parser: argparse.ArgumentParser, help: str = BROKER_HELP) -> None:

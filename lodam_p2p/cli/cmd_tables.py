@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lodam_p2p.cli import CliError
-from lodam_p2p.cli.broker_list import BrokerList
+from lodam_p2p.cli.broker_list import BrokerList, check_brokers
 from lodam_p2p.discovery import ALL_INTERFACES, Interfaces, TableAdvert, browse
 from lodam_p2p.transport.base import TransportError
 from lodam_p2p.transport.brokers import parse_brokers
@@ -99,7 +99,8 @@ def _seconds(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """List the tables; exit 1 if the broker given cannot be reached."""
-    brokers: list[BrokerUrl | None] = list(parse_brokers(args.broker)) if args.broker else [None]
+    given = check_brokers(args.broker)
+    brokers: list[BrokerUrl | None] = list(parse_brokers(given)) if given else [None]
     for broker in brokers:  # a cluster's nodes: the first that answers
         try:
             rows = asyncio.run(gather_tables(broker, args.timeout, lan=not args.no_lan))

@@ -46,12 +46,12 @@ def test_seats_spread_round_robin_each_keeping_the_other_nodes() -> None:
 
 
 def test_the_option_joins_lists_and_repeats_and_names_a_bad_url() -> None:
-    parser = argparse.ArgumentParser(exit_on_error=False)
+    parser = argparse.ArgumentParser()
     add_broker(parser)
     args = parser.parse_args(["--broker", "mqtt://a,mqtt://b", "--broker", "mqtt://c:1"])
-    assert args.broker == "mqtt://a:1883,mqtt://b:1883,mqtt://c:1"
-    with pytest.raises(argparse.ArgumentError, match="ftp://x"):
-        parser.parse_args(["--broker", "mqtt://a,ftp://x"])
+    assert check_brokers(args.broker) == "mqtt://a:1883,mqtt://b:1883,mqtt://c:1"
+    with pytest.raises(CliError, match="ftp://x"):
+        check_brokers(parser.parse_args(["--broker", "mqtt://a,ftp://x"]).broker)
     assert check_brokers("mqtt://a, mqtt://b") == "mqtt://a:1883,mqtt://b:1883"
     with pytest.raises(CliError, match="scheme"):
         check_brokers("mqtt://a,http://b")
