@@ -81,7 +81,8 @@ def log_fault(logger: logging.Logger, fault: BotFault) -> None:
     """Say ``fault`` as a warning: one line with the innermost frame; the whole
     traceback too when ``logger`` shows INFO (``-v``)."""
     where = fault.where
-    text = fault.message + (f" (at {where})" if where else "")
+    text = f"{fault.message} ({fault.kind} at decision {fault.decision}"
+    text += f", in {where})" if where else ")"
     if fault.fallback:
         text += f"; {fault.fallback} played the move instead"
     if fault.trace and logger.isEnabledFor(logging.INFO):

@@ -177,6 +177,7 @@ def test_a_failing_bot_at_a_table_is_logged_kept_and_replaced(
     assert len(warning) == 1
     text = warning[0].getMessage()
     assert "bot 'flaky'" in text and "ValueError: lost my marbles" in text
+    assert f"(exception at decision {player.faults[0].decision}, in " in text
     assert "in decide" in text and "Traceback" not in text  # the whole trace needs -v
     assert faults_of([player]) == player.faults
 
