@@ -130,7 +130,7 @@ def _summary(cls: type) -> str:
 def contract_markdown(contract: GameContract) -> str:
     """The guide's section on ``contract``'s game (see the module docstring)."""
     package = contract.package.__name__
-    lines = [f"### {contract.name}", "",
+    lines = [f"#### {contract.name}", "",
              f"Import the values from `{package}`. A bot of this game is a "
              f"`Bot[{contract.view.__name__}, Action]` "
              f"(`lodam_p2p.bots.contract.{contract.name.capitalize()}Bot`).", "",
