@@ -1,6 +1,6 @@
 """``lodam play --game lorum``: you and two or three bots at a Lorum table.
 
-The person sits at the Lorum screen (:mod:`lodam_p2p.ui.lorum_client`), a
+The person sits at the Lorum screen (:mod:`lodam_p2p.ui.lorum.client`), a
 :class:`~lodam_p2p.player.Player` that any table driver can seat. ``--offline`` plays in
 this process through the game interface (:func:`lodam_p2p.local.play_local`, the same
 driver as Lodam's); ``--option`` takes every option of docs/rules-lorum.md. The bots are
@@ -69,7 +69,7 @@ def play_lorum(args: argparse.Namespace) -> int:
     driver = lorum_driver(args)
     if args.bots_only:
         # the terminal client's modules load only when they tell or show a table
-        from lodam_p2p.ui.lorum_spectator import LorumSpectatorLog  # noqa: PLC0415
+        from lodam_p2p.ui.lorum.spectator import LorumSpectatorLog  # noqa: PLC0415
 
         setup_logging(args.log_file)
         return bots_only(args, options, lineup, registry, driver,
@@ -113,7 +113,7 @@ def _run(args: argparse.Namespace, options: Options, lineup: list[str],
     """The person at the Lorum screen, the bots beside them, until the person leaves."""
     # the terminal client (prompt_toolkit) loads only when a person sits down
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
-    from lodam_p2p.ui.lorum_client import LorumSettings, run_lorum  # noqa: PLC0415
+    from lodam_p2p.ui.lorum.client import LorumSettings, run_lorum  # noqa: PLC0415
     from lodam_p2p.ui.matches import TableStopped  # noqa: PLC0415
 
     table = "offline" if args.offline else args.table

@@ -13,4 +13,11 @@ prompt_toolkit here). The pieces, from pure to impure:
 - :mod:`~lodam_p2p.ui.player`, :mod:`~lodam_p2p.ui.pacing`: the players a table driver
   talks to; :mod:`~lodam_p2p.ui.spectator`: a headless log of a table of bots;
 - :mod:`~lodam_p2p.ui.app`, :mod:`~lodam_p2p.ui.client`: prompt_toolkit and the loop.
+
+Both games share the shell: the application (:mod:`~lodam_p2p.ui.app`), the matches
+and "play again" (:mod:`~lodam_p2p.ui.matches`), the lobby, waiting and seating
+screens, the seated person's hold (:mod:`~lodam_p2p.ui.seated`), the rules page,
+pacing, and the headless story log (:class:`~lodam_p2p.ui.spectator.StoryLog`). Lorum
+brings its presenter as the package :mod:`lodam_p2p.ui.lorum` (its choices, keys,
+model, score sheet, story, screen, seat and client).
 """

@@ -6,7 +6,7 @@ screen's model, a future the key handler resolves through :meth:`SeatedPerson.an
 the model told when the answer is in — and the :attr:`~SeatedPerson.hold` event that the
 bots beside the person wait on while an end-of-deal panel is open. The Lodam seat
 (:class:`~lodam_p2p.ui.player.TerminalPlayer`) and the Lorum seat
-(:class:`~lodam_p2p.ui.lorum_player.LorumPlayer`) differ only in what they make of the
+(:class:`~lodam_p2p.ui.lorum.player.LorumPlayer`) differ only in what they make of the
 events and when they answer without asking.
 """
 

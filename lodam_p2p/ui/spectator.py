@@ -7,7 +7,7 @@ own exchange cards), since the spectator is not that seat.
 
 :class:`StoryLog` is what every game's log shares (the wrapping, the names, the end of
 the match); :class:`SpectatorLog` tells Losing Lodam, and
-:class:`~lodam_p2p.ui.lorum_spectator.LorumSpectatorLog` Lorum.
+:class:`~lodam_p2p.ui.lorum.spectator.LorumSpectatorLog` Lorum.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The Lorum client, headless: prompt_toolkit reads keys from a pipe and draws nowhere.
 
-The person's :class:`~lodam_p2p.ui.lorum_player.LorumPlayer` is seated at the local
+The person's :class:`~lodam_p2p.ui.lorum.player.LorumPlayer` is seated at the local
 table (:func:`~lodam_p2p.local.play_local`, driven through the game interface) with
 ``random`` bots. A short match (Quartet and Lorum, four seats, no delay) is played by
 keys alone through the real application — the hint and Enter for every decision, Enter
@@ -21,10 +21,10 @@ from lodam_p2p.bots.adapter import BotPlayer
 from lodam_p2p.games.lorum import Contract, Options
 from lodam_p2p.local import play_local
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
-from lodam_p2p.ui.lorum_client import LorumClient, LorumSettings
-from lodam_p2p.ui.lorum_model import LorumPanel
-from lodam_p2p.ui.lorum_player import LorumPlayer
-from lodam_p2p.ui.lorum_view import render_lorum
+from lodam_p2p.ui.lorum.client import LorumClient, LorumSettings
+from lodam_p2p.ui.lorum.model import LorumPanel
+from lodam_p2p.ui.lorum.player import LorumPlayer
+from lodam_p2p.ui.lorum.view import render_lorum
 
 #: Upper bound, in seconds, on waiting for the client (a hang fails, it never passes);
 #: generous, since CI shares two cores with other work.

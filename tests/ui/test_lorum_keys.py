@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from lodam_p2p.games.lorum import Action, Announce, Contract, Decision, PlayerView
 from lodam_p2p.ui.german import card_label
-from lodam_p2p.ui.lorum_keys import LorumKeys
-from lodam_p2p.ui.lorum_model import LorumPanel
+from lodam_p2p.ui.lorum.keys import LorumKeys
+from lodam_p2p.ui.lorum.model import LorumPanel
 from tests.ui.test_lorum_render import (
     KH,
     advance,
@@ -133,8 +133,8 @@ def test_a_panel_opened_at_the_end_of_a_deal_closes_back_onto_it() -> None:
 
 
 def test_h_says_why_there_is_no_hint() -> None:
-    from lodam_p2p.ui.lorum_keys import LorumKeys
-    from lodam_p2p.ui.lorum_model import LorumTable
+    from lodam_p2p.ui.lorum.keys import LorumKeys
+    from lodam_p2p.ui.lorum.model import LorumTable
 
     model = LorumTable()
     keys = LorumKeys(model, answer=lambda action: None, leave=lambda: None)

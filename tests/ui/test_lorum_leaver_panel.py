@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from lodam_p2p.games.lorum import Contract
-from lodam_p2p.ui.lorum_model import LorumPanel, ScoreSheet
+from lodam_p2p.ui.lorum.model import LorumPanel, ScoreSheet
 from tests.ui.test_lorum_render import screen, start, table
 
 

@@ -26,11 +26,11 @@ from lodam_p2p.player import (
     ViewChanged,
 )
 from lodam_p2p.ui.glyphs import Glyphs
-from lodam_p2p.ui.lorum_keys import LorumKeys
-from lodam_p2p.ui.lorum_model import LorumPanel, LorumTable
-from lodam_p2p.ui.lorum_panels import sheet_lines
-from lodam_p2p.ui.lorum_player import LorumPlayer, forced
-from lodam_p2p.ui.lorum_view import render_lorum
+from lodam_p2p.ui.lorum.keys import LorumKeys
+from lodam_p2p.ui.lorum.model import LorumPanel, LorumTable
+from lodam_p2p.ui.lorum.panels import sheet_lines
+from lodam_p2p.ui.lorum.player import LorumPlayer, forced
+from lodam_p2p.ui.lorum.view import render_lorum
 
 GAME = get_game("lorum")
 NAMES = ("Moll", "ann", "Ned", "Bess")

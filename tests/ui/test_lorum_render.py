@@ -28,9 +28,9 @@ from lodam_p2p.ui import app
 from lodam_p2p.ui.canvas import frag_text
 from lodam_p2p.ui.german import SUIT_STYLE_RULES, SUIT_SYMBOLS, card_label
 from lodam_p2p.ui.glyphs import Glyphs
-from lodam_p2p.ui.lorum_choices import lorum_prompt, typed_choice
-from lodam_p2p.ui.lorum_model import DealSummary, LorumPanel, LorumTable, ScoreSheet
-from lodam_p2p.ui.lorum_view import render_lorum
+from lodam_p2p.ui.lorum.choices import lorum_prompt, typed_choice
+from lodam_p2p.ui.lorum.model import DealSummary, LorumPanel, LorumTable, ScoreSheet
+from lodam_p2p.ui.lorum.view import render_lorum
 from lodam_p2p.ui.rules_page import page_lines, rules_page
 
 NAMES = ("ann", "Moll", "Ned", "Bess")

@@ -153,8 +153,8 @@ def test_lorum_bots_only_on_the_network_is_the_session(
 
 
 def test_leaving_a_hosted_lorum_table_says_the_bots_leave_too() -> None:
-    from lodam_p2p.ui.lorum_model import LorumPanel, LorumTable
-    from lodam_p2p.ui.lorum_view import render_lorum
+    from lodam_p2p.ui.lorum.model import LorumPanel, LorumTable
+    from lodam_p2p.ui.lorum.view import render_lorum
 
     model = LorumTable(table="oak", hosted=("Moll",), panel=LorumPanel.QUIT)
     screen = render_lorum(model, 80, 24, 0.0).text()

@@ -13,8 +13,9 @@ import pytest
 from lodam_p2p.games.lodam import Options as LodamOptions
 from lodam_p2p.games.lorum import Contract
 from lodam_p2p.games.lorum import Options as LorumOptions
-from lodam_p2p.ui import lorum_panels, panels
-from lodam_p2p.ui.lorum_keys import RANKS, SUITS
+from lodam_p2p.ui import panels
+from lodam_p2p.ui.lorum import panels as lorum_panels
+from lodam_p2p.ui.lorum.keys import RANKS, SUITS
 from lodam_p2p.ui.rules_page import LODAM_WORDS, LORUM_WORDS, WORDS_TITLE, rules_page
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

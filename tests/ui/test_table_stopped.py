@@ -15,7 +15,7 @@ from prompt_toolkit.output import DummyOutput
 
 from lodam_p2p.cli import CliError, play_seats
 from lodam_p2p.ui.client import Client, ClientOptions
-from lodam_p2p.ui.lorum_client import LorumClient, LorumSettings
+from lodam_p2p.ui.lorum.client import LorumClient, LorumSettings
 from lodam_p2p.ui.matches import Matches, TableStopped
 
 #: Seconds before a test that waits on a screen gives up (a safety net only).

@@ -6,7 +6,7 @@ rules' reason kept for when it is tried); what is not a card — the Red King an
 a pass — is a button. The cursor walks cards first, then buttons.
 
 Steps without a choice (a Quartet run card, a forced pass, a blind play) are answered by
-the player at once (:func:`~lodam_p2p.ui.lorum_player.forced`), so a prompt only ever
+the player at once (:func:`~lodam_p2p.ui.lorum.player.forced`), so a prompt only ever
 offers a real decision.
 """
 

@@ -24,7 +24,7 @@ from lodam_p2p.ui.german import (
     suit_style,
     suit_symbol,
 )
-from lodam_p2p.ui.lorum_model import LorumTable
+from lodam_p2p.ui.lorum.model import LorumTable
 
 #: Lines inside the table's edge.
 FELT_ROWS = 7

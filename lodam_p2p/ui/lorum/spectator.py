@@ -1,7 +1,7 @@
 """A headless spectator of a Lorum table: ``lodam play --game lorum --bots-only``.
 
 It wraps one bot's seat (:class:`~lodam_p2p.ui.spectator.StoryLog`) and writes the deal
-as the Lorum screen's log tells it (:class:`~lodam_p2p.ui.lorum_narrate.LorumNarrator`),
+as the Lorum screen's log tells it (:class:`~lodam_p2p.ui.lorum.narrate.LorumNarrator`),
 every seat in the third person. A Lorum view shows only what is public once it happens,
 apart from the seat's own hand, which this log never writes.
 """
@@ -13,7 +13,7 @@ from typing import TextIO
 from lodam_p2p.games.lorum import Action, PlayerView
 from lodam_p2p.player import DealEnded, Player
 from lodam_p2p.ui.glyphs import Glyphs
-from lodam_p2p.ui.lorum_narrate import LorumNarrator
+from lodam_p2p.ui.lorum.narrate import LorumNarrator
 from lodam_p2p.ui.narrate import name_seats
 from lodam_p2p.ui.spectator import NOBODY, StoryLog
 

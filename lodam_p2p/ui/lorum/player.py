@@ -2,8 +2,8 @@
 
 Any table driver — the local table, or the network session — tells :meth:`LorumPlayer.
 notify` every event and awaits :meth:`LorumPlayer.decide`; the player keeps the screen's
-model (:class:`~lodam_p2p.ui.lorum_model.LorumTable`) and the score sheet
-(:class:`~lodam_p2p.ui.lorum_ledger.LorumLedger`) from those events alone, so the same
+model (:class:`~lodam_p2p.ui.lorum.model.LorumTable`) and the score sheet
+(:class:`~lodam_p2p.ui.lorum.ledger.LorumLedger`) from those events alone, so the same
 screen serves both drivers.
 
 Steps without a choice — the next card of a Quartet run, a pass when nothing fits the
@@ -38,8 +38,8 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.ui.lorum_ledger import LorumLedger, offenders
-from lodam_p2p.ui.lorum_model import DealSummary, LorumPanel, LorumTable
+from lodam_p2p.ui.lorum.ledger import LorumLedger, offenders
+from lodam_p2p.ui.lorum.model import DealSummary, LorumPanel, LorumTable
 from lodam_p2p.ui.seated import SeatedPerson, describe
 
 log = logging.getLogger(__name__)

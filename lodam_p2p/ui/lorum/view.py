@@ -1,10 +1,10 @@
-"""The Lorum table screen, drawn from a :class:`~lodam_p2p.ui.lorum_model.LorumTable`:
+"""The Lorum table screen, drawn from a :class:`~lodam_p2p.ui.lorum.model.LorumTable`:
 a pure function of (model, size, time).
 
 Layout for 80 × 24, top to bottom: the header (deal *k* of *n*, dealer, keys); the
 contract line ("Rote — reds: every heart 1 point"); the other seats across the top and
 down the sides, each with cards left, points this deal and in all, a pass or going out;
-the felt (:mod:`~lodam_p2p.ui.lorum_middle`); the person's line, hand (legal cards
+the felt (:mod:`~lodam_p2p.ui.lorum.middle`); the person's line, hand (legal cards
 bright, the rest dimmed; face down when blind), question, buttons and status; the log.
 Panels (keys, score sheet, rules, end of deal and of match) are drawn over the table.
 """
@@ -14,10 +14,10 @@ from __future__ import annotations
 from lodam_p2p.games.lorum import Card, PlayerView, Scoring
 from lodam_p2p.ui.canvas import Canvas, Frags, clip, frag_width
 from lodam_p2p.ui.german import back, card_frag, sort_hand, to_ascii
-from lodam_p2p.ui.lorum_choices import LorumChoice, LorumPrompt
-from lodam_p2p.ui.lorum_middle import FELT_ROWS, felt_lines, turn_line
-from lodam_p2p.ui.lorum_model import LorumPanel, LorumTable
-from lodam_p2p.ui.lorum_panels import draw_lorum_panel
+from lodam_p2p.ui.lorum.choices import LorumChoice, LorumPrompt
+from lodam_p2p.ui.lorum.middle import FELT_ROWS, felt_lines, turn_line
+from lodam_p2p.ui.lorum.model import LorumPanel, LorumTable
+from lodam_p2p.ui.lorum.panels import draw_lorum_panel
 from lodam_p2p.ui.rules_page import contract_title
 from lodam_p2p.ui.waiting import seat_list
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from lodam_p2p.games.lorum import Contract, DealResult, Options, Scoring
 from lodam_p2p.games.lorum.beans import Purse, pay_into_pot, settle
 from lodam_p2p.games.lorum.plan import eldest_of
-from lodam_p2p.ui.lorum_model import ScoreSheet
+from lodam_p2p.ui.lorum.model import ScoreSheet
 
 
 @dataclass(slots=True)

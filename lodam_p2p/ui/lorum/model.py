@@ -1,6 +1,6 @@
 """Everything the Lorum table screen shows, as plain data.
 
-:class:`LorumTable` is to :func:`~lodam_p2p.ui.lorum_view.render_lorum` what
+:class:`LorumTable` is to :func:`~lodam_p2p.ui.lorum.view.render_lorum` what
 :class:`~lodam_p2p.ui.model.TableModel` is to the Lodam screen: the renderer reads it and
 nothing else. Beyond the seat's :class:`~lodam_p2p.games.lorum.PlayerView` it holds what
 a view does not say — the names, where the match stands (:class:`ScoreSheet`), the deal's
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from lodam_p2p.games.lorum import Contract, DealResult, Match, Options, PlayerView, Scoring
 from lodam_p2p.player import Notice, SeatInfo
 from lodam_p2p.ui.glyphs import Glyphs, shown_name
-from lodam_p2p.ui.lorum_choices import LorumPrompt, lorum_prompt
-from lodam_p2p.ui.lorum_narrate import LorumNarrator
+from lodam_p2p.ui.lorum.choices import LorumPrompt, lorum_prompt
+from lodam_p2p.ui.lorum.narrate import LorumNarrator
 
 #: Log lines kept.
 LOG_LIMIT = 500

@@ -6,7 +6,7 @@ from __future__ import annotations
 from lodam_p2p.games.lorum import Scoring
 from lodam_p2p.ui.canvas import Canvas, Frags, frag_width
 from lodam_p2p.ui.german import CONTRACT_NAMES
-from lodam_p2p.ui.lorum_model import DealSummary, LorumPanel, LorumTable, ScoreSheet
+from lodam_p2p.ui.lorum.model import DealSummary, LorumPanel, LorumTable, ScoreSheet
 from lodam_p2p.ui.rules_page import page_lines, rules_page
 from lodam_p2p.ui.waiting import hosted_warning
 

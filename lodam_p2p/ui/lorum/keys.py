@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lodam_p2p.games.lorum import Action, PlayerView
-from lodam_p2p.ui.lorum_choices import typed_choice
-from lodam_p2p.ui.lorum_model import LorumPanel, LorumTable
+from lodam_p2p.ui.lorum.choices import typed_choice
+from lodam_p2p.ui.lorum.model import LorumPanel, LorumTable
 
 RANKS = "789tuoka"
 SUITS = "eghs"

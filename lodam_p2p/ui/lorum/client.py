@@ -3,10 +3,10 @@ event loop.
 
 :class:`LorumClient` is the Lorum twin of :class:`~lodam_p2p.ui.client.Client`: it starts
 a match through ``start_match`` — which seats the given
-:class:`~lodam_p2p.ui.lorum_player.LorumPlayer` with the bots, through the local table
+:class:`~lodam_p2p.ui.lorum.player.LorumPlayer` with the bots, through the local table
 (:func:`~lodam_p2p.local.play_local`) or the network session — and runs the screen
-(:func:`~lodam_p2p.ui.lorum_view.render_lorum`, keys by
-:class:`~lodam_p2p.ui.lorum_keys.LorumKeys`) until the person leaves. "Play again" starts
+(:func:`~lodam_p2p.ui.lorum.view.render_lorum`, keys by
+:class:`~lodam_p2p.ui.lorum.keys.LorumKeys`) until the person leaves. "Play again" starts
 ``start_match`` once more, with a fresh screen. Whatever goes wrong at the table closes
 the screen (:class:`~lodam_p2p.ui.matches.TableStopped`, which the command turns into
 one line) and leaves a traceback in the log file.
@@ -28,10 +28,10 @@ from lodam_p2p.ui.app import TableApp
 from lodam_p2p.ui.canvas import Canvas
 from lodam_p2p.ui.german import SUIT_STYLE_RULES
 from lodam_p2p.ui.glyphs import Glyphs
-from lodam_p2p.ui.lorum_keys import LorumKeys
-from lodam_p2p.ui.lorum_model import LorumPanel, LorumTable
-from lodam_p2p.ui.lorum_player import LorumPlayer
-from lodam_p2p.ui.lorum_view import render_lorum
+from lodam_p2p.ui.lorum.keys import LorumKeys
+from lodam_p2p.ui.lorum.model import LorumPanel, LorumTable
+from lodam_p2p.ui.lorum.player import LorumPlayer
+from lodam_p2p.ui.lorum.view import render_lorum
 from lodam_p2p.ui.matches import Matches
 
 #: Starts one match with the person seated; returns how it ended.
