@@ -44,6 +44,7 @@ BOT_NAMES = ("Moll", "Ned", "Bess", "Kit", "Joan", "Hal", "Nan", "Wat", "Tib", "
 def lineup_for(args: argparse.Namespace, registry: BotRegistry) -> list[str]:
     """The bots to seat: every free seat, or (hosting, joining) exactly those named."""
     if getattr(args, "join_row", None) is not None:
+        _check_bot_options(args, registry, [])  # a person who joins seats no bot here
         return []
     if getattr(args, "host", False):
         # the arena's config brings multiprocessing and statistics: not at start-up
@@ -53,7 +54,9 @@ def lineup_for(args: argparse.Namespace, registry: BotRegistry) -> list[str]:
             wanted = len(parse_lineup(args.bots)) if args.bots.strip() else 0
         except ArenaError as err:
             raise CliError(f"bad bots: {err}") from None
-        return bot_lineup(args.bots, min(wanted, args.seats - 1), registry) if wanted else []
+        seated = bot_lineup(args.bots, min(wanted, args.seats - 1), registry) if wanted else []
+        _check_bot_options(args, registry, seated)
+        return seated
     lineup = bot_lineup(args.bots, args.seats if args.bots_only else args.seats - 1, registry)
     _check_bot_options(args, registry, lineup)
     return lineup
