@@ -104,14 +104,18 @@ def _init_worker(config: ArenaConfig) -> None:
         _WORKER = MatchPlayer(config, load_registry(config))
 
 
-def play_group(player: MatchPlayer, group: int) -> list[MatchRecord]:
-    """Every match of one rotation group, in schedule order."""
+def play_group(player: MatchPlayer, group: int,
+               played: Callable[[], None] | None = None) -> list[MatchRecord]:
+    """Every match of one rotation group, in schedule order; ``played`` is called after
+    each match (progress within a long group)."""
     config = player.config
-    return [
-        player.play(group, rotation, variant)
-        for rotation in range(config.seats)
-        for variant in range(config.variants)
-    ]
+    records = []
+    for rotation in range(config.seats):
+        for variant in range(config.variants):
+            records.append(player.play(group, rotation, variant))
+            if played is not None:
+                played()
+    return records
 
 
 def _play_group_in_worker(group: int) -> list[MatchRecord]:
@@ -119,12 +123,14 @@ def _play_group_in_worker(group: int) -> list[MatchRecord]:
     return play_group(_WORKER, group)
 
 
-def _groups(player: MatchPlayer, jobs: int) -> Iterator[list[MatchRecord]]:
-    """Every group's records, in group order, played by ``jobs`` processes."""
+def _groups(player: MatchPlayer, jobs: int,
+            played: Callable[[], None] | None = None) -> Iterator[list[MatchRecord]]:
+    """Every group's records, in group order, played by ``jobs`` processes (in this
+    one, ``played`` is told of every match)."""
     groups = range(player.config.groups)
     if jobs <= 1:
         for group in groups:
-            yield play_group(player, group)
+            yield play_group(player, group, played)
         return
     global _WORKER  # noqa: PLW0603 - forked workers inherit the loaded registry
     _WORKER = player
@@ -157,12 +163,20 @@ def run_arena(
     started = time.perf_counter()
     per_group = config.seats * config.variants
     groups_done = 0
-    stream = _groups(player, jobs)
+    matches_done = 0
+
+    def played() -> None:  # progress match by match when the matches play here
+        nonlocal matches_done
+        matches_done += 1
+        if progress is not None:
+            progress(matches_done, config.total_matches)
+
+    stream = _groups(player, jobs, played)
     try:
         for records in stream:
             result.records.extend(records)
             groups_done += 1
-            if progress is not None:
+            if progress is not None and jobs > 1:
                 progress(groups_done * per_group, config.total_matches)
             if early_stop and config.compare and early_stop.should_stop(
                 result.records, groups_done, *config.compare

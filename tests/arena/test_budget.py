@@ -173,3 +173,10 @@ def test_a_table_option_meant_for_a_bot_is_refused(capsys: pytest.CaptureFixture
     code, out, err = run(capsys, "arena", "--bots", "random*3", "--option", "random.x=1")
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "--bot-option random.x=1" in err
+
+
+def test_progress_is_told_of_every_match(registry: BotRegistry) -> None:
+    seen: list[tuple[int, int]] = []
+    run_arena(build_config("quick*3", 6, 5), registry, clock=CLOCK,
+              progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(k, 6) for k in range(1, 7)]
