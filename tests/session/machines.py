@@ -116,7 +116,7 @@ class Router:
         for event in events:
             if isinstance(event, Admit):
                 self.admitted[machine.me] = event.peers
-            elif machine.me not in self.mute:
+            elif isinstance(event, AskPlayer) and machine.me not in self.mute:
                 assert machine.plan is not None
                 self.asked[machine.me].append(event)
                 action = decide_now(machine.plan.player, event.view)
