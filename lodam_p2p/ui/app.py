@@ -1,9 +1,9 @@
 """The full-screen prompt_toolkit application around the table screen.
 
-One window whose content is :func:`~lodam_p2p.ui.table_view.render` of the model at the
-terminal's current size (so a resize simply redraws), keys passed by name to the
-:class:`~lodam_p2p.ui.controller.Controller`, and a style that maps the renderer's
-classes to colours — or, under ``NO_COLOR`` (https://no-color.org), to bold, underline
+One window whose content is the game's screen drawn at the terminal's current size (so a
+resize simply redraws), keys passed by name to the shell
+(:class:`~lodam_p2p.ui.shell.Shell`), and a style that maps the renderer's classes to
+colours — or, under ``NO_COLOR`` (https://no-color.org), to bold, underline
 and reverse only. The application runs in the same event loop as the table driver.
 """
 
@@ -25,9 +25,6 @@ from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
 from lodam_p2p.ui.canvas import Canvas, Frags
-from lodam_p2p.ui.controller import Controller
-from lodam_p2p.ui.model import TableModel
-from lodam_p2p.ui.table_view import render
 
 #: Style class → prompt_toolkit style; later rules win where classes combine.
 STYLE_RULES: list[tuple[str, str]] = [
@@ -104,7 +101,7 @@ def build_style(no_color: bool, extra: list[tuple[str, str]] | None = None) -> S
 
 
 class KeyTaker(Protocol):
-    """What the application hands keys to (the Lodam :class:`Controller`, or a game's)."""
+    """What the application hands keys to (the shell, :class:`~lodam_p2p.ui.shell.Shell`)."""
 
     def key(self, name: str) -> None:
         """One key, by name or as its character."""
@@ -120,12 +117,10 @@ Draw = Callable[[int, int, float], Canvas]
 class TableApp:
     """The table screen as a prompt_toolkit application."""
 
-    def __init__(self, model: TableModel | None, controller: Controller | KeyTaker, *,
+    def __init__(self, controller: KeyTaker, draw: Draw, *,
                  no_color: bool = False, input: Input | None = None,
                  output: Output | None = None, clock: Callable[[], float] = time.monotonic,
-                 draw: Draw | None = None,
                  style_rules: list[tuple[str, str]] | None = None) -> None:
-        self.model = model
         self.controller = controller
         self.clock = clock
         self.draw = draw
@@ -145,12 +140,7 @@ class TableApp:
     def fragments(self) -> StyleAndTextTuples:
         """The screen at the output's current size."""
         size = self.app.output.get_size()
-        if self.draw is not None:
-            canvas = self.draw(size.columns, size.rows, self.clock())
-        else:
-            assert self.model is not None
-            canvas = render(self.model, size.columns, size.rows, self.clock())
-        frags: Frags = canvas.fragments()
+        frags: Frags = self.draw(size.columns, size.rows, self.clock()).fragments()
         return cast("StyleAndTextTuples", frags)
 
     def _bindings(self) -> KeyBindings:

@@ -62,8 +62,9 @@ def test_every_row_of_the_score_sheet_lines_up_with_the_names() -> None:
 
 def test_esc_is_not_held_back_by_the_wait_for_an_escape_sequence() -> None:
     with create_pipe_input() as pipe:
-        app = TableApp(TableModel(), Controller(TableModel(), answer=lambda a: None,
-                                                leave=lambda: None),
+        model = TableModel()
+        app = TableApp(Controller(model, answer=lambda a: None, leave=lambda: None),
+                       lambda width, height, now: render(model, width, height, now),
                        input=pipe, output=DummyOutput())
         assert app.app.ttimeoutlen <= 0.05 and app.app.timeoutlen <= 0.1
 
