@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,3 +109,45 @@ def test_lodam_host_with_transcripts_leaves_files_lodam_verify_accepts(
         verdict = json.loads(verify.stdout)
         assert verdict["sound"] and verdict["attributable"] is False
         assert verdict["seat"] is None and verdict["argument"] == "tw"
+
+
+def _verdict(path: Path) -> tuple[int, dict[str, Any]]:
+    verify = subprocess.run([sys.executable, "-m", "lodam_p2p", "verify", "--json", str(path)],
+                            capture_output=True, check=False)
+    return verify.returncode, json.loads(verify.stdout)
+
+
+@pytest.mark.slow
+def test_a_cheat_at_a_real_table_is_named_by_the_honest_seats_transcripts(
+        make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
+    broker = make_mosquitto("set_tcp_nodelay true")
+    host = _lodam("host", "--table", "yew", "--seats", "3", "--bot", "random",
+                  "--broker", broker.url, "--json", "--option", "lives=1", "--timeout", "20",
+                  "--state-dir", str(tmp_path / "host-state"),
+                  "--transcripts", str(tmp_path / "host"), log=tmp_path / "host.log")
+    wait_for("the host's announcement on the broker", lambda: announced(broker, "yew"))
+    honest = _lodam("bot", "random", "--table", "yew", "--broker", broker.url,
+                    "--state-dir", str(tmp_path / "bot-state"), log=tmp_path / "bot.log")
+    cheat = _lodam("adversary", "bad-share-proof", "--table", "yew", "--broker", broker.url,
+                   "--state-dir", str(tmp_path / "adv-state"),
+                   "--transcripts", str(tmp_path / "adv"), log=tmp_path / "adv.log")
+    out, _ = host.communicate(timeout=MATCH_PATIENCE)
+    report = json.loads(cheat.communicate(timeout=60)[0].decode().splitlines()[-1])
+    honest.communicate(timeout=60)
+    assert host.returncode == 0, (tmp_path / "host.log").read_text()
+    guilty = report["seat"]
+    result = json.loads(out.decode().splitlines()[-1])
+    assert result["blames"][0].startswith(f"seat {guilty}: ")
+    # the hand the cheat spoiled: every honest copy convicts the cheat, attributably
+    spoiled = sorted((tmp_path / "host").glob("yew-hand0001-*.json"))
+    after = sorted((tmp_path / "host").glob("yew-hand0002-*.json"))
+    assert len(spoiled) == len(after) == 2  # the watcher's and the host's bot seat's
+    for path in spoiled:
+        code, verdict = _verdict(path)
+        assert code == 1 and not verdict["sound"]
+        assert verdict["attributable"] is True and verdict["seat"] == guilty
+        assert verdict["evidence"]
+    # the next hand, without it, is sound and names nobody
+    for path in after:
+        code, verdict = _verdict(path)
+        assert code == 0 and verdict["sound"] and verdict["seat"] is None
