@@ -190,7 +190,7 @@ def _screen(args: argparse.Namespace, registry: BotRegistry, lineup: Sequence[st
     """The Lodam screen, for :func:`~lodam_p2p.cli.person.play_with_person`."""
     # the terminal client (prompt_toolkit) loads only when a person sits down
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
-    from lodam_p2p.ui.client import ClientOptions, run_client  # noqa: PLC0415
+    from lodam_p2p.ui.lodam.client import ClientOptions, run_client  # noqa: PLC0415
     from lodam_p2p.ui.matches import TableStopped  # noqa: PLC0415
 
     client = ClientOptions(table="offline" if args.offline else args.table, ascii=args.ascii,

@@ -154,8 +154,8 @@ def bots_only(args: argparse.Namespace, options: Any, lineup: list[str],
     # loaded when a table of bots is told, not when `lodam` starts
     from lodam_p2p.cli.netrun import result_json  # noqa: PLC0415
     from lodam_p2p.ui.glyphs import Glyphs  # noqa: PLC0415
+    from lodam_p2p.ui.lodam.spectator import SpectatorLog  # noqa: PLC0415
     from lodam_p2p.ui.pacing import PacedPlayer  # noqa: PLC0415
-    from lodam_p2p.ui.spectator import SpectatorLog  # noqa: PLC0415
 
     delay = args.bot_delay or 0.0
     seats = bot_seats(lineup, registry, first_seat=0, seed=args.seed,

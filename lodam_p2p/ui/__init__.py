@@ -1,23 +1,23 @@
-"""The terminal client: a person at a Losing Lodam table, in a full-screen terminal UI.
+"""The terminal client: a person at a Losing Lodam or Lorum table, in a full-screen UI.
 
 The only package that knows about terminals (an import-linter contract keeps
-prompt_toolkit here). The pieces, from pure to impure:
+prompt_toolkit here). One shell serves both games; each game brings a presenter.
 
-- :mod:`~lodam_p2p.ui.glyphs`, :mod:`~lodam_p2p.ui.canvas`: how things look;
-- :mod:`~lodam_p2p.ui.choices`, :mod:`~lodam_p2p.ui.narrate`: a decision as choices, the
-  deal as log sentences;
-- :mod:`~lodam_p2p.ui.model`, :mod:`~lodam_p2p.ui.controller`: the client's state, and
-  what keys do to it;
-- :mod:`~lodam_p2p.ui.table_view`, :mod:`~lodam_p2p.ui.seat_view`,
-  :mod:`~lodam_p2p.ui.panels`: the screen as a pure function of the model;
-- :mod:`~lodam_p2p.ui.player`, :mod:`~lodam_p2p.ui.pacing`: the players a table driver
-  talks to; :mod:`~lodam_p2p.ui.spectator`: a headless log of a table of bots;
-- :mod:`~lodam_p2p.ui.app`, :mod:`~lodam_p2p.ui.client`: prompt_toolkit and the loop.
+The shell, written once:
 
-Both games share the shell: the application (:mod:`~lodam_p2p.ui.app`), the matches
-and "play again" (:mod:`~lodam_p2p.ui.matches`), the lobby, waiting and seating
-screens, the seated person's hold (:mod:`~lodam_p2p.ui.seated`), the rules page,
-pacing, and the headless story log (:class:`~lodam_p2p.ui.spectator.StoryLog`). Lorum
-brings its presenter as the package :mod:`lodam_p2p.ui.lorum` (its choices, keys,
-model, score sheet, story, screen, seat and client).
+- :mod:`~lodam_p2p.ui.canvas`, :mod:`~lodam_p2p.ui.glyphs`: what the renderers draw
+  into, and how cards, counters, bars and names look;
+- :mod:`~lodam_p2p.ui.app`, :mod:`~lodam_p2p.ui.shell`, :mod:`~lodam_p2p.ui.matches`:
+  the prompt_toolkit application, the session of one person (keys, leaving, "play
+  again", a table that stopped) and the matches it plays;
+- :mod:`~lodam_p2p.ui.seated`, :mod:`~lodam_p2p.ui.pacing`: the seated person's question
+  and hold, and the bots at a person's pace;
+- :mod:`~lodam_p2p.ui.lobby`, :mod:`~lodam_p2p.ui.lobby_app`, :mod:`~lodam_p2p.ui.waiting`,
+  :mod:`~lodam_p2p.ui.rules_page`: the lobby, the waiting and seating lines, the rules;
+- :mod:`~lodam_p2p.ui.spectator`: the headless story log of a table of bots.
+
+The presenters, one package per game, each the pure model and renderer of its table
+(rendering is a function of the model, the size and the time), its choices, keys,
+story, seat and screen for the shell: :mod:`lodam_p2p.ui.lodam` and
+:mod:`lodam_p2p.ui.lorum` (with the German pack's look, :mod:`~lodam_p2p.ui.german`).
 """

@@ -7,7 +7,8 @@ object. Colour is not decided here: fragments carry style *classes* (``card.red`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from lodam_p2p.games.lodam import Card, Kind, RankOrder, Suit, rank_strength
@@ -89,3 +90,16 @@ def kind_words(kind: Kind) -> str:
 def sort_hand(hand: Iterable[Card], order: RankOrder) -> list[Card]:
     """A hand as a person holds it: by suit (colours alternating), high cards first."""
     return sorted(hand, key=lambda c: (HAND_SUIT_ORDER.index(c.suit), -rank_strength(c, order)))
+
+
+_SEATS = re.compile(r"\bseats? (\d+(?:(?:, | and )\d+)*)")
+
+
+def name_seats(text: str, name: Callable[[int], str]) -> str:
+    """``text`` with "seat 3" and "seats 1, 4" replaced by the seats' names."""
+
+    def replace(match: re.Match[str]) -> str:
+        seats = [name(int(n)) for n in re.findall(r"\d+", match.group(1))]
+        return seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]
+
+    return _SEATS.sub(replace, text)

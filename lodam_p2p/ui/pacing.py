@@ -4,7 +4,7 @@ Bots answer at once; a person could not follow a trick played in a millisecond. 
 wrapper waits ``delay`` seconds before each card played and a quarter of it before the
 quick decisions (offers, answers, declarations), which at a table of five come several
 times per trick. With a ``hold`` event it also waits while the person reads the end of
-a deal (see :class:`~lodam_p2p.ui.player.TerminalPlayer`) — at a networked table no
+a deal (see :class:`~lodam_p2p.ui.lodam.player.TerminalPlayer`) — at a networked table no
 longer than ``hold_limit`` seconds: there the bot's silence is timed like anyone's, and a
 person idle at the panel (or gone for a drink) must not make the bot's seat silent.
 """

@@ -5,7 +5,7 @@ handler. :class:`SeatedPerson` keeps that meeting point — the question put on 
 screen's model, a future the key handler resolves through :meth:`SeatedPerson.answer`,
 the model told when the answer is in — and the :attr:`~SeatedPerson.hold` event that the
 bots beside the person wait on while an end-of-deal panel is open. The Lodam seat
-(:class:`~lodam_p2p.ui.player.TerminalPlayer`) and the Lorum seat
+(:class:`~lodam_p2p.ui.lodam.player.TerminalPlayer`) and the Lorum seat
 (:class:`~lodam_p2p.ui.lorum.player.LorumPlayer`) differ only in what they make of the
 events and when they answer without asking.
 """

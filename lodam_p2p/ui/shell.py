@@ -6,7 +6,7 @@ The shell owns what no game changes: the prompt_toolkit application
 leaves on the screen. A game brings a :class:`Presenter`: a factory of the
 :class:`TableScreen` of one match (its model, the seat that a table driver talks to, what
 its keys do, how it is drawn) with its own colours. Lodam's presenter is
-:class:`~lodam_p2p.ui.client.LodamScreen`, Lorum's
+:class:`~lodam_p2p.ui.lodam.client.LodamScreen`, Lorum's
 :class:`~lodam_p2p.ui.lorum.client.LorumScreen`.
 
 :meth:`Shell.run` starts a match through ``start_match`` (which seats the screen's

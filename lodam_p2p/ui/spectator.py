@@ -1,12 +1,12 @@
 """A headless spectator: a table of bots told as a plain-text log.
 
-``lodam play --bots-only`` seats bots only; :class:`SpectatorLog` wraps one of them (it
+``lodam play --bots-only`` seats bots only; a game's story log wraps one of them (it
 passes everything on) and writes what that seat hears to a stream, one line at a time,
 in the same sentences as the screen's log — but never what only that seat knows (its
 own exchange cards), since the spectator is not that seat.
 
 :class:`StoryLog` is what every game's log shares (the wrapping, the names, the end of
-the match); :class:`SpectatorLog` tells Losing Lodam, and
+the match); :class:`~lodam_p2p.ui.lodam.spectator.SpectatorLog` tells Losing Lodam, and
 :class:`~lodam_p2p.ui.lorum.spectator.LorumSpectatorLog` Lorum.
 """
 
@@ -18,7 +18,6 @@ import os
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from lodam_p2p.games.lodam import Action, PlayerView
 from lodam_p2p.player import (
     DealEnded,
     MatchEnded,
@@ -28,8 +27,7 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.ui.glyphs import Glyphs, shown_name
-from lodam_p2p.ui.narrate import Narrator, name_seats
+from lodam_p2p.ui.glyphs import Glyphs, name_seats, shown_name
 
 #: A seat number no one has: the spectator speaks of every seat in the third person.
 NOBODY = -1
@@ -104,33 +102,3 @@ class StoryLog:
             os.close(null)
         if self.on_gone is not None:
             self.on_gone()
-
-
-class SpectatorLog(StoryLog):
-    """The story of a Losing Lodam table (see the module docstring)."""
-
-    def __init__(self, inner: Player, out: TextIO, glyphs: Glyphs | None = None) -> None:
-        super().__init__(inner, out, glyphs)
-        self.view: PlayerView | None = None
-
-    def _narrator(self) -> Narrator:
-        return Narrator(self.names, NOBODY, self.glyphs, private=False)
-
-    def _view(self, view: PlayerView, action: Action | None) -> None:
-        narrator = self._narrator()
-        if self.new_deal:
-            self.deals, self.new_deal, self.view = self.deals + 1, False, None
-            lines = narrator.new_deal(self.deals, view)
-        else:
-            assert self.view is not None
-            lines = narrator.changes(self.view, view, action)
-        for _, text in lines:
-            self._say(text)
-        self.view = view
-
-    def _deal_ended(self, event: DealEnded) -> None:
-        points = ", ".join(f"{self._name(s)} {p}" for s, p in enumerate(event.points))
-        total = self.view.options.lives if self.view else max(event.lives)
-        counters = " ".join(self.glyphs.counters(n, total) for n in event.lives)
-        self._say(f"{name_seats(event.reason, self._name)}. Points: {points}. "
-                  f"Counters: {counters}. Audit: {event.audit}.")

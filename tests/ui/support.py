@@ -8,7 +8,7 @@ from collections.abc import Callable
 from lodam_p2p.games.lodam import FULL_PACK, Action, Deal, Decision, Options, Play, PlayerView
 from lodam_p2p.player import Phase, Progress, SeatInfo, SeatsChanged, ViewChanged
 from lodam_p2p.ui.glyphs import Glyphs
-from lodam_p2p.ui.model import TableModel
+from lodam_p2p.ui.lodam.model import TableModel
 
 NAMES = ("ann", "Moll", "Ned", "Bess", "Kit", "Joan", "Hal", "Nan", "Wat", "Tib")
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from lodam_p2p.games.lodam import Action, Decision, Offer, Play
-from lodam_p2p.ui.controller import Controller
-from lodam_p2p.ui.model import Panel, TableModel
+from lodam_p2p.ui.lodam.controller import Controller
+from lodam_p2p.ui.lodam.model import Panel, TableModel
 from tests.ui.support import advance, model_of, my_play_with_lead, new_deal
 
 

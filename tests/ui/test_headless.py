@@ -17,11 +17,11 @@ from lodam_p2p.bots.adapter import BotPlayer
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.local import play_local
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
-from lodam_p2p.ui.client import Client, ClientOptions
-from lodam_p2p.ui.model import Panel
+from lodam_p2p.ui.lodam.client import Client, ClientOptions
+from lodam_p2p.ui.lodam.model import Panel
+from lodam_p2p.ui.lodam.player import TerminalPlayer
+from lodam_p2p.ui.lodam.table_view import render
 from lodam_p2p.ui.pacing import PacedPlayer
-from lodam_p2p.ui.player import TerminalPlayer
-from lodam_p2p.ui.table_view import render
 
 #: Upper bound, in seconds, on waiting for the table to ask something (a hang fails, it
 #: never passes); generous, since CI shares two cores with other work.

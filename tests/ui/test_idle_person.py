@@ -4,7 +4,7 @@ At a networked table a seat's silence is timed: a bot held back for the person â
 reads the end of a deal before the bots go on â€” must never be held so long that its
 seat is found silent. These matches run over the in-memory hub with the bots wired as
 ``lodam play``/``host`` wire them (:func:`~lodam_p2p.ui.pacing.paced_by`), and a person
-who presses keys through the real :class:`~lodam_p2p.ui.controller.Controller`:
+who presses keys through the real :class:`~lodam_p2p.ui.lodam.controller.Controller`:
 
 - knocked out early, then idle (gone for a drink): the match ends by play, no blame;
 - idle at the end-of-deal panel from the first deal on: the same.
@@ -19,10 +19,10 @@ from lodam_p2p.games.lodam import Options
 from lodam_p2p.player import DealEnded, MatchEnded, TableEvent
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
-from lodam_p2p.ui.controller import Controller
-from lodam_p2p.ui.model import Panel, TableModel
+from lodam_p2p.ui.lodam.controller import Controller
+from lodam_p2p.ui.lodam.model import Panel, TableModel
+from lodam_p2p.ui.lodam.player import TerminalPlayer
 from lodam_p2p.ui.pacing import HOLD_S, PacedPlayer, hold_limit, paced_by
-from lodam_p2p.ui.player import TerminalPlayer
 from tests.session.helpers import PATIENT, bots, registry, table
 
 #: Safety net, in seconds, for a whole match (a hang fails; it never passes by waiting).

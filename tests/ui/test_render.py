@@ -5,8 +5,8 @@ from __future__ import annotations
 from lodam_p2p.games.lodam import Decision
 from lodam_p2p.ui.app import build_style
 from lodam_p2p.ui.canvas import frag_text
-from lodam_p2p.ui.model import Panel
-from lodam_p2p.ui.table_view import render
+from lodam_p2p.ui.lodam.model import Panel
+from lodam_p2p.ui.lodam.table_view import render
 from tests.ui.support import advance, model_of, my_play_with_lead, new_deal
 
 
@@ -206,7 +206,7 @@ def test_fragments_and_text_agree() -> None:
 
 
 def test_r_opens_the_rules_page_whole_at_80_by_24_and_r_closes_it() -> None:
-    from lodam_p2p.ui.controller import Controller
+    from lodam_p2p.ui.lodam.controller import Controller
 
     for ascii_mode in (False, True):
         model = model_of(new_deal().view(0))

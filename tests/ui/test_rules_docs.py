@@ -13,7 +13,7 @@ import pytest
 from lodam_p2p.games.lodam import Options as LodamOptions
 from lodam_p2p.games.lorum import Contract
 from lodam_p2p.games.lorum import Options as LorumOptions
-from lodam_p2p.ui import panels
+from lodam_p2p.ui.lodam import panels
 from lodam_p2p.ui.lorum import panels as lorum_panels
 from lodam_p2p.ui.lorum.keys import RANKS, SUITS
 from lodam_p2p.ui.rules_page import LODAM_WORDS, LORUM_WORDS, WORDS_TITLE, rules_page
@@ -99,9 +99,9 @@ def test_the_rules_page_says_what_a_renounce_is_and_which_key_swallows() -> None
 
 
 def test_the_keys_panel_shows_every_key_and_the_words_whole_at_80_by_24() -> None:
-    from lodam_p2p.ui.controller import Controller
-    from lodam_p2p.ui.model import Panel
-    from lodam_p2p.ui.table_view import render
+    from lodam_p2p.ui.lodam.controller import Controller
+    from lodam_p2p.ui.lodam.model import Panel
+    from lodam_p2p.ui.lodam.table_view import render
     from tests.ui.support import model_of, new_deal
 
     model = model_of(new_deal().view(0))

@@ -10,13 +10,13 @@ from prompt_toolkit.output import DummyOutput
 from lodam_p2p.games.lorum import Options, Scoring
 from lodam_p2p.player import SeatInfo, SeatsChanged
 from lodam_p2p.ui.app import TableApp
-from lodam_p2p.ui.controller import Controller
 from lodam_p2p.ui.glyphs import MAX_NAME, shown_name
+from lodam_p2p.ui.lodam.controller import Controller
+from lodam_p2p.ui.lodam.model import Panel, TableModel
+from lodam_p2p.ui.lodam.table_view import render
 from lodam_p2p.ui.lorum.keys import LorumKeys
 from lodam_p2p.ui.lorum.model import LorumPanel, LorumTable, ScoreSheet
 from lodam_p2p.ui.lorum.panels import sheet_lines
-from lodam_p2p.ui.model import Panel, TableModel
-from lodam_p2p.ui.table_view import render
 from tests.ui.support import model_of, new_deal
 
 LONG = "Bartholomew " * 40  # 480 characters

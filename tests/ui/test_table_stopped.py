@@ -14,7 +14,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lodam_p2p.cli import CliError, play_seats
-from lodam_p2p.ui.client import Client, ClientOptions
+from lodam_p2p.ui.lodam.client import Client, ClientOptions
 from lodam_p2p.ui.lorum.client import LorumClient, LorumSettings
 from lodam_p2p.ui.matches import Matches, TableStopped
 

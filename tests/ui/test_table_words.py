@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lodam_p2p.player import MatchEnded
-from lodam_p2p.ui.table_view import render
+from lodam_p2p.ui.lodam.table_view import render
 from tests.ui.support import model_of, new_deal
 
 
@@ -30,8 +30,8 @@ def test_a_match_ended_by_play_gives_no_reason() -> None:
 
 
 def test_leaving_with_bots_played_from_here_says_it_ends_their_seats() -> None:
-    from lodam_p2p.ui.controller import Controller
-    from lodam_p2p.ui.model import Panel
+    from lodam_p2p.ui.lodam.controller import Controller
+    from lodam_p2p.ui.lodam.model import Panel
 
     model = model_of(new_deal(players=3).view(0))
     model.hosted = ("Moll", "Ned")
@@ -49,7 +49,7 @@ def test_leaving_with_bots_played_from_here_says_it_ends_their_seats() -> None:
 
 
 def test_ctrl_c_leaves_at_once_without_bots_played_from_here() -> None:
-    from lodam_p2p.ui.controller import Controller
+    from lodam_p2p.ui.lodam.controller import Controller
 
     model = model_of(new_deal(players=3).view(0))
     left: list[bool] = []
@@ -72,7 +72,7 @@ def test_a_person_who_is_out_is_told_so_and_may_stay_or_leave() -> None:
 
 def test_the_waiting_room_lists_the_seats_the_bots_and_how_many_are_missing() -> None:
     from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress, SeatInfo, SeatsChanged
-    from lodam_p2p.ui.model import TableModel
+    from lodam_p2p.ui.lodam.model import TableModel
 
     model = TableModel(table="oak")
     model.apply(Progress(Phase.LOBBY, detail="waiting for table oak to fill"), 0.0)
@@ -94,7 +94,7 @@ def test_the_waiting_room_lists_the_seats_the_bots_and_how_many_are_missing() ->
 
 def test_the_deal_that_puts_a_person_out_is_shown_and_later_deals_only_logged() -> None:
     from lodam_p2p.player import DealEnded
-    from lodam_p2p.ui.model import Panel
+    from lodam_p2p.ui.lodam.model import Panel
 
     model = model_of(new_deal(players=3).view(0))
     model.apply(DealEnded((30, 2, 1), (-1, 0, 0), (0, 2, 2), "seat 0 went out", "passed"),

@@ -1,6 +1,6 @@
 """A Lorum decision as a row of choices: the cards of the hand, and buttons.
 
-The same shape as :mod:`~lodam_p2p.ui.choices` for Lodam: every card of the hand is a
+The same shape as :mod:`~lodam_p2p.ui.lodam.choices` for Lodam: every card of the hand is a
 :class:`LorumChoice`, with the action it would take or ``None`` (shown dimmed, with the
 rules' reason kept for when it is tried); what is not a card — the Red King announcement,
 a pass — is a button. The cursor walks cards first, then buttons.

@@ -1,7 +1,7 @@
 """What each key does to the Lorum screen's model: pure logic, no terminal.
 
 Keys arrive as names (``"left"``, ``"enter"``, ``"escape"`` …) or single characters, as
-the Lodam :class:`~lodam_p2p.ui.controller.Controller` takes them. Typing a card is its
+the Lodam :class:`~lodam_p2p.ui.lodam.controller.Controller` takes them. Typing a card is its
 rank then its suit letter (``o`` ``h``; the ten is ``t`` or ``10``). The German pack has
 no Queen, so ``q`` only ever leaves; ``h`` and ``s`` are the hint and the score sheet
 unless a rank was just typed (then they are Herz and Schellen); ``a`` is the Ace while

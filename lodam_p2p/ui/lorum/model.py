@@ -1,7 +1,7 @@
 """Everything the Lorum table screen shows, as plain data.
 
 :class:`LorumTable` is to :func:`~lodam_p2p.ui.lorum.view.render_lorum` what
-:class:`~lodam_p2p.ui.model.TableModel` is to the Lodam screen: the renderer reads it and
+:class:`~lodam_p2p.ui.lodam.model.TableModel` is to the Lodam screen: the renderer reads it and
 nothing else. Beyond the seat's :class:`~lodam_p2p.games.lorum.PlayerView` it holds what
 a view does not say — the names, where the match stands (:class:`ScoreSheet`), the deal's
 place in the schedule, the open panel, the person's prompt and cursor, the log. The app

@@ -12,9 +12,8 @@ from typing import TextIO
 
 from lodam_p2p.games.lorum import Action, PlayerView
 from lodam_p2p.player import DealEnded, Player
-from lodam_p2p.ui.glyphs import Glyphs
+from lodam_p2p.ui.glyphs import Glyphs, name_seats
 from lodam_p2p.ui.lorum.narrate import LorumNarrator
-from lodam_p2p.ui.narrate import name_seats
 from lodam_p2p.ui.spectator import NOBODY, StoryLog
 
 

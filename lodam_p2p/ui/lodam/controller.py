@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lodam_p2p.games.lodam import Action, Card, PlayerView
-from lodam_p2p.ui.model import Panel, TableModel
+from lodam_p2p.ui.lodam.model import Panel, TableModel
 
 RANKS = "23456789tjqka"
 SUITS = "shdc"

@@ -1,10 +1,10 @@
 """A person at a Losing Lodam table: Lodam's presenter in the shared client shell.
 
 :class:`LodamScreen` is what Lodam brings to the shell (:mod:`lodam_p2p.ui.shell`): the
-model (:class:`~lodam_p2p.ui.model.TableModel`), the seat a table driver talks to
-(:class:`~lodam_p2p.ui.player.TerminalPlayer`), the keys
-(:class:`~lodam_p2p.ui.controller.Controller`) and the screen
-(:func:`~lodam_p2p.ui.table_view.render`). :func:`run_client` runs the shell with it
+model (:class:`~lodam_p2p.ui.lodam.model.TableModel`), the seat a table driver talks to
+(:class:`~lodam_p2p.ui.lodam.player.TerminalPlayer`), the keys
+(:class:`~lodam_p2p.ui.lodam.controller.Controller`) and the screen
+(:func:`~lodam_p2p.ui.lodam.table_view.render`). :func:`run_client` runs the shell with it
 until the person leaves; "play again" keeps the screen and starts a fresh match on it.
 A table that stops with an error closes the screen; the command then says in one line
 what failed (:class:`~lodam_p2p.ui.matches.TableStopped`).
@@ -18,12 +18,12 @@ from typing import ClassVar
 from lodam_p2p.player import Notice, NoticeLevel
 from lodam_p2p.tableplan import MatchOutcome
 from lodam_p2p.ui.canvas import Canvas
-from lodam_p2p.ui.controller import Controller
 from lodam_p2p.ui.glyphs import Glyphs
-from lodam_p2p.ui.model import Panel, TableModel
-from lodam_p2p.ui.player import TerminalPlayer
+from lodam_p2p.ui.lodam.controller import Controller
+from lodam_p2p.ui.lodam.model import Panel, TableModel
+from lodam_p2p.ui.lodam.player import TerminalPlayer
+from lodam_p2p.ui.lodam.table_view import render
 from lodam_p2p.ui.shell import Shell, ShellSettings, StartMatch
-from lodam_p2p.ui.table_view import render
 
 #: How the Lodam screen looks and what it may use (the shell's settings).
 ClientOptions = ShellSettings

@@ -25,9 +25,9 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.ui.choices import Prompt, prompt_for
-from lodam_p2p.ui.glyphs import Glyphs, shown_name
-from lodam_p2p.ui.narrate import LogLine, Narrator, name_seats
+from lodam_p2p.ui.glyphs import Glyphs, name_seats, shown_name
+from lodam_p2p.ui.lodam.choices import Prompt, prompt_for
+from lodam_p2p.ui.lodam.narrate import LogLine, Narrator
 
 #: Log lines kept (the screen shows the last few; the file log keeps everything).
 LOG_LIMIT = 500

@@ -5,10 +5,10 @@ from __future__ import annotations
 from lodam_p2p.games.lodam import Options, PlayerView
 from lodam_p2p.player import DealEnded, MatchEnded
 from lodam_p2p.ui.canvas import Canvas, Frags, frag_width
-from lodam_p2p.ui.model import Panel, TableModel
-from lodam_p2p.ui.narrate import name_seats
+from lodam_p2p.ui.glyphs import name_seats
+from lodam_p2p.ui.lodam.model import Panel, TableModel
+from lodam_p2p.ui.lodam.seat_view import card_frag
 from lodam_p2p.ui.rules_page import LODAM_WORDS, WORDS_TITLE, page_lines, rules_page
-from lodam_p2p.ui.seat_view import card_frag
 from lodam_p2p.ui.waiting import hosted_warning
 
 HELP = (

@@ -13,8 +13,7 @@ stays on the screen longer than the trump may.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lodam_p2p.games.lodam import Action, Challenge, Declare, PlayerView, PublicExchange
@@ -139,16 +138,3 @@ class Narrator:
                      f"{self.verb(action.seat, 'challenges', 'challenge')} "
                      f"{self.who(action.target)}.")]
         return []
-
-
-_SEATS = re.compile(r"\bseats? (\d+(?:(?:, | and )\d+)*)")
-
-
-def name_seats(text: str, name: Callable[[int], str]) -> str:
-    """``text`` with "seat 3" and "seats 1, 4" replaced by the seats' names."""
-
-    def replace(match: re.Match[str]) -> str:
-        seats = [name(int(n)) for n in re.findall(r"\d+", match.group(1))]
-        return seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]
-
-    return _SEATS.sub(replace, text)

@@ -1,7 +1,7 @@
 """The table screen, drawn from the model: a pure function of (model, size, time).
 
 Layout, top to bottom: a header; the other seats across the top and down both sides
-(:class:`~lodam_p2p.ui.seat_view.SeatPlaces`); the trick in the middle with the trump
+(:class:`~lodam_p2p.ui.lodam.seat_view.SeatPlaces`); the trick in the middle with the trump
 and the offer on the table; the person's own line, hand, question, answer buttons and a
 status line; the log of the deal fills what is left (or a column on the right when the
 terminal is wide). Panels (help, last trick, end of deal …) are drawn over the middle.
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from lodam_p2p.games.lodam import PlayerView
 from lodam_p2p.ui.canvas import Canvas, Frags, clip, frag_width
-from lodam_p2p.ui.choices import Choice, Prompt
 from lodam_p2p.ui.glyphs import Glyphs, sort_hand
-from lodam_p2p.ui.model import Panel, TableModel
-from lodam_p2p.ui.panels import draw_panel
-from lodam_p2p.ui.seat_view import SEAT_LINES, SeatPlaces, card_frag, draw_trick, seat_box
+from lodam_p2p.ui.lodam.choices import Choice, Prompt
+from lodam_p2p.ui.lodam.model import Panel, TableModel
+from lodam_p2p.ui.lodam.panels import draw_panel
+from lodam_p2p.ui.lodam.seat_view import SEAT_LINES, SeatPlaces, card_frag, draw_trick, seat_box
 from lodam_p2p.ui.waiting import seat_list, wrap
 
 #: Width at which the log moves to a column of its own.

@@ -7,7 +7,7 @@ question on the screen and waits for the key handler to call :meth:`answer`.
 Two decisions are answered without asking: an exchange offer or answer where "no offer"
 or "decline" is the only legal choice (the person holds no coat or card of the kind, and
 knows it). Everything else is asked, even a declaration that the rules would refuse:
-see :mod:`lodam_p2p.ui.choices`.
+see :mod:`lodam_p2p.ui.lodam.choices`.
 
 :attr:`TerminalPlayer.hold` is cleared while the end-of-deal panel is open; the pacing
 wrapper of the bots at the same table waits on it, so the next deal starts when the
@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from lodam_p2p.games.lodam import Action, Decision, PlayerView
 from lodam_p2p.player import DealEnded, MatchEnded, TableEvent, ViewChanged
-from lodam_p2p.ui.model import Panel, TableModel
+from lodam_p2p.ui.lodam.model import Panel, TableModel
 from lodam_p2p.ui.seated import SeatedPerson, describe
 
 log = logging.getLogger(__name__)
