@@ -13,8 +13,9 @@ maximises its own value, as a table of independent opponents plays. A move legal
 only some worlds is judged by how often it was available, not by how often its node
 was visited (the "availability" count), so rarely possible moves are not favoured.
 Moves the tree should not branch on (another seat's secret choice) are played by the
-hooks (:meth:`Hooks.hidden`). A step with one legal move is a node but does not count
-as the iteration's expansion. The answer is the root move visited most.
+hooks (:meth:`Hooks.hidden`). A step with one legal move is a node that does not count
+as the iteration's expansion, or, if the game's moves name their mover, no node at all
+(:attr:`Hooks.forced_nodes`). The answer is the root move visited most.
 
 A world is stepped with the kit's state API names (:class:`World`: ``current_player``,
 ``legal_actions``, ``apply``, ``is_terminal``; :class:`lodam_p2p.games.kit.GameState`
@@ -82,6 +83,15 @@ class Hooks(Protocol[ViewT_contra, ActionT_co, KeyT, WorldT]):
     failures: tuple[type[Exception], ...]
     #: Whether :meth:`hidden` can ever answer a move (if not, the search never asks).
     secrets: bool
+    #: Whether a step with one legal move is a tree node. It must be when a move does
+    #: not name its mover (the same key could then be another seat's move in another
+    #: world); when moves name their seat, forced steps can be played past.
+    forced_nodes: bool
+
+    def untried(self, rng: random.Random, count: int) -> int:
+        """Which of ``count`` untried moves to try: a uniform draw (each game keeps its
+        own way of drawing, so that its seeded searches repeat as they always have)."""
+        ...
 
     def observe(self, view: ViewT_contra) -> None:
         """See every view the seat is shown (also those not searched)."""
@@ -206,6 +216,7 @@ class ISMCTS(Generic[KeyT, WorldT]):
         hooks, rng = self.hooks, self.rng
         world = hooks.determinize(rng)
         hidden = hooks.hidden if hooks.secrets else None
+        forced_nodes = hooks.forced_nodes
         is_terminal, apply = world.is_terminal, world.apply
         current_player, legal_actions = world.current_player, world.legal_actions
         select = self._select
@@ -216,8 +227,11 @@ class ISMCTS(Generic[KeyT, WorldT]):
                 if secret is not None:
                     apply(secret)
                     continue
-            seat = current_player()
             legal = legal_actions()
+            if not forced_nodes and len(legal) == 1:
+                apply(legal[0])
+                continue
+            seat = current_player()
             move = select(node, legal)
             children = node.children
             child = children.get(move)
@@ -253,7 +267,7 @@ class ISMCTS(Generic[KeyT, WorldT]):
                 if score > best_score:
                     best, best_score = move, score
         if untried:
-            return untried[int(self.rng.random() * len(untried))]
+            return untried[self.hooks.untried(self.rng, len(untried))]
         return best
 
 

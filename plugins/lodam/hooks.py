@@ -71,6 +71,11 @@ class LodamHooks:
 
     failures: tuple[type[Exception], ...] = (ReplayError, ValueError, IndexError)
     secrets = True  #: other seats' offers and answers
+    forced_nodes = True  #: a move code does not name its seat
+
+    def untried(self, rng: random.Random, count: int) -> int:
+        """A uniform draw of one of ``count`` untried moves."""
+        return int(rng.random() * count)
 
     def __init__(self, seat: int) -> None:
         self.seat = seat

@@ -69,6 +69,11 @@ class LorumHooks:
     failures: tuple[type[Exception], ...] = (RulesError, ValueError, IndexError,
                                              AssertionError)
     secrets = False  #: every Lorum move is public
+    forced_nodes = False  #: every action names its seat
+
+    def untried(self, rng: random.Random, count: int) -> int:
+        """A uniform draw of one of ``count`` untried moves."""
+        return rng.randrange(count)
 
     def __init__(self, *, random_rollouts: bool = False, epsilon: float = 0.1) -> None:
         self.random_rollouts = random_rollouts

@@ -128,6 +128,10 @@ class _SeenAll:
 
     failures = ()
     secrets = False
+    forced_nodes = True
+
+    def untried(self, rng: random.Random, count: int) -> int:
+        return rng.randrange(count)
 
     def __init__(self, state: Any) -> None:
         self.state = state
