@@ -314,13 +314,17 @@ class Rejoining(Returning):
                 self._answer(seat)
 
     def settle(self) -> None:
-        """The hand passed its audit, every seat answering: a seat that went away before
-        and a REJOIN that was not taken no longer stand."""
-        self._went_away.clear()
-        for seat in self._pending:
-            log.info("table %s: seat %d's return refused: %s", self.table, seat,
-                     self.return_refused(seat))
-        self._pending.clear()
+        """The hand passed its audit, every seat answering all through it: a seat that
+        went away before the hand and a REJOIN about it or an earlier one no longer
+        stand. (A seat may go away while this seat still settles a hand that seat has
+        finished, and ask back from the next one: that stands.)"""
+        hand = self.hand_no
+        self._went_away = {s: h for s, h in self._went_away.items() if h >= hand}
+        for seat, asked in sorted(self._pending.items()):
+            if asked <= hand:
+                log.info("table %s: seat %d's return refused: %s", self.table, seat,
+                         self.return_refused(seat))
+                del self._pending[seat]
         super().settle()
 
     def return_refused(self, seat: int) -> str | None:

@@ -114,13 +114,20 @@ def test_a_connected_seat_asking_back_is_refused_without_a_void_or_a_blame() -> 
 
 
 def test_a_seat_asking_back_once_the_hand_is_played_out_is_refused() -> None:
+    """It drops once the cards are all played (its connection dies and comes back) and
+    its REJOIN about that hand reaches the coordinator then: the hand stands, and at its
+    audit the request lapses."""
     table, router = _table()
     coordinator, away = _seat(table, 0), _seat(table, 2)
     router.until("the coordinator's hand played out", lambda: (
         coordinator.hand is not None and coordinator.hand.public.is_over))
-    _bounce(router, away)
+    hand = coordinator.hand_no
+    for state in (False, True):
+        for other in router.machines:
+            if other is not away:
+                other.receive(PresenceSeen(away.me, state), router.now)
     assert 2 in coordinator._went_away  # seen gone: only the played-out hand refuses it
-    coordinator.take_rejoin(2, [], coordinator.hand_no)  # its REJOIN, before all else
+    coordinator.take_rejoin(2, [], hand)  # its REJOIN arrives: the hand is decided
     assert coordinator.return_refused(2) == (
         "the hand's play is over or its audit openings are out")
     router.play_out()
