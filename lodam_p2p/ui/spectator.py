@@ -44,6 +44,7 @@ class StoryLog:
         self.names: list[str] = []
         self.deals = 0
         self.new_deal = True
+        self.view: Any = None  #: the last view told (the game's PlayerView)
         #: Whether the reader went away (a closed pipe, ``| head``): nothing is written
         #: any more, and ``on_gone`` is called once, to end the match.
         self.gone = False
@@ -74,7 +75,22 @@ class StoryLog:
         return await self.inner.decide(view)
 
     def _view(self, view: Any, action: Any) -> None:
-        """Tell what ``view`` shows that the last one did not."""
+        """Tell what ``view`` shows that the last one did not, or the deal it opens."""
+        if self.new_deal or self.view is None:
+            self.deals, self.new_deal = self.deals + 1, False
+            lines = self._new_deal(self.deals, view)
+        else:
+            lines = self._changes(self.view, view, action)
+        for _, text in lines:
+            self._say(text)
+        self.view = view
+
+    def _new_deal(self, number: int, view: Any) -> list[tuple[str, str]]:
+        """The game's log lines for deal ``number`` beginning at ``view``."""
+        raise NotImplementedError
+
+    def _changes(self, old: Any, new: Any, action: Any) -> list[tuple[str, str]]:
+        """The game's log lines for what changed from ``old`` to ``new``."""
         raise NotImplementedError
 
     def _deal_ended(self, event: DealEnded) -> None:

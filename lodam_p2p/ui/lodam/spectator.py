@@ -7,36 +7,25 @@ seat in the third person and never what only that seat knows (its own exchange c
 
 from __future__ import annotations
 
-from typing import TextIO
-
 from lodam_p2p.games.lodam import Action, PlayerView
-from lodam_p2p.player import DealEnded, Player
-from lodam_p2p.ui.glyphs import Glyphs, name_seats
-from lodam_p2p.ui.lodam.narrate import Narrator
+from lodam_p2p.player import DealEnded
+from lodam_p2p.ui.glyphs import name_seats
+from lodam_p2p.ui.lodam.narrate import LogLine, Narrator
 from lodam_p2p.ui.spectator import NOBODY, StoryLog
 
 
 class SpectatorLog(StoryLog):
     """The story of a Losing Lodam table (see the module docstring)."""
 
-    def __init__(self, inner: Player, out: TextIO, glyphs: Glyphs | None = None) -> None:
-        super().__init__(inner, out, glyphs)
-        self.view: PlayerView | None = None
-
     def _narrator(self) -> Narrator:
         return Narrator(self.names, NOBODY, self.glyphs, private=False)
 
-    def _view(self, view: PlayerView, action: Action | None) -> None:
-        narrator = self._narrator()
-        if self.new_deal:
-            self.deals, self.new_deal, self.view = self.deals + 1, False, None
-            lines = narrator.new_deal(self.deals, view)
-        else:
-            assert self.view is not None
-            lines = narrator.changes(self.view, view, action)
-        for _, text in lines:
-            self._say(text)
-        self.view = view
+    def _new_deal(self, number: int, view: PlayerView) -> list[LogLine]:
+        return self._narrator().new_deal(number, view)
+
+    def _changes(self, old: PlayerView, new: PlayerView, action: Action | None
+                 ) -> list[LogLine]:
+        return self._narrator().changes(old, new, action)
 
     def _deal_ended(self, event: DealEnded) -> None:
         points = ", ".join(f"{self._name(s)} {p}" for s, p in enumerate(event.points))

@@ -8,32 +8,25 @@ apart from the seat's own hand, which this log never writes.
 
 from __future__ import annotations
 
-from typing import TextIO
-
 from lodam_p2p.games.lorum import Action, PlayerView
-from lodam_p2p.player import DealEnded, Player
-from lodam_p2p.ui.glyphs import Glyphs, name_seats
-from lodam_p2p.ui.lorum.narrate import LorumNarrator
+from lodam_p2p.player import DealEnded
+from lodam_p2p.ui.glyphs import name_seats
+from lodam_p2p.ui.lorum.narrate import LogLine, LorumNarrator
 from lodam_p2p.ui.spectator import NOBODY, StoryLog
 
 
 class LorumSpectatorLog(StoryLog):
     """The story of a Lorum table, one line at a time."""
 
-    def __init__(self, inner: Player, out: TextIO, glyphs: Glyphs | None = None) -> None:
-        super().__init__(inner, out, glyphs)
-        self.view: PlayerView | None = None
+    def _narrator(self) -> LorumNarrator:
+        return LorumNarrator(self.names, NOBODY, self.glyphs)
 
-    def _view(self, view: PlayerView, action: Action | None) -> None:
-        narrator = LorumNarrator(self.names, NOBODY, self.glyphs)
-        if self.new_deal or self.view is None:
-            self.deals, self.new_deal = self.deals + 1, False
-            lines = narrator.new_deal(self.deals, view)
-        else:
-            lines = narrator.changes(self.view, view)
-        for _, text in lines:
-            self._say(text)
-        self.view = view
+    def _new_deal(self, number: int, view: PlayerView) -> list[LogLine]:
+        return self._narrator().new_deal(number, view)
+
+    def _changes(self, old: PlayerView, new: PlayerView, action: Action | None
+                 ) -> list[LogLine]:
+        return self._narrator().changes(old, new)
 
     def _deal_ended(self, event: DealEnded) -> None:
         totals = ", ".join(f"{self._name(s)} {t}" for s, t in enumerate(event.lives))
