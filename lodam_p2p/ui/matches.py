@@ -42,6 +42,7 @@ class Matches:
         self.error: BaseException | None = None  #: what the table stopped with
         self._task: asyncio.Task[MatchOutcome] | None = None
         self._screen: asyncio.Future[object] | None = None
+        self._then: Callable[[], None] | None = None
 
     @property
     def under_way(self) -> bool:
@@ -70,13 +71,25 @@ class Matches:
         self._task = asyncio.create_task(self.start_match(person))
         self._task.add_done_callback(self._finished)
 
+    def then(self, start: Callable[[], None]) -> None:
+        """Call ``start`` once the match under way has finished, at once if none is: the
+        end of a match is on the screen while its session still lingers a moment for
+        the other seats, and "play again" pressed then begins the next one after it."""
+        if self.under_way:
+            self._then = start
+        else:
+            start()
+
     def _finished(self, task: asyncio.Task[MatchOutcome]) -> None:
+        then, self._then = self._then, None
         if task.cancelled():
             return
         err = task.exception()
         if err is None:
             self.outcomes.append(task.result())
             log.info("match over: %s", task.result())
+            if then is not None:
+                then()
             return
         log.error("the table stopped", exc_info=err)
         self.error = err

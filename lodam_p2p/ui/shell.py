@@ -146,7 +146,11 @@ class Shell:
         self.app.exit()
 
     def play_again(self) -> None:
-        """A new match with the same seats."""
+        """A new match with the same seats (once the last one has finished: its end is
+        on the screen while its session still lingers for the others)."""
+        self.matches.then(self._again)
+
+    def _again(self) -> None:
         if self.matches.under_way:
             return
         self.screen = self.screen.again()
