@@ -199,9 +199,12 @@ class Course(Clocks, GameCourse, ABC):
         very pass in which this seat made its own audit opening (the last card and the
         others' openings taken together, the audit convicting): the others need that
         opening to reach the same verdict, and without it they would find this seat
-        silent. The runner is handed the hand's transcript (:class:`TranscriptReady`)."""
+        silent. The runner is handed the hand's transcript (:class:`TranscriptReady`),
+        unless its deck carries over between deals (Lorum's short First-and-last): a
+        transcript names one deal's schedule, and its verifier would read the later
+        deals' shares against it."""
         self.drain_hand()
-        if self.hand is not None:
+        if self.hand is not None and not getattr(self.hand, "short", False):
             fair = self.hand.fair
             self.events.append(TranscriptReady(
                 self.table, fair.config.hand, self.seat,

@@ -65,8 +65,8 @@ class TranscriptReady:
     """A hand is over at this peer: ``transcript`` holds its public configuration and
     every envelope this peer took (its own too), as ``lodam verify`` reads it. ``hand``
     is the fair-deal hand number (the transcript's), ``seat`` this peer's seat (None for
-    a watcher). A hand whose deck is carried on to the next deal is over only with that
-    deal: its later transcript holds the earlier one's envelopes."""
+    a watcher). A hand whose deck carries over between deals (Lorum's short
+    First-and-last) hands over none: the transcript format names one deal's schedule."""
 
     table: str
     hand: int

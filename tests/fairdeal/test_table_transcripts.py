@@ -22,7 +22,8 @@ from lodam_p2p.games.lodam import Options
 from lodam_p2p.session.effects import TranscriptReady
 from lodam_p2p.session.runner import transcript_name
 from lodam_p2p.transport.memory import MemoryHub
-from tests.session.helpers import bots, table
+from tests.lorum_net.helpers import lorum_table
+from tests.session.helpers import PATIENT, bots, run_all, table
 from tests.support.aio import MATCH_PATIENCE
 from tests.support.brokers import Mosquitto
 from tests.support.procs import announced, wait_for
@@ -151,3 +152,21 @@ def test_a_cheat_at_a_real_table_is_named_by_the_honest_seats_transcripts(
     for path in after:
         code, verdict = _verdict(path)
         assert code == 0 and verdict["sound"] and verdict["seat"] is None
+
+
+@pytest.mark.parametrize(("short", "written"), [(False, True), (True, False)])
+def test_a_lorum_table_hands_over_every_deal_unless_its_deck_carries_over(
+        tmp_path: Path, short: bool, written: bool) -> None:
+    """A deal of its own deck verifies like a Lodam hand; a deck that carries over to the
+    next deal (the short First-and-last) hands over nothing, since a transcript names
+    one deal's schedule and would read the later deals' shares against it."""
+    options = ["contracts=first_last", *(["first_last_short=true"] if short else [])]
+    sessions = lorum_table(MemoryHub(), 4, *options, timing=PATIENT)
+    for session in sessions:
+        session.runner.transcripts = tmp_path
+    outcomes = run(run_all(sessions), MATCH_PATIENCE)
+    assert outcomes[0].deals == 4 and not outcomes[0].blames
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == (4 * 5 if written else 0)
+    for path in files:
+        assert verify_transcript(Transcript.from_json(path.read_text())).sound
