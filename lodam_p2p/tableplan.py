@@ -38,6 +38,8 @@ class MatchOutcome:
     payouts: tuple[int, ...] = ()
     game: str = DEFAULT_GAME  #: the game played
     standings: tuple[int, ...] = ()  #: seats best first
+    #: what this seat saw the broker do wrong (split views, replays, withheld frames)
+    broker_faults: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         """The one-line JSON summary of a finished match."""

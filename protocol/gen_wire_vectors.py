@@ -25,7 +25,7 @@ from lodam_p2p.session.lot import commitment, draw
 from lodam_p2p.session.resumestate import pack_state
 from lodam_p2p.session.wire import DOMAIN, Body, Msg, peer_name, raw_public, seal_frame
 from lodam_p2p.transport import topics
-from lodam_p2p.transport.frames import Frame, FrameKind, ResendRequest
+from lodam_p2p.transport.frames import Frame, FrameKind, ResendRequest, digest
 from lodam_p2p.transport.lobby import TableAnnouncement
 from lodam_p2p.transport.presence import PRESENCE_DOMAIN, PresenceSpec
 from lodam_p2p.transport.stream import EPOCH_SPAN
@@ -75,20 +75,26 @@ def publication(key: Ed25519PrivateKey, frame: bytes) -> dict[str, str]:
 
 
 def stream_vectors(me: Ed25519PrivateKey, other: str) -> dict[str, Any]:
-    """A DATA, a STATUS and a RESEND frame, and the first DATA of epoch 1."""
+    """A DATA frame (echoing one head of ``other``'s stream), the DATA after it (chained
+    to it), a STATUS and a RESEND frame, and the first DATA of epoch 1."""
     peer = peer_name(raw_public(me))
     body = Body(Msg.LEAVE).encode()
     resend = ResendRequest(other, ((1, 2), (5, 5))).encode()
+    heads = ((other[:8], 4, hashlib.sha256(b"lodam/vectors/wire/head").digest()[:16]),)
+    first = Frame(FrameKind.DATA, peer, 1, body, b"", heads)
     frames = {
-        "data": Frame(FrameKind.DATA, peer, 1, body),
-        "status": Frame(FrameKind.STATUS, peer, 3),
+        "data": first,
+        "data_2": Frame(FrameKind.DATA, peer, 2, body, digest(first.encode())),
+        "status": Frame(FrameKind.STATUS, peer, 3, b"", b"", heads),
         "resend": Frame(FrameKind.RESEND, peer, 3, resend),
         "data_epoch_1": Frame(FrameKind.DATA, peer, EPOCH_SPAN + 1, body),
     }
     out: dict[str, Any] = {}
     for name, frame in frames.items():
         out[name] = {"kind": int(frame.kind), "sender": frame.sender, "seq": frame.seq,
-                     "body": frame.body.hex(), **publication(me, frame.encode())}
+                     "body": frame.body.hex(), "prev": frame.prev.hex(),
+                     "heads": [[p, s, d.hex()] for p, s, d in frame.heads],
+                     **publication(me, frame.encode())}
     out["resend"]["request"] = {"target": other, "ranges": [[1, 2], [5, 5]]}
     return out
 
@@ -134,16 +140,20 @@ def session_examples(me: str, my_key: bytes, other: str, other_key: bytes,
 
 def session_vectors(me: Ed25519PrivateKey, other: Ed25519PrivateKey,
                     envelope: bytes) -> list[dict[str, Any]]:
-    """Each session body, framed as DATA number 1, 2, … of one stream and signed."""
+    """Each session body, framed as DATA number 1, 2, … of one stream (each frame
+    chained to the one before) and signed."""
     peer, other_pub = peer_name(raw_public(me)), raw_public(other)
     out = []
     examples = session_examples(peer, raw_public(me), peer_name(other_pub), other_pub, envelope)
+    prev = b""
     for seq, (kind, hand, step, args, envs) in enumerate(examples, start=1):
         body = Body(kind, hand, step, args, envs).encode()
-        frame = Frame(FrameKind.DATA, peer, seq, body).encode()
+        frame = Frame(FrameKind.DATA, peer, seq, body, prev).encode()
         out.append({"name": kind.name, "kind": int(kind), "hand": hand, "step": step,
                     "args": jsonable(list(args)), "envelopes": [e.hex() for e in envs],
-                    "body": body.hex(), "seq": seq, **publication(me, frame)})
+                    "body": body.hex(), "seq": seq, "prev": prev.hex(),
+                    **publication(me, frame)})
+        prev = digest(frame)
     return out
 
 

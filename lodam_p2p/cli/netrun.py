@@ -283,7 +283,7 @@ def result_json(outcome: MatchOutcome, faults: Sequence[BotFault] = (), *,
                 audited: bool = True) -> dict[str, object]:
     """The ``--json`` line of a match, the same shape for every game (docs/results.md):
     the table, the game, the outcome, the seats best first, the broker's faults the
-    seat saw (none are recorded yet: the list is there for readers to rely on), and the
+    seat saw (split views, replays, withheld frames: docs/results.md), and the
     errors of the bots played here (``bot_errors``: kind, seat, decision, message).
     An offline table (``audited`` false) audits nothing, as its screen and log say
     ("Audit: not needed"): its ``audits_passed`` is 0 and ``audited`` false."""
@@ -291,7 +291,7 @@ def result_json(outcome: MatchOutcome, faults: Sequence[BotFault] = (), *,
     if not audited:
         line["audits_passed"] = 0
     return {"table": line.pop("table"), "game": outcome.game, **line, "audited": audited,
-            "standings": list(outcome.standings), "broker_faults": [],
+            "standings": list(outcome.standings), "broker_faults": list(outcome.broker_faults),
             "bot_errors": [fault.to_json() for fault in faults]}
 
 

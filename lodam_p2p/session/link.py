@@ -9,6 +9,11 @@ table's lobby announcement), and puts what it learns into the session's inbox qu
   from a frame whose signature checked (see :mod:`.wire`);
 - :class:`PresenceSeen` — a peer came or went (Last Wills included, stale ones not);
 - :class:`LobbySeen` — the table's retained announcement;
+- :class:`HeardFrom` — a signed frame of a peer whose will (or "gone") came before it:
+  a will is a hint, and a frame the peer signed is better news than the broker's word;
+- :class:`StreamFaultSeen` — what a stream's hash chain showed (:mod:`..transport.chain`):
+  a peer's fork (evidence against it) or a broker fault, also kept in
+  :attr:`Link.broker_faults`;
 - :class:`LinkDown` — the transport gave up.
 
 Anything that fails a check — wrong size, a key that is not the topic's peer, a bad
@@ -44,7 +49,8 @@ from lodam_p2p.session.wire import (
     seal_frame,
 )
 from lodam_p2p.transport import PresenceSpec, Transport, TransportError, topics
-from lodam_p2p.transport.frames import FrameError
+from lodam_p2p.transport.chain import MAX_FAULTS, StreamFault
+from lodam_p2p.transport.frames import Frame, FrameError, FrameKind, digest
 from lodam_p2p.transport.lobby import BadAnnouncement, TableAnnouncement
 from lodam_p2p.transport.presence import BadPresence, Presence, PresenceTracker, check_signed
 from lodam_p2p.transport.stream import StreamEndpoint
@@ -86,6 +92,20 @@ class OwnWillSeen:
 
 
 @dataclass(frozen=True, slots=True)
+class HeardFrom:
+    """A signed frame of ``peer`` came after its will: it is still there."""
+
+    peer: str
+
+
+@dataclass(frozen=True, slots=True)
+class StreamFaultSeen:
+    """The stream's chain showed ``fault`` (:class:`~lodam_p2p.transport.chain.StreamFault`)."""
+
+    fault: StreamFault
+
+
+@dataclass(frozen=True, slots=True)
 class LobbySeen:
     """The table's retained announcement (None: withdrawn)."""
 
@@ -118,6 +138,10 @@ class Link:
                                        late_join=epoch > 0, seal=self._seal,
                                        lobby=epoch == 0)
         self.presence = PresenceTracker()
+        #: the broker faults the streams showed, one line each (a result's broker_faults)
+        self.broker_faults: list[str] = []
+        #: peers whose will (or "gone") came and no signed frame of theirs since
+        self._gone: set[str] = set()
         self.ignored = 0
         self.bytes_sent = 0
         self.bytes_received = 0  #: payloads received on other peers' topics
@@ -204,10 +228,15 @@ class Link:
             return
         try:
             pubkey, frame = open_frame(payload, self.table, peer)
-            self.endpoint.receive(peer, frame, self._loop_time())
+            self.endpoint.receive(peer, frame, self._loop_time(), payload)
         except (BadMessage, FrameError) as err:
             self._ignore(peer, str(err))
             return
+        if peer in self._gone:
+            self._gone.discard(peer)
+            self._put(HeardFrom(peer))
+        for fault in self.endpoint.faults():
+            self._fault(fault)
         for delivery in self.endpoint.deliveries():
             if self._allowed is not None or self.endpoint.epoch > 0 or self._lobby_body(
                     delivery.sender, delivery.body):
@@ -247,6 +276,10 @@ class Link:
             return
         change = self.presence.observe(presence)
         if change is not None and change.peer != self.peer:
+            if change.online:
+                self._gone.discard(change.peer)
+            else:
+                self._gone.add(change.peer)
             self._put(PresenceSeen(change.peer, change.online))
 
     def _take_lobby(self, payload: bytes) -> None:
@@ -260,6 +293,15 @@ class Link:
             return
         self.endpoint.expect(announcement.host)  # the host is heard whatever the crowd
         self._put(LobbySeen(announcement))
+
+    def _fault(self, fault: StreamFault) -> None:
+        """Keep a broker fault's line, log it, and tell the session."""
+        if fault.broker and len(self.broker_faults) < MAX_FAULTS:
+            self.broker_faults.append(fault.line())
+        log.warning("table %s: %s %s", self.table,
+                    "the broker:" if fault.broker else "a peer forked its stream:",
+                    fault.line())
+        self._put(StreamFaultSeen(fault))
 
     def _ignore(self, sender: str, reason: str) -> None:
         self.ignored += 1
@@ -277,6 +319,8 @@ class Link:
             due = self.endpoint.timer()
             await asyncio.sleep(0.25 if due is None else min(0.25, max(0.01, due - now)))
             self.endpoint.handle_timer(self._loop_time())
+            for fault in self.endpoint.faults():
+                self._fault(fault)
             if self.transport.epoch != self._epoch:  # reconnected: a new socket
                 self._epoch = self.transport.epoch
             try:
@@ -294,3 +338,26 @@ class Link:
         self.bytes_sent += len(payload)
         await self.transport.publish(topics.peer_topic(self.table, self.peer), payload)
 
+
+
+def proves_fork(evidence: tuple[bytes, ...], table: str, peer: str) -> bool:
+    """Whether ``evidence`` holds two publications of ``peer`` at ``table``, signed by
+    it, that fork its stream: two different DATA frames at one position, or a frame
+    whose ``prev`` is not the digest of the frame before it (protocol/SPEC.md, "The
+    broker and strangers"). Anybody can check it: nothing but the key is trusted."""
+    frames: list[tuple[Frame, bytes]] = []
+    for sealed in evidence[:2]:
+        try:
+            _, data = open_frame(sealed, table, peer)
+            frame = Frame.decode(data)
+        except (BadMessage, FrameError):
+            return False
+        if frame.kind != FrameKind.DATA or frame.sender != peer:
+            return False
+        frames.append((frame, data))
+    if len(frames) != 2:
+        return False
+    (one, one_data), (other, other_data) = sorted(frames, key=lambda f: f[0].seq)
+    if one.seq == other.seq:
+        return one_data != other_data
+    return other.seq == one.seq + 1 and other.prev != digest(one_data)

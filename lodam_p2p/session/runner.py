@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
@@ -94,7 +95,8 @@ class SeatRunner:
             self.stop()
             await self.link.close()
         assert machine.outcome is not None
-        return machine.outcome
+        return dataclasses.replace(machine.outcome,
+                                   broker_faults=tuple(self.link.broker_faults))
 
     def _tell_moves(self) -> None:
         """Say on the table's log (a bot's stderr, a person's screen) when the link moves

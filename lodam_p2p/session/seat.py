@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from lodam_p2p.fairdeal import Blame, LocalProtocolError, RemoteProtocolError
-from lodam_p2p.player import Phase, Progress
+from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress
 from lodam_p2p.session.asking import Asking
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.effects import Decided, Place, SessionError
@@ -44,7 +44,16 @@ from lodam_p2p.session.handplay import Blamed, Refused, Route
 from lodam_p2p.session.held import hold
 from lodam_p2p.session.journal import SeatJournal
 from lodam_p2p.session.keys import Entropy
-from lodam_p2p.session.link import Delivered, LinkDown, LobbySeen, OwnWillSeen, PresenceSeen
+from lodam_p2p.session.link import (
+    Delivered,
+    HeardFrom,
+    LinkDown,
+    LobbySeen,
+    OwnWillSeen,
+    PresenceSeen,
+    StreamFaultSeen,
+    proves_fork,
+)
 from lodam_p2p.session.lobby import HostDesk
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.rejoin import TableGone
@@ -170,6 +179,10 @@ class TableMachine(Asking):
             self._decided(item)
         elif isinstance(item, OwnWillSeen):
             self.own_will_seen()
+        elif isinstance(item, HeardFrom):
+            self._heard_from(item.peer)
+        elif isinstance(item, StreamFaultSeen):
+            self._stream_fault(item)
         elif isinstance(item, LinkDown):
             raise SessionError(f"lost the broker: {item.reason}")
 
@@ -196,6 +209,27 @@ class TableMachine(Asking):
                 self.came_back(seen.peer)
             else:
                 self.seat_gone(seat)
+
+    def _heard_from(self, peer: str) -> None:
+        """A will is a hint (protocol/SPEC.md, "The broker and strangers"): a seat held
+        for as away whose signed frame came since is back; only the table's checked
+        timeout puts a silent seat out."""
+        seat = self.roster.seat_of(peer) if self.roster is not None else None
+        if seat is not None and seat in self.away:
+            self.seat_back(seat)
+
+    def _stream_fault(self, seen: StreamFaultSeen) -> None:
+        """A broker fault is told, never blamed on a seat; a seated peer's fork (two
+        signed frames at one position of its stream) is an offence, its two frames the
+        evidence that goes with the claim."""
+        fault = seen.fault
+        seat = self.roster.seat_of(fault.sender) if self.roster is not None else None
+        if fault.broker or seat is None:
+            self.tell(Notice(NoticeLevel.WARNING, f"the broker: {fault.line()}"))
+            return
+        if (self.phase is SessionPhase.MATCH and self.hand is not None
+                and self.active()[seat] and seat != self.seat):
+            self.offence(Blame(seat, "equivocation", fault.detail[:120]), fault.evidence)
 
     def online(self, peer: str) -> bool:
         """Whether ``peer``'s presence says it is connected."""
@@ -362,6 +396,11 @@ class TableMachine(Asking):
         if blamed == seat or blamed not in hand.config.seats or not body.envelopes:
             self.offence(Blame(seat, "false-claim", f"claimed seat {blamed} cheated, "
                                "without evidence"), announce=False)
+            return
+        assert self.roster is not None
+        if proves_fork(body.envelopes, self.table, self.roster.sitters[blamed].peer):
+            self.offence(Blame(blamed, "equivocation", "two signed frames at one position "
+                               "of its stream"), announce=False)
             return
         # Only envelopes at steps this seat already took from the named seat are fed:
         # they can show a second version of one (equivocation, which a seat may show to

@@ -2,10 +2,10 @@
 
 Every message a session publishes on its peer topic is one frame, a msgpack array::
 
-    [1, kind, sender, seq, body]
+    [2, kind, sender, seq, body, prev, heads]
 
-``1``
-    the frame format version.
+``2``
+    the frame format version (1 had no ``prev`` and ``heads``: its frames are refused).
 ``kind``
     ``0`` DATA — ``seq`` is this frame's number in the sender's stream (1, 2, 3 …) and
     ``body`` is the session's payload (for the fair-deal protocol, its own signed
@@ -19,6 +19,19 @@ Every message a session publishes on its peer topic is one frame, a msgpack arra
     the peer name; it must equal the ``<peer>`` level of the topic it came on.
 ``seq``
     an unsigned integer below 2**63.
+``prev``
+    DATA only: the :func:`digest` of the sender's DATA frame ``seq - 1`` (empty for the
+    first frame of a stream epoch, and in STATUS and RESEND). The signature over the
+    frame covers it, so each sender's stream is a hash chain: two signed frames at one
+    position, or a frame whose ``prev`` is not the digest of the frame before it, prove
+    that the signer forked its stream.
+``heads``
+    at most :data:`MAX_HEADS` triples ``[peer prefix, seq, digest]``: for each other
+    sender followed, the first :data:`HEAD_PREFIX` characters of its peer name, the
+    number of the last DATA frame delivered from it and that frame's digest. Every
+    receiver compares them with what it holds: a different digest at one position is a
+    split view, a position it never received is a frame withheld from it (both broker
+    faults, see protocol/SPEC.md, "The broker and strangers").
 
 Decoding is strict: exact types, bounded sizes (msgpack limits set before parsing), and
 anything else raises :class:`FrameError` — bad input from the network never escapes
@@ -27,6 +40,7 @@ as another exception.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
@@ -36,13 +50,27 @@ import msgpack
 from lodam_p2p.transport.topics import is_valid_name
 
 #: Frame format version (the first array element).
-FRAME_VERSION = 1
+FRAME_VERSION = 2
 #: Largest encoded frame accepted by default, in bytes.
 MAX_FRAME_BYTES = 256 * 1024
 #: Most ranges one resend request may carry.
 MAX_RANGES = 32
 #: Sequence numbers stay below this.
 SEQ_LIMIT = 2**63
+#: Bytes of a frame digest (a truncated SHA-256 of the encoded frame).
+DIGEST_BYTES = 16
+#: Characters of a peer name that identify a sender in ``heads``.
+HEAD_PREFIX = 8
+#: Most heads one frame may carry (a table seats at most ten).
+MAX_HEADS = 16
+
+#: A head: (peer-name prefix, last DATA number delivered, that frame's digest).
+Head = tuple[str, int, bytes]
+
+
+def digest(frame: bytes) -> bytes:
+    """The digest of an encoded frame (what the next frame's ``prev`` names)."""
+    return hashlib.sha256(frame).digest()[:DIGEST_BYTES]
 
 
 class FrameError(ValueError):
@@ -68,10 +96,13 @@ class Frame:
     sender: str
     seq: int
     body: bytes = b""
+    prev: bytes = b""
+    heads: tuple[Head, ...] = ()
 
     def encode(self) -> bytes:
         """The bytes to publish."""
-        fields = [FRAME_VERSION, int(self.kind), self.sender, self.seq, self.body]
+        fields = [FRAME_VERSION, int(self.kind), self.sender, self.seq, self.body,
+                  self.prev, [list(head) for head in self.heads]]
         return bytes(msgpack.packb(fields, use_bin_type=True))
 
     @classmethod
@@ -80,9 +111,9 @@ class Frame:
         if len(data) > max_bytes:
             raise FrameError(f"frame of {len(data)} bytes exceeds {max_bytes}")
         fields = _unpack(data, max_bytes)
-        if not isinstance(fields, list) or len(fields) != 5:
-            raise FrameError("frame is not a 5-element array")
-        version, kind, sender, seq, body = fields
+        if not isinstance(fields, list) or len(fields) != 7:
+            raise FrameError("frame is not a 7-element array (frame version 2)")
+        version, kind, sender, seq, body, prev, heads = fields
         if version != FRAME_VERSION:
             raise FrameError(f"unknown frame version {version!r}")
         if not isinstance(kind, int) or kind not in FrameKind._value2member_map_:
@@ -92,7 +123,14 @@ class Frame:
         _check_seq(seq, minimum=1 if kind == FrameKind.DATA else 0)
         if not isinstance(body, bytes):
             raise FrameError("frame body is not binary")
-        return cls(FrameKind(kind), sender, seq, body)
+        if not (isinstance(prev, bytes) and len(prev) in (0, DIGEST_BYTES)):
+            raise FrameError("frame prev is not a digest")
+        if prev and kind != FrameKind.DATA:
+            raise FrameError("only a DATA frame names the frame before it")
+        if not isinstance(heads, list) or len(heads) > MAX_HEADS:
+            raise FrameError(f"frame heads are not a list of at most {MAX_HEADS}")
+        return cls(FrameKind(kind), sender, seq, body, prev,
+                   tuple(_head(item) for item in heads))
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +157,19 @@ class ResendRequest:
         if not isinstance(raw_ranges, list) or not 0 < len(raw_ranges) <= MAX_RANGES:
             raise FrameError("resend request needs 1 to 32 ranges")
         return cls(target, tuple(_range(item) for item in raw_ranges))
+
+
+def _head(item: Any) -> Head:
+    """One ``[peer prefix, seq, digest]`` triple, checked."""
+    if not isinstance(item, list) or len(item) != 3:
+        raise FrameError("frame head is not a triple")
+    prefix, seq, value = item
+    if not (isinstance(prefix, str) and 0 < len(prefix) <= HEAD_PREFIX):
+        raise FrameError("frame head does not name a peer")
+    _check_seq(seq, minimum=1)
+    if not (isinstance(value, bytes) and len(value) == DIGEST_BYTES):
+        raise FrameError("frame head digest has the wrong size")
+    return prefix, seq, value
 
 
 def _range(item: Any) -> tuple[int, int]:

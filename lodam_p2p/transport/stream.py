@@ -50,6 +50,16 @@ an endpoint hold or send more than a fixed amount for it:
   the ``seal`` given to the endpoint — and never signs anything again, so that a request
   costs the sender a lookup, not a signature per frame.
 
+Hash chain (protocol/SPEC.md, "The broker and strangers"). Each DATA frame names the
+digest of the one before it (``prev``), and every DATA and STATUS frame echoes the
+positions its sender has reached of each other stream followed (``heads``). The
+receiver keeps the last positions of each stream (:mod:`.chain`) and reports what they
+show — a signer's fork (two frames at one position: evidence against it), a split view,
+a replay nobody asked for, a frame withheld from it alone — as :class:`StreamFault`
+records (:meth:`StreamEndpoint.faults`). An echo of a position not yet received also
+raises that sender's high-water mark, so a frame the broker kept from this receiver
+alone is asked for at once.
+
 The endpoint is sans-IO in the aioquic manner: it never reads a clock (``now`` is passed
 in), never touches the network, and hands back frames to publish
 (:meth:`StreamEndpoint.frames_to_send`), messages to deliver
@@ -65,12 +75,24 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from lodam_p2p.transport.chain import (
+    MAX_FAULTS,
+    REPLAY_SLACK,
+    WITHHELD_ASKS,
+    AskedRanges,
+    Positions,
+    StreamFault,
+)
 from lodam_p2p.transport.frames import (
+    HEAD_PREFIX,
+    MAX_HEADS,
     MAX_RANGES,
     Frame,
     FrameError,
     FrameKind,
+    Head,
     ResendRequest,
+    digest,
 )
 from lodam_p2p.transport.topics import check_name
 
@@ -194,11 +216,19 @@ class Outbox:
         self._seal = seal
         self._kept: deque[bytes] = deque()  #: frames high_water - len + 1 … high_water
         self.bytes_kept = 0
+        #: the digests of our last frames (what the others echo of our stream)
+        self.positions = Positions()
+        self._prev = b""
 
-    def append(self, body: bytes) -> bytes:
-        """Number ``body`` as our next DATA frame; return the sealed frame to publish."""
+    def append(self, body: bytes, heads: tuple[Head, ...] = ()) -> bytes:
+        """Number ``body`` as our next DATA frame (chained to the one before, echoing
+        ``heads``); return the sealed frame to publish."""
         self.high_water += 1
-        data = self._seal(Frame(FrameKind.DATA, self.me, self.high_water, body).encode())
+        frame = Frame(FrameKind.DATA, self.me, self.high_water, body, self._prev,
+                      heads).encode()
+        self._prev = digest(frame)
+        data = self._seal(frame)
+        self.positions.put(self.high_water, self._prev, data)
         self._kept.append(data)
         self.bytes_kept += len(data)
         while len(self._kept) > self._history or (
@@ -227,7 +257,8 @@ class Inbox:
     sender: str
     next_seq: int = 1
     high_water: int = 0
-    early: dict[int, bytes] = field(default_factory=dict)
+    #: early frames: number → (body, prev, digest, sealed frame)
+    early: dict[int, tuple[bytes, bytes, bytes, bytes]] = field(default_factory=dict)
     asked_at: float | None = None
     asked_upto: int = 0
     epoch: int = 0
@@ -241,6 +272,16 @@ class Inbox:
     cap_log: int = logging.WARNING
     #: this sender's requests of us: what answering them may still cost
     budget: ResendBudget | None = None
+    #: the chain: the last positions delivered, what anyone asked this sender again,
+    #: the farthest position another seat echoed (and its echo), our asks since then
+    positions: Positions = field(default_factory=Positions)
+    asked: AskedRanges = field(default_factory=AskedRanges)
+    echoed: int = 0
+    echo: tuple[str, bytes] = ("", b"")
+    withheld_asks: int = 0
+    #: what the chain showed, for the endpoint to collect; positions reported
+    found: list[StreamFault] = field(default_factory=list)
+    reported: set[tuple[str, int]] = field(default_factory=set)
 
     def follow(self, seq: int) -> bool:
         """Whether a frame numbered ``seq`` belongs to the stream followed (a later epoch
@@ -252,32 +293,77 @@ class Inbox:
             self.epoch, self.next_seq = epoch, epoch * EPOCH_SPAN + 1
             self.high_water, self.early, self.early_bytes = epoch * EPOCH_SPAN, {}, 0
             self.asked_at, self.asked_upto = None, 0
+            self.positions.clear()
+            self.echoed, self.withheld_asks = 0, 0
         return True
 
-    def accept(self, seq: int, body: bytes, max_ahead: int) -> list[Delivery]:
-        """Take DATA frame ``seq``; return what it lets us deliver, in order."""
+    def accept(self, seq: int, body: bytes, max_ahead: int, *, prev: bytes = b"",
+               frame_digest: bytes = b"", sealed: bytes = b"") -> list[Delivery]:
+        """Take DATA frame ``seq`` (naming ``prev``, of digest ``frame_digest``, published
+        as ``sealed``); return what it lets us deliver, in order."""
         if not self.follow(seq):
             return []
         self.note_high_water(seq)
-        if seq < self.next_seq or seq in self.early or seq >= self.next_seq + max_ahead:
+        if seq < self.next_seq:
+            self._again(seq, frame_digest, sealed)
             return []
+        if seq in self.early:
+            held = self.early[seq]
+            if held[2] != frame_digest:
+                self._fork(seq, held[3], sealed, "two signed frames at one position")
+            return []
+        if seq >= self.next_seq + max_ahead:
+            return []
+        entry = (body, prev, frame_digest, sealed)
         if seq == self.next_seq:
-            delivered = [Delivery(self.sender, seq, body)]
-            self.next_seq += 1
+            delivered = [self._deliver(entry)]
         elif self._room_for(body):
-            self.early[seq] = body
+            self.early[seq] = entry
             self.early_bytes += len(body)
             return []
         else:
             return []
         while self.next_seq in self.early:
             kept = self.early.pop(self.next_seq)
-            self.early_bytes -= len(kept)
-            delivered.append(Delivery(self.sender, self.next_seq, kept))
-            self.next_seq += 1
+            self.early_bytes -= len(kept[0])
+            delivered.append(self._deliver(kept))
         if not self.early:
             self.capped = False
         return delivered
+
+    def _deliver(self, entry: tuple[bytes, bytes, bytes, bytes]) -> Delivery:
+        """Deliver the next frame, checking that it chains to the one before."""
+        body, prev, frame_digest, sealed = entry
+        seq = self.next_seq
+        before = self.positions.get(seq - 1)
+        if before is not None and before[0] != prev:
+            self._fork(seq, before[1], sealed, f"its frame #{seq} does not chain to #{seq - 1}")
+        self.positions.put(seq, frame_digest, sealed)
+        self.next_seq += 1
+        self.withheld_asks = 0
+        return Delivery(self.sender, seq, body)
+
+    def _again(self, seq: int, frame_digest: bytes, sealed: bytes) -> None:
+        """A frame at a position already delivered: a fork if it differs, a replay if
+        it is old and nobody asked for it again, else at-least-once delivery."""
+        kept = self.positions.get(seq)
+        if kept is not None and kept[0] != frame_digest:
+            self._fork(seq, kept[1], sealed, "two signed frames at one position")
+        elif seq < self.next_seq - REPLAY_SLACK and not self.asked.covers(seq):
+            self.report(StreamFault("replay", self.sender, seq,
+                                    f"frame #{seq} came again at #{self.next_seq - 1}, "
+                                    "asked by nobody", (sealed,)))
+
+    def _fork(self, seq: int, one: bytes, other: bytes, why: str) -> None:
+        self.report(StreamFault("equivocation", self.sender, seq, why, (one, other)))
+
+    def report(self, fault: StreamFault) -> None:
+        """Note ``fault`` once per kind and position (a bounded number of them)."""
+        key = (fault.kind, fault.seq)
+        if key in self.reported or len(self.reported) >= 4 * MAX_FAULTS:
+            return
+        self.reported.add(key)
+        self.found.append(fault)
 
     def _room_for(self, body: bytes) -> bool:
         """Whether an early frame of ``body`` fits under the caps (the first refusal
@@ -375,6 +461,10 @@ class StreamEndpoint:
         self._last_sent_at: float | None = None
         self._to_send: list[bytes] = []
         self._delivered: list[Delivery] = []
+        self._faults: list[StreamFault] = []
+        #: faults the chain showed, over the endpoint's life (at most MAX_FAULTS kept)
+        self.faults_seen = 0
+        self._owners: dict[str, str | None] | None = None
 
     @property
     def high_water(self) -> int:
@@ -384,17 +474,36 @@ class StreamEndpoint:
     def send(self, body: bytes, now: float) -> bytes:
         """Frame ``body`` as our next DATA and return the (sealed) bytes to publish."""
         self._last_sent_at = now
-        return self._outbox.append(body)
+        return self._outbox.append(body, self.heads())
 
     def status(self, now: float) -> bytes:
         """A STATUS frame to publish now (say, after a reconnect)."""
         self._last_sent_at = now
-        return self._seal(Frame(FrameKind.STATUS, self.me, self.high_water).encode())
+        return self._seal(Frame(FrameKind.STATUS, self.me, self.high_water, b"", b"",
+                                self.heads()).encode())
+
+    def heads(self) -> tuple[Head, ...]:
+        """What we echo: for each peer followed (no stranger), the last position
+        delivered of its stream and that frame's digest."""
+        heads: list[Head] = []
+        for sender, inbox in self._inboxes.items():
+            last = inbox.positions.last()
+            if last is not None and not self._stranger(sender):
+                heads.append((sender[:HEAD_PREFIX], last[0], last[1]))
+                if len(heads) == MAX_HEADS:
+                    break
+        return tuple(heads)
+
+    def faults(self) -> list[StreamFault]:
+        """What the chains showed since the last call (:mod:`.chain`); handed over."""
+        found, self._faults = self._faults, []
+        return found
 
     def admit(self, peers: frozenset[str]) -> None:
         """Follow ``peers`` only, with the full caps: others are forgotten and their
         frames dropped from now on."""
         self._admitted = peers
+        self._owners = None
         self._heard.clear()
         for sender in [s for s in self._inboxes if s not in peers]:
             del self._inboxes[sender]
@@ -407,6 +516,7 @@ class StreamEndpoint:
         peer at a time: the one expected before is forgotten (it held more than a
         stranger may)."""
         before, self._expected = self._expected, sender
+        self._owners = None
         self._heard.pop(sender, None)
         if before is not None and before != sender and self._admitted is None:
             self._inboxes.pop(before, None)
@@ -427,11 +537,12 @@ class StreamEndpoint:
         """How many senders' streams are followed."""
         return len(self._inboxes)
 
-    def receive(self, sender: str, data: bytes, now: float) -> None:
+    def receive(self, sender: str, data: bytes, now: float, sealed: bytes = b"") -> None:
         """Take a frame received on ``sender``'s topic; raise :class:`FrameError` if bad.
 
-        A bad frame changes nothing: the caller logs the reason and carries on. A frame
-        of a sender not admitted is dropped.
+        ``sealed`` is the frame as published (signed): the evidence kept of it (default:
+        ``data``). A bad frame changes nothing: the caller logs the reason and carries
+        on. A frame of a sender not admitted is dropped.
         """
         frame = Frame.decode(data)
         if frame.sender != sender:
@@ -444,13 +555,75 @@ class StreamEndpoint:
             return
         if sender in self._heard:
             self._heard.move_to_end(sender)
+        evidence = sealed or data
         if frame.kind == FrameKind.DATA:
-            self._delivered.extend(inbox.accept(frame.seq, frame.body, self._max_ahead))
+            self._delivered.extend(inbox.accept(frame.seq, frame.body, self._max_ahead,
+                                                prev=frame.prev, frame_digest=digest(data),
+                                                sealed=evidence))
         elif inbox.follow(frame.seq):
             inbox.note_high_water(frame.seq)
-        if request is not None and request.target == self.me:
-            self._answer(inbox, request, now)
+        if request is not None:
+            target = self._inboxes.get(request.target)
+            if target is not None:
+                target.asked.add(request.ranges)
+            if request.target == self.me:
+                self._answer(inbox, request, now)
+        if frame.heads and not self._stranger(sender):
+            self._check_heads(sender, frame.heads, evidence, now)
         self._ask_if_due(inbox, now)
+        if inbox.found:
+            self._collect(inbox)
+
+    def _collect(self, inbox: Inbox) -> None:
+        self.faults_seen += len(inbox.found)
+        room = max(0, MAX_FAULTS - len(self._faults))
+        self._faults.extend(inbox.found[:room])
+        inbox.found.clear()
+
+    def _owner(self, prefix: str) -> str | None:
+        """The one followed sender whose name starts ``prefix`` (None: none, or two)."""
+        if self._owners is None:
+            owners: dict[str, str | None] = {}
+            for sender in self._inboxes:
+                key = sender[:HEAD_PREFIX]
+                owners[key] = None if key in owners else sender
+            self._owners = owners
+        return self._owners.get(prefix)
+
+    def _check_heads(self, echoer: str, heads: tuple[Head, ...], evidence: bytes,
+                     now: float) -> None:
+        """Compare what ``echoer`` says it reached with what we hold (:mod:`.chain`); a
+        position we lack is asked for at once."""
+        for prefix, seq, echoed in heads:
+            if prefix == self.me[:HEAD_PREFIX]:
+                mine = self._outbox.positions.get(seq)
+                if mine is not None and mine[0] != echoed:
+                    self._faults_of_split(echoer, self.me, seq, evidence, mine[1])
+                continue
+            sender = self._owner(prefix)
+            inbox = None if sender in (None, echoer) else self._inboxes.get(sender or "")
+            if inbox is None:
+                continue
+            kept = inbox.positions.get(seq)
+            if kept is not None:
+                if kept[0] != echoed:
+                    self._faults_of_split(echoer, inbox.sender, seq, evidence, kept[1])
+            elif (seq >= inbox.next_seq and epoch_of(seq) == inbox.epoch
+                  and seq < inbox.next_seq + self._max_ahead and seq > inbox.echoed):
+                inbox.note_high_water(seq)
+                inbox.echoed, inbox.echo = seq, (echoer, evidence)
+                self._ask_if_due(inbox, now)
+                if inbox.found:
+                    self._collect(inbox)
+
+    def _faults_of_split(self, echoer: str, sender: str, seq: int, echo: bytes,
+                         held: bytes) -> None:
+        inbox = self._inboxes.get(echoer)
+        if inbox is None:
+            return
+        inbox.report(StreamFault("split", sender, seq, f"{echoer[:8]} holds another frame "
+                                 f"#{seq} of {sender[:8]} than this seat", (echo, held),
+                                 by=echoer))
 
     def deliveries(self) -> list[Delivery]:
         """Payloads now deliverable, in each sender's order; the list is handed over."""
@@ -501,6 +674,7 @@ class StreamEndpoint:
             return None
         if self._stranger(sender):
             self._make_room_for(sender)
+        self._owners = None
         inbox = self._inboxes[sender] = Inbox(sender, epoch=epoch_of(first.seq))
         inbox.next_seq = max(inbox.next_seq, inbox.epoch * EPOCH_SPAN + 1)
         if self._stranger(sender):
@@ -522,6 +696,7 @@ class StreamEndpoint:
             return
         gone, _ = self._heard.popitem(last=False)
         self._inboxes.pop(gone, None)
+        self._owners = None
         self.evicted += 1
         if self.evicted == 1:
             log.warning("stream: following %d unknown senders already: forgetting the one "
@@ -559,7 +734,23 @@ class StreamEndpoint:
             return
         ranges = inbox.missing()
         inbox.asked_at, inbox.asked_upto = now, ranges[-1][1]
+        inbox.asked.add(ranges)
+        if inbox.echoed >= inbox.next_seq:
+            self._withheld(inbox)
         body = ResendRequest(inbox.sender, ranges).encode()
         self._to_send.append(
             self._seal(Frame(FrameKind.RESEND, self.me, self.high_water, body).encode()))
         self._last_sent_at = now
+
+    def _withheld(self, inbox: Inbox) -> None:
+        """One more ask for a position another seat has echoed: past
+        :data:`~lodam_p2p.transport.chain.WITHHELD_ASKS` of them, it is withheld."""
+        inbox.withheld_asks += 1
+        if inbox.withheld_asks != WITHHELD_ASKS:
+            return
+        echoer, echo = inbox.echo
+        inbox.report(StreamFault("withheld", inbox.sender, inbox.next_seq,
+                                 f"{echoer[:8]} has reached #{inbox.echoed}; asked "
+                                 f"{WITHHELD_ASKS} times, never received", (echo,),
+                                 by=echoer))
+        self._collect(inbox)

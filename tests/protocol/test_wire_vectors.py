@@ -151,7 +151,7 @@ def _check_signed(vector: dict[str, Any], frame: bytes) -> None:
         open_frame(publication, "elm", name)
 
 
-@pytest.mark.parametrize("name", ["data", "status", "resend", "data_epoch_1"])
+@pytest.mark.parametrize("name", ["data", "data_2", "status", "resend", "data_epoch_1"])
 def test_stream_frames_recompute_by_hand(name: str) -> None:
     vector = VECTORS["stream"][name]
     body = bytes.fromhex(vector["body"])
@@ -161,12 +161,17 @@ def test_stream_frames_recompute_by_hand(name: str) -> None:
         decoded = ResendRequest.decode(body)
         assert decoded.target == request["target"]
         assert [list(r) for r in decoded.ranges] == request["ranges"]
-    frame = pack([1, vector["kind"], vector["sender"], vector["seq"], body])
+    prev = bytes.fromhex(vector["prev"])
+    heads = [[p, s, bytes.fromhex(d)] for p, s, d in vector["heads"]]
+    frame = pack([2, vector["kind"], vector["sender"], vector["seq"], body, prev, heads])
     _check_signed(vector, frame)
-    assert Frame.decode(frame) == Frame(FrameKind(vector["kind"]), vector["sender"],
-                                        vector["seq"], body)
-    assert Frame(FrameKind(vector["kind"]), vector["sender"], vector["seq"],
-                 body).encode() == frame
+    made = Frame(FrameKind(vector["kind"]), vector["sender"], vector["seq"], body, prev,
+                 tuple((p, s, d) for p, s, d in heads))
+    assert Frame.decode(frame) == made
+    assert made.encode() == frame
+    if name == "data_2":  # chained: the first frame's SHA-256, its first 16 bytes
+        first = bytes.fromhex(VECTORS["stream"]["data"]["frame"])
+        assert prev == hashlib.sha256(first).digest()[:16]
     if name == "data_epoch_1":
         assert vector["seq"] == 2**40 + 1
 
@@ -189,7 +194,11 @@ def test_session_bodies_recompute_by_hand(vector: dict[str, Any]) -> None:
     assert Body(decoded.kind, vector["hand"], vector["step"], tuple(args),
                 tuple(envelopes)).encode() == body
     _key0, _pub, name = _key(0)
-    _check_signed(vector, pack([1, 0, name, vector["seq"], body]))
+    index = VECTORS["session"].index(vector)
+    before = VECTORS["session"][index - 1]["frame"] if index else ""
+    prev = hashlib.sha256(bytes.fromhex(before)).digest()[:16] if before else b""
+    assert vector["prev"] == prev.hex()
+    _check_signed(vector, pack([2, 0, name, vector["seq"], body, prev, []]))
 
 
 def test_a_session_body_with_a_wrong_argument_is_refused() -> None:
