@@ -82,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
     """Host the table until its match is over."""
     game = game_for(args.game)
     if not args.watch and sys.stdin.isatty() and sys.stdout.isatty():
+        if args.transcripts is not None:
+            raise CliError("--transcripts is for tables without a person here (--watch, or "
+                           "not in a terminal): the terminal client writes none yet")
         return host_in_client(args)
     table = check_table(args.table)
     if args.seats not in game.seats:

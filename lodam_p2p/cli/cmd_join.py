@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from types import SimpleNamespace
 
+from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bot_flags import SingleLineup
 from lodam_p2p.cli.broker_list import with_announced
 from lodam_p2p.cli.cmd_bots import add_bot_arguments, bot_setup
@@ -56,6 +57,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Join and play until the match is over."""
     if args.bot is None:
+        if args.transcripts is not None:
+            raise CliError("--transcripts is for a bot's seat (--bot NAME, or lodam bot): "
+                           "the terminal client writes none yet")
         return join_in_client(args)
     return join_as(args, args.bot, args.table)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from lodam_p2p.cli import main
 from lodam_p2p.fairdeal import Transcript, verify_transcript
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session.effects import TranscriptReady
@@ -170,3 +171,12 @@ def test_a_lorum_table_hands_over_every_deal_unless_its_deck_carries_over(
     assert len(files) == (4 * 5 if written else 0)
     for path in files:
         assert verify_transcript(Transcript.from_json(path.read_text())).sound
+
+
+def test_a_person_s_seat_refuses_transcripts_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The terminal client writes no transcripts yet: asking it to is an error, not a
+    silent no."""
+    assert main(["join", "oak", "--transcripts", str(tmp_path)]) == 2
+    assert "--transcripts is for a bot's seat" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
