@@ -54,6 +54,8 @@ class Seating(Rejoining):
         self.asked_at: float | None = None
         #: the host's last seat list holds this seat
         self.listed = False
+        #: the table's last announcement said it is full
+        self.full_seen = False
 
     @abstractmethod
     def ignore(self, peer: str, reason: str) -> None:
@@ -122,9 +124,8 @@ class Seating(Rejoining):
             self.tell(Notice(NoticeLevel.INFO, f"Another table of the name {self.table} "
                                                "is announced now: asking its host for a seat."))
             self.ask_for_seat("another table of that name")
-        elif announcement.state == "full" and not self.listed:
-            self.tell(Progress(Phase.LOBBY, detail="the table is full: waiting for a seat "
-                                                   "to free"))
+        # "full" also when this seat took the last one: said only if no answer follows
+        self.full_seen = announcement.state == "full"
 
     def asking_due(self) -> float | None:
         """When this seat asks again, if it is still asking."""
@@ -141,7 +142,8 @@ class Seating(Rejoining):
         """Ask again for a seat the host has not given yet; then the other clocks."""
         ask = self.asking_due()
         if ask is not None and now >= ask:
-            self.ask_for_seat("no answer from the host yet")
+            self.ask_for_seat("the table is full, waiting for a seat to free" if self.full_seen
+                              else "no answer from the host yet")
         super().check_timers(now)
 
     def take_seats(self, body: Body) -> None:

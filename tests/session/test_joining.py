@@ -123,3 +123,19 @@ def test_another_table_of_that_name_is_asked_instead() -> None:
     assert guest.host == table[0].me
     notices = [e.text for e in keepers[2].events if isinstance(e, Notice)]
     assert any("Another table of the name" in text for text in notices)
+
+
+def test_a_guest_without_an_answer_at_a_table_full_to_guests_says_it_is_full() -> None:
+    table, keepers = _table(guests=2)
+    watcher, late_own, first, second = table[0], table[2], table[3], table[4]
+    router = Router([m for m in table if m is not late_own])  # not sat down yet
+    router.start()
+    second.outgoing.clear()  # and the second guest asks after the first
+    router.settle()
+    assert first.roster is None and watcher.desk is not None
+    second.lobby_seen(watcher.desk.announcement())  # as its link delivers it
+    assert keepers[3].lines()[-1] == f"asking the host of table {TABLE} for a seat"
+    router.now += ASK_AGAIN_S
+    router.settle()
+    assert keepers[3].lines()[-1].startswith("the table is full, waiting for a seat to free")
+    assert keepers[3].lists() == [] and second.roster is None
