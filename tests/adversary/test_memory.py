@@ -87,3 +87,17 @@ def test_a_resume_from_a_seat_that_coordinates_nothing_is_mounted_and_refused() 
     assert_held(played)
     resumes = [b for b in played.router.sent[played.cheat.me] if b.kind is Msg.RESUME]
     assert resumes and all(b.args[1] == b.hand for b in resumes)
+
+
+#: The kinds that work on Lodam's hidden exchanges: not applicable at a Lorum table.
+EXCHANGE_KINDS = ("remask-steal", "forged-transfer", "reveal-held-card", "false-exchange-claim")
+
+
+@pytest.mark.parametrize("kind", EXCHANGE_KINDS)
+def test_an_attack_on_exchanges_says_a_lorum_table_has_none(kind: str) -> None:
+    played = play_against(kind, game="lorum")
+    report = played.cheat.report()
+    assert not report["attempted"] and report["reason"] == (
+        "lorum has no hidden exchanges to attack"), report
+    assert played.honest[0]["blames"] == [] and all(
+        result == played.honest[0] for result in played.honest)

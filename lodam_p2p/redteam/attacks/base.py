@@ -134,6 +134,15 @@ def trades(adv: Cheat, view: Any) -> list[Any]:
     return [a for a in view.legal if game.public_action(a) is None]
 
 
+def without_exchanges(attack: Attack, adv: Cheat) -> bool:
+    """True (and the attack given up, with why) if the table's game passes no card face
+    down between seats: an attack on exchanges has nothing to work on there."""
+    if adv.game is not None and adv.game.exchanges is None:
+        attack.give_up(f"{adv.game.name} has no hidden exchanges to attack")
+        return True
+    return False
+
+
 def bad_proof(proof: Proof | None) -> Proof | None:
     """``proof`` with its response moved by one: a proof that fails."""
     return None if proof is None else replace(proof, s=proof.s + 1)

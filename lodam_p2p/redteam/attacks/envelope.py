@@ -44,6 +44,7 @@ from lodam_p2p.redteam.attacks.base import (
     framed,
     reseal,
     trades,
+    without_exchanges,
 )
 from lodam_p2p.session.wire import Body, Msg
 
@@ -211,6 +212,8 @@ class RemaskSteal(EnvelopeAttack):
         self.stolen: tuple[int, int, int] | None = None  # hand, new position, victim
 
     def decide(self, adv: Cheat, view: Any, action: Any) -> Any:
+        if without_exchanges(self, adv):
+            return action
         offered = trades(adv, view)
         return action if self.attempted or not offered else offered[0]
 
@@ -274,6 +277,8 @@ class ForgedTransfer(EnvelopeAttack):
     any_hand = True
 
     def decide(self, adv: Cheat, view: Any, action: Any) -> Any:
+        if without_exchanges(self, adv):
+            return action
         offered = trades(adv, view)
         return action if self.attempted or not offered else offered[0]
 
@@ -307,6 +312,8 @@ class RevealHeldCard(Attack):
                      "reveal, with a valid share, a card another seat holds after an exchange")
 
     def decide(self, adv: Cheat, view: Any, action: Any) -> Any:
+        if without_exchanges(self, adv):
+            return action
         offered = trades(adv, view)
         return action if self.attempted or not offered else offered[0]
 

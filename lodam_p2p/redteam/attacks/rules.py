@@ -11,7 +11,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from lodam_p2p.redteam.attacks.base import Attack, claims_kind, game_of, played
+from lodam_p2p.redteam.attacks.base import (
+    Attack,
+    claims_kind,
+    game_of,
+    played,
+    without_exchanges,
+)
 from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.wire import ACTIONS, Body, Msg, raw_public
 
@@ -131,7 +137,7 @@ class FalseExchangeClaim(Attack):
     kind, summary = "false-exchange-claim", "offer a card while claiming it is of the other kind"
 
     def decide(self, adv: Cheat, view: Any, action: Any) -> Any:
-        if self.attempted:
+        if self.attempted or without_exchanges(self, adv):
             return action
         game = game_of(adv)
         offers = [a for a in view.legal if claims_kind(game.encode_action(a))]
