@@ -39,9 +39,10 @@ return voids a hand without blame, so it is worth something to a cheater. Every 
 notes a REJOIN; the coordinator answers it (:meth:`Rejoining.answer_returns`) only for
 a seat it saw go since the last hand that passed its audit — presence gone, or its
 clock missed before the coordinator voted on it — and only while the hand is open (no
-audit opening out, its play not over); a REJOIN not acceptable yet stands until a hand
-passes its audit. A seat is taken back at most :data:`~.resumestate.MAX_RETURNS` times
-a match: the next RESUME for it is applied as the seat leaving.
+audit opening out, its play not over); a REJOIN not acceptable yet stands until the
+hand it names, or a later one, passes its audit. A seat is taken back at most
+:data:`~.resumestate.MAX_RETURNS` times a match: the next RESUME for it is applied as
+the seat leaving.
 
 On REJOIN the coordinator publishes RESUME (signed, in its own stream like every
 message): the returning seat, the number of the next hand (always the one after its

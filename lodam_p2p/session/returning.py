@@ -51,7 +51,8 @@ class Returning(AwaySeats):
     #: per seat whose REJOIN was heard and not yet answered, the last hand it began
     _asked_back: dict[int, int]
     #: at the coordinator, per seat asking back and not answered yet: the last hand it
-    #: began (a request stands until answered or until a hand passes its audit)
+    #: began (a request stands until answered, or until that hand or a later one
+    #: passes its audit)
     _pending: dict[int, int]
     #: per seat this machine saw go away, the hand it was in then
     _went_away: dict[int, int]
