@@ -34,7 +34,7 @@ from lodam_p2p.games.lodam import (
 from .policy import boundary_choice, exchange_choice, play_choice, rollout
 from .replay import ReplayError, WindowLog, replay
 from .rewards import deal_values
-from .sample import Constraints, sample
+from .sample import Constraints, Sampler
 
 OFFER, ANSWER = Decision.OFFER, Decision.ANSWER
 
@@ -83,6 +83,7 @@ class LodamHooks:
         self.windows: tuple[tuple[int, int], ...] = ()
         self.template: PublicDeal | None = None
         self.constraints: Constraints | None = None
+        self.sampler: Sampler | None = None
         self._values: tuple[tuple[int, ...], tuple[bool, ...], bool, int] = ((), (), False, 0)
 
     def observe(self, view: PlayerView) -> None:
@@ -103,13 +104,14 @@ class LodamHooks:
         hands[view.seat] = mask_of(view.hand)
         self.template = public.with_hidden(hands, -1)
         self.constraints = Constraints.of(view, self.windows)
+        self.sampler = Sampler(self.constraints)
         self._values = (tuple(view.lives), tuple(view.active), view.options.winning,
                         view.options.lives)
 
     def determinize(self, rng: random.Random) -> LodamWorld:
         """A deal drawn to agree with the constraints."""
-        assert self.template is not None and self.constraints is not None
-        world = sample(self.constraints, rng)
+        assert self.template is not None and self.sampler is not None
+        world = self.sampler.sample(rng)
         return LodamWorld(self.template.with_hidden(world.hands, world.talon_top,
                                                     world.offer_card))
 

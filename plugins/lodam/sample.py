@@ -233,39 +233,65 @@ def _played_since(played_at: list[tuple[int, int, int]], seat: int, trick: int) 
 
 def sample(c: Constraints, rng: random.Random) -> World:
     """A world consistent with ``c`` (see the module docstring)."""
-    world = None
-    for _ in range(KIND_TRIES):
-        world = _draw(c, rng)
-        if all(check.holds(world.hands) for check in c.checks):
-            return world
-    assert world is not None
-    return world
+    return Sampler(c).sample(rng)
 
 
-def _draw(c: Constraints, rng: random.Random) -> World:
-    hands = [c.pinned[s] for s in range(len(c.sizes))]
-    hands[c.seat] = c.own
-    free = c.unseen
-    for mask in c.pinned:
-        free &= ~mask
-    offer_card = -1
-    if c.offer is not None:
-        offerer, of_kind = c.offer
-        room = c.sizes[offerer] > hands[offerer].bit_count()
-        choices = bits(of_kind & (hands[offerer] | (c.allowed(offerer) & free if room else 0)))
-        offer_card = rng.choice(choices)
-        hands[offerer] |= 1 << offer_card
-        free &= ~(1 << offer_card)
-    need = [0 if s == c.seat else c.sizes[s] - hands[s].bit_count() for s in range(len(c.sizes))]
-    allowed = [c.allowed(s) for s in range(len(c.sizes))]
-    pool = bits(free)
-    for _ in range(GREEDY_TRIES):
-        rng.shuffle(pool)
-        dealt = _greedy(pool, need, allowed, c.void_suits)
-        if dealt is not None:
-            return _likely_offer(c, _finish(c, hands, dealt, offer_card), rng)
-    world = _finish(c, hands, _exact(pool, need, c.void_suits, rng), offer_card)
-    return _likely_offer(c, world, rng)
+class Sampler:
+    """Draws the worlds of one :class:`Constraints`, with what every draw shares worked
+    out once (the same draws as :func:`sample`, for a search's thousands of worlds)."""
+
+    __slots__ = ("allowed", "c", "free", "hands", "need", "order", "pool")
+
+    def __init__(self, c: Constraints) -> None:
+        self.c = c
+        n = len(c.sizes)
+        hands = [c.pinned[s] for s in range(n)]
+        hands[c.seat] = c.own
+        free = c.unseen
+        for mask in c.pinned:
+            free &= ~mask
+        self.hands, self.free = hands, free
+        self.allowed = [c.allowed(s) for s in range(n)]
+        self.need = [0 if s == c.seat else c.sizes[s] - hands[s].bit_count() for s in range(n)]
+        self.pool = bits(free)
+        self.order = sorted(range(n), key=lambda s: -len(c.void_suits[s]))
+
+    def sample(self, rng: random.Random) -> World:
+        """A world consistent with the constraints."""
+        c = self.c
+        world = None
+        for _ in range(KIND_TRIES):
+            world = self._draw(rng)
+            if all(check.holds(world.hands) for check in c.checks):
+                return world
+        assert world is not None
+        return world
+
+    def _draw(self, rng: random.Random) -> World:
+        c = self.c
+        hands = list(self.hands)
+        offer_card = -1
+        if c.offer is None:
+            need, pool = self.need, list(self.pool)
+        else:
+            free = self.free
+            offerer, of_kind = c.offer
+            room = c.sizes[offerer] > hands[offerer].bit_count()
+            choices = bits(of_kind & (hands[offerer] | (self.allowed[offerer] & free
+                                                         if room else 0)))
+            offer_card = rng.choice(choices)
+            hands[offerer] |= 1 << offer_card
+            free &= ~(1 << offer_card)
+            need = [0 if s == c.seat else c.sizes[s] - hands[s].bit_count()
+                    for s in range(len(c.sizes))]
+            pool = bits(free)
+        for _ in range(GREEDY_TRIES):
+            rng.shuffle(pool)
+            dealt = _greedy(pool, need, self.allowed, self.order)
+            if dealt is not None:
+                return _likely_offer(c, _finish(c, hands, dealt, offer_card), rng)
+        world = _finish(c, hands, _exact(pool, need, c.void_suits, rng), offer_card)
+        return _likely_offer(c, world, rng)
 
 
 def _likely_offer(c: Constraints, world: World, rng: random.Random) -> World:
@@ -282,16 +308,16 @@ def _likely_offer(c: Constraints, world: World, rng: random.Random) -> World:
 
 
 def _greedy(
-    pool: list[int], need: list[int], allowed: list[int], voids: tuple[frozenset[int], ...]
+    pool: list[int], need: list[int], allowed: list[int], order: list[int]
 ) -> tuple[list[int], list[int]] | None:
-    """Most constrained seats first take the first cards they may hold; the talon
-    gets the rest. ``None`` if a seat cannot be filled."""
+    """Most constrained seats first (``order``) take the first cards they may hold; the
+    talon gets the rest. ``None`` if a seat cannot be filled."""
     gains = [0] * len(need)
     left = pool
     left_mask = 0
     for card in pool:
         left_mask |= 1 << card
-    for seat in sorted(range(len(need)), key=lambda s: -len(voids[s])):
+    for seat in order:
         want = need[seat]
         if not want:
             continue
