@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from lodam_p2p.redteam.attacks.base import Attack, others
 from lodam_p2p.session.wire import MAX_PAYLOAD, peer_name, raw_public, seal_frame
 from lodam_p2p.transport import topics
-from lodam_p2p.transport.frames import Frame, FrameKind, ResendRequest
+from lodam_p2p.transport.frames import DIGEST_BYTES, Frame, FrameKind, ResendRequest
 
 if TYPE_CHECKING:
     from lodam_p2p.redteam.seat import Cheat
@@ -76,8 +76,10 @@ class EarlyFrameFlood(Attack):
     AHEAD, FROM = 256, 3000  #: own frames, and how far ahead of the stream they start
 
     def started(self, adv: Cheat) -> None:
-        body = bytes(self.SIZE)
-        own = [Frame(FrameKind.DATA, adv.me, self.FROM + k, body).encode()
+        # each names some digest as the frame before it: a frame far ahead cannot be
+        # checked against its chain until the gap before it fills, so it is kept
+        body, prev = bytes(self.SIZE), bytes(DIGEST_BYTES)
+        own = [Frame(FrameKind.DATA, adv.me, self.FROM + k, body, prev).encode()
                for k in range(self.AHEAD)]
         for frame in own:
             if not adv.post_frame(frame):
@@ -90,7 +92,7 @@ class EarlyFrameFlood(Attack):
             peer = peer_name(pubkey)
             topic = topics.peer_topic(adv.table, peer)
             for seq in range(2, 2 + self.FRAMES):
-                frame = Frame(FrameKind.DATA, peer, seq, body).encode()
+                frame = Frame(FrameKind.DATA, peer, seq, body, prev).encode()
                 adv.post(topic, seal_frame(key, pubkey, adv.table, frame))
 
 
