@@ -17,18 +17,36 @@ and a seat whose first address does not answer can try the next. Browsing waits
 given table stops when it is found.
 A manual ``--broker`` always works without any of this: multicast is often blocked on
 guest Wi-Fi.
+
+The TXT record is signed by the host's identity key (Ed25519), in two more keys::
+
+    key=<64 hex>                     the host's raw public key
+    sig=<128 hex>                    its signature of ADVERT_DOMAIN followed by the JSON
+                                     object {"broker", "key", "table", "v"} (sorted keys,
+                                     no spaces, UTF-8; v a number)
+
+An advert without them, or whose signature does not check, is not a table: anyone on
+the LAN can advertise, but only under their own key, shown as the table's fingerprint
+(``oak#7f3a``, :mod:`lodam_p2p.transport.lobby`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import ipaddress
+import json
 import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from types import TracebackType
 
 import ifaddr
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
@@ -36,6 +54,10 @@ from lodam_p2p.broker import ListenAddress
 from lodam_p2p.transport.topics import PROTOCOL_VERSION, check_name, is_valid_name
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 
+#: What an advert's signature covers first (then the signed JSON).
+ADVERT_DOMAIN = b"lodam/v3/advert\x00"
+#: Hex digits of the fingerprint shown after a table's name (as in the lobby).
+SHORT_PRINT = 4
 #: The DNS-SD service type of a hosted table.
 SERVICE_TYPE = "_lodam._tcp.local."
 #: Interfaces to use: a list of IPv4 addresses, or every interface.
@@ -57,11 +79,38 @@ class TableAdvert:
     version: int = PROTOCOL_VERSION
     #: the same broker at the host's other addresses (from the A and AAAA records)
     also: tuple[str, ...] = ()
+    #: the host's raw Ed25519 public key (empty: not signed)
+    key: bytes = b""
+    #: the host's signature of :meth:`signed_bytes` (empty: not signed)
+    signature: bytes = b""
 
     def __post_init__(self) -> None:
         check_name(self.table, "table")
         for url in (self.broker, *self.also):
             BrokerUrl.parse(url)
+
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 of the host's key, hex (empty for an unsigned advert)."""
+        return hashlib.sha256(self.key).hexdigest() if self.key else ""
+
+    @property
+    def label(self) -> str:
+        """The table as shown and joined: ``oak#7f3a``."""
+        return f"{self.table}#{self.fingerprint[:SHORT_PRINT]}" if self.key else self.table
+
+    def signed_bytes(self) -> bytes:
+        """What the signature covers (see the module docstring)."""
+        broker = str(BrokerUrl.parse(self.broker).without_login())
+        body = {"v": self.version, "table": self.table, "broker": broker,
+                "key": self.key.hex()}
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return ADVERT_DOMAIN + text.encode()
+
+    def signed(self, identity: Ed25519PrivateKey) -> TableAdvert:
+        """This advert signed by ``identity``, the host's key."""
+        unsigned = replace(self, key=identity.public_key().public_bytes_raw(), signature=b"")
+        return replace(unsigned, signature=identity.sign(unsigned.signed_bytes()))
 
     @property
     def brokers(self) -> tuple[str, ...]:
@@ -71,7 +120,8 @@ class TableAdvert:
     def txt(self) -> dict[str, str]:
         """The TXT record's keys and values."""
         broker = str(BrokerUrl.parse(self.broker).without_login())
-        return {"v": str(self.version), "table": self.table, "broker": broker}
+        return {"v": str(self.version), "table": self.table, "broker": broker,
+                "key": self.key.hex(), "sig": self.signature.hex()}
 
     @classmethod
     def from_txt(cls, txt: dict[bytes, bytes | None], fallback_broker: str | None = None
@@ -92,7 +142,23 @@ class TableAdvert:
             url = BrokerUrl.parse(broker)
         except BadBrokerUrl as err:
             raise BadAdvert(f"advert of {table!r}: {err}") from None
-        return cls(table, str(url.without_login()), int(fields["v"]))
+        advert = cls(table, str(url.without_login()), int(fields["v"]),
+                     key=_hex(fields.get("key", ""), 32), signature=_hex(fields.get("sig", ""), 64))
+        try:
+            Ed25519PublicKey.from_public_bytes(advert.key).verify(advert.signature,
+                                                                  advert.signed_bytes())
+        except (InvalidSignature, ValueError):
+            raise BadAdvert(f"advert of {table!r} is not signed by its key") from None
+        return advert
+
+
+def _hex(text: str, size: int) -> bytes:
+    """``size`` bytes from hex ``text`` (b"" when it is not that)."""
+    try:
+        raw = bytes.fromhex(text)
+    except ValueError:
+        return b""
+    return raw if len(raw) == size else b""
 
 
 #: Hosts that mean "every address" to a listening socket.
@@ -332,7 +398,7 @@ def with_addresses(advert: TableAdvert, addresses: list[str]) -> TableAdvert:
         return advert
     also = tuple(str(replace(url, host=a)) for a in addresses
                  if a != url.host and _usable(a))
-    return TableAdvert(advert.table, advert.broker, advert.version, also)
+    return replace(advert, also=also)
 
 
 def _usable(address: str) -> bool:

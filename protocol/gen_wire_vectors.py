@@ -26,7 +26,7 @@ from lodam_p2p.session.resumestate import pack_state
 from lodam_p2p.session.wire import DOMAIN, Body, Msg, peer_name, raw_public, seal_frame
 from lodam_p2p.transport import topics
 from lodam_p2p.transport.frames import Frame, FrameKind, ResendRequest, digest
-from lodam_p2p.transport.lobby import TableAnnouncement
+from lodam_p2p.transport.lobby import TableAnnouncement, signed_bytes
 from lodam_p2p.transport.presence import PRESENCE_DOMAIN, PresenceSpec
 from lodam_p2p.transport.stream import EPOCH_SPAN
 
@@ -173,12 +173,19 @@ def presence_vectors(me: Ed25519PrivateKey) -> dict[str, Any]:
     return out
 
 
-def lobby_vectors(host: str) -> dict[str, Any]:
-    """Two announcements: a Lodam table open, a Lorum table full with its brokers."""
+def lobby_vectors(key: Ed25519PrivateKey) -> dict[str, Any]:
+    """Two announcements signed by ``key``, the host's: a Lodam table open, a Lorum
+    table full with its brokers; the signing input of the first, its fingerprint."""
+    host = peer_name(raw_public(key))
     lodam = TableAnnouncement(TABLE, host, 3, ("ann",), (("lives", "3"), ("time_limit_s", "30.0")))
     lorum = TableAnnouncement("elm", host, 4, ("ann", "bob", "cy", "di"), (), "full",
                               game="lorum", brokers=("mqtt://192.168.1.20:1883",))
+    lodam, lorum = lodam.signed(key), lorum.signed(key)
+    unsigned = json.loads(lodam.encode())
+    del unsigned["sig"]
     return {"topic": lodam.topic, "open_lodam": lodam.encode().decode(),
+            "open_lodam_signing_input": signed_bytes(unsigned).hex(),
+            "fingerprint": lodam.fingerprint, "label": lodam.label,
             "full_lorum": lorum.encode().decode(), "withdrawal": ""}
 
 
@@ -206,7 +213,7 @@ def build() -> dict[str, Any]:
         "stream": stream_vectors(me, other_peer),
         "session": session_vectors(me, other, envelope),
         "presence": presence_vectors(me),
-        "lobby": lobby_vectors(peer),
+        "lobby": lobby_vectors(me),
         "lot": lot_vectors(),
     }
 

@@ -273,7 +273,7 @@ class Forge:
         peer = rng.choice(self.frozen.others).link.peer
         topic = rng.choice([
             topics.peer_topic(TABLE, peer), topics.peer_topic(TABLE, "p" + "0" * 20),
-            topics.presence_topic(TABLE, peer), topics.lobby_topic(TABLE),
+            topics.presence_topic(TABLE, peer), topics.announcement_topic(TABLE, "0" * 16),
             f"lodam/v3/t/{TABLE}/p", "lodam/v3/t/x/p/" + "\u00e9" * 3, "lodam/v1/junk",
         ])
         return topic, rng.randbytes(rng.choice([0, 1, 50, 96, 97, 200, 2000]))

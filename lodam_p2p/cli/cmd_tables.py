@@ -8,7 +8,11 @@ where it was found (``lan``, ``broker``).
 The listing shows each table's name, game, seats taken and free, state, and the host's
 address: where other machines reach the table's broker, as the host announced it (its
 LAN addresses, the first of them and how many more), else the broker it was found on.
-The host key's fingerprint will join the columns once announcements are signed.
+A table's name is shown with its host key's short fingerprint, ``oak#7f3a``: the first
+4 hex digits of SHA-256 of the host's Ed25519 public key, from its signed announcement
+(or signed LAN advert). Two hosts announcing one name are two rows; ``lodam join
+oak#7f3a`` (or ``lodam bot … --table oak#7f3a``) joins the one meant. Announcements and
+adverts whose signature does not check are not listed.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from lodam_p2p.cli.broker_list import BrokerList, check_brokers
 from lodam_p2p.discovery import ALL_INTERFACES, Interfaces, TableAdvert, browse
 from lodam_p2p.transport.base import TransportError
 from lodam_p2p.transport.brokers import parse_brokers
-from lodam_p2p.transport.lobby import TableAnnouncement, read_lobby
+from lodam_p2p.transport.lobby import SHORT_PRINT, TableAnnouncement, read_lobby
 from lodam_p2p.transport.mqtt import MqttTransport
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 
@@ -39,6 +43,8 @@ class TableRow:
     table: str
     broker: str
     found: set[str] = field(default_factory=set)
+    #: the host key's fingerprint (hex), as its signed announcement or advert gave it
+    fingerprint: str = ""
     announcement: TableAnnouncement | None = None
     version: int | None = None
     #: the broker's other URLs the LAN advert gave (its A and AAAA records)
@@ -52,9 +58,15 @@ class TableRow:
             return self.announcement.brokers
         return (self.broker, *self.also)
 
+    @property
+    def label(self) -> str:
+        """The table as shown and joined: ``oak#7f3a``."""
+        return f"{self.table}#{self.fingerprint[:SHORT_PRINT]}" if self.fingerprint else self.table
+
     def as_json(self) -> dict[str, object]:
         """The row as a JSON object."""
-        row: dict[str, object] = {"table": self.table, "broker": self.broker,
+        row: dict[str, object] = {"table": self.table, "label": self.label,
+                                  "fingerprint": self.fingerprint, "broker": self.broker,
                                   "found": sorted(self.found), "version": self.version,
                                   "addresses": list(self.addresses)}
         a = self.announcement
@@ -132,8 +144,9 @@ async def gather_tables(broker: BrokerUrl | None, timeout: float, lan: bool = Tr
         _merge_announcements(rows, str(broker.without_login()), announced)
     adverts = await adverts_task
     for advert in adverts:
-        row = rows.setdefault((advert.table, advert.broker),
-                              TableRow(advert.table, advert.broker))
+        row = rows.setdefault((advert.label, advert.broker),
+                              TableRow(advert.table, advert.broker,
+                                       fingerprint=advert.fingerprint))
         row.found.add("lan")
         row.version = row.version or advert.version
         row.also = advert.also
@@ -142,7 +155,7 @@ async def gather_tables(broker: BrokerUrl | None, timeout: float, lan: bool = Tr
             _merge_announcements(rows, url, await _lobby_of(BrokerUrl.parse(url), 1.0))
         except TransportError:
             continue  # advertised but unreachable: listed without details
-    return sorted(rows.values(), key=lambda row: (row.table, row.broker))
+    return sorted(rows.values(), key=lambda row: (row.table, row.label, row.broker))
 
 
 async def _no_adverts() -> list[TableAdvert]:
@@ -157,14 +170,16 @@ async def _lobby_of(broker: BrokerUrl, timeout: float) -> list[TableAnnouncement
 def _merge_announcements(rows: dict[tuple[str, str], TableRow], broker: str,
                          announced: list[TableAnnouncement]) -> None:
     for announcement in announced:
-        row = rows.setdefault((announcement.table, broker), TableRow(announcement.table, broker))
+        row = rows.setdefault((announcement.label, broker),
+                              TableRow(announcement.table, broker,
+                                       fingerprint=announcement.fingerprint))
         row.found.add("broker")
         row.announcement, row.version = announcement, announcement.version
 
 
 #: The listing's columns: header, and the cell of a row.
 COLUMNS: tuple[tuple[str, Callable[[TableRow], str]], ...] = (
-    ("TABLE", lambda row: row.table),
+    ("TABLE", lambda row: row.label),
     ("GAME", lambda row: row.announcement.game if row.announcement else "?"),
     ("TAKEN", lambda row: str(len(row.announcement.seated)) if row.announcement else "?"),
     ("FREE", lambda row: (str(row.announcement.seats - len(row.announcement.seated))

@@ -59,7 +59,6 @@ from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.rejoin import TableGone
 from lodam_p2p.session.wire import BadMessage, Body, Msg
 from lodam_p2p.tableplan import SeatPlan
-from lodam_p2p.transport import topics
 
 __all__ = ["Decided", "SessionError", "TableMachine"]
 
@@ -199,7 +198,8 @@ class TableMachine(Asking):
             self.left_lobby(seen.peer)
         if (self.phase is SessionPhase.LOBBY and self.desk is None and not seen.online
                 and seen.peer == self.host):
-            self.retained.append((topics.lobby_topic(self.table), b""))
+            if self.host_topic is not None:  # its announcement, left standing
+                self.retained.append((self.host_topic, b""))
             raise TableGone(f"the host of table {self.table} left before the start")
         seat = self.roster.seat_of(seen.peer) if self.roster is not None else None
         if seat is not None:

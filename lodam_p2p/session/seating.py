@@ -17,6 +17,16 @@ the table's announcement names another host before the start (another table of t
 name: its host played again, or a host restarted), the seat asks that host instead; a
 table that starts without it ends its session with that reason. Nothing is shown as a
 seat list but the host's own, so every screen at the table shows the same one.
+
+Announcements are signed (:mod:`lodam_p2p.transport.lobby`): the link drops one whose
+signature does not check, and this seat one whose ``host`` is not its key's peer name.
+A seat pinned to a fingerprint (``join oak#7f3a``: :attr:`Seating.pin`) hears only that
+announcer. Otherwise the first announcer of the name it hears is its host, and another
+one announcing the same name while its host's announcement stands is another table: the
+player is told so, and the seat stays. SEATS and START count only from the host chosen
+so (the frame layer checks that they are signed by its key). A seated peer that signs
+an announcement of this table once the match began, not being its host, is blamed on
+that announcement (the signed payload is the evidence).
 """
 
 from __future__ import annotations
@@ -30,7 +40,7 @@ from lodam_p2p.session.effects import Admit, Event, SessionError
 from lodam_p2p.session.lobby import HostDesk, Roster, renamed_notice
 from lodam_p2p.session.lot import Lot, LotError
 from lodam_p2p.session.rejoin import Rejoining
-from lodam_p2p.session.wire import Body, Msg
+from lodam_p2p.session.wire import Body, Msg, peer_name
 from lodam_p2p.transport.lobby import TableAnnouncement
 
 #: Seconds a joining seat waits for its host's answer before it asks again.
@@ -56,21 +66,33 @@ class Seating(Rejoining):
         self.listed = False
         #: the table's last announcement said it is full
         self.full_seen = False
+        #: the fingerprint prefix of the host this seat joins (None: the first heard)
+        self.pin: str | None = None
+        #: the announcers of this table's name heard so far, by peer
+        self.announcers: dict[str, TableAnnouncement] = {}
+        #: the retained topic of the host's announcement, once heard
+        self.host_topic: str | None = None
+        #: the pin was given by the seat's person (``oak#7f3a``), not chosen for it
+        self.pin_given = False
+        #: peers blamed already for announcing this table (blamed once each)
+        self._false_hosts: set[str] = set()
+        #: other announcers of the name the player was told of
+        self._others: set[str] = set()
 
     @abstractmethod
     def ignore(self, peer: str, reason: str) -> None:
         """Log a dropped message and count it."""
 
     def announce(self) -> None:
-        """Publish the desk's announcement (retained)."""
+        """Publish the desk's announcement (retained), signed by this host's key."""
         assert self.desk is not None
-        announcement = self.desk.announcement()
+        announcement = self.desk.announcement().signed(self.identity)
         self.retained.append((announcement.topic, announcement.encode()))
 
     def withdraw(self) -> None:
         """The host's table is over: take the announcement down."""
         if self.desk is not None:
-            self.retained.append((self.desk.announcement().topic, b""))
+            self.retained.append((self.desk.announcement().signed(self.identity).topic, b""))
 
     def admit(self, roster: Roster) -> None:
         """Take frames only from the seated table (and its host) from now on."""
@@ -110,22 +132,63 @@ class Seating(Rejoining):
         self.tell(Progress(Phase.LOBBY, detail=f"{why}: {ask}" if why else ask))
 
     def lobby_seen(self, announcement: TableAnnouncement | None) -> None:
-        """The table's announcement: the host to ask. One that names another host before
-        the start is another table of that name: this seat asks its host instead."""
+        """An announcement of this table's name (see the module docstring): the host to
+        ask. One from another announcer before the start is another table of that name:
+        followed only when this seat's host was never heard announcing (a stale name),
+        and never when the seat is pinned."""
         if announcement is None:
             return
+        if peer_name(announcement.key) != announcement.host:
+            self.ignore(announcement.host, "an announcement whose host is not its key's peer")
+            return
+        self._false_host(announcement)
+        if not announcement.pinned_by(self.pin):
+            self._another_table(announcement)
+            return
+        known = self.host is not None and self.host in self.announcers
+        self.announcers[announcement.host] = announcement
         if self.host is None:
             self.host = announcement.host
+        if announcement.host == self.host:
+            self.host_topic = announcement.topic
         if (self.desk is not None or self.plan is None or self.roster is not None
                 or self.phase is not SessionPhase.LOBBY or self.journal.rejoining):
             return
         if announcement.host != self.host:
+            if known:
+                self._another_table(announcement)
+                return
             self.host, self.listed, self._renamed = announcement.host, False, None
+            self.host_topic = announcement.topic
             self.tell(Notice(NoticeLevel.INFO, f"Another table of the name {self.table} "
                                                "is announced now: asking its host for a seat."))
             self.ask_for_seat("another table of that name")
         # "full" also when this seat took the last one: said only if no answer follows
         self.full_seen = announcement.state == "full"
+
+    def _another_table(self, announcement: TableAnnouncement) -> None:
+        """Tell the player, once, that a second announcer of this name is another table
+        (a seat its person pinned, ``oak#7f3a``, knows already)."""
+        mine = self.announcers.get(self.host or "")
+        if (mine is None or self.pin_given or self.desk is not None or self.plan is None
+                or announcement.host in self._others):
+            return
+        self._others.add(announcement.host)
+        self.tell(Notice(NoticeLevel.WARNING, f"Two tables are announced as {self.table}: "
+                         f"{mine.label} and {announcement.label}. This seat asks {mine.label}, "
+                         f"the first it heard (join {announcement.label} to sit at the other)."))
+
+    def _false_host(self, announcement: TableAnnouncement) -> None:
+        """A seated peer other than the host announcing this table is blamed, once, on its
+        signed announcement."""
+        if self.roster is None or announcement.host in (self.host, *self._false_hosts):
+            return
+        seat = self.roster.seat_of(announcement.host)
+        if seat is None:
+            return
+        self._false_hosts.add(announcement.host)
+        self.blames.append(f"seat {seat}: announced table {self.table}, which it does not "
+                           f"host: its signed announcement {announcement.encode().decode()}")
 
     def asking_due(self) -> float | None:
         """When this seat asks again, if it is still asking."""

@@ -37,7 +37,7 @@ from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.runner import Session
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport import ConnectError, PresenceSpec, Transport, open_transport, topics
-from lodam_p2p.transport.lobby import TableAnnouncement, read_lobby
+from lodam_p2p.transport.lobby import TableAnnouncement, fingerprint, read_lobby, split_label
 
 log = logging.getLogger("lodam_p2p.session")
 
@@ -162,6 +162,7 @@ def _sessions(table: str, options: Any, seats: int, local: Sequence[SeatPlan], *
     ]
     for session in sessions:
         session.runner.transcripts = transcripts
+        session.runner.machine.pin = fingerprint(host_link.pubkey)  # only this host's table
     return sessions
 
 
@@ -232,22 +233,22 @@ async def host_table(*, table: str, seats: int, options: Any, local: Sequence[Se
         sessions = _sessions(table, options, seats, local, connect=connect, seed=seed,
                              timing=timing or Timing(), spectator=spectator, journal=journal,
                              game=played, brokers=brokers, transcripts=transcripts)
-        async with _advertised(table, brokers, listen):
+        async with _advertised(table, brokers, listen, sessions[0].runner.machine.identity):
             outcomes = await _run_all(sessions)
     return outcomes[0]
 
 
 @contextlib.asynccontextmanager
-async def _advertised(table: str, brokers: tuple[str, ...],
-                      listen: str | None) -> AsyncIterator[None]:
-    """Advertise the table by DNS-SD at ``brokers`` while hosting for a LAN (``listen``
-    given; best effort)."""
+async def _advertised(table: str, brokers: tuple[str, ...], listen: str | None,
+                      identity: Ed25519PrivateKey) -> AsyncIterator[None]:
+    """Advertise the table by DNS-SD at ``brokers``, signed by the host's ``identity``,
+    while hosting for a LAN (``listen`` given; best effort)."""
     if listen is None or not brokers:
         yield
         return
     from lodam_p2p.discovery import Advertiser, TableAdvert, hosts_of  # noqa: PLC0415
 
-    advertiser = Advertiser(TableAdvert(table, brokers[0]), hosts_of(brokers))
+    advertiser = Advertiser(TableAdvert(table, brokers[0]).signed(identity), hosts_of(brokers))
     try:
         await advertiser.start()
     except Exception as err:  # multicast is often unavailable; --broker still works
@@ -308,13 +309,19 @@ async def _look(connect: Connector, table: str | None, open_only: bool
     finally:
         await transport.close()
     if table is not None:
-        named = [a for a in tables if a.table == table]
+        name, pin = split_label(table)
+        named = [a for a in tables if a.table == name and a.pinned_by(pin)]
         if not named:
             return None, f"no table {table!r} on this broker yet"
-        if open_only and not named[0].joinable:
+        if pin is not None and len({a.key for a in named}) > 1:
+            prints = ", ".join(a.fingerprint[:8] for a in named)
+            return None, (f"{len(named)} tables are announced as {table!r}: give more "
+                          f"digits of the fingerprint ({prints})")
+        joinable = [a for a in named if a.joinable]  # the first heard of those open
+        if open_only and not joinable:
             state = {"playing": "playing a match", "open": "of another protocol version"}
             return None, f"table {table!r} is {state.get(named[0].state, 'full')}"
-        return named[0], ""
+        return (joinable or named)[0], ""
     joinable = [a for a in tables if a.joinable]
     if not joinable:
         return None, "no open table on this broker yet"
@@ -340,7 +347,9 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
     leave, a bot :data:`TABLE_PATIENCE_S` seconds. ``transcripts``: a directory where
     the seat writes each hand's transcript."""
     async with broker_for(broker_url, None, connector) as (connect, _url):
-        kept = SeatJournal(journal, "seat", table)
+        kept = SeatJournal(journal, "seat", split_label(table)[0] if table else None)
+        pin: str | None = None
+        pin_given = False
         if kept.rejoining:
             name = kept.entry["table"]
         else:
@@ -351,6 +360,7 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
             if accept is not None:
                 accept(found)
             name = found.table
+            pin, pin_given = found.fingerprint, split_label(table or "")[1] is not None
         kept = kept if kept.rejoining else SeatJournal(journal, "seat", name)
         if spectator is not None:
             spectator.table = name
@@ -363,4 +373,6 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
         session = make(link, plan=seat, entropy=entropy, timing=timing, spectator=spectator,
                        journal=kept)
         session.runner.transcripts = transcripts
+        if pin is not None:  # the announcer found, and no other (see .seating)
+            session.runner.machine.pin, session.runner.machine.pin_given = pin, pin_given
         return (await _run_all([session]))[0]

@@ -31,7 +31,8 @@ this on a faulty network)::
         # frames_to_send(); when transport.epoch changes, publish stream.status(now).
 
 Presence messages go to a :class:`PresenceTracker`; lobby announcements are
-:class:`~.lobby.TableAnnouncement` values published retained on ``topics.lobby_topic``.
+:class:`~.lobby.TableAnnouncement` values, signed by their host, published retained on
+``topics.announcement_topic`` (one topic per announcer).
 The embedded broker for solo play is :class:`lodam_p2p.broker.EmbeddedBroker`.
 """
 

@@ -2,7 +2,8 @@
 
 ::
 
-    lodam/v3/lobby/<table>                  retained table announcement (lobby.py)
+    lodam/v3/lobby/<table>/<print>          one announcer's retained, signed table
+                                            announcement (lobby.py)
     lodam/v3/t/<table>/p/<peer>             everything <peer> says at <table>
     lodam/v3/t/<table>/p/+                  what every peer at <table> subscribes to
     lodam/v3/t/<table>/presence/<peer>      retained presence, and the Last Will
@@ -98,12 +99,25 @@ def table_presence_pattern(table: str) -> str:
 
 
 def lobby_topic(table: str) -> str:
-    """The retained announcement topic of ``table``."""
-    return f"{ROOT}/lobby/{check_name(table, 'table')}"
+    """The filter matching every announcement of ``table``: each announcer of the name
+    has a retained topic of its own (:func:`announcement_topic`)."""
+    return f"{ROOT}/lobby/{check_name(table, 'table')}/+"
+
+
+def announcement_topic(table: str, print_: str) -> str:
+    """The retained topic of one announcer of ``table``, named by ``print_`` (the
+    head of its key's fingerprint, :mod:`.lobby`)."""
+    if not _is_print(print_):
+        raise BadName(f"bad announcer print {print_[:40]!r}")
+    return f"{ROOT}/lobby/{check_name(table, 'table')}/{print_}"
+
+
+def _is_print(text: str) -> bool:
+    return 0 < len(text) <= 64 and all(c in "0123456789abcdef" for c in text)
 
 
 #: The filter matching every table announcement on a broker.
-LOBBY_PATTERN = f"{ROOT}/lobby/+"
+LOBBY_PATTERN = f"{ROOT}/lobby/+/+"
 
 
 class TopicKind(Enum):
@@ -113,13 +127,14 @@ class TopicKind(Enum):
     PEER = "p"
     #: ``lodam/v3/t/<table>/presence/<peer>``
     PRESENCE = "presence"
-    #: ``lodam/v3/lobby/<table>``
+    #: ``lodam/v3/lobby/<table>/<print>``
     LOBBY = "lobby"
 
 
 @dataclass(frozen=True, slots=True)
 class ParsedTopic:
-    """A topic of ours, taken apart. ``peer`` is None for lobby topics."""
+    """A topic of ours, taken apart. ``peer`` is the announcer's print for lobby
+    topics."""
 
     kind: TopicKind
     table: str
@@ -132,8 +147,8 @@ def parse_topic(topic: str) -> ParsedTopic:
     if levels[:2] != ROOT.split("/"):
         raise BadName(f"not a {ROOT} topic: {topic!r}")
     rest = levels[2:]
-    if len(rest) == 2 and rest[0] == "lobby" and is_valid_name(rest[1]):
-        return ParsedTopic(TopicKind.LOBBY, rest[1])
+    if len(rest) == 3 and rest[0] == "lobby" and is_valid_name(rest[1]) and _is_print(rest[2]):
+        return ParsedTopic(TopicKind.LOBBY, rest[1], rest[2])
     if len(rest) == 4 and rest[0] == "t" and rest[2] in ("p", "presence"):
         table, peer = rest[1], rest[3]
         if is_valid_name(table) and is_valid_name(peer):

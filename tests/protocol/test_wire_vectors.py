@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from lodam_p2p.session import lot
 from lodam_p2p.session.wire import MAX_PAYLOAD, BadMessage, Body, Msg, open_frame, peer_name
 from lodam_p2p.transport.frames import Frame, FrameKind, ResendRequest
-from lodam_p2p.transport.lobby import TableAnnouncement
+from lodam_p2p.transport.lobby import BadAnnouncement, TableAnnouncement
 from lodam_p2p.transport.presence import Presence, check_signed
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "protocol"
@@ -128,8 +128,8 @@ def test_topics_are_built_from_the_table_and_peer_names() -> None:
     _key0, _pub, name = _key(0)
     t = VECTORS["topics"]
     assert t == {"peer": f"lodam/v3/t/oak/p/{name}", "peers": "lodam/v3/t/oak/p/+",
-                 "presence": f"lodam/v3/t/oak/presence/{name}", "lobby": "lodam/v3/lobby/oak",
-                 "lobby_all": "lodam/v3/lobby/+"}
+                 "presence": f"lodam/v3/t/oak/presence/{name}", "lobby": "lodam/v3/lobby/oak/+",
+                 "lobby_all": "lodam/v3/lobby/+/+"}
 
 
 def _check_signed(vector: dict[str, Any], frame: bytes) -> None:
@@ -228,17 +228,41 @@ def test_presence_is_signed_json() -> None:
         assert presence.online is online
 
 
-def test_lobby_announcements_are_compact_json() -> None:
+#: An announcement's signature domain, as WIRE.md spells it.
+ANNOUNCEMENT_DOMAIN = b"lodam/v3/announcement\x00"
+
+
+def test_lobby_announcements_are_signed_compact_json() -> None:
     vector = VECTORS["lobby"]
-    host = VECTORS["identities"][0]["peer"]
-    lodam = json.dumps({"v": 3, "table": "oak", "host": host, "seats": 3, "seated": ["ann"],
-                        "options": {"lives": "3", "time_limit_s": "30.0"}, "state": "open"},
+    key, pub, host = _key(0)
+    body = {"v": 3, "table": "oak", "host": host, "seats": 3, "seated": ["ann"],
+            "options": {"lives": "3", "time_limit_s": "30.0"}, "state": "open",
+            "key": pub.hex()}
+    signing_input = ANNOUNCEMENT_DOMAIN + json.dumps(body, sort_keys=True,
+                                                     separators=(",", ":")).encode()
+    assert vector["open_lodam_signing_input"] == signing_input.hex()
+    lodam = json.dumps({**body, "sig": key.sign(signing_input).hex()}, sort_keys=True,
                        separators=(",", ":"))
     assert vector["open_lodam"] == lodam
-    assert TableAnnouncement.decode(lodam.encode(), "oak").joinable
+    fingerprint = hashlib.sha256(pub).hexdigest()
+    assert vector["fingerprint"] == fingerprint and vector["label"] == f"oak#{fingerprint[:4]}"
+    assert vector["topic"] == f"lodam/v3/lobby/oak/{fingerprint[:16]}"
+    decoded = TableAnnouncement.decode(lodam.encode(), "oak", fingerprint[:16])
+    assert decoded.joinable and decoded.label == vector["label"]
     lorum = TableAnnouncement.decode(vector["full_lorum"].encode(), "elm")
     assert lorum.game == "lorum" and lorum.state == "full" and not lorum.joinable
     assert lorum.encode().decode() == vector["full_lorum"]
+
+
+def test_a_tampered_announcement_is_refused() -> None:
+    signed = json.loads(VECTORS["lobby"]["open_lodam"])
+    for field, value in (("seats", 4), ("host", "p" + "0" * 20), ("state", "full")):
+        tampered = json.dumps({**signed, field: value}).encode()
+        with pytest.raises(BadAnnouncement, match="signature"):
+            TableAnnouncement.decode(tampered, "oak")
+    _key1, other, _name = _key(1)  # another key than the signer's
+    with pytest.raises(BadAnnouncement, match="signature"):
+        TableAnnouncement.decode(json.dumps({**signed, "key": other.hex()}).encode(), "oak")
 
 
 def test_the_lot_commits_and_draws_by_the_formula() -> None:

@@ -17,9 +17,10 @@ from lodam_p2p.session.table import TABLE_PATIENCE_S, find_announcement
 from lodam_p2p.transport.lobby import TableAnnouncement
 from lodam_p2p.transport.memory import MemoryHub
 from lodam_p2p.transport.presence import PresenceSpec
+from tests.support.announcing import announced, host_peer
 from tests.support.virtual import run_on_table_clock
 
-OLD_HOST, NEW_HOST = "p" + "1" * 20, "p" + "2" * 20
+OLD_HOST, NEW_HOST = host_peer(1), host_peer(2)
 
 
 async def _announce(hub: MemoryHub, announcement: TableAnnouncement) -> None:
@@ -40,7 +41,7 @@ def test_a_table_announced_after_the_seat_began_to_look_is_found() -> None:
         look = asyncio.create_task(find_announcement(
             hub.transport, "oak", open_only=True, patience_s=None, waiting=tell))
         await waiting.wait()
-        await _announce(hub, TableAnnouncement("oak", NEW_HOST, 3))
+        await _announce(hub, announced("oak", 2, 3))
         return await look, told
 
     found, told = run_on_table_clock(scenario(), 600.0)
@@ -51,7 +52,7 @@ def test_a_table_announced_after_the_seat_began_to_look_is_found() -> None:
 def test_a_table_playing_a_match_is_waited_for_until_it_is_open_again() -> None:
     async def scenario() -> tuple[TableAnnouncement, list[str]]:
         hub, told = MemoryHub(), []
-        await _announce(hub, TableAnnouncement("oak", OLD_HOST, 3, state="playing"))
+        await _announce(hub, announced("oak", 1, 3, state="playing"))
         waiting = asyncio.Event()
 
         def tell(why: str) -> None:
@@ -61,7 +62,7 @@ def test_a_table_playing_a_match_is_waited_for_until_it_is_open_again() -> None:
         look = asyncio.create_task(find_announcement(
             hub.transport, "oak", open_only=True, patience_s=None, waiting=tell))
         await waiting.wait()  # its host is about to play again
-        await _announce(hub, TableAnnouncement("oak", NEW_HOST, 3))
+        await _announce(hub, announced("oak", 2, 3))
         return await look, told
 
     found, told = run_on_table_clock(scenario(), 600.0)

@@ -20,7 +20,6 @@ from lodam_p2p.session.seat import TableMachine
 from lodam_p2p.session.seating import ASK_AGAIN_S
 from lodam_p2p.session.wire import Msg
 from lodam_p2p.tableplan import SeatPlan
-from lodam_p2p.transport.lobby import TableAnnouncement
 from tests.session.machines import TABLE, Router, machines
 
 TIMING = Timing(timeout_s=20.0, grace_s=40.0, linger_s=3.0, lobby_s=600.0)
@@ -118,7 +117,8 @@ def test_another_table_of_that_name_is_asked_instead() -> None:
     router.start()
     router.settle()
     assert guest.roster is None  # the real host's list is not its host's: dropped
-    guest.lobby_seen(TableAnnouncement(TABLE, table[0].me, 3))
+    assert table[0].desk is not None
+    guest.lobby_seen(table[0].desk.announcement().signed(table[0].identity))
     router.until("the guest seated", lambda: guest.roster is not None)
     assert guest.host == table[0].me
     notices = [e.text for e in keepers[2].events if isinstance(e, Notice)]
@@ -133,7 +133,8 @@ def test_a_guest_without_an_answer_at_a_table_full_to_guests_says_it_is_full() -
     second.outgoing.clear()  # and the second guest asks after the first
     router.settle()
     assert first.roster is None and watcher.desk is not None
-    second.lobby_seen(watcher.desk.announcement())  # as its link delivers it
+    second.lobby_seen(watcher.desk.announcement().signed(watcher.identity))  # as its link
+    # delivers it
     assert keepers[3].lines()[-1] == f"asking the host of table {TABLE} for a seat"
     router.now += ASK_AGAIN_S
     router.settle()

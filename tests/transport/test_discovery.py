@@ -14,10 +14,10 @@ import pytest
 from lodam_p2p.cli import main
 from lodam_p2p.cli.cmd_tables import gather_tables
 from lodam_p2p.discovery import Advertiser, BadAdvert, TableAdvert, browse
-from lodam_p2p.transport.lobby import TableAnnouncement
 from lodam_p2p.transport.mqtt import MqttTransport
 from lodam_p2p.transport.url import BrokerUrl
 from tests.support.aio import run
+from tests.support.announcing import announced, host_key
 from tests.support.brokers import ThreadedAmqtt
 
 LOOPBACK = ["127.0.0.1"]
@@ -27,17 +27,36 @@ def unique_table() -> str:
     return f"t-{secrets.token_hex(4)}"
 
 
+def _raw(txt: dict[str, str]) -> dict[bytes, bytes | None]:
+    return {k.encode(): v.encode() for k, v in txt.items()}
+
+
 def test_txt_round_trip_drops_credentials() -> None:
-    advert = TableAdvert("Kitchen table", "mqtt://ann:pw@192.168.1.5:1883")
+    advert = TableAdvert("Kitchen table", "mqtt://ann:pw@192.168.1.5:1883").signed(host_key(1))
     txt = advert.txt()
-    assert txt == {"v": "3", "table": "Kitchen table", "broker": "mqtt://192.168.1.5:1883"}
-    raw = {k.encode(): v.encode() for k, v in txt.items()}
-    assert TableAdvert.from_txt(raw) == TableAdvert("Kitchen table", "mqtt://192.168.1.5:1883")
+    assert {k: txt[k] for k in ("v", "table", "broker")} == {
+        "v": "3", "table": "Kitchen table", "broker": "mqtt://192.168.1.5:1883"}
+    assert txt["key"] == host_key(1).public_key().public_bytes_raw().hex()
+    found = TableAdvert.from_txt(_raw(txt))
+    assert found.broker == "mqtt://192.168.1.5:1883" and found.key == advert.key
+    assert found.label == f"Kitchen table#{advert.fingerprint[:4]}"
 
 
 def test_txt_falls_back_to_the_srv_address() -> None:
-    advert = TableAdvert.from_txt({b"v": b"2", b"table": b"oak"}, "mqtt://10.0.0.2:1999")
+    signed = TableAdvert("oak", "mqtt://10.0.0.2:1999", 2).signed(host_key(1)).txt()
+    del signed["broker"]
+    advert = TableAdvert.from_txt(_raw(signed), "mqtt://10.0.0.2:1999")
     assert advert.broker == "mqtt://10.0.0.2:1999"
+
+
+def test_unsigned_or_tampered_adverts_are_refused() -> None:
+    unsigned = {"v": "3", "table": "oak", "broker": "mqtt://10.0.0.2:1883"}
+    with pytest.raises(BadAdvert, match="not signed"):
+        TableAdvert.from_txt(_raw(unsigned))
+    tampered = TableAdvert("oak", "mqtt://10.0.0.2:1883").signed(host_key(1)).txt()
+    tampered["broker"] = "mqtt://10.0.0.66:1883"  # a stranger's broker under the host's key
+    with pytest.raises(BadAdvert, match="not signed"):
+        TableAdvert.from_txt(_raw(tampered))
 
 
 @pytest.mark.parametrize(
@@ -58,25 +77,25 @@ def test_advertise_and_browse_on_loopback() -> None:
     table = unique_table()
 
     async def scenario() -> list[TableAdvert]:
-        advert = TableAdvert(table, "mqtt://127.0.0.1:18830")
+        advert = TableAdvert(table, "mqtt://127.0.0.1:18830").signed(host_key(1))
         async with Advertiser(advert, interfaces=LOOPBACK):
             # Stops once this table is found; the timeout is only a safety net.
             return await browse(timeout=30, interfaces=LOOPBACK,
                                 until=lambda found: found.table == table)
 
     found = run(scenario(), 60)
-    assert TableAdvert(table, "mqtt://127.0.0.1:18830") in found
+    assert TableAdvert(table, "mqtt://127.0.0.1:18830").signed(host_key(1)) in found
 
 
 def test_tables_lists_lan_finds_and_broker_announcements(amqtt_broker: ThreadedAmqtt) -> None:
     lan_table, broker_table = unique_table(), unique_table()
-    announcement = TableAnnouncement(broker_table, "ann", 4, ("ann",), (("stakes", "2"),))
+    announcement = announced(broker_table, 1, 4, seated=("ann",), options=(("stakes", "2"),))
 
     async def scenario() -> list[tuple[str, list[str], int | None]]:
         async with MqttTransport(amqtt_broker.url) as host:
             await host.publish(announcement.topic, announcement.encode(), retain=True)
             await host.publish("lodam/v3/lobby/junk", b"\x00not json", retain=True)
-        advert = TableAdvert(lan_table, "mqtt://127.0.0.1:1")  # nobody there
+        advert = TableAdvert(lan_table, "mqtt://127.0.0.1:1").signed(host_key(2))  # nobody there
         async with Advertiser(advert, interfaces=LOOPBACK):
             # A whole-LAN listing browses for its full time: generous, for a loaded
             # machine (the advert is registered before browsing starts).
@@ -93,7 +112,7 @@ def test_tables_lists_lan_finds_and_broker_announcements(amqtt_broker: ThreadedA
 
 def test_tables_json_on_a_broker(amqtt_broker: ThreadedAmqtt,
                                  capsys: pytest.CaptureFixture[str]) -> None:
-    announcement = TableAnnouncement("oak", "ann", 5, ("ann", "bob"))
+    announcement = announced("oak", 1, 5, seated=("ann", "bob"))
 
     async def announce() -> None:
         async with MqttTransport(amqtt_broker.url) as host:

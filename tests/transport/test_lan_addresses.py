@@ -19,7 +19,8 @@ from lodam_p2p.discovery import (
 from lodam_p2p.games import get_game
 from lodam_p2p.hostbroker import on_loopback
 from lodam_p2p.session.lobby import HostDesk
-from lodam_p2p.transport.lobby import BadAnnouncement, TableAnnouncement
+from lodam_p2p.transport.lobby import BadAnnouncement, TableAnnouncement, signed_bytes
+from tests.support.announcing import host_key
 
 
 def v4(address: str, prefix: int = 24) -> ifaddr.IP:
@@ -90,11 +91,11 @@ def test_the_lobby_announcement_carries_the_brokers() -> None:
     options = get_game("lodam").parse_options([])
     desk = HostDesk("oak", "a" * 20, 4, options, brokers=("mqtt://10.213.0.5:1883",
                                                        "mqtt://[fd00::5]:1883"))
-    announcement = desk.announcement()
+    announcement = desk.announcement().signed(host_key(1))
     assert announcement.brokers == ("mqtt://10.213.0.5:1883", "mqtt://[fd00::5]:1883")
     assert TableAnnouncement.decode(announcement.encode(), "oak") == announcement
-    # none: the payload is as it was before the field existed
-    plain = HostDesk("oak", "a" * 20, 4, options).announcement()
+    # none: the payload has no such field
+    plain = HostDesk("oak", "a" * 20, 4, options).announcement().signed(host_key(1))
     assert b"brokers" not in plain.encode() and plain.brokers == ()
 
 
@@ -105,22 +106,27 @@ def test_the_lobby_announcement_carries_the_brokers() -> None:
 def test_announcements_with_bad_brokers_are_refused(brokers: object) -> None:
     import json
 
+    key = host_key(1)
     body = {"v": 3, "table": "oak", "host": "ann", "seats": 4, "seated": [], "options": {},
-            "state": "open", "brokers": brokers}
-    with pytest.raises(BadAnnouncement):
+            "state": "open", "brokers": brokers,
+            "key": key.public_key().public_bytes_raw().hex()}
+    body["sig"] = key.sign(signed_bytes(body)).hex()  # signed: refused for its brokers
+    with pytest.raises(BadAnnouncement, match="broker"):
         TableAnnouncement.decode(json.dumps(body).encode())
 
 
 def test_tables_show_the_hosts_address_and_seats_taken_and_free() -> None:
     key_hash = "k" * 20
     announced = TableAnnouncement("oak", key_hash, 5, ("ann", "bob"), state="open",
-                                  brokers=("mqtt://10.213.0.5:1883", "mqtt://[fd00::5]:1883"))
-    row = TableRow("oak", "mqtt://10.213.0.5:1883", {"lan", "broker"}, announced)
+                                  brokers=("mqtt://10.213.0.5:1883", "mqtt://[fd00::5]:1883"),
+                                  ).signed(host_key(1))
+    row = TableRow("oak", "mqtt://10.213.0.5:1883", {"lan", "broker"}, announced.fingerprint,
+                   announced)
     lan_only = TableRow("elm", "mqtt://[fd00::7]:1883", {"lan"})
     text = render([lan_only, row])
     header, elm, oak = text.splitlines()
     assert header.split() == ["TABLE", "GAME", "TAKEN", "FREE", "STATE", "HOST", "FOUND"]
-    assert oak.split() == ["oak", "lodam", "2", "3", "open", "10.213.0.5:1883", "(+1)",
+    assert oak.split() == [announced.label, "lodam", "2", "3", "open", "10.213.0.5:1883", "(+1)",
                            "broker+lan"]
     assert elm.split() == ["elm", "?", "?", "?", "?", "[fd00::7]:1883", "lan"]
     assert key_hash not in text

@@ -7,6 +7,7 @@ import asyncio
 from lodam_p2p.transport import PresenceSpec
 from lodam_p2p.transport.lobby import TableAnnouncement, read_lobby
 from lodam_p2p.transport.memory import MemoryHub
+from tests.support.announcing import host_key
 
 
 async def _tables_after_host_dies() -> tuple[list[str], list[str]]:
@@ -15,7 +16,7 @@ async def _tables_after_host_dies() -> tuple[list[str], list[str]]:
     for table in ("oak", "elm"):
         host = hub.transport(PresenceSpec(table, f"host{table}"))
         await host.connect()
-        announcement = TableAnnouncement(table, f"host{table}", 5)
+        announcement = TableAnnouncement(table, f"host{table}", 5).signed(host_key(len(hosts)))
         await host.publish(announcement.topic, announcement.encode(), retain=True)
         hosts[table] = host
     before = hub.transport(PresenceSpec("lobby", "look1"))

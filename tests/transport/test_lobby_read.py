@@ -18,6 +18,7 @@ from lodam_p2p.transport.memory import Faults, MemoryHub
 from lodam_p2p.transport.mqtt import MqttTransport
 from lodam_p2p.transport.presence import PresenceSpec
 from tests.support.aio import run
+from tests.support.announcing import host_key
 
 #: Far longer than any test waits: reaching it would fail the test by its own timeout.
 NEVER = 3600.0
@@ -25,7 +26,7 @@ TABLES = [f"t{n:02}" for n in range(40)]
 
 
 def _announcement(table: str) -> TableAnnouncement:
-    return TableAnnouncement(table, f"host{table}", 5)
+    return TableAnnouncement(table, f"host{table}", 5).signed(host_key(TABLES.index(table)))
 
 
 async def _announce_all(hub: MemoryHub) -> None:

@@ -9,14 +9,16 @@ from lodam_p2p.transport.base import topic_matches
 from lodam_p2p.transport.lobby import BadAnnouncement, TableAnnouncement
 from lodam_p2p.transport.presence import BadPresence, Presence, PresenceTracker
 from lodam_p2p.transport.topics import BadName, ParsedTopic, TopicKind
+from tests.support.announcing import announced
 
 
 def test_topic_names_follow_the_design() -> None:
     assert topics.peer_topic("oak", "ann") == "lodam/v3/t/oak/p/ann"
     assert topics.table_peers_pattern("oak") == "lodam/v3/t/oak/p/+"
     assert topics.presence_topic("oak", "ann") == "lodam/v3/t/oak/presence/ann"
-    assert topics.lobby_topic("Kitchen table") == "lodam/v3/lobby/Kitchen table"
-    assert topics.LOBBY_PATTERN == "lodam/v3/lobby/+"
+    assert topics.lobby_topic("Kitchen table") == "lodam/v3/lobby/Kitchen table/+"
+    assert topics.announcement_topic("oak", "7f3a") == "lodam/v3/lobby/oak/7f3a"
+    assert topics.LOBBY_PATTERN == "lodam/v3/lobby/+/+"
 
 
 @pytest.mark.parametrize(
@@ -40,7 +42,7 @@ def test_good_names_pass(name: str) -> None:
 @pytest.mark.parametrize(
     ("topic", "parsed"),
     [
-        ("lodam/v3/lobby/oak", ParsedTopic(TopicKind.LOBBY, "oak")),
+        ("lodam/v3/lobby/oak/7f3a", ParsedTopic(TopicKind.LOBBY, "oak", "7f3a")),
         ("lodam/v3/t/oak/presence/ann", ParsedTopic(TopicKind.PRESENCE, "oak", "ann")),
     ],
 )
@@ -51,6 +53,7 @@ def test_parse_topic(topic: str, parsed: ParsedTopic) -> None:
 @pytest.mark.parametrize(
     "topic",
     ["lodam/v1/lobby/oak", "lodam/v3/t/oak/q/ann", "lodam/v3/t/oak/p", "lodam/v3/lobby/",
+     "lodam/v3/lobby/oak", "lodam/v3/lobby/oak/NOTHEX",
      "lodam/v3/t/oak/p/ann/x", "other", "lodam/v3/t/$x/p/ann"],
 )
 def test_foreign_topics_are_refused(topic: str) -> None:
@@ -93,9 +96,9 @@ def test_tracker_ignores_a_stale_will() -> None:
 
 
 def test_announcement_round_trip() -> None:
-    table = TableAnnouncement("oak", "ann", 5, ("ann", "bob"), (("stakes", "3"),))
+    table = announced("oak", 1, 5, seated=("ann", "bob"), options=(("stakes", "3"),))
     assert TableAnnouncement.decode(table.encode(), topic_table="oak") == table
-    assert table.joinable and table.topic == "lodam/v3/lobby/oak"
+    assert table.joinable and table.topic == f"lodam/v3/lobby/oak/{table.fingerprint[:16]}"
     assert not TableAnnouncement("oak", "ann", 3, ("a", "b", "c")).joinable
 
 
@@ -116,6 +119,6 @@ def test_bad_announcements_are_refused(payload: bytes) -> None:
 
 
 def test_announcement_must_match_its_topic() -> None:
-    payload = TableAnnouncement("oak", "ann", 5).encode()
+    payload = announced("oak", 1, 5).encode()
     with pytest.raises(BadAnnouncement, match="topic"):
         TableAnnouncement.decode(payload, topic_table="elm")
