@@ -7,6 +7,10 @@ seats a bot instead, headless: without ``TABLE`` it joins the first open table
 announced on the broker, prints the spectator log as the match goes, and with
 ``--json`` a finished match prints one JSON line. The seat plays the table's game, as
 its announcement says; a bot that does not play it is refused.
+
+``TABLE`` may carry the host's fingerprint as ``lodam tables`` shows it (``oak#7f3a``):
+the seat then joins that host's table only. Without it, the seat joins the first open
+table of that name it hears, and says so when another host announces the same name.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from lodam_p2p.cli.netrun import (
 )
 from lodam_p2p.session import join_table
 from lodam_p2p.tableplan import MatchOutcome
+from lodam_p2p.transport.lobby import split_label
 
 #: The broker ``lodam host`` starts by default.
 DEFAULT_BROKER = "mqtt://127.0.0.1:1883"
@@ -43,7 +48,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("join", help="take a seat at a hosted table",
                             description=__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("table", nargs="?", help="the table (default: the first open one)")
+    parser.add_argument("table", nargs="?", help="the table, as NAME or NAME#FINGERPRINT "
+                                                 "(default: the first open one)")
     parser.add_argument("--bot", metavar="NAME", help="seat this bot")
     parser.add_argument("--bots", dest="bot", action=SingleLineup, metavar="NAME",
                         help="the same as --bot (one bot: a lineup of one seat)")
@@ -78,14 +84,15 @@ def join_in_client(args: argparse.Namespace) -> int:
     if args.table is None:
         play.lobby, play.broker = True, broker
     else:
-        play.table = check_table(args.table)
+        play.table = check_label(args.table)
         play.join_row = SimpleNamespace(table=play.table, broker=broker or DEFAULT_BROKER)
     return cmd_play.run(play)
 
 
 def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
     """Join ``table`` with the bot ``bot`` (shared with ``lodam bot``)."""
-    name = check_table(table) if table is not None else None
+    label = check_label(table) if table is not None else None  # oak or oak#7f3a
+    name = split_label(label)[0] if label is not None else None
     broker = check_broker(args.broker) or DEFAULT_BROKER
     setup = bot_setup(args)
     seat = bot_seats([bot], args.seed, game=None, setup=setup, verbose=args.verbose)[0]
@@ -94,7 +101,7 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
 
     async def match() -> MatchOutcome:
         cluster = await with_announced(broker, name)  # every node the host announces
-        return await join_table(table=name, seat=seat, broker_url=cluster, timing=timing,
+        return await join_table(table=label, seat=seat, broker_url=cluster, timing=timing,
                                 spectator=spectator_for(args, name or "?"), journal=journal,
                                 accept=lambda found: bot_plays(bot, found.game, setup),
                                 transcripts=args.transcripts)
@@ -103,3 +110,14 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
         return run_match(args, match, [seat.player])
     finally:
         journal.close()
+
+
+def check_label(text: str) -> str:
+    """A table to join as ``lodam tables`` shows it: its name, or its name and the
+    host's fingerprint (``oak#7f3a``, at least 4 hex digits); else a one-line error."""
+    try:
+        name, _pin = split_label(text)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    check_table(name)
+    return text

@@ -75,6 +75,7 @@ def _lobby_row(row: Any) -> LobbyRow:
     a = row.announcement
     found = "+".join(sorted(row.found))
     if a is None:
-        return LobbyRow(row.table, row.broker, found=found)
-    return LobbyRow(row.table, row.broker, len(a.seated), a.seats, a.state, a.host, found,
+        return LobbyRow(row.label, row.broker, found=found)
+    # the label (oak#7f3a): the host's fingerprint shown, and pinned when joined
+    return LobbyRow(row.label, row.broker, len(a.seated), a.seats, a.state, a.host, found,
                     a.joinable, a.game)
