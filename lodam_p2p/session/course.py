@@ -385,7 +385,8 @@ class Course(Clocks, GameCourse, ABC):
         if self.seat is not None or self.watching_host():
             self.send(Body(Msg.RESULT, args=(list(winners), min(deals, 255),
                                              min(self.audits, 255), list(lives),
-                                             [b[:256] for b in self.blames[-16:]])))
+                                             [b[:256] for b in self.blames[-16:]],
+                                             list(self.outcome.standings))))
         self.phase, self.linger_until = SessionPhase.LINGER, self.now() + self.timing.linger_s
 
     def end_in_draw(self) -> None:

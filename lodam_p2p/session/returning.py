@@ -287,9 +287,10 @@ class Returning(AwaySeats):
         needed = len(self.roster.sitters) // 2 + 1
         for args in told:
             if counts[repr(args)] >= needed:
-                winners, deals, audits, lives, blames = args
+                winners, deals, audits, lives, blames, *standings = args
                 return MatchOutcome(self.table, tuple(winners), deals, audits,
-                                    tuple(blames), tuple(lives))
+                                    tuple(blames), tuple(lives),
+                                    standings=tuple(standings[0]) if standings else ())
         return None
 
     def _watched_to_the_end(self, outcome: MatchOutcome, now: float) -> None:
@@ -300,5 +301,5 @@ class Returning(AwaySeats):
             self.spectator.match_ended(outcome)
         self.send(Body(Msg.RESULT, args=(list(outcome.winners), outcome.deals,
                                          outcome.audits_passed, list(outcome.lives),
-                                         list(outcome.blames))))
+                                         list(outcome.blames), list(outcome.standings))))
         self.phase, self.linger_until = SessionPhase.LINGER, now + self.timing.linger_s

@@ -232,7 +232,11 @@ _ARGS: dict[Msg, tuple[Check, ...]] = {
     Msg.CHALLENGE: (_opt(_small),),
     Msg.NOTES: (_list_of(_row(_u32, _position, _bin(16)), 64),),
     Msg.VOID: (_small, lambda v: isinstance(v, str) and len(v) <= 200),
-    Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_score), _list_of(_blame_text)),
+    #: winners, deals, audits, lives or scores, blame lines, and the standings (best
+    #: first): a peer that only watched takes the standings from here (optional, since a
+    #: peer of this version before the standings sent five)
+    Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_score), _list_of(_blame_text),
+                 _list_of(_small)),
     Msg.BYE: (),
     Msg.REMASK: (),
     Msg.REJOIN: (_u32, _list_of(_small)),
@@ -243,8 +247,13 @@ _ARGS: dict[Msg, tuple[Check, ...]] = {
 }
 
 
+#: The kinds whose last argument may be left out, and how many arguments they need.
+_SHORTEST: dict[Msg, int] = {Msg.RESULT: 5}
+
+
 def _check_args(kind: Msg, args: list[Any]) -> None:
-    checks = _ARGS[kind]
+    checks = _ARGS[kind][:len(args)] if len(args) >= _SHORTEST.get(kind, len(_ARGS[kind])) \
+        else _ARGS[kind]
     if len(args) != len(checks) or not all(c(a) for c, a in zip(checks, args, strict=True)):
         raise BadMessage(f"bad arguments for {kind.name}")
 

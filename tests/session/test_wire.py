@@ -25,6 +25,13 @@ def test_bodies_round_trip() -> None:
     assert Body.decode(offer.encode()) == offer
 
 
+def test_a_result_carries_the_standings_or_is_read_without_them() -> None:
+    full = Body(Msg.RESULT, args=([0], 3, 3, [1, 0], ["seat 1: left: gone (hand 2)"], [0, 1]))
+    assert Body.decode(full.encode()) == full
+    earlier = Body(Msg.RESULT, args=([0], 3, 3, [1, 0], []))
+    assert Body.decode(earlier.encode()) == earlier
+
+
 @pytest.mark.parametrize("body", [
     Body(Msg.PLAY, args=("twelve",)),
     Body(Msg.PLAY, args=(12, 13)),
@@ -32,6 +39,9 @@ def test_bodies_round_trip() -> None:
     Body(Msg.LOT_COMMIT, args=(bytes(31),)),
     Body(Msg.DECLARE, args=(1, None)),
     Body(Msg.PROTO, envelopes=tuple(b"e" for _ in range(9))),
+    Body(Msg.RESULT, args=([0], 3, 3, [1, 0])),
+    Body(Msg.RESULT, args=([0], 3, 3, [1, 0], [], ["first"])),
+    Body(Msg.RESULT, args=([0], 3, 3, [1, 0], [], [1, 0], [])),
 ])
 def test_malformed_bodies_are_refused(body: Body) -> None:
     with pytest.raises(BadMessage):
