@@ -14,7 +14,6 @@ answer ("a declaration below 31 is refused").
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from lodam_p2p.games.lodam import (
     Action,
@@ -29,43 +28,19 @@ from lodam_p2p.games.lodam import (
     Swallow,
 )
 from lodam_p2p.ui.glyphs import Glyphs, kind_words, sort_hand
+from lodam_p2p.ui.prompts import GameChoice, GamePrompt, Namer
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One thing the person can point at."""
+class Choice(GameChoice[Action, Card]):
+    """One thing the person can point at: a card of the hand, or a button."""
 
-    label: str
-    action: Action | None  #: None: shown, but the rules forbid it here
-    card: Card | None = None
-    key: str = ""  #: a shortcut key for buttons
-    refusal: str = ""  #: why it cannot be chosen, said when it is tried
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    """A decision put to the person."""
+class Prompt(GamePrompt[Decision, Action, Card]):
+    """A Losing Lodam decision put to the person."""
 
-    decision: Decision
-    question: str
-    cards: tuple[Choice, ...]  #: the hand, in display order (empty: cards are not choices)
-    buttons: tuple[Choice, ...]
-    default: int  #: where the cursor starts, an index into :attr:`items`
-
-    @property
-    def items(self) -> tuple[Choice, ...]:
-        """Cards then buttons: what the cursor walks."""
-        return self.cards + self.buttons
-
-    def index_of(self, action: Action) -> int | None:
-        """The index of the item that takes ``action``."""
-        for i, item in enumerate(self.items):
-            if item.action == action:
-                return i
-        return None
-
-
-Namer = Callable[[int], str]
+    __slots__ = ()
 
 
 def prompt_for(view: PlayerView, glyphs: Glyphs, name: Namer) -> Prompt:

@@ -12,10 +12,11 @@ from __future__ import annotations
 from lodam_p2p.games.lodam import PlayerView
 from lodam_p2p.ui.canvas import Canvas, Frags, clip, frag_width
 from lodam_p2p.ui.glyphs import Glyphs, sort_hand
-from lodam_p2p.ui.lodam.choices import Choice, Prompt
+from lodam_p2p.ui.lodam.choices import Prompt
 from lodam_p2p.ui.lodam.model import Panel, TableModel
 from lodam_p2p.ui.lodam.panels import draw_panel
 from lodam_p2p.ui.lodam.seat_view import SEAT_LINES, SeatPlaces, card_frag, draw_trick, seat_box
+from lodam_p2p.ui.prompts import item_style
 from lodam_p2p.ui.waiting import seat_list, wrap
 
 #: Width at which the log moves to a column of its own.
@@ -239,17 +240,8 @@ def _card_choices(model: TableModel, prompt: Prompt) -> Frags:
         assert card is not None
         if i and card.suit != prompt.cards[i - 1].card.suit:  # type: ignore[union-attr]
             out.append(("", " "))
-        out += [card_frag(card, model.glyphs, _item_style(model, i, choice)), ("", " ")]
+        out += [card_frag(card, model.glyphs, item_style(model, i, choice)), ("", " ")]
     return out[:-1]
-
-
-def _item_style(model: TableModel, index: int, choice: Choice) -> str:
-    styles = ["class:choice.legal" if choice.action is not None else "class:choice.dim"]
-    if index == model.hint:
-        styles.append("class:choice.hint")
-    if index == model.cursor:
-        styles.append("class:choice.cursor")
-    return " ".join(styles)
 
 
 def _buttons(model: TableModel, prompt: Prompt, width: int) -> Frags:
@@ -257,7 +249,7 @@ def _buttons(model: TableModel, prompt: Prompt, width: int) -> Frags:
     offset = len(prompt.cards)
     for i, choice in enumerate(prompt.buttons):
         key = f" ({choice.key})" if choice.key else ""
-        out += [(_item_style(model, offset + i, choice), f"[ {choice.label}{key} ]"),
+        out += [(item_style(model, offset + i, choice), f"[ {choice.label}{key} ]"),
                 ("", " ")]
     hint = "  ←/→ choose · Enter confirm" if prompt.cards else "  ←/→ · Enter"
     if frag_width(out) + len(hint) <= width:

@@ -13,7 +13,6 @@ offers a real decision.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from lodam_p2p.games.lorum import (
     Action,
@@ -30,42 +29,19 @@ from lodam_p2p.games.lorum import (
 )
 from lodam_p2p.ui.german import card_label, sort_hand, suit_symbol
 from lodam_p2p.ui.glyphs import Glyphs
-
-Namer = Callable[[int], str]
-
-
-@dataclass(frozen=True, slots=True)
-class LorumChoice:
-    """One thing the person can point at."""
-
-    label: str
-    action: Action | None  #: None: shown, but the rules forbid it here
-    card: Card | None = None
-    key: str = ""  #: a shortcut key for buttons
-    refusal: str = ""  #: why it cannot be chosen, said when it is tried
+from lodam_p2p.ui.prompts import GameChoice, GamePrompt, Namer
 
 
-@dataclass(frozen=True, slots=True)
-class LorumPrompt:
-    """A decision put to the person."""
+class LorumChoice(GameChoice[Action, Card]):
+    """One thing the person can point at: a card of the hand, or a button."""
 
-    decision: Decision
-    question: str
-    cards: tuple[LorumChoice, ...]  #: the hand in display order (empty: not a card choice)
-    buttons: tuple[LorumChoice, ...]
-    default: int  #: where the cursor starts, an index into :attr:`items`
+    __slots__ = ()
 
-    @property
-    def items(self) -> tuple[LorumChoice, ...]:
-        """Cards then buttons: what the cursor walks."""
-        return self.cards + self.buttons
 
-    def index_of(self, action: Action) -> int | None:
-        """The index of the item that takes ``action``."""
-        for i, item in enumerate(self.items):
-            if item.action == action:
-                return i
-        return None
+class LorumPrompt(GamePrompt[Decision, Action, Card]):
+    """A Lorum decision put to the person."""
+
+    __slots__ = ()
 
 
 def lorum_prompt(view: PlayerView, glyphs: Glyphs, name: Namer) -> LorumPrompt:

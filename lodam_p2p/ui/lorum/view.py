@@ -14,10 +14,11 @@ from __future__ import annotations
 from lodam_p2p.games.lorum import Card, PlayerView, Scoring
 from lodam_p2p.ui.canvas import Canvas, Frags, clip, frag_width
 from lodam_p2p.ui.german import back, card_frag, sort_hand, to_ascii
-from lodam_p2p.ui.lorum.choices import LorumChoice, LorumPrompt
+from lodam_p2p.ui.lorum.choices import LorumPrompt
 from lodam_p2p.ui.lorum.middle import FELT_ROWS, felt_lines, turn_line
 from lodam_p2p.ui.lorum.model import LorumPanel, LorumTable
 from lodam_p2p.ui.lorum.panels import draw_lorum_panel
+from lodam_p2p.ui.prompts import item_style
 from lodam_p2p.ui.rules_page import contract_title
 from lodam_p2p.ui.waiting import seat_list
 
@@ -228,19 +229,10 @@ def _card_choices(model: LorumTable, prompt: LorumPrompt) -> Frags:
         assert choice.card is not None
         cards.append(choice.card)
         if choice.action is None:
-            faces.append((_item_style(model, i, choice), choice.label))
+            faces.append((item_style(model, i, choice), choice.label))
         else:
-            faces.append(card_frag(choice.card, model.glyphs, _item_style(model, i, choice)))
+            faces.append(card_frag(choice.card, model.glyphs, item_style(model, i, choice)))
     return _spaced(faces, cards)
-
-
-def _item_style(model: LorumTable, index: int, choice: LorumChoice) -> str:
-    styles = ["class:choice.legal" if choice.action is not None else "class:choice.dim"]
-    if index == model.hint:
-        styles.append("class:choice.hint")
-    if index == model.cursor:
-        styles.append("class:choice.cursor")
-    return " ".join(styles)
 
 
 def _buttons(model: LorumTable, prompt: LorumPrompt, width: int) -> Frags:
@@ -248,7 +240,7 @@ def _buttons(model: LorumTable, prompt: LorumPrompt, width: int) -> Frags:
     offset = len(prompt.cards)
     for i, choice in enumerate(prompt.buttons):
         key = f" ({choice.key})" if choice.key else ""
-        out += [(_item_style(model, offset + i, choice), f"[ {choice.label}{key} ]"),
+        out += [(item_style(model, offset + i, choice), f"[ {choice.label}{key} ]"),
                 ("", " ")]
     hint = "  ←/→ choose · Enter confirm · h hint"
     if frag_width(out) + len(hint) <= width:
