@@ -105,7 +105,7 @@ class GameCourse:
         self.tell(DealEnded(summary.points, change, scores, summary.reason, "passed",
                             detail=summary.record))
         if self.spectator is not None:
-            self.spectator.deal_ended(summary.reason, "passed", scores)
+            self.spectator.deal_ended(summary.reason, "passed", scores, word="scores")
 
     def game_offence(self, blame: Blame) -> None:
         """A proven offence: the deal is void and costs the offender what the game says."""
@@ -118,7 +118,7 @@ class GameCourse:
         self.tell(Notice(NoticeLevel.ERROR, summary.reason, blame.seat))
         self.tell(DealEnded(summary.points, change, scores, summary.reason, audit, void=True))
         if self.spectator is not None:
-            self.spectator.deal_ended(summary.reason, audit, scores)
+            self.spectator.deal_ended(summary.reason, audit, scores, word="scores")
 
     # --- standings -----------------------------------------------------------------------
 

@@ -64,10 +64,12 @@ class SpectatorLog:
         if not text.endswith(_QUIET):
             self.line(f"  {text}")
 
-    def deal_ended(self, reason: str, audit: str, lives: tuple[int, ...]) -> None:
-        """A deal is settled."""
-        counters = " ".join(f"{s}:{n}" for s, n in enumerate(lives))
-        self.line(f"deal over: {reason}; audit {audit}; counters {counters}")
+    def deal_ended(self, reason: str, audit: str, lives: tuple[int, ...], *,
+                   word: str = "counters") -> None:
+        """A deal is settled; ``word`` names what ``lives`` count in the game played
+        (Lodam's counters, the points of a game scored by points)."""
+        counts = " ".join(f"{s}:{n}" for s, n in enumerate(lives))
+        self.line(f"deal over: {reason}; audit {audit}; {word} {counts}")
 
     def match_ended(self, outcome: MatchOutcome) -> None:
         """The result."""

@@ -414,7 +414,8 @@ class Rejoining(Returning):
         self.tell(DealEnded(zero, zero, lives, reason, "not reached: a seat came back",
                             void=True))
         if self.spectator is not None:
-            self.spectator.deal_ended(reason, "not reached", lives)
+            word = "counters" if self.game is None or self.game.name == "lodam" else "scores"
+            self.spectator.deal_ended(reason, "not reached", lives, word=word)
 
     def drop_carried_deck(self) -> bool:
         """A short deal's deck that carries over lives only in the seats' memory, and

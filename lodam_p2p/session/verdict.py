@@ -33,7 +33,9 @@ def early_reason(*, seated: bool, started: bool, grace_over: bool, voids: int,
         return "the match ends early"
     if grace_over:
         return f"seat {blamed} left and did not come back: the match ends"
-    recent = [_BLAME.match(line) for line in blames[-voids:]] if voids else []
+    if voids == 0:
+        return _put_out(blamed, blames)
+    recent = [_BLAME.match(line) for line in blames[-voids:]]
     same = [m for m in recent if m is not None and int(m.group(1)) == blamed]
     times = _TIMES.get(voids, f"{voids} times")
     if recent and len(same) == len(recent):
@@ -41,6 +43,22 @@ def early_reason(*, seated: bool, started: bool, grace_over: bool, voids: int,
             return f"seat {blamed} did not answer {times}: the match ends"
         return f"seat {blamed} failed the protocol {times}: the match ends"
     return f"{voids} hands in a row were void, the last one by seat {blamed}: the match ends"
+
+
+def _put_out(blamed: int, blames: Sequence[str]) -> str:
+    """The sentence for a match ended by one seat's exit with no void hand before it,
+    said by that seat's last blame line ("seat 3 left the match: the match ends")."""
+    for line in reversed(blames):
+        found = _BLAME.match(line)
+        if found is None or int(found.group(1)) != blamed:
+            continue
+        check = found.group(2)
+        if check == "left":
+            return f"seat {blamed} left the match: the match ends"
+        if check == "timeout":
+            return f"seat {blamed} did not answer in time: the match ends"
+        return f"seat {blamed} failed the {check} check: the match ends"
+    return f"seat {blamed} is out of the match: the match ends"
 
 
 def expelled_reason(blames: Sequence[str]) -> str:

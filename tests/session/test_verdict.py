@@ -38,6 +38,20 @@ def test_other_early_ends_are_told_too() -> None:
     assert mixed.startswith("3 hands in a row were void, the last one by seat 2")
 
 
+def test_an_exit_with_no_void_hand_before_it_is_told_by_its_blame() -> None:
+    def reason(line: str) -> str:
+        return early_reason(seated=True, started=True, grace_over=False, voids=0, blamed=3,
+                            blames=["seat 1: timeout: x (hand 1)", line])
+
+    assert reason("seat 3: left: forfeited (hand 1)") == \
+        "seat 3 left the match: the match ends"
+    assert reason("seat 3: timeout: silent (hand 1)") == \
+        "seat 3 did not answer in time: the match ends"
+    assert reason("seat 3: share-proof: bad (hand 1)") == \
+        "seat 3 failed the share-proof check: the match ends"
+    assert "0 hands" not in reason("nothing to read")
+
+
 def test_the_standings_put_the_verdicts_winners_first() -> None:
     # seat 2 (silent, most counters) was first by counters; seat 0 is out already
     assert verdict_standings((2, 1, 0), (1,), (1, 2), 2) == (1, 2, 0)
