@@ -82,9 +82,6 @@ def run(args: argparse.Namespace) -> int:
     """Host the table until its match is over."""
     game = game_for(args.game)
     if not args.watch and sys.stdin.isatty() and sys.stdout.isatty():
-        if args.transcripts is not None:
-            raise CliError("--transcripts is for tables without a person here (--watch, or "
-                           "not in a terminal): the terminal client writes none yet")
         return host_in_client(args)
     table = check_table(args.table)
     if args.seats not in game.seats:
@@ -169,5 +166,5 @@ def host_in_client(args: argparse.Namespace) -> int:
     play.name, play.bot_delay, play.ascii = args.name, args.bot_delay, args.ascii
     play.state_dir, play.option = args.state_dir, args.option
     play.plugin_dir, play.bot_option = args.plugin_dir, args.bot_option
-    play.strict_bots = args.strict_bots
+    play.strict_bots, play.transcripts = args.strict_bots, args.transcripts
     return cmd_play.run(play)

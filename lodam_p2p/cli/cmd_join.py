@@ -63,9 +63,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Join and play until the match is over."""
     if args.bot is None:
-        if args.transcripts is not None:
-            raise CliError("--transcripts is for a bot's seat (--bot NAME, or lodam bot): "
-                           "the terminal client writes none yet")
         return join_in_client(args)
     return join_as(args, args.bot, args.table)
 
@@ -79,7 +76,7 @@ def join_in_client(args: argparse.Namespace) -> int:
     play.name, play.bot_delay, play.ascii = args.name, args.bot_delay, args.ascii
     play.state_dir, play.option = args.state_dir, args.option
     play.plugin_dir, play.bot_option = args.plugin_dir, args.bot_option
-    play.strict_bots = args.strict_bots
+    play.strict_bots, play.transcripts = args.strict_bots, args.transcripts
     broker = check_broker(args.broker)
     if args.table is None:
         play.lobby, play.broker = True, broker

@@ -56,7 +56,8 @@ def choose_driver(args: argparse.Namespace) -> Driver:
         try:
             return await session.join_table(
                 table=row.table, seat=seats[0], broker_url=row.broker,
-                timing=timing_of(args), journal=journal, accept=same_game)
+                timing=timing_of(args), journal=journal, accept=same_game,
+                transcripts=getattr(args, "transcripts", None))
         finally:
             journal.close()  # "play again" takes it up afresh (the same --state-dir too)
 
@@ -75,7 +76,8 @@ def choose_driver(args: argparse.Namespace) -> Driver:
                 return await session.host_table(
                     table=args.table, seats=args.seats, options=options, local=seats,
                     broker_url=own.url if own is not None else args.broker, listen=listen,
-                    on_broker=tell, timing=timing, journal=journal, game=game)
+                    on_broker=tell, timing=timing, journal=journal, game=game,
+                    transcripts=getattr(args, "transcripts", None))
             finally:
                 if own is not None:
                     await asyncio.to_thread(own.stop)

@@ -11,13 +11,13 @@ import asyncio
 import json
 import subprocess
 import sys
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from lodam_p2p.cli import main
 from lodam_p2p.fairdeal import Transcript, verify_transcript
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session.effects import TranscriptReady
@@ -173,10 +173,23 @@ def test_a_lorum_table_hands_over_every_deal_unless_its_deck_carries_over(
         assert verify_transcript(Transcript.from_json(path.read_text())).sound
 
 
-def test_a_person_s_seat_refuses_transcripts_in_one_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The terminal client writes no transcripts yet: asking it to is an error, not a
-    silent no."""
-    assert main(["join", "oak", "--transcripts", str(tmp_path)]) == 2
-    assert "--transcripts is for a bot's seat" in capsys.readouterr().err
-    assert not list(tmp_path.iterdir())
+def test_a_person_s_seat_hands_its_transcripts_directory_to_the_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal client's seat (lodam join TABLE, lodam host in a terminal) writes
+    its transcripts like a bot's: its driver gives the table the directory, whose
+    runner writes each hand (as the in-memory test above shows for any seat)."""
+    from lodam_p2p import session
+    from lodam_p2p.cli import cmd_play, play_drivers
+
+    given: dict[str, object] = {}
+
+    async def joined(**kwargs: object) -> None:
+        given.update(kwargs)
+
+    monkeypatch.setattr(session, "join_table", joined)
+    play = cmd_play.play_defaults()
+    play.state_dir, play.transcripts = tmp_path / "state", tmp_path / "hands"
+    play.join_row = types.SimpleNamespace(table="oak", broker="mqtt://127.0.0.1:1")
+    driver = play_drivers.choose_driver(play)
+    asyncio.run(driver(None, [types.SimpleNamespace()], None))  # type: ignore[arg-type]
+    assert given["table"] == "oak" and given["transcripts"] == tmp_path / "hands"
