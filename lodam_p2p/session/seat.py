@@ -284,11 +284,12 @@ class TableMachine(Asking):
             if self.host is None:
                 return Route.WAIT  # the announcement naming the host is still to come
             if self.phase is not SessionPhase.LOBBY:
+                self.stray_roster(peer, body)  # a seated peer's false START is blamed
                 return Route.DROP
             if peer == self.host:
                 return Route.TAKE
-            # another table of the name's host may yet be the one a joining seat asks
-            return Route.WAIT if self.asking_due() is not None else Route.DROP
+            self.stray_roster(peer, body)  # kept, to blame if its signer is seated
+            return Route.DROP
         if kind in (Msg.RESULT, Msg.BYE):
             return Route.TAKE
         if self.roster is None:

@@ -12,21 +12,20 @@ the seated table into an :class:`~lodam_p2p.session.effects.Admit` event.
 A joining seat is seated only when its host says so: a SEATS listing it, or START.
 Until then it is *asking*: its player is told so, and it asks again (JOIN) every
 :data:`ASK_AGAIN_S` seconds without an answer, saying why it waits — no answer from the
-host yet, or the table is full. A JOIN the host already took changes nothing there. If
-the table's announcement names another host before the start (another table of that
-name: its host played again, or a host restarted), the seat asks that host instead; a
+host yet, or the table is full. A JOIN the host already took changes nothing there. A
 table that starts without it ends its session with that reason. Nothing is shown as a
 seat list but the host's own, so every screen at the table shows the same one.
 
 Announcements are signed (:mod:`lodam_p2p.transport.lobby`): the link drops one whose
 signature does not check, and this seat one whose ``host`` is not its key's peer name.
-A seat pinned to a fingerprint (``join oak#7f3a``: :attr:`Seating.pin`) hears only that
-announcer. Otherwise the first announcer of the name it hears is its host, and another
-one announcing the same name while its host's announcement stands is another table: the
-player is told so, and the seat stays. SEATS and START count only from the host chosen
-so (the frame layer checks that they are signed by its key). A seated peer that signs
-an announcement of this table once the match began, not being its host, is blamed on
-that announcement (the signed payload is the evidence).
+A seat pinned to a fingerprint (``join oak#7f3a``, or the announcer its command found:
+:attr:`Seating.pin`) hears only that announcer. Otherwise the first announcer of the
+name it hears is its host. Another announcer of the same name (a stranger, or a host
+that played again under a new key) is another table: the player is told so, and the
+seat stays with its host. SEATS and START count only from that host (the frame layer
+checks that they are signed by its key). A seated peer that signs an announcement of
+this table once the match began, or a START, not being its host, is blamed on it (the
+signed announcement, or the START from its signed stream, is the evidence).
 """
 
 from __future__ import annotations
@@ -78,6 +77,8 @@ class Seating(Rejoining):
         self._false_hosts: set[str] = set()
         #: other announcers of the name the player was told of
         self._others: set[str] = set()
+        #: the first START each peer other than the host sent (see :meth:`stray_roster`)
+        self._stray_starts: dict[str, Body] = {}
 
     @abstractmethod
     def ignore(self, peer: str, reason: str) -> None:
@@ -133,9 +134,8 @@ class Seating(Rejoining):
 
     def lobby_seen(self, announcement: TableAnnouncement | None) -> None:
         """An announcement of this table's name (see the module docstring): the host to
-        ask. One from another announcer before the start is another table of that name:
-        followed only when this seat's host was never heard announcing (a stale name),
-        and never when the seat is pinned."""
+        ask. One from another announcer is another table of that name: the player is
+        told, and this seat stays with its host."""
         if announcement is None:
             return
         if peer_name(announcement.key) != announcement.host:
@@ -145,38 +145,52 @@ class Seating(Rejoining):
         if not announcement.pinned_by(self.pin):
             self._another_table(announcement)
             return
-        known = self.host is not None and self.host in self.announcers
         self.announcers[announcement.host] = announcement
         if self.host is None:
             self.host = announcement.host
-        if announcement.host == self.host:
-            self.host_topic = announcement.topic
+        if announcement.host != self.host:
+            self._another_table(announcement)
+            return
+        self.host_topic = announcement.topic
         if (self.desk is not None or self.plan is None or self.roster is not None
                 or self.phase is not SessionPhase.LOBBY or self.journal.rejoining):
             return
-        if announcement.host != self.host:
-            if known:
-                self._another_table(announcement)
-                return
-            self.host, self.listed, self._renamed = announcement.host, False, None
-            self.host_topic = announcement.topic
-            self.tell(Notice(NoticeLevel.INFO, f"Another table of the name {self.table} "
-                                               "is announced now: asking its host for a seat."))
-            self.ask_for_seat("another table of that name")
         # "full" also when this seat took the last one: said only if no answer follows
         self.full_seen = announcement.state == "full"
 
     def _another_table(self, announcement: TableAnnouncement) -> None:
         """Tell the player, once, that a second announcer of this name is another table
         (a seat its person pinned, ``oak#7f3a``, knows already)."""
-        mine = self.announcers.get(self.host or "")
-        if (mine is None or self.pin_given or self.desk is not None or self.plan is None
-                or announcement.host in self._others):
+        if (self.pin_given or self.desk is not None or self.plan is None
+                or announcement.host in self._others or self.host is None):
             return
         self._others.add(announcement.host)
+        known = self.announcers.get(self.host)
+        mine = known.label if known is not None else f"{self.table} (host {self.host})"
         self.tell(Notice(NoticeLevel.WARNING, f"Two tables are announced as {self.table}: "
-                         f"{mine.label} and {announcement.label}. This seat asks {mine.label}, "
-                         f"the first it heard (join {announcement.label} to sit at the other)."))
+                         f"{mine} and {announcement.label}. This seat asks {mine}, the first "
+                         f"it heard (join {announcement.label} to sit at the other)."))
+
+    def stray_roster(self, peer: str, body: Body) -> None:
+        """SEATS or START from a peer other than this seat's host: dropped. A START is
+        kept until the roster is known, then blamed on its signer if that peer is seated
+        (the START, which came signed on the peer's own stream, is the evidence): every
+        seat hears every stream whole, so every seat blames it alike."""
+        if body.kind is not Msg.START or peer == self.host:
+            return
+        self._stray_starts.setdefault(peer, body)
+        self._blame_stray_starts()
+
+    def _blame_stray_starts(self) -> None:
+        if self.roster is None:
+            return
+        for peer, body in sorted(self._stray_starts.items()):
+            seat = self.roster.seat_of(peer)
+            if seat is None or peer in self._false_hosts:
+                continue
+            self._false_hosts.add(peer)
+            self.blames.append(f"seat {seat}: signed a START for table {self.table}, which "
+                               f"it does not host: {body.encode().hex()[:160]}")
 
     def _false_host(self, announcement: TableAnnouncement) -> None:
         """A seated peer other than the host announcing this table is blamed, once, on its
@@ -246,6 +260,7 @@ class Seating(Rejoining):
             raise SessionError(f"table {self.table} is full: its match started without "
                                "this seat")
         self.roster, self.seat = roster, seat
+        self._blame_stray_starts()
         self.journal_start(body, self.host)
         self.admit(roster)
         self.lot = Lot(roster.table_id, len(roster.sitters), seat, self.entropy)

@@ -184,3 +184,18 @@ def test_a_seated_peer_announcing_the_table_it_does_not_host_is_blamed() -> None
     guest.blames.clear()
     guest.lobby_seen(watcher.desk.announcement().signed(watcher.identity))
     assert guest.blames == []  # the host announcing its own table is no offence
+
+
+def test_a_seated_peer_signing_a_start_is_blamed_on_it_at_every_seat() -> None:
+    table, _keepers = _table()
+    own = table[1]
+    _impostor_watcher, colluders = _impostor()
+    router = Router(table)
+    router.start()
+    # in the lobby, before the real START: kept, and blamed once its signer is seated
+    router.deliver(own, _fake_start(own, colluders, table[3]))
+    router.until("the table started", lambda: all(m.roster is not None for m in table))
+    seat = table[3].roster.seat_of(own.me) if table[3].roster else None
+    for machine in (table[0], table[2], table[3]):
+        assert [b.split(" for ")[0] for b in machine.blames] == [
+            f"seat {seat}: signed a START"], machine.blames

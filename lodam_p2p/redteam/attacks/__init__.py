@@ -2,8 +2,9 @@
 
 By family: on the fair-deal envelopes (:mod:`.envelope`), on the table's rules
 (:mod:`.rules`), on its clocks and on coming back (:mod:`.returns`), and floods below the
-session (:mod:`.floods`); :mod:`.base` holds what they share. :data:`ATTACKS` maps each
-kind to its class, in the order ``lodam adversary --list`` prints them.
+session (:mod:`.floods`), on the lobby (:mod:`.lobby`); :mod:`.base` holds what they
+share. :data:`ATTACKS` maps each kind to its class, in the order ``lodam adversary
+--list`` prints them.
 
 These attacks are for people who test fair-deal protocols (and for this project's own
 tests): each is one thing a seated peer with valid keys can send. A table that works
@@ -35,6 +36,7 @@ from lodam_p2p.redteam.attacks.floods import (
     OversizedFrame,
     ResendFlood,
 )
+from lodam_p2p.redteam.attacks.lobby import FakeAnnouncement
 from lodam_p2p.redteam.attacks.returns import (
     AwayToggle,
     FutureStepVote,
@@ -65,4 +67,4 @@ ATTACKS: dict[str, type[Attack]] = {a.kind: a for a in (
     ReplayOtherTable, Equivocation, FalseExchangeClaim, WithheldAuditOpening, Stall, Revoke,
     RejoinMulligan, LoneTimeoutVote, ResumeSameHand, LeaveWhileLeading, ResendFlood,
     EarlyFrameFlood, AwayToggle, FutureStepVote, StrayTimeoutVote, ForeignSeatEnvelope,
-    ForeignResend, OversizedFrame, StaleHandFrame)}
+    ForeignResend, OversizedFrame, StaleHandFrame, FakeAnnouncement)}
