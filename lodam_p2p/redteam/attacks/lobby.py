@@ -39,9 +39,12 @@ class FakeAnnouncement(Attack):
         super().__init__()
         #: the peer the false START seats alone (the first other peer heard)
         self.victim: str | None = None
+        #: the retained topic of the fake announcement (withdrawn once the match began)
+        self.topic: str | None = None
 
     def started(self, adv: Cheat) -> None:
         fake = TableAnnouncement(adv.table, adv.me, MIN_SEATS).signed(adv.identity)
+        self.topic = fake.topic
         adv.retained.append((fake.topic, fake.encode()))
 
     def heard(self, adv: Cheat, peer: str, body: Body) -> None:
@@ -54,6 +57,8 @@ class FakeAnnouncement(Attack):
             self._false_start(adv, self.victim, adv.pubkeys[self.victim])
 
     def seated(self, adv: Cheat) -> None:
+        if self.topic is not None:  # the lobby is over: leave the broker's lobby clean
+            adv.retained.append((self.topic, b""))
         if self.attempted or adv.roster is None:
             return
         victim = next(s for s in adv.roster.sitters if s.peer != adv.me)
