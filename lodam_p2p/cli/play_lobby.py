@@ -64,8 +64,25 @@ def from_lobby(args: argparse.Namespace) -> None:
         args.join_row, args.table, args.bots = choice.join, choice.join.table, ""
         return
     args.host, args.table, args.seats, args.game = True, choice.table, choice.seats, choice.game
-    args.bots, args.chosen_options = choice.bots, choice.options
+    args.bots, args.chosen_options = filling(choice.bots, choice.seats - 1), choice.options
     args.given = (getattr(args, "given", None) or set()) | {"seats", "bots"}
+
+
+def filling(lineup: str, free: int) -> str:
+    """The lobby's "Bots for empty seats" as ``--bots`` for the host: ``heuristic`` at a
+    table of five is four heuristic bots, a list's last name fills the seats it leaves, an
+    empty field seats none (the seats wait for players); a list longer than the free seats
+    is left for the host's check to refuse in one line."""
+    if not lineup.strip():
+        return ""
+    # the arena's config brings multiprocessing and statistics: not at start-up
+    from lodam_p2p.arena.config import ArenaError, parse_lineup  # noqa: PLC0415
+
+    try:
+        names = list(parse_lineup(lineup))
+    except ArenaError as err:
+        raise CliError(f"bad bots: {err}") from None
+    return ",".join(names + [names[-1]] * (free - len(names)))
 
 
 def _lobby_row(row: Any) -> LobbyRow:

@@ -22,7 +22,7 @@ from typing import Any
 
 from lodam_p2p.games import DEFAULT_GAME, Game, get_game
 from lodam_p2p.ui.canvas import Canvas, Frags
-from lodam_p2p.ui.glyphs import Glyphs
+from lodam_p2p.ui.glyphs import Glyphs, shown_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +63,8 @@ class Mode(enum.Enum):
 FIELDS = ("table", "seats", "bots", "options", "create")
 LABELS = {"table": "Table name", "seats": "Seats", "bots": "Bots for empty seats",
           "options": "Rules options (k=v …)", "create": ""}
+#: What the bots field does, under the form.
+BOTS_HINT = "bots: one name fills every empty seat (a list: the last fills); empty: none"
 #: A new table's seats, before the person changes them (else the game's most).
 DEFAULT_SEATS = {"lodam": 5}
 #: Some options of each game, as the form's reminder.
@@ -155,7 +157,7 @@ class LobbyModel:
             options = game.parse_options(self.form["options"].split())
         except ValueError as err:  # the rules' errors are ValueErrors
             raise ValueError(f"rules options: {err}") from None
-        bots = self.form["bots"].strip() or "heuristic"
+        bots = self.form["bots"].strip()  # empty: no bots, the seats wait for players
         return LobbyChoice(table=table, seats=seats, bots=bots, options=options,
                            game=game.name)
 
@@ -164,7 +166,7 @@ def render_lobby(model: LobbyModel, width: int, height: int, glyphs: Glyphs) -> 
     """The lobby screen at ``width`` × ``height``."""
     canvas = Canvas(width, height)
     canvas.put_text(0, 0, " " * width, "class:header")
-    canvas.put_text(0, 0, f" {model.played().title} · lobby ", "class:header")
+    canvas.put_text(0, 0, f" {_title(model)} ", "class:header")
     if model.mode is Mode.TABLES:
         _tables(canvas, model)
         keys = "↑/↓ choose · Enter join · c create a table · r look again · q leave"
@@ -178,6 +180,15 @@ def render_lobby(model: LobbyModel, width: int, height: int, glyphs: Glyphs) -> 
     return canvas
 
 
+def _title(model: LobbyModel) -> str:
+    """The header: the lobby lists every game's tables, so it names no game but the one
+    a table created here plays."""
+    title = model.played().title
+    if model.mode is Mode.CREATE:
+        return f"Lobby · a new table of {title}"
+    return f"Lobby · the tables of every game · a new table plays {title}"
+
+
 def _tables(canvas: Canvas, model: LobbyModel) -> None:
     canvas.put_text(2, 1, f"{'TABLE':<18}{'GAME':<7}{'SEATS':<7}{'STATE':<10}{'HOST':<14}FOUND",
                     "class:dim")
@@ -188,14 +199,14 @@ def _tables(canvas: Canvas, model: LobbyModel) -> None:
     for i, row in enumerate(model.rows[: max(0, canvas.height - 7)]):
         seats = "?" if row.seats is None else f"{row.seated}/{row.seats}"
         line = (f"{row.table[:17]:<18}{(row.game or '?')[:6]:<7}{seats:<7}{row.state:<10}"
-                f"{row.host[:13]:<14}{row.found}")
+                f"{shown_name(row.host)[:13]:<14}{row.found}")
         style = "class:choice.cursor" if i == model.cursor else (
             "" if row.joinable else "class:dim")
         canvas.put_text(3 + i, 1, line, style)
 
 
 def _form(canvas: Canvas, model: LobbyModel) -> None:
-    canvas.put_text(2, 1, "A new table", "class:panel.title")
+    canvas.put_text(2, 1, f"A new table of {model.played().title}", "class:panel.title")
     for i, name in enumerate(FIELDS):
         row = 4 + 2 * i
         on = i == model.field_index
@@ -212,3 +223,4 @@ def _form(canvas: Canvas, model: LobbyModel) -> None:
         canvas.put(row, 27, value)
     canvas.put_text(4 + 2 * len(FIELDS), 3,
                     f"options: {OPTION_EXAMPLES.get(model.game, '…')}", "class:dim")
+    canvas.put_text(5 + 2 * len(FIELDS), 3, BOTS_HINT, "class:dim")

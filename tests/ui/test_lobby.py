@@ -64,3 +64,31 @@ def test_a_bad_option_is_one_sentence_and_nothing_is_lost() -> None:
 def test_ascii_lobby() -> None:
     screen = text(LobbyModel(rows=list(ROWS)), ascii=True)
     assert all(ord(ch) < 128 for ch in screen)
+
+
+def test_the_title_names_no_game_but_the_one_a_new_table_plays() -> None:
+    rows = [LobbyRow("oak", "mqtt://h:1883", 2, 4, "open", "ann", "broker", game="lorum")]
+    for game, title in (("lodam", "Losing Lodam"), ("lorum", "Lorum")):
+        model = LobbyModel(rows=list(rows), game=game)
+        header = text(model).splitlines()[0]
+        assert header.strip() == f"Lobby · the tables of every game · a new table plays {title}"
+        model.key("c")
+        assert text(model).splitlines()[0].strip() == f"Lobby · a new table of {title}"
+
+
+def test_a_long_host_name_is_cut_to_its_column() -> None:
+    rows = [LobbyRow("oak", "mqtt://h:1883", 2, 5, "open", "A" * 500, "broker")]
+    line = next(ln for ln in text(LobbyModel(rows=rows)).splitlines() if "oak" in ln)
+    assert "A" * 13 in line and "A" * 14 not in line and line.rstrip().endswith("broker")
+
+
+def test_the_bots_field_fills_every_empty_seat_or_none() -> None:
+    from lodam_p2p.cli.play_lobby import filling
+
+    model = LobbyModel()
+    assert "fills every empty seat" in text(LobbyModel(mode=Mode.CREATE))
+    assert model.form_choice().bots == "heuristic"
+    assert filling(model.form_choice().bots, 4) == "heuristic,heuristic,heuristic,heuristic"
+    assert filling("ismcts,random", 3) == "ismcts,random,random"
+    model.form["bots"] = ""
+    assert model.form_choice().bots == "" and filling("", 4) == ""
