@@ -80,3 +80,21 @@ def test_the_score_sheet_lines_up_on_the_screen(tmp_path: Path) -> None:
         tmux.wait_for("EXIT=")
     finally:
         tmux.close()
+
+
+@pytest.mark.slow
+def test_the_lobby_of_lorum_names_lorum_and_not_losing_lodam(tmp_path: Path) -> None:
+    tmux = Tmux(f"{_env(tmp_path)}{LODAM} play --game lorum --lobby "
+                f"--log-file {tmp_path}/lodam.log; echo EXIT=$?; sleep 60")
+    try:
+        screen = tmux.wait_for("a new table plays Lorum")
+        assert "Losing Lodam" not in screen
+        tmux.keys("c")
+        screen = tmux.wait_for("A new table of Lorum")
+        assert "Lobby · a new table of Lorum" in screen and "Losing Lodam" not in screen
+        tmux.keys("Escape")
+        tmux.wait_for("a new table plays Lorum")
+        tmux.keys("q")
+        assert "EXIT=0" in tmux.wait_for("EXIT=")
+    finally:
+        tmux.close()
