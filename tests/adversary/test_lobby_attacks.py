@@ -9,6 +9,9 @@ the host it joined and the same result, and only the cheat is named.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
 from lodam_p2p.redteam.attacks import ATTACKS
@@ -17,6 +20,9 @@ from lodam_p2p.session.link import LobbySeen
 from lodam_p2p.session.seat import TableMachine
 from lodam_p2p.transport.lobby import TableAnnouncement
 from tests.adversary.memory import CheatRouter, cheat_table
+from tests.adversary.support import assert_convicted
+from tests.adversary.support import play_against as play_over_mosquitto
+from tests.support.brokers import Mosquitto
 
 
 class LobbyRouter(CheatRouter):
@@ -53,3 +59,13 @@ def test_a_fake_announcement_takes_nobody_and_only_its_seat_is_named(game: str) 
     blamed = {line.split(":")[0] for line in results[0]["blames"]}
     assert blamed == {f"seat {cheat.seat}"}, results[0]["blames"]
     assert any("signed a START for table" in line for line in results[0]["blames"])
+
+
+@pytest.mark.slow
+def test_a_fake_announcement_over_mosquitto_convicts_only_the_attacker(
+        make_mosquitto: Callable[[str], Mosquitto], tmp_path: Path) -> None:
+    """In separate processes (host, an honest bot, the adversary): the honest seats
+    stay at their host's table and both name the attacker alone, in the same words."""
+    played = play_over_mosquitto("fake-announcement", make_mosquitto(""), tmp_path)
+    assert_convicted(played)
+    assert all("signed a START for table" in r["blames"][0] for r in played.honest)
