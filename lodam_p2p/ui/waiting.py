@@ -13,6 +13,10 @@ from collections.abc import Sequence
 
 from lodam_p2p.player import Notice, SeatInfo
 from lodam_p2p.ui.canvas import Frags
+from lodam_p2p.ui.glyphs import MAX_NAME, shown_name
+
+#: The width of the waiting room's name column: the longest name shown, and a space.
+NAME_COLUMN = MAX_NAME + 1
 
 
 def seat_list(line: str, seats: Sequence[SeatInfo], *, wanted: int, me: int,
@@ -31,14 +35,15 @@ def seat_list(line: str, seats: Sequence[SeatInfo], *, wanted: int, me: int,
     count += f" · {missing} still missing" if missing else " · the table is full"
     lines += [[], [("class:trick.title", count)], []]
     for info in seats:
-        who = "you" if info.seat == me else info.name
-        kind = "bot " + info.kind[4:] if info.kind.startswith("bot:") else "person"
+        name = shown_name(info.name)
+        who = "you" if info.seat == me else name
+        kind = "bot " + shown_name(info.kind[4:]) if info.kind.startswith("bot:") else "person"
         if info.seat == me:
-            kind = f"{info.name}, {kind}"
-        lines.append([("class:seat.name", f"{info.seat + 1:>2}. {who:<18}"),
-                      ("class:dim", f"{kind:<24}")])
+            kind = f"{name}, {kind}"
+        lines.append([("class:seat.name", f"{info.seat + 1:>2}. {who:<{NAME_COLUMN}}"),
+                      ("class:dim", kind)])
     for seat in range(len(seats), wanted):
-        lines.append([("class:dim", f"{seat + 1:>2}. {'…':<18}{'waiting for a player':<24}")])
+        lines.append([("class:dim", f"{seat + 1:>2}. {'…':<{NAME_COLUMN}}waiting for a player")])
     return lines
 
 
