@@ -269,3 +269,15 @@ def test_blind_red_king_and_short_first_and_last_with_three_seats() -> None:
     assert not blind  # a blind deal asks nothing: every card goes by itself
     assert any("Erster und Letzter" in s for s in script.screens)
     assert "The round is over" in person.screen()
+
+
+def test_a_match_ended_early_names_the_seat_it_blames() -> None:
+    person = Person()
+    person.player.notify(SeatsChanged(tuple(SeatInfo(s, n, "human")
+                                            for s, n in enumerate(NAMES)), ME))
+    person.player.notify(MatchEnded((0,), (0, 1, 3, 2), 1,
+                                    reason="seat 2 did not answer three times"))
+    said = f"{NAMES[2]} did not answer three times"
+    assert person.model.status.startswith(said)
+    assert any(said in text for _, text in person.model.log)
+    assert "seat 2" not in person.screen()

@@ -38,6 +38,7 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
+from lodam_p2p.ui.glyphs import name_seats
 from lodam_p2p.ui.lorum.ledger import LorumLedger, offenders
 from lodam_p2p.ui.lorum.model import DealSummary, LorumPanel, LorumTable
 from lodam_p2p.ui.seated import SeatedPerson, describe
@@ -169,9 +170,10 @@ class LorumPlayer(SeatedPerson[Action]):
 
     def _match_ended(self, event: MatchEnded) -> None:
         model = self.model
-        if event.reason:
-            model.log.append(("class:log.error", f"The match ended early: {event.reason}"))
-            model.status = event.reason
+        if event.reason:  # the table's sentence numbers the seats: the screen names them
+            reason = name_seats(event.reason, model.name)
+            model.log.append(("class:log.error", f"The match ended early: {reason}"))
+            model.status = reason[:1].upper() + reason[1:]
         if self.ledger is not None:
             model.match_over(tuple(event.winners), self.ledger.sheet(),
                              tuple(event.standings))
