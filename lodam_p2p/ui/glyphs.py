@@ -8,7 +8,7 @@ object. Colour is not decided here: fragments carry style *classes* (``card.red`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from lodam_p2p.games.lodam import Card, Kind, RankOrder, Suit, rank_strength
@@ -103,3 +103,9 @@ def name_seats(text: str, name: Callable[[int], str]) -> str:
         return seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]
 
     return _SEATS.sub(replace, text)
+
+
+def names_said(text: str, names: Sequence[str]) -> str:
+    """``text`` from the table ("seat 3 is back") with the seats its ``names`` know
+    named ("Kit is back"); a seat not known yet stays "seat N"."""
+    return name_seats(text, lambda s: names[s] if 0 <= s < len(names) else f"seat {s}")

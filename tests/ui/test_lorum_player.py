@@ -281,3 +281,13 @@ def test_a_match_ended_early_names_the_seat_it_blames() -> None:
     assert person.model.status.startswith(said)
     assert any(said in text for _, text in person.model.log)
     assert "seat 2" not in person.screen()
+
+
+def test_a_notice_from_the_table_names_the_seats_it_numbers() -> None:
+    person = Person()
+    person.player.notify(SeatsChanged(tuple(SeatInfo(s, n, "human")
+                                            for s, n in enumerate(NAMES)), ME))
+    person.player.notify(Notice(NoticeLevel.WARNING, "seat 3 came back more than once"))
+    assert person.model.notice is not None
+    assert person.model.notice.text == f"{NAMES[3]} came back more than once"
+    assert person.model.status == f"{NAMES[3]} came back more than once"

@@ -107,3 +107,17 @@ def test_the_deal_that_puts_a_person_out_is_shown_and_later_deals_only_logged() 
     model.apply(DealEnded((0, 31, 2), (0, -1, 0), (0, 1, 2), "seat 1 went out", "passed"),
                 2.0)
     assert model.panel is Panel.NONE and "Moll went out." in [t for _, t in model.log]
+
+
+def test_a_notice_from_the_table_names_the_seats_it_numbers() -> None:
+    from lodam_p2p.player import Notice, NoticeLevel, SeatInfo, SeatsChanged
+    from lodam_p2p.ui.lodam.model import TableModel
+
+    model = TableModel(table="oak")
+    model.apply(SeatsChanged((SeatInfo(0, "Ann", "human"), SeatInfo(1, "Moll", "bot:x"),
+                              SeatInfo(2, "Kit", "human")), 0, 3), 0.0)
+    model.apply(Notice(NoticeLevel.INFO, "seat 2 is back"), 0.0)
+    assert model.notice is not None and model.notice.text == "Kit is back"
+    model.apply(Notice(NoticeLevel.WARNING, "seat 7 came back"), 0.0)  # a seat not known
+    assert model.notice is not None and model.notice.text == "seat 7 came back"
+    assert any("Kit is back" in str(line) for line in model.log)

@@ -10,7 +10,7 @@ passed in (``now``), so the trump's show time under ``trump_memory`` is testable
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from lodam_p2p.games.lodam import PlayerView
 from lodam_p2p.player import (
@@ -25,7 +25,7 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.ui.glyphs import Glyphs, name_seats, shown_name
+from lodam_p2p.ui.glyphs import Glyphs, name_seats, names_said, shown_name
 from lodam_p2p.ui.lodam.choices import Prompt, prompt_for
 from lodam_p2p.ui.lodam.narrate import LogLine, Narrator
 
@@ -137,7 +137,8 @@ class TableModel:
             winners = " and ".join(self.name(s) for s in event.winners)
             self.add_log("class:log.deal", f"The match is over after {event.deals} deals: "
                                            f"{winners} {'win' if 'you' in winners else 'wins'}.")
-        elif isinstance(event, Notice):
+        elif isinstance(event, Notice):  # the table numbers seats: the screen names them
+            event = replace(event, text=names_said(event.text, self.names()))
             self.notice = event
             self.add_log(f"class:log.{event.level.value}", event.text)
 

@@ -24,6 +24,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from lodam_p2p.games.lorum import Action, Contract, DealResult, Decision, Pass, PlayerView
@@ -38,7 +39,7 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.ui.glyphs import name_seats
+from lodam_p2p.ui.glyphs import name_seats, names_said
 from lodam_p2p.ui.lorum.ledger import LorumLedger, offenders
 from lodam_p2p.ui.lorum.model import DealSummary, LorumPanel, LorumTable
 from lodam_p2p.ui.seated import SeatedPerson, describe
@@ -182,6 +183,8 @@ class LorumPlayer(SeatedPerson[Action]):
         self.hold.clear()
 
     def _notice(self, event: Notice) -> None:
+        # the table numbers seats: the screen names them
+        event = replace(event, text=names_said(event.text, self.model.narrator().names))
         self.model.notice = event
         self.model.log.append((f"class:log.{event.level.value}", event.text))
         if event.level is not NoticeLevel.INFO:
