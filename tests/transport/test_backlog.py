@@ -32,7 +32,7 @@ def test_the_total_cap_sheds_peer_messages_but_keeps_presence_and_the_lobby() ->
         assert backlog.admit(_message(topics.peer_topic("oak", f"p{n}"), 100))
     assert not backlog.admit(_message(HONEST, 1))
     assert backlog.admit(_message(topics.presence_topic("oak", "pann"), 200))
-    assert backlog.admit(_message(topics.lobby_topic("oak"), 200))
+    assert backlog.admit(_message(topics.announcement_topic("oak", "7f3a"), 200))
     assert backlog.shed == 1
 
 
