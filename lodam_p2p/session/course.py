@@ -177,15 +177,20 @@ class Course(Clocks, GameCourse, ABC):
             self.deal_times.append(self.now() - self.hand_started_at)
             self.tell(Progress(Phase.PLAYING))
             if self._wants_views():
-                self.tell(ViewChanged(hand.view()))
+                self.tell(ViewChanged(hand.view(), deal=self._deal_shown()))
         for applied in hand.applied:
             if self.spectator is not None:
                 self.spectator.applied(applied.text)
             if self._wants_views():
-                self.tell(ViewChanged(hand.view(), applied.shown))
+                self.tell(ViewChanged(hand.view(), applied.shown, deal=self._deal_shown()))
         hand.applied.clear()
         if hand.public.is_over and hand.dealt:
             self.tell(Progress(Phase.AUDIT, detail="opening the hand for the audit"))
+
+    def _deal_shown(self) -> int:
+        """The number of the deal in play as every seat shows it: the match's deals played
+        (voided ones too), and one; not the hand number, which a restarted hand moves on."""
+        return int(self.match.deals_played) + 1 if self.match is not None else 0
 
     def drain_hand(self) -> None:
         """Send what the hand produced."""

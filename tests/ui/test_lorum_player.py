@@ -291,3 +291,18 @@ def test_a_notice_from_the_table_names_the_seats_it_numbers() -> None:
     assert person.model.notice is not None
     assert person.model.notice.text == f"{NAMES[3]} came back more than once"
     assert person.model.status == f"{NAMES[3]} came back more than once"
+
+
+def test_the_deal_number_is_the_tables_not_a_count_of_views_seen_here() -> None:
+    person = Person()
+    match = GAME.start_match(Options(contracts=(Contract.TRICKS,)), 4, 0)
+    deck = list(GAME.pack(match))
+    random.Random(5).shuffle(deck)
+    deal = GAME.new_deal(match, deck)
+    # a seat that came back, or started again, when the table was at its third deal
+    person.player.notify(ViewChanged(deal.view(ME), deal=3))
+    assert person.model.deal_number == 3 and "deal 3 of" in person.screen()
+    action = deal.legal_actions()[0]
+    deal.apply(action)
+    person.player.notify(ViewChanged(deal.view(ME), action, deal=3))
+    assert person.model.deal_number == 3

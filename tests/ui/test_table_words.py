@@ -121,3 +121,19 @@ def test_a_notice_from_the_table_names_the_seats_it_numbers() -> None:
     model.apply(Notice(NoticeLevel.WARNING, "seat 7 came back"), 0.0)  # a seat not known
     assert model.notice is not None and model.notice.text == "seat 7 came back"
     assert any("Kit is back" in str(line) for line in model.log)
+
+
+def test_the_deal_number_is_the_tables_not_a_count_of_views_seen_here() -> None:
+    from lodam_p2p.player import SeatInfo, SeatsChanged, ViewChanged
+    from lodam_p2p.ui.lodam.model import TableModel
+
+    view = new_deal(4).view(0)
+    model = TableModel(table="oak")  # a seat that came back, or started again, at deal 5
+    model.apply(SeatsChanged(tuple(SeatInfo(s, n, "human") for s, n in
+                                   enumerate(("Ann", "Moll", "Kit", "Ned"))), 0, 4), 0.0)
+    model.apply(ViewChanged(view, deal=5), 0.0)
+    assert model.deal_number == 5 and "deal 5" in screen(model)
+    model.apply(ViewChanged(view, deal=5), 0.0)  # the same deal goes on
+    assert model.deal_number == 5
+    model.apply(ViewChanged(new_deal(4, seed=2).view(0), deal=7), 0.0)
+    assert model.deal_number == 7 and "deal 7" in screen(model)

@@ -156,8 +156,9 @@ class TableModel:
 
     def _view_changed(self, event: ViewChanged, now: float) -> None:
         new, old = event.view, self.view
-        if self.between_deals or old is None:
-            self.between_deals, self.deal_number = False, self.deal_number + 1
+        told = event.deal  # the table's number, the same at every seat (0: count here)
+        if self.between_deals or old is None or (told and told != self.deal_number):
+            self.between_deals, self.deal_number = False, told or self.deal_number + 1
             self.trump_seen_at, old = None, None
             self.log.extend(self.narrator().new_deal(self.deal_number, new))
         if new.trump_card is not None and self.trump_seen_at is None:

@@ -108,7 +108,7 @@ class LorumPlayer(SeatedPerson[Action]):
 
     def _apply(self, event: TableEvent) -> None:
         if isinstance(event, ViewChanged):
-            self._view(event.view)
+            self._view(event.view, event.deal)
         elif isinstance(event, SeatsChanged):
             self._seats(event)
         elif isinstance(event, Progress):
@@ -134,7 +134,8 @@ class LorumPlayer(SeatedPerson[Action]):
         elif words is not None and self.model.prompt is None:
             self.model.status = f"{event.detail or words}…"
 
-    def _view(self, view: PlayerView) -> None:
+    def _view(self, view: PlayerView, told: int = 0) -> None:
+        """Take in a view; ``told`` is the table's number of its deal (0: not told)."""
         model = self.model
         if self.ledger is None:
             self.ledger = LorumLedger(view.options, view.players)
@@ -149,7 +150,9 @@ class LorumPlayer(SeatedPerson[Action]):
                 model.log.append(("class:log.warning", "The deal is dealt again."))
                 model.show(view, model.deal_number)
                 return
-        model.show(view)
+        if told and old is not None and told != model.deal_number:
+            model.between_deals = True  # the table is at another deal than the screen
+        model.show(view, told or None)
 
     def _deal_ended(self, event: DealEnded) -> None:
         model, view = self.model, self.model.view
