@@ -11,6 +11,11 @@ breaks that order on purpose: a reordered message is held back and delivered aft
 next message on the same link (or after ``hold_s`` seconds if none comes). Retained
 messages sent on subscription, and topics outside ``Faults.topics``, are never faulted.
 
+A :class:`Hostile` hub goes further, as a broker that misbehaves on purpose: it replays
+old messages a peer really sent, and shows one subscriber another view of the peer
+topics (a message withheld from it alone, an older one delivered in its place). It can
+forge nothing: what it replays are the publications as they were.
+
 :class:`MemoryTransport` implements :class:`~lodam_p2p.transport.base.Transport` on a
 hub; :meth:`MemoryTransport.abort` is an abrupt disconnect (the will fires) and
 :meth:`MemoryTransport.bounce` a dropped link that reconnects at once (the will of the
@@ -55,16 +60,43 @@ class Faults:
     hold_s: float = 0.02
 
 
+@dataclass(frozen=True, slots=True)
+class Hostile:
+    """A broker's misdeeds on the topics matching ``topics``.
+
+    ``replay`` is the chance that a live delivery is followed by an old message of the
+    same topic, one at least ``age`` publications back. ``split`` names a peer (its
+    presence's peer name) shown another view: every ``split_every``-th publication on
+    another peer's topic is withheld from it (the same bytes published again, a resend,
+    too: ``split_hold`` times in all) and an older message of that topic is delivered in
+    its place. Decisions are seeded by ``seed``.
+    """
+
+    replay: float = 0.0
+    age: int = 20
+    split: str = ""
+    split_every: int = 25
+    split_hold: int = 6
+    seed: int = 0
+    topics: str = "lodam/v3/t/+/p/+"
+
+
 class MemoryHub:
     """The in-process broker shared by a test's :class:`MemoryTransport` objects."""
 
-    def __init__(self, faults: Faults | None = None) -> None:
+    def __init__(self, faults: Faults | None = None, hostile: Hostile | None = None) -> None:
         self.retained: dict[str, bytes] = {}
         self._clients: dict[int, MemoryTransport] = {}
         self._wills: dict[int, tuple[str, bytes]] = {}
         self._held: dict[_Link, Message] = {}
         self._delayed: dict[_Link, deque[tuple[float, Message]]] = {}
         self.set_faults(faults or Faults())
+        self.hostile = hostile or Hostile()
+        self._hostile_rng = random.Random(self.hostile.seed)
+        self._history: dict[str, list[bytes]] = {}
+        self._withheld: dict[bytes, int] = {}
+        #: what the hostile hub did: replays, withholdings
+        self.replayed = self.withheld = 0
 
     def set_faults(self, faults: Faults) -> None:
         """Change the faults from now on (reseeding the generator)."""
@@ -94,9 +126,45 @@ class MemoryHub:
             else:
                 self.retained.pop(topic, None)
         message = Message(topic, payload)
+        history = self._remember(topic, payload)
         for client in list(self._clients.values()):
-            if client._wants(topic):
+            if not client._wants(topic):
+                continue
+            if history is None:
                 self._deliver((sender, id(client)), client, message)
+            else:
+                self._deliver_hostile((sender, id(client)), client, message, history)
+
+    def _remember(self, topic: str, payload: bytes) -> list[bytes] | None:
+        """A topic's publications so far, when the hostile hub meddles with it."""
+        hostile = self.hostile
+        if not (hostile.replay or hostile.split) or not topic_matches(hostile.topics, topic):
+            return None
+        history = self._history.setdefault(topic, [])
+        history.append(payload)
+        del history[:-512]
+        return history
+
+    def _deliver_hostile(self, link: _Link, client: MemoryTransport, message: Message,
+                         history: list[bytes]) -> None:
+        """Withhold from the split peer (an old message in its place), deliver, replay."""
+        hostile, rng = self.hostile, self._hostile_rng
+        old = history[:-hostile.age]
+        peer = client._presence.peer if client._presence is not None else ""
+        if hostile.split and peer == hostile.split and not message.topic.endswith(peer):
+            held = self._withheld.get(message.payload)
+            if held is None and old and len(history) % hostile.split_every == 0:
+                held = 0
+            if held is not None and held < hostile.split_hold:
+                self._withheld[message.payload] = held + 1
+                self.withheld += 1
+                if old:
+                    self._deliver(link, client, Message(message.topic, rng.choice(old)))
+                return
+        self._deliver(link, client, message)
+        if old and rng.random() < hostile.replay:
+            self.replayed += 1
+            self._deliver(link, client, Message(message.topic, rng.choice(old)))
 
     def _send_retained(self, client: MemoryTransport, pattern: str) -> None:
         for topic, payload in sorted(self.retained.items()):
