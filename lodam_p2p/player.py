@@ -55,9 +55,10 @@ class ViewChanged:
 
     view: Any  #: the game's view of this seat
     last_action: Any = None  #: the public action that caused it, if any
-    #: The deal's number in the match, from 1, as every seat counts it (the match's
-    #: deals played or voided, and one): a seat that came back, or whose process was
-    #: started again, shows the number the others show. 0: not told (the screen counts).
+    #: The deal's number in the match, from 1, as every seat counts it (the deals the
+    #: match has counted, and one; a hand dealt again keeps it): a seat that came back,
+    #: or whose process was started again, shows the number the others show. 0: not
+    #: told (the screen counts).
     deal: int = 0
 
 

@@ -188,8 +188,8 @@ class Course(Clocks, GameCourse, ABC):
             self.tell(Progress(Phase.AUDIT, detail="opening the hand for the audit"))
 
     def _deal_shown(self) -> int:
-        """The number of the deal in play as every seat shows it: the match's deals played
-        (voided ones too), and one; not the hand number, which a restarted hand moves on."""
+        """The number of the deal in play as every seat shows it: the deals the match has
+        counted, and one; not the hand number, which a hand dealt again moves on."""
         return int(self.match.deals_played) + 1 if self.match is not None else 0
 
     def drain_hand(self) -> None:
