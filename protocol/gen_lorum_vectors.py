@@ -6,7 +6,8 @@
 Each vector is one whole Lorum deal at a networked table (SPEC.md 14), played by the
 table's own hand machines (``lodam_p2p.session.gamehand.GameHand``), one per seat and a
 watcher, with every seat choosing its first legal action. Entropy comes from
-``drbg(seed)`` as in ``gen_vectors.py``; identities from fixed seeds. A vector holds:
+``lodam_p2p.fairdeal.sim.drbg(seed)`` as in ``gen_vectors.py``; identities from fixed
+seeds; the file text and ``--check`` from ``vectors_common.py``. A vector holds:
 
 - ``config``: the fair-deal configuration as a transcript file's header;
 - ``bodies``: every session body in the order each seat sent it (hex of its encoding:
@@ -30,12 +31,17 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal import Transcript, verify_transcript
+from lodam_p2p.fairdeal.sim import drbg
 from lodam_p2p.games import get_game
 from lodam_p2p.session.gamehand import GameHand
 from lodam_p2p.session.handtypes import Route
 from lodam_p2p.session.wire import Body, Msg, raw_public
 
-HERE = Path(__file__).parent / "vectors"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module below
+from vectors_common import render, write_or_check
+
+__all__ = ["build_all", "main", "render"]
+
 TABLE = bytes.fromhex("6c6f72756d2d766563746f72732d3031")  # "lorum-vectors-01"
 GAME = get_game("lorum")
 
@@ -44,20 +50,6 @@ HANDS = (
     ("lorum_quartet_4seats", 4, ("contracts=quartet",), 1),
     ("lorum_rows_3seats", 3, ("contracts=lorum",), 2),
 )
-
-
-def drbg(seed: bytes) -> Any:
-    """SHA-256 counter-mode bytes from ``seed`` (as in gen_vectors.py)."""
-    state = {"counter": 0}
-
-    def entropy(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(seed + state["counter"].to_bytes(8, "big")).digest()
-            state["counter"] += 1
-        return out[:n]
-
-    return entropy
 
 
 class _Table:
@@ -164,26 +156,9 @@ def build_all() -> dict[str, Any]:
     return out
 
 
-def render(content: Any) -> str:
-    """The exact file text."""
-    return json.dumps(content, indent=1, sort_keys=True) + "\n"
-
-
 def main(argv: list[str]) -> int:
-    check = "--check" in argv
-    stale = []
-    for name, content in build_all().items():
-        path = HERE / name
-        text = render(content)
-        if check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(name)
-        else:
-            path.write_text(text, encoding="utf-8")
-    if stale:
-        print("stale vectors: " + ", ".join(stale))
-        return 1
-    return 0
+    """Write the vectors, or with ``--check`` say which are stale (exit 1)."""
+    return write_or_check(build_all(), argv)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -60,27 +59,17 @@ from lodam_p2p.fairdeal.shuffleproof import (
 )
 from lodam_p2p.fairdeal.shuffleproof import _Nonces as ProofNonces
 from lodam_p2p.fairdeal.shuffleproof import _u_challenges as proof_u_challenges
+from lodam_p2p.fairdeal.sim import drbg
 from lodam_p2p.fairdeal.transfer import Switch, prove_switch, switch_key, verify_switch
 from lodam_p2p.fairdeal.wire import GENESIS
 from lodam_p2p.fairdeal.wire import seal as seal_envelope
 
-HERE = Path(__file__).parent / "vectors"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module below
+from vectors_common import render, write_or_check
+
+__all__ = ["build_all", "main", "render"]
+
 TABLE = bytes.fromhex("6c6f64616d2d766563746f72732d3031")  # "lodam-vectors-01"
-Entropy = Callable[[int], bytes]
-
-
-def drbg(seed: bytes) -> Entropy:
-    """SHA-256 counter-mode bytes from ``seed``; records what was drawn."""
-    state = {"counter": 0}
-
-    def entropy(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(seed + state["counter"].to_bytes(8, "big")).digest()
-            state["counter"] += 1
-        return out[:n]
-
-    return entropy
 
 
 def hx(value: bytes | int | Point) -> str:
@@ -386,26 +375,9 @@ def build_all() -> dict[str, Any]:
     }
 
 
-def render(content: Any) -> str:
-    """The exact file text."""
-    return json.dumps(content, indent=1, sort_keys=True) + "\n"
-
-
 def main(argv: list[str]) -> int:
-    check = "--check" in argv
-    stale = []
-    for name, content in build_all().items():
-        path = HERE / name
-        text = render(content)
-        if check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(name)
-        else:
-            path.write_text(text, encoding="utf-8")
-    if stale:
-        print("stale vectors: " + ", ".join(stale))
-        return 1
-    return 0
+    """Write the vectors, or with ``--check`` say which are stale (exit 1)."""
+    return write_or_check(build_all(), argv)
 
 
 if __name__ == "__main__":
