@@ -64,6 +64,18 @@ def test_a_will_fired_for_a_live_seat_does_not_make_it_gone() -> None:
     live = sessions[2]
     wills: list[int] = []
 
+    others = [s for s in sessions if s is not live]
+    held: list[bool] = []
+
+    async def back_everywhere() -> None:
+        """Every other seat holds the live seat (seat 1) as away for a moment at most:
+        its next heartbeat, a frame it signed, brings it back (within a second of the
+        table clock; its presence stays "gone", the will being retained)."""
+        async with asyncio.timeout(1.0):
+            while any(1 in s.away for s in others):
+                held.append(True)
+                await asyncio.sleep(0.01)
+
     async def scenario() -> list[MatchOutcome]:
         tasks = [asyncio.create_task(s.run()) for s in sessions]
         while not tasks[0].done():
@@ -71,11 +83,14 @@ def test_a_will_fired_for_a_live_seat_does_not_make_it_gone() -> None:
             if hand is not None and hand.step > 4 + 6 * len(wills) and len(wills) < 3:
                 _fire_will(hub, live)  # the broker publishes the will of a live seat
                 wills.append(hand.step)
+                await asyncio.sleep(0.01)
+                if not tasks[0].done():
+                    await back_everywhere()
             await asyncio.sleep(0.05)
         return list(await asyncio.gather(*tasks))
 
     outcomes = run(scenario(), MATCH_PATIENCE)
-    assert wills  # the will was fired while the seat played on
+    assert wills and held  # the will was fired, and taken as a hint, while it played on
     _honest_ends(outcomes)
 
 
