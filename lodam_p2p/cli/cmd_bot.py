@@ -14,6 +14,7 @@ import argparse
 
 from lodam_p2p.cli.cmd_bots import add_bot_arguments
 from lodam_p2p.cli.cmd_join import join_as
+from lodam_p2p.cli.finding import add_wait
 from lodam_p2p.cli.netrun import add_common, add_session_options
 
 
@@ -26,6 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_common(parser)
     add_session_options(parser)
     add_bot_arguments(parser)
+    add_wait(parser)
     parser.set_defaults(run=run)
 
 

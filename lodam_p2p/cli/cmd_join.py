@@ -16,13 +16,16 @@ table of that name it hears, and says so when another host announces the same na
 from __future__ import annotations
 
 import argparse
+import sys
 from types import SimpleNamespace
 
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bot_flags import SingleLineup
 from lodam_p2p.cli.broker_list import with_announced
 from lodam_p2p.cli.cmd_bots import add_bot_arguments, bot_setup
+from lodam_p2p.cli.finding import TableNotFound, add_wait, find_broker
 from lodam_p2p.cli.netrun import (
+    EXIT_FAILED,
     add_common,
     add_person,
     add_session_options,
@@ -57,6 +60,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_person(parser)
     add_session_options(parser)
     add_bot_arguments(parser)
+    add_wait(parser)
     parser.set_defaults(run=run)
 
 
@@ -82,6 +86,8 @@ def join_in_client(args: argparse.Namespace) -> int:
         play.lobby, play.broker = True, broker
     else:
         play.table = check_label(args.table)
+        if broker is None and sys.stdin.isatty() and sys.stdout.isatty():
+            broker = broker_by_name(play.table, args.wait)
         play.join_row = SimpleNamespace(table=play.table, broker=broker or DEFAULT_BROKER)
     return cmd_play.run(play)
 
@@ -90,10 +96,12 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
     """Join ``table`` with the bot ``bot`` (shared with ``lodam bot``)."""
     label = check_label(table) if table is not None else None  # oak or oak#7f3a
     name = split_label(label)[0] if label is not None else None
-    broker = check_broker(args.broker) or DEFAULT_BROKER
+    broker = check_broker(args.broker)
     setup = bot_setup(args)
     seat = bot_seats([bot], args.seed, game=None, setup=setup, verbose=args.verbose)[0]
     timing = timing_for(args)
+    if broker is None:
+        broker = DEFAULT_BROKER if label is None else broker_by_name(label, args.wait)
     journal = journal_for(args, name)
 
     async def match() -> MatchOutcome:
@@ -107,6 +115,15 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
         return run_match(args, match, [seat.player])
     finally:
         journal.close()
+
+
+def broker_by_name(label: str, wait_s: float) -> str:
+    """Without ``--broker``: the broker of the table ``label``, found by DNS-SD or on
+    this machine's broker, waited for up to ``wait_s`` seconds (a one-line error then)."""
+    try:
+        return find_broker(label, wait_s, local=DEFAULT_BROKER)
+    except TableNotFound as err:
+        raise CliError(str(err), EXIT_FAILED) from None
 
 
 def check_label(text: str) -> str:

@@ -1,0 +1,182 @@
+"""Finding a table by name: DNS-SD on the LAN, then a broker address that answers.
+
+``lodam join oak`` and ``lodam bot NAME --table oak`` without ``--broker`` look for the
+table's advert (``_lodam._tcp``, :mod:`lodam_p2p.discovery`) and take the first of its
+announced broker addresses that accepts a connection. A table this machine hosts on
+loopback is not advertised; it is found on the local broker (``mqtt://127.0.0.1:1883``)
+when that broker announces it. A table not found yet is waited for, with one
+"waiting for table oak…" line, up to ``--wait`` seconds; then the seat stops with a
+line that says what was looked for and where. ``--broker`` skips all of this.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+
+import ifaddr
+
+from lodam_p2p.discovery import SERVICE_TYPE, TableAdvert, browse
+from lodam_p2p.transport.base import TransportError
+from lodam_p2p.transport.lobby import read_lobby, split_label
+from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
+
+#: Seconds a seat waits for a table not found yet (``--wait``).
+DEFAULT_WAIT_S = 180.0
+#: Seconds of one DNS-SD look (browsing stops early once the table is found).
+LOOK_S = 3.0
+#: Seconds to wait for one broker address to accept a connection.
+PROBE_S = 3.0
+#: Seconds to read the local broker's lobby.
+LOCAL_READ_S = 2.0
+
+#: ``browse(timeout, until=…)``: the adverts on the LAN (:func:`discovery.browse`).
+Browse = Callable[..., Awaitable[list[TableAdvert]]]
+#: Whether a broker URL answers.
+Probe = Callable[[str], Awaitable[bool]]
+#: Whether a broker URL announces a table (by name).
+Announces = Callable[[str, str], Awaitable[bool]]
+
+
+class TableNotFound(Exception):
+    """No broker of the table answered within the wait; the message says where we looked."""
+
+
+async def answers(url: str, timeout: float = PROBE_S) -> bool:
+    """Whether the broker at ``url`` accepts a TCP connection within ``timeout`` s."""
+    try:
+        parsed = BrokerUrl.parse(url)
+    except BadBrokerUrl:
+        return False
+    try:
+        async with asyncio.timeout(timeout):
+            _reader, writer = await asyncio.open_connection(parsed.host, parsed.port)
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    with suppress(OSError):
+        await writer.wait_closed()
+    return True
+
+
+async def announces(url: str, table: str) -> bool:
+    """Whether the broker at ``url`` answers and announces ``table``."""
+    from lodam_p2p.transport.mqtt import MqttTransport  # noqa: PLC0415
+
+    if not await answers(url):
+        return False
+    try:
+        async with MqttTransport(url, timeout=LOCAL_READ_S) as transport:
+            found = await read_lobby(transport, limit=LOCAL_READ_S)
+    except TransportError:
+        return False
+    return any(a.table == table for a in found)
+
+
+def matches(advert: TableAdvert, label: str) -> bool:
+    """Whether ``advert`` is the table ``label`` (``oak``, or ``oak#7f3a``: that host)."""
+    name, pin = split_label(label)
+    return advert.table == name and (pin is None or advert.fingerprint.startswith(pin))
+
+
+def interfaces_text() -> str:
+    """This machine's interfaces with an IPv4 address, for a message: ``eth0 10.0.0.2``."""
+    try:
+        adapters = ifaddr.get_adapters()
+    except OSError:
+        return "all interfaces"
+    named = [f"{a.nice_name} {ip.ip}" for a in adapters for ip in a.ips
+             if isinstance(ip.ip, str)]
+    return f"all interfaces ({', '.join(named)})" if named else "all interfaces (none up)"
+
+
+@dataclass(slots=True)
+class Finder:
+    """Looks for one table until it is found or the wait is over (see the module)."""
+
+    label: str
+    wait_s: float = DEFAULT_WAIT_S
+    local: str | None = None
+    browse: Browse = browse
+    probe: Probe = answers
+    announces: Announces = announces
+    say: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr,
+                                                                  flush=True))
+    pause: Callable[[float], Awaitable[None]] = asyncio.sleep
+    clock: Callable[[], float] | None = None
+    tried: list[str] = field(default_factory=list)
+
+    async def find(self) -> str:
+        """The URL of a broker of the table that answers; :class:`TableNotFound` after
+        ``wait_s`` seconds of looking."""
+        clock = self.clock or asyncio.get_running_loop().time
+        deadline, told = clock() + self.wait_s, False
+        while True:
+            url = await self._look(max(0.1, min(LOOK_S, deadline - clock())))
+            if url is not None:
+                return url
+            if clock() >= deadline:
+                raise TableNotFound(self.why())
+            if not told:
+                self.say(f"lodam: waiting for table {self.label}… (DNS-SD on "
+                         f"{interfaces_text()}; up to {self.wait_s:g} s, --wait to change)")
+                told = True
+            await self.pause(min(LOOK_S, max(0.0, deadline - clock())))
+
+    async def _look(self, seconds: float) -> str | None:
+        """One round: the adverts of the table, each announced address in order, then
+        the local broker."""
+        found = await self.browse(seconds, until=lambda a: matches(a, self.label))
+        for advert in found:
+            if not matches(advert, self.label):
+                continue
+            for url in advert.brokers:
+                if await self.probe(url):
+                    return url
+                if url not in self.tried:
+                    self.tried.append(url)
+        name = split_label(self.label)[0]
+        if self.local is not None and await self.announces(self.local, name):
+            return self.local
+        return None
+
+    def why(self) -> str:
+        """The failure line: what was looked for, and where."""
+        name = split_label(self.label)[0]
+        where = [f"DNS-SD ({SERVICE_TYPE} table={name}) on {interfaces_text()}"]
+        if self.local is not None:
+            where.append(f"the broker on this machine, {self.local}")
+        line = (f"no table {self.label} found in {self.wait_s:g} s: looked by "
+                f"{' and '.join(where)}")
+        if self.tried:
+            line += f"; its announced brokers did not answer: {', '.join(self.tried)}"
+        return (line + "; if multicast is blocked on this network, give the host's broker: "
+                "--broker mqtt://HOST:1883")
+
+
+def find_broker(label: str, wait_s: float, local: str | None) -> str:
+    """:meth:`Finder.find` run to its end (outside an event loop)."""
+    return asyncio.run(Finder(label, wait_s, local).find())
+
+
+def wait_seconds(text: str) -> float:
+    """``--wait SECONDS``: 0 to a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"--wait takes 0 to 86400 seconds, not {text!r}")
+    return value
+
+
+def add_wait(parser: argparse.ArgumentParser) -> None:
+    """``--wait SECONDS`` on a seat's command."""
+    parser.add_argument(
+        "--wait", type=wait_seconds, default=DEFAULT_WAIT_S, metavar="SECONDS",
+        help=f"without --broker: how long to look for the table by DNS-SD (and on this "
+             f"machine's broker) before giving up (default {DEFAULT_WAIT_S:g})")
