@@ -33,6 +33,7 @@ from lodam_p2p.cli.netrun import (
     bot_seats,
     check_broker,
     check_table,
+    journal_for,
     spectator_for,
     timing_for,
 )
@@ -80,14 +81,21 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="lodam: %(message)s", stream=sys.stderr)
+    # the seat keeps a journal only where --state-dir says: an attacker's slot is no
+    # person's to come back to
+    journal = journal_for(args, table) if args.state_dir is not None else None
     try:
         asyncio.run(join_table(table=table, seat=seat, broker_url=broker, timing=timing,
                                spectator=spectator_for(args, table or "?"),
-                               make=partial(make), transcripts=args.transcripts))
+                               make=partial(make), transcripts=args.transcripts,
+                               journal=journal))
     except (SessionError, ConnectError) as err:
         if not made:
             raise CliError(str(err), EXIT_FAILED) from None
         print(f"lodam: {err}", file=sys.stderr)
+    finally:
+        if journal is not None:
+            journal.close()
     report = made[0].report() if made else {"kind": args.kind, "seat": None,
                                              "attempted": False, "reason": "never seated",
                                              "learned": [], "result": None}

@@ -91,9 +91,13 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 
     async def network(options: Options, seats: Sequence[SeatPlan], seed: int | None
                       ) -> MatchOutcome:
-        return await session.play_table(
-            table=args.table, options=options, seats=seats, broker_url=args.broker,
-            timing=timing_of(args), game=game)
+        journal = journal_of(args, args.table, "host")  # every seat is played here
+        try:
+            return await session.play_table(
+                table=args.table, options=options, seats=seats, broker_url=args.broker,
+                timing=timing_of(args), game=game, journal=journal)
+        finally:
+            journal.close()  # "play again" takes it up afresh (the same --state-dir too)
 
     return network
 

@@ -189,17 +189,19 @@ async def play_table(*, table: str, options: Any, seats: Sequence[SeatPlan],
                      timeout_s: float = 30.0, timing: Timing | None = None,
                      connector: Connector | None = None,
                      spectator: SpectatorLog | None = None,
-                     game: str = DEFAULT_GAME) -> MatchOutcome:
+                     game: str = DEFAULT_GAME,
+                     journal: Journal | None = None) -> MatchOutcome:
     """Play a whole match of ``game`` with every seat in this process (see the module
     docstring). ``seed`` makes every secret reproducible (tests); ``None`` draws from
-    the OS.
+    the OS. With a ``journal`` every session keeps its state there, as a host's do.
     """
     topics.check_name(table, "table")
     played = table_game(game, len(seats), options)
     timing = timing or Timing(timeout_s=timeout_s)
     async with broker_for(broker_url, None, connector) as (connect, _url):
         sessions = _sessions(table, options, len(seats), seats, connect=connect, seed=seed,
-                             timing=timing, spectator=spectator, game=played)
+                             timing=timing, spectator=spectator, game=played,
+                             journal=journal)
         outcomes = await _run_all(sessions)
     return outcomes[0]
 
