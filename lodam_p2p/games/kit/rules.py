@@ -12,8 +12,8 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import fields
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass, fields
+from typing import Any, Generic, Protocol, TypeVar
 
 E = TypeVar("E", bound=enum.Enum)
 C = TypeVar("C")
@@ -83,6 +83,28 @@ def parse_card_list(texts: object, parse: Callable[[str], C]) -> tuple[C, ...]:
     if not isinstance(texts, list | tuple):
         raise ValueError(f"expected a list of cards, got {texts!r}")
     return tuple(parse(t) for t in texts)
+
+
+@dataclass(frozen=True, slots=True)
+class Deck(Generic[C]):
+    """A game's whole pack, every card by its engine index, and how one card is read: the
+    lookups every game's ``cards`` module hands out (``card_at``, ``cards_of``,
+    ``parse_cards``) stated once."""
+
+    cards: tuple[C, ...]
+    parse: Callable[[str], C]
+
+    def card_at(self, index: int) -> C:
+        """The interned card with engine index ``index``."""
+        return self.cards[index]
+
+    def cards_of(self, mask: int) -> tuple[C, ...]:
+        """The cards of a mask, in index order."""
+        return cards_in(mask, self.cards)
+
+    def parse_cards(self, texts: object) -> tuple[C, ...]:
+        """Parse a list of card strings; ``ValueError`` naming the first bad one."""
+        return parse_card_list(texts, self.parse)
 
 
 # -- options ----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from lodam_p2p.games.kit.rules import cards_in, parse_card_list
+from lodam_p2p.games.kit.rules import Deck
 from lodam_p2p.games.kit.rules import mask_of as _mask_of
 
 if TYPE_CHECKING:
@@ -194,20 +194,13 @@ def rank_strength(card: Card, order: RankOrder) -> int:
     return _STRENGTH_BY_ORDER[order.value][card.rank - 2]
 
 
-def card_at(index: int) -> Card:
-    """The interned card with engine index ``index``."""
-    return CARDS[index]
-
-
+#: The whole pack by engine index, and the kit's lookups over it.
+DECK = Deck(CARDS, Card.parse)
+#: The interned card with engine index ``index``.
+card_at = DECK.card_at
 #: The bit mask of an iterable of cards (duplicates collapse).
 mask_of = _mask_of
-
-
-def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask, in index order."""
-    return cards_in(mask, CARDS)
-
-
-def parse_cards(texts: object) -> tuple[Card, ...]:
-    """Parse a sequence of card strings; ``ValueError`` naming the first bad one."""
-    return parse_card_list(texts, Card.parse)
+#: The cards of a mask, in index order.
+cards_of = DECK.cards_of
+#: Parse a list of card strings; ``ValueError`` naming the first bad one.
+parse_cards = DECK.parse_cards
