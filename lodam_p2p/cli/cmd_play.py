@@ -109,8 +109,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add("--log-file", type=Path, default=None, metavar="PATH",
         help="where to write the log (default ~/.local/state/lodam/lodam.log)")
     add("--state-dir", type=Path, default=None, metavar="DIR",
-        help="your seat's journal, to come back after a crash with the same command "
-             "(default: a slot under $XDG_STATE_HOME/lodam)")
+        help="the journal of a networked table's seats, to come back after a crash with "
+             "the same command (default: a slot under $XDG_STATE_HOME/lodam); --offline "
+             "keeps none")
     add_bot_arguments(parser)
     parser.set_defaults(run=run)
 
