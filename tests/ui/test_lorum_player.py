@@ -217,6 +217,7 @@ def test_a_voided_deal_scores_the_breach_for_its_offender_alone() -> None:
     assert end.sheet.totals == (0, 0, 9, 0)
     screen = person.screen()
     assert "A breach voids the deal" in screen and "revoke in trick 3" in screen
+    assert f"Audit: {NAMES[2]}: revoke in trick 3" in screen  # the seat by its name
 
 
 def test_a_deal_dealt_again_keeps_its_number_and_a_void_deal_adds_one() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from lodam_p2p.games.lorum import Scoring
 from lodam_p2p.ui.canvas import Canvas, Frags, frag_width
 from lodam_p2p.ui.german import CONTRACT_NAMES
+from lodam_p2p.ui.glyphs import name_seats
 from lodam_p2p.ui.lorum.model import DealSummary, LorumPanel, LorumTable, ScoreSheet
 from lodam_p2p.ui.rules_page import page_lines, rules_page
 from lodam_p2p.ui.waiting import hosted_warning
@@ -150,7 +151,8 @@ def _deal_end(model: LorumTable, end: DealSummary) -> list[Frags]:
     audit = "class:dim" if calm else "class:notice.error"
     if end.round_over:
         lines += [[], *_round_over(model, end)]
-    return [*lines, [], [(audit, f"Audit: {end.audit}")], [],
+    said = name_seats(end.audit, model.name)  # "seat 2: revoke …" names the seat
+    return [*lines, [], [(audit, f"Audit: {said}")], [],
             [("class:panel.key", "Enter: continue    s: score sheet")]]
 
 
