@@ -95,4 +95,4 @@ def _lobby_row(row: Any) -> LobbyRow:
         return LobbyRow(row.label, row.broker, found=found)
     # the label (oak#7f3a): the host's fingerprint shown, and pinned when joined
     return LobbyRow(row.label, row.broker, len(a.seated), a.seats, a.state, a.host, found,
-                    a.joinable, a.game)
+                    a.joinable, a.game, tuple(a.seated))

@@ -1,10 +1,10 @@
 """The lobby screen: the tables found on the LAN and on a broker, and a new table's form.
 
-Two modes. *Tables*: one line per table (name, seats taken, state, host, where it was
-found); ↑/↓ choose, Enter joins, ``c`` creates, ``r`` looks again, ``q`` leaves. *Create*:
-a form — table name, seats, bots for the empty seats, rules options as ``k=v`` — where
-↑/↓ choose a field, typing edits it, Enter on "Create" opens the table. Rendering is a
-pure function of :class:`LobbyModel`, like the table screen.
+Two modes. *Tables*: one line per table (name, seats taken, state, who sits there by
+name, where it was found); ↑/↓ choose, Enter joins, ``c`` creates, ``r`` looks again,
+``q`` leaves. *Create*: a form — table name, seats, bots for the empty seats, rules
+options as ``k=v`` — where ↑/↓ choose a field, typing edits it, Enter on "Create" opens
+the table. Rendering is a pure function of :class:`LobbyModel`, like the table screen.
 
 Every table is listed with its game (its announcement says which); a new table plays the
 lobby's game (``lodam play --game NAME --lobby``), its seats and options checked by that
@@ -38,6 +38,8 @@ class LobbyRow:
     found: str = ""
     joinable: bool = True
     game: str | None = None  #: None: only seen on the LAN, no announcement read
+    #: the names of those seated, in seat order, as the announcement gives them
+    players: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +65,8 @@ class Mode(enum.Enum):
 FIELDS = ("table", "seats", "bots", "options", "create")
 LABELS = {"table": "Table name", "seats": "Seats", "bots": "Bots for empty seats",
           "options": "Rules options (k=v …)", "create": ""}
+#: The width of the lobby's column of who sits at each table.
+PLAYERS_WIDTH = 24
 #: What the bots field does, under the form.
 BOTS_HINT = "bots: one name fills every empty seat (a list: the last fills); empty: none"
 #: A new table's seats, before the person changes them (else the game's most).
@@ -190,8 +194,8 @@ def _title(model: LobbyModel) -> str:
 
 
 def _tables(canvas: Canvas, model: LobbyModel) -> None:
-    canvas.put_text(2, 1, f"{'TABLE':<18}{'GAME':<7}{'SEATS':<7}{'STATE':<10}{'HOST':<14}FOUND",
-                    "class:dim")
+    canvas.put_text(2, 1, f"{'TABLE':<18}{'GAME':<7}{'SEATS':<7}{'STATE':<10}"
+                          f"{'PLAYERS':<{PLAYERS_WIDTH}}FOUND", "class:dim")
     if not model.rows:
         text = "looking for tables…" if model.looking else \
             "no tables found: press c to create one, r to look again"
@@ -199,10 +203,20 @@ def _tables(canvas: Canvas, model: LobbyModel) -> None:
     for i, row in enumerate(model.rows[: max(0, canvas.height - 7)]):
         seats = "?" if row.seats is None else f"{row.seated}/{row.seats}"
         line = (f"{row.table[:17]:<18}{(row.game or '?')[:6]:<7}{seats:<7}{row.state:<10}"
-                f"{shown_name(row.host)[:13]:<14}{row.found}")
+                f"{_players(row):<{PLAYERS_WIDTH}}{row.found}")
         style = "class:choice.cursor" if i == model.cursor else (
             "" if row.joinable else "class:dim")
         canvas.put_text(3 + i, 1, line, style)
+
+
+def _players(row: LobbyRow) -> str:
+    """Who sits at ``row``'s table, by name (the host is known by the table's
+    fingerprint), cut to the column."""
+    if row.seats is None:
+        return "?"
+    names = ", ".join(shown_name(name) for name in row.players) or "nobody yet"
+    width = PLAYERS_WIDTH - 1
+    return names if len(names) <= width else names[: width - 1] + "…"
 
 
 def _form(canvas: Canvas, model: LobbyModel) -> None:

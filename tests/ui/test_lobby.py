@@ -5,8 +5,10 @@ from __future__ import annotations
 from lodam_p2p.ui.glyphs import Glyphs
 from lodam_p2p.ui.lobby import LobbyModel, LobbyRow, Mode, render_lobby
 
-ROWS = [LobbyRow("oak", "mqtt://10.0.0.2:1883", 2, 5, "open", "ann", "broker+lan"),
-        LobbyRow("elm", "mqtt://10.0.0.3:1883", 4, 4, "full", "bob", "broker", False),
+ROWS = [LobbyRow("oak", "mqtt://10.0.0.2:1883", 2, 5, "open", "p0a1b2c3d4e5f6a7b8c9d",
+                 "broker+lan", players=("ann", "Moll")),
+        LobbyRow("elm", "mqtt://10.0.0.3:1883", 4, 4, "full", "p9f8e7d6c5b4a3f2e1d0c",
+                 "broker", False, players=("bob", "cy", "di", "ed")),
         LobbyRow("ash", "mqtt://10.0.0.4:1883", found="lan")]
 
 
@@ -16,7 +18,8 @@ def text(model: LobbyModel, ascii: bool = False) -> str:
 
 def test_tables_are_listed_with_seats_state_and_host() -> None:
     screen = text(LobbyModel(rows=list(ROWS)))
-    assert "oak" in screen and "2/5" in screen and "open" in screen and "ann" in screen
+    assert "oak" in screen and "2/5" in screen and "open" in screen and "ann, Moll" in screen
+    assert "PLAYERS" in screen and "p0a1b2" not in screen  # names, not the host's peer id
     assert "4/4" in screen and "full" in screen
     assert "ash" in screen and "?" in screen
     assert "c create a table" in screen
@@ -76,10 +79,12 @@ def test_the_title_names_no_game_but_the_one_a_new_table_plays() -> None:
         assert text(model).splitlines()[0].strip() == f"Lobby · a new table of {title}"
 
 
-def test_a_long_host_name_is_cut_to_its_column() -> None:
-    rows = [LobbyRow("oak", "mqtt://h:1883", 2, 5, "open", "A" * 500, "broker")]
+def test_long_names_are_cut_to_their_column() -> None:
+    rows = [LobbyRow("oak", "mqtt://h:1883", 2, 5, "open", "p1", "broker",
+                     players=("A" * 500, "Bo"))]
     line = next(ln for ln in text(LobbyModel(rows=rows)).splitlines() if "oak" in ln)
-    assert "A" * 13 in line and "A" * 14 not in line and line.rstrip().endswith("broker")
+    assert "A" * 22 + "…" in line and "A" * 23 not in line
+    assert line.rstrip().endswith("broker") and len(line.rstrip()) < 80
 
 
 def test_the_bots_field_fills_every_empty_seat_or_none() -> None:
