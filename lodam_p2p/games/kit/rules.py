@@ -13,7 +13,7 @@ import enum
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 E = TypeVar("E", bound=enum.Enum)
 C = TypeVar("C")
@@ -124,6 +124,48 @@ def options_from_mapping(
             raise OptionError(f"unknown option {name!r} (known: {', '.join(sorted(known))})")
         converted[name] = convert(name, raw)
     return cls(**converted)
+
+
+class OptionDoors:
+    """The doors of a game's frozen ``Options`` dataclass, written once: from JSON-ish
+    values, from the CLI's ``k=v`` texts, and back to JSON-ready values.
+
+    A game's ``Options`` inherits them and names its own readers: ``convert_option``
+    (one JSON-ish value to the field's type, or ``OptionError``), ``option_from_text``
+    (one ``k=v`` text to a JSON-ish value) and, where a field is not an enum or plain
+    JSON, ``plain_option`` (one field's value back to JSON)."""
+
+    __slots__ = ()
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @staticmethod
+    def convert_option(name: str, raw: object) -> object:
+        """One JSON-ish value to the option's type, or ``OptionError``."""
+        return raw
+
+    @staticmethod
+    def option_from_text(name: str, text: str) -> object:
+        """A ``k=v`` value: JSON when it parses, else the text."""
+        return json_or_text(text)
+
+    @staticmethod
+    def plain_option(name: str, value: object) -> object:
+        """One option's value as JSON: an enum by its value."""
+        return value.value if isinstance(value, enum.Enum) else value
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, object]) -> Self:
+        """Options from JSON-ish values; ``OptionError`` naming the bad option."""
+        return options_from_mapping(cls, values, cls.convert_option)
+
+    @classmethod
+    def parse_assignments(cls, items: Iterable[str]) -> Self:
+        """Options from ``["name=value", …]`` (the CLI's ``--option k=v``)."""
+        return cls.from_mapping(assignments(items, cls.option_from_text))
+
+    def to_mapping(self) -> dict[str, object]:
+        """JSON-ready values; ``Options.from_mapping(o.to_mapping()) == o``."""
+        return {f.name: self.plain_option(f.name, getattr(self, f.name)) for f in fields(self)}
 
 
 def assignments(items: Iterable[str], value_of: Callable[[str, str], object]) -> dict[str, object]:

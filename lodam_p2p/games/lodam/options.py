@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
-from lodam_p2p.games.kit.rules import assignments, enum_option, json_or_text, options_from_mapping
+from lodam_p2p.games.kit.rules import OptionDoors, enum_option
 from lodam_p2p.games.lodam.actions import OptionError
 
 FULL_PACK_SIZE = 52
@@ -33,8 +32,9 @@ class ExchangeRule(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
-    """Every table option; the defaults are those of RULES.md section 12."""
+class Options(OptionDoors):
+    """Every table option; the defaults are those of RULES.md section 12. Read from
+    ``["lives=2", "declare_out=true"]`` by :meth:`parse_assignments` (the kit's doors)."""
 
     rank_order: RankOrder = RankOrder.WILLUGHBY
     lives: int = 3
@@ -51,23 +51,10 @@ class Options:
     def __post_init__(self) -> None:
         _check(self)
 
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, object]) -> Options:
-        """Options from JSON-ish values; ``OptionError`` naming the bad option."""
-        return options_from_mapping(cls, values, _convert)
-
-    @classmethod
-    def parse_assignments(cls, items: Iterable[str]) -> Options:
-        """Options from ``["lives=2", "declare_out=true"]`` (the CLI's ``--option k=v``)."""
-        return cls.from_mapping(assignments(items, lambda _name, text: json_or_text(text)))
-
-    def to_mapping(self) -> dict[str, object]:
-        """JSON-ready values; ``Options.from_mapping(o.to_mapping()) == o``."""
-        out: dict[str, object] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = value.value if isinstance(value, enum.Enum) else value
-        return out
+    @staticmethod
+    def convert_option(name: str, raw: object) -> object:
+        """One JSON value to the option's type, or ``OptionError``."""
+        return _convert(name, raw)
 
     def short_deck(self, active_players: int) -> bool:
         """Whether a deal among ``active_players`` uses the 32-card pack."""

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
-from lodam_p2p.games.kit.rules import assignments, enum_option, json_or_text, options_from_mapping
+from lodam_p2p.games.kit.rules import OptionDoors, enum_option, json_or_text
 from lodam_p2p.games.lorum.actions import OptionError
 
 MIN_PLAYERS = 3
@@ -53,8 +52,9 @@ class LorumStart(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
-    """Every table option; the defaults are those of LORUM.md section 9."""
+class Options(OptionDoors):
+    """Every table option; the defaults are those of LORUM.md section 9. Read from
+    ``["rounds=2", "contracts=reds,lorum"]`` by :meth:`parse_assignments` (the kit's doors)."""
 
     rounds: int = 1
     contracts: tuple[Contract, ...] = CONTRACTS
@@ -70,27 +70,22 @@ class Options:
     def __post_init__(self) -> None:
         _check(self)
 
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, object]) -> Options:
-        """Options from JSON-ish values; ``OptionError`` naming the bad option."""
-        return options_from_mapping(cls, values, _convert)
+    @staticmethod
+    def convert_option(name: str, raw: object) -> object:
+        """One JSON value to the option's type, or ``OptionError``."""
+        return _convert(name, raw)
 
-    @classmethod
-    def parse_assignments(cls, items: Iterable[str]) -> Options:
-        """Options from ``["rounds=2", "contracts=reds,lorum"]`` (``--option k=v``)."""
-        return cls.from_mapping(assignments(items, _from_text))
+    @staticmethod
+    def option_from_text(name: str, text: str) -> object:
+        """A ``k=v`` value: a comma list for ``contracts``, else JSON when it parses."""
+        return _from_text(name, text)
 
-    def to_mapping(self) -> dict[str, object]:
-        """JSON-ready values; ``Options.from_mapping(o.to_mapping()) == o``."""
-        out: dict[str, object] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, enum.Enum):
-                value = value.value
-            elif f.name == "contracts":
-                value = [c.value for c in value]
-            out[f.name] = value
-        return out
+    @staticmethod
+    def plain_option(name: str, value: object) -> object:
+        """One option's value as JSON: the contracts as a list of their names."""
+        if name == "contracts" and isinstance(value, tuple):
+            return [c.value for c in value]
+        return OptionDoors.plain_option(name, value)
 
     def fifth_points(self) -> int:
         """Points of the scoring trick of ``fifth``: 8 for the fifth, 5 for the sixth."""
