@@ -107,6 +107,26 @@ class Deck(Generic[C]):
         return parse_card_list(texts, self.parse)
 
 
+# -- actions ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCard(Generic[C]):
+    """An action of ``seat`` that names one card (``None`` where a game lets it name none).
+    A game's action subclasses it with its own card type and its ``decision``."""
+
+    seat: int
+    card: C
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlay(SeatCard[C]):
+    """Play ``card`` to the trick: every trick game's commonest action."""
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
 # -- options ----------------------------------------------------------------------------
 
 

@@ -31,23 +31,16 @@ class Decision(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Play(rules.CardPlay[Card]):
     """Play ``card`` to the current trick."""
 
-    seat: int
-    card: Card
     decision: ClassVar[Decision] = Decision.PLAY
-
-    def __str__(self) -> str:
-        return f"play {self.card}"
 
 
 @dataclass(frozen=True, slots=True)
-class Offer:
+class Offer(rules.SeatCard[Card | None]):
     """Offer ``card`` face down in an exchange window; ``None`` makes no offer."""
 
-    seat: int
-    card: Card | None
     decision: ClassVar[Decision] = Decision.OFFER
 
     def __str__(self) -> str:
@@ -55,11 +48,9 @@ class Offer:
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(rules.SeatCard[Card | None]):
     """Accept the offer on the table with ``card`` (same kind); ``None`` declines."""
 
-    seat: int
-    card: Card | None
     decision: ClassVar[Decision] = Decision.ANSWER
 
     def __str__(self) -> str:

@@ -27,23 +27,16 @@ class Decision(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Play(rules.CardPlay[Card]):
     """Play ``card`` to the trick (or lead or continue a Quartet run)."""
 
-    seat: int
-    card: Card
     decision: ClassVar[Decision] = Decision.PLAY
-
-    def __str__(self) -> str:
-        return f"play {self.card}"
 
 
 @dataclass(frozen=True, slots=True)
-class Lay:
+class Lay(rules.SeatCard[Card]):
     """Lorum: lay ``card`` to the rows."""
 
-    seat: int
-    card: Card
     decision: ClassVar[Decision] = Decision.LAY
 
     def __str__(self) -> str:
