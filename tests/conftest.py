@@ -11,10 +11,10 @@ loopback ports.
   missing: ``.ci/run`` installs it.
 - ``make_mosquitto`` — a factory taking extra configuration lines (e.g.
   ``"allow_anonymous false"``), for brokers set up differently.
-- ``amqtt_broker`` — the embedded amqtt broker (``lodam_p2p.broker``) running in a
+- ``amqtt_broker`` — the embedded amqtt broker (``lodam_p2p.transport.broker``) running in a
   thread of its own (``.url``, ``.port``); usable from sync tests, ``asyncio.run``
   scenarios and child processes alike. A test that wants the broker in its own event
-  loop uses ``lodam_p2p.broker.EmbeddedBroker`` directly.
+  loop uses ``lodam_p2p.transport.broker.EmbeddedBroker`` directly.
 
 Property tests draw the same examples on every run (hypothesis's ``derandomize``): a
 run of the suite passes or fails by the code alone, never by the draw. To explore new

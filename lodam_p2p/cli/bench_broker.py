@@ -17,9 +17,9 @@ import statistics
 import time
 from collections.abc import AsyncIterator
 
-from lodam_p2p.broker import EmbeddedBroker, private_mosquitto
 from lodam_p2p.cli import CliError
 from lodam_p2p.transport.base import Message, TransportError
+from lodam_p2p.transport.broker import EmbeddedBroker, private_mosquitto
 from lodam_p2p.transport.mqtt import MqttTransport
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 

@@ -45,7 +45,6 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.broker_list import add_broker
 from lodam_p2p.cli.netrun import bot_seats, check_broker, parse_options
@@ -58,6 +57,7 @@ from lodam_p2p.session.runner import Session
 from lodam_p2p.session.table import _run_all, _sessions, mqtt_connector, table_game
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport import PresenceSpec, Transport
+from lodam_p2p.transport.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
 from lodam_p2p.transport.brokers import rotated
 
 #: The exit status of an interrupted run (128 + SIGINT, as a shell reports it).

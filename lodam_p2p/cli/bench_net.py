@@ -76,7 +76,6 @@ import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
-from lodam_p2p.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bench_deal import us_per_mult
 from lodam_p2p.cli.broker_list import add_broker
@@ -88,6 +87,7 @@ from lodam_p2p.session.keys import new_identity
 from lodam_p2p.session.link import Link
 from lodam_p2p.session.lobby import HostDesk, check_playable
 from lodam_p2p.session.table import find_announcement, mqtt_connector
+from lodam_p2p.transport.broker import LOOPBACK, EmbeddedBroker, ListenAddress, private_mosquitto
 from lodam_p2p.transport.brokers import parse_brokers, rotated
 from lodam_p2p.transport.url import BrokerUrl
 

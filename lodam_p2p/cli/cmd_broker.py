@@ -5,7 +5,7 @@ party one fixed broker: ``lodam broker --listen 0.0.0.0:1883`` and everyone pass
 ``--broker mqtt://<this machine>:1883``. Without ``--listen`` it stays on loopback.
 
 ``lodam host`` without ``--broker`` runs one too, as a process of its own that outlives
-a crashed host (:mod:`lodam_p2p.hostbroker`): ``--record`` tells it where to write its
+a crashed host (:mod:`lodam_p2p.transport.hostbroker`): ``--record`` tells it where to write its
 pid and port, ``--idle-exit`` ends it once nobody has been connected for a while, and
 ``--drain`` lets the seats still connected when it is stopped say their last word.
 """
@@ -21,8 +21,14 @@ import signal
 import sys
 from pathlib import Path
 
-from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, EmbeddedBroker, ListenAddress
 from lodam_p2p.cli import CliError
+from lodam_p2p.transport.broker import (
+    LOOPBACK,
+    MQTT_PORT,
+    BrokerStartError,
+    EmbeddedBroker,
+    ListenAddress,
+)
 
 #: Exit status when the broker cannot start.
 EXIT_BROKER = 1
@@ -110,7 +116,7 @@ async def serve(listen: ListenAddress, stop: asyncio.Event | None = None, *,
 
 def _tell_reachable(broker: EmbeddedBroker) -> None:
     """Say where other machines reach the broker (this machine's LAN addresses)."""
-    from lodam_p2p.discovery import reachable_urls  # noqa: PLC0415 - zeroconf is slow
+    from lodam_p2p.transport.discovery import reachable_urls  # noqa: PLC0415 - zeroconf is slow
 
     urls = reachable_urls(broker.listen.host, broker.port)
     if urls:

@@ -26,7 +26,6 @@ import contextlib
 import sys
 from collections.abc import Iterator
 
-from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, ListenAddress
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bot_flags import Lineup
 from lodam_p2p.cli.cmd_bots import add_bot_arguments, bot_setup
@@ -45,10 +44,11 @@ from lodam_p2p.cli.netrun import (
     spectator_for,
     timing_for,
 )
-from lodam_p2p.hostbroker import host_broker, on_loopback
 from lodam_p2p.session import Timing, host_table
 from lodam_p2p.session.journal import HOST, Journal
 from lodam_p2p.tableplan import MatchOutcome
+from lodam_p2p.transport.broker import LOOPBACK, MQTT_PORT, BrokerStartError, ListenAddress
+from lodam_p2p.transport.hostbroker import host_broker, on_loopback
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
 @contextlib.contextmanager
 def table_broker(broker: str | None, listen: str | None, journal: Journal,
                  timing: Timing) -> Iterator[str]:
-    """``--broker``, else the host's own broker process (:mod:`lodam_p2p.hostbroker`),
+    """``--broker``, else the host's own broker process (:mod:`lodam_p2p.transport.hostbroker`),
     recorded in the journal's directory and stopped at the end."""
     if broker is not None:
         yield broker

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.broker_list import BrokerList, check_brokers
-from lodam_p2p.discovery import ALL_INTERFACES, Interfaces, TableAdvert, browse
 from lodam_p2p.transport.base import TransportError
 from lodam_p2p.transport.brokers import parse_brokers
+from lodam_p2p.transport.discovery import ALL_INTERFACES, Interfaces, TableAdvert, browse
 from lodam_p2p.transport.lobby import SHORT_PRINT, TableAnnouncement, read_lobby
 from lodam_p2p.transport.mqtt import MqttTransport
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl

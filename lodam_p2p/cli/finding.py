@@ -1,7 +1,7 @@
 """Finding a table by name: DNS-SD on the LAN, then a broker address that answers.
 
 ``lodam join oak`` and ``lodam bot NAME --table oak`` without ``--broker`` look for the
-table's advert (``_lodam._tcp``, :mod:`lodam_p2p.discovery`) and take the first of its
+table's advert (``_lodam._tcp``, :mod:`lodam_p2p.transport.discovery`) and take the first of its
 announced broker addresses that accepts a connection. A table this machine hosts on
 loopback is not advertised; it is found on the local broker (``mqtt://127.0.0.1:1883``)
 when that broker announces it. A table not found yet is waited for, with one
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 import ifaddr
 
-from lodam_p2p.discovery import SERVICE_TYPE, TableAdvert, browse
 from lodam_p2p.transport.base import TransportError
+from lodam_p2p.transport.discovery import SERVICE_TYPE, TableAdvert, browse
 from lodam_p2p.transport.lobby import read_lobby, split_label
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 

@@ -103,12 +103,12 @@ def choose_driver(args: argparse.Namespace) -> Driver:
 
 
 async def _own_broker(directory: Any, listen: str | None, timing: Any) -> Any:
-    """The host's broker process (:mod:`lodam_p2p.hostbroker`), started (or found again)
+    """The host's broker process (:mod:`lodam_p2p.transport.hostbroker`), started (or found again)
     off the event loop; a :class:`SessionError` if it cannot start."""
     # the broker and the session: loaded when a table is hosted here
-    from lodam_p2p.broker import BrokerStartError, ListenAddress  # noqa: PLC0415
-    from lodam_p2p.hostbroker import host_broker  # noqa: PLC0415
     from lodam_p2p.session import SessionError  # noqa: PLC0415
+    from lodam_p2p.transport.broker import BrokerStartError, ListenAddress  # noqa: PLC0415
+    from lodam_p2p.transport.hostbroker import host_broker  # noqa: PLC0415
 
     try:
         address = ListenAddress.parse(listen) if listen else ListenAddress("127.0.0.1", 1883)

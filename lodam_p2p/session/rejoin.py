@@ -78,7 +78,7 @@ journal, and adopts the same state, so the host's ``--json`` line is the one eve
 prints. The others never needed the watcher: while it is gone they wait only for its
 seats, as for any seat that is away. A host without seats of its own follows the table
 to the result its seats publish (see Limits). The embedded broker of ``lodam host`` runs
-in a process of its own (:mod:`lodam_p2p.hostbroker`), so a killed host does not take
+in a process of its own (:mod:`lodam_p2p.transport.hostbroker`), so a killed host does not take
 the table's broker with it.
 
 *Giving up.* When a seat stays away past ``rejoin_grace`` it has left: it is blamed

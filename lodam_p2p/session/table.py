@@ -24,7 +24,6 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.broker import LOOPBACK, MQTT_PORT, BrokerStartError, EmbeddedBroker, ListenAddress
 from lodam_p2p.games import DEFAULT_GAME, Game, GameError, get_game
 from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress
 from lodam_p2p.session.course import Timing
@@ -37,6 +36,13 @@ from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.runner import Session
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport import ConnectError, PresenceSpec, Transport, open_transport, topics
+from lodam_p2p.transport.broker import (
+    LOOPBACK,
+    MQTT_PORT,
+    BrokerStartError,
+    EmbeddedBroker,
+    ListenAddress,
+)
 from lodam_p2p.transport.lobby import TableAnnouncement, fingerprint, read_lobby, split_label
 
 log = logging.getLogger("lodam_p2p.session")
@@ -217,7 +223,7 @@ async def host_table(*, table: str, seats: int, options: Any, local: Sequence[Se
     """Host ``table`` of ``game`` with ``seats`` seats, ``local`` of them played here.
 
     ``on_broker`` (a callable taking the broker URL) is told where others should join:
-    the first of the broker's LAN URLs (:func:`lodam_p2p.discovery.announced_brokers`,
+    the first of the broker's LAN URLs (:func:`lodam_p2p.transport.discovery.announced_brokers`,
     also in the table's announcement), else ``broker_url`` (loopback). ``transcripts``:
     a directory where every session here writes each hand's transcript.
     """
@@ -227,7 +233,7 @@ async def host_table(*, table: str, seats: int, options: Any, local: Sequence[Se
         raise SessionError(f"{len(local)} local seats at a table of {seats}")
     address = ListenAddress.parse(listen) if listen else ListenAddress(LOOPBACK, MQTT_PORT)
     async with broker_for(broker_url, address, connector) as (connect, url):
-        from lodam_p2p.discovery import announced_brokers  # noqa: PLC0415 - zeroconf is slow
+        from lodam_p2p.transport.discovery import announced_brokers  # noqa: PLC0415 - zeroconf is slow
 
         brokers = announced_brokers(url, listen) if connector is None else ()
         if callable(on_broker):
@@ -248,7 +254,7 @@ async def _advertised(table: str, brokers: tuple[str, ...], listen: str | None,
     if listen is None or not brokers:
         yield
         return
-    from lodam_p2p.discovery import Advertiser, TableAdvert, hosts_of  # noqa: PLC0415
+    from lodam_p2p.transport.discovery import Advertiser, TableAdvert, hosts_of  # noqa: PLC0415
 
     advertiser = Advertiser(TableAdvert(table, brokers[0]).signed(identity), hosts_of(brokers))
     try:

@@ -33,7 +33,7 @@ this on a faulty network)::
 Presence messages go to a :class:`PresenceTracker`; lobby announcements are
 :class:`~.lobby.TableAnnouncement` values, signed by their host, published retained on
 ``topics.announcement_topic`` (one topic per announcer).
-The embedded broker for solo play is :class:`lodam_p2p.broker.EmbeddedBroker`.
+The embedded broker for solo play is :class:`lodam_p2p.transport.broker.EmbeddedBroker`.
 """
 
 from __future__ import annotations

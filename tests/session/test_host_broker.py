@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from lodam_p2p.hostbroker import RECORD, read_record
+from lodam_p2p.transport.hostbroker import RECORD, read_record
 from tests.support.brokers import free_port
 from tests.support.procs import PATIENCE, announced, logged, wait_for
 
@@ -126,7 +126,7 @@ def test_a_host_killed_with_its_own_broker_comes_back_to_it(tmp_path: Path) -> N
 def test_a_damaged_broker_record_names_no_process_group(tmp_path: Path) -> None:
     """A record whose pid would signal a process group (or init) is read as none, so
     the host starts a broker of its own and never signals what the record names."""
-    from lodam_p2p.hostbroker import RECORD, read_record
+    from lodam_p2p.transport.hostbroker import RECORD, read_record
     url = "mqtt://127.0.0.1:1883"
     for pid, port in [(-1, 1883), (0, 1883), (1, 1883), (4242, 0), (4242, 70000)]:
         (tmp_path / RECORD).write_text(json.dumps({"pid": pid, "port": port, "url": url}))

@@ -3,7 +3,7 @@
 :class:`Mosquitto` runs ``/usr/sbin/mosquitto`` (or the one on ``PATH``) with a
 generated configuration on an ephemeral 127.0.0.1 port — never the system's 1883 —
 in a private directory, and can be stopped and started again on the same port to test
-reconnection. :class:`ThreadedAmqtt` runs :class:`lodam_p2p.broker.EmbeddedBroker` in
+reconnection. :class:`ThreadedAmqtt` runs :class:`lodam_p2p.transport.broker.EmbeddedBroker` in
 its own thread and event loop, so that synchronous tests, ``asyncio.run`` scenarios and
 child processes can all use it.
 
@@ -22,7 +22,7 @@ import threading
 import time
 from pathlib import Path
 
-from lodam_p2p.broker import EmbeddedBroker, ListenAddress
+from lodam_p2p.transport.broker import EmbeddedBroker, ListenAddress
 
 #: Where Debian puts the broker (``/usr/sbin`` is often missing from a user's PATH).
 MOSQUITTO_FALLBACK = Path("/usr/sbin/mosquitto")

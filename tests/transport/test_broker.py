@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lodam_p2p.broker import BrokerStartError, EmbeddedBroker, ListenAddress
+from lodam_p2p.transport.broker import BrokerStartError, EmbeddedBroker, ListenAddress
 from lodam_p2p.transport.mqtt import MqttTransport
 from tests.support.aio import Inbox, run
 

@@ -17,9 +17,9 @@ import pytest
 
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.broker_list import add_broker, check_brokers
-from lodam_p2p.discovery import announced_brokers
 from lodam_p2p.transport import BadBrokerUrl, BrokerUrl, ConnectError
 from lodam_p2p.transport.brokers import join_brokers, parse_brokers, rotated
+from lodam_p2p.transport.discovery import announced_brokers
 from lodam_p2p.transport.mqtt import Backoff, MqttTransport
 from tests.support.aio import run
 from tests.support.brokers import Mosquitto, free_port

@@ -13,7 +13,7 @@ import pytest
 
 from lodam_p2p.cli import main
 from lodam_p2p.cli.cmd_tables import gather_tables
-from lodam_p2p.discovery import Advertiser, BadAdvert, TableAdvert, browse
+from lodam_p2p.transport.discovery import Advertiser, BadAdvert, TableAdvert, browse
 from lodam_p2p.transport.mqtt import MqttTransport
 from lodam_p2p.transport.url import BrokerUrl
 from tests.support.aio import run

@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.cli import build_parser
 from lodam_p2p.cli.finding import Finder, TableNotFound
-from lodam_p2p.discovery import TableAdvert
+from lodam_p2p.transport.discovery import TableAdvert
 
 HOST_KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 OAK = TableAdvert("oak", "mqtt://10.213.0.2:1883", also=("mqtt://192.168.7.2:1883",)).signed(

@@ -8,7 +8,9 @@ import ifaddr
 import pytest
 
 from lodam_p2p.cli.cmd_tables import TableRow, render
-from lodam_p2p.discovery import (
+from lodam_p2p.games import get_game
+from lodam_p2p.session.lobby import HostDesk
+from lodam_p2p.transport.discovery import (
     TableAdvert,
     announced_brokers,
     hosts_of,
@@ -16,9 +18,7 @@ from lodam_p2p.discovery import (
     reachable_urls,
     with_addresses,
 )
-from lodam_p2p.games import get_game
-from lodam_p2p.hostbroker import on_loopback
-from lodam_p2p.session.lobby import HostDesk
+from lodam_p2p.transport.hostbroker import on_loopback
 from lodam_p2p.transport.lobby import BadAnnouncement, TableAnnouncement, signed_bytes
 from tests.support.announcing import host_key
 
@@ -142,9 +142,9 @@ def test_lodam_broker_on_every_address_says_where_other_machines_reach_it(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import asyncio
 
-    from lodam_p2p import discovery
-    from lodam_p2p.broker import ListenAddress
     from lodam_p2p.cli.cmd_broker import serve
+    from lodam_p2p.transport import discovery
+    from lodam_p2p.transport.broker import ListenAddress
     from tests.support.aio import run
 
     monkeypatch.setattr(discovery.ifaddr, "get_adapters", lambda: LAPTOP)

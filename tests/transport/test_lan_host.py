@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from lodam_p2p.discovery import lan_addresses
-from lodam_p2p.hostbroker import read_record
+from lodam_p2p.transport.discovery import lan_addresses
+from lodam_p2p.transport.hostbroker import read_record
 from tests.support.brokers import free_port
 from tests.support.procs import PATIENCE, lobby, logged, wait_for
 

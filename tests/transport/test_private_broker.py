@@ -7,14 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lodam_p2p.broker import private_mosquitto
+from lodam_p2p.transport.broker import private_mosquitto
 from tests.support.procs import ended, listening, wait_for
 
 #: A command that starts the private broker, says the broker's process id and port, and
 #: waits to be killed.
 _COMMAND = """
 import os, sys
-from lodam_p2p.broker import private_mosquitto
+from lodam_p2p.transport.broker import private_mosquitto
 from tests.transport.test_private_broker import _children
 with private_mosquitto() as url:
     assert url is not None

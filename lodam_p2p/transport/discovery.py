@@ -50,7 +50,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from lodam_p2p.broker import ListenAddress
+from lodam_p2p.transport.broker import ListenAddress
 from lodam_p2p.transport.topics import PROTOCOL_VERSION, check_name, is_valid_name
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 

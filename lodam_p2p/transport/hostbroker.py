@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from lodam_p2p.broker import BrokerStartError, ListenAddress
+from lodam_p2p.transport.broker import BrokerStartError, ListenAddress
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 
 #: The broker's record in the host's state directory.
