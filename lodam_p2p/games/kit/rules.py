@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
@@ -105,6 +105,17 @@ class Deck(Generic[C]):
     def parse_cards(self, texts: object) -> tuple[C, ...]:
         """Parse a list of card strings; ``ValueError`` naming the first bad one."""
         return parse_card_list(texts, self.parse)
+
+
+def check_hand_sizes(players: int, hand_sizes: Sequence[int], hands: Sequence[Sized]) -> None:
+    """Hands given for a determinized world must be one per seat, each as large as the
+    public deal says; ``MalformedInput`` naming the first that is not."""
+    if len(hands) != players:
+        raise MalformedInput(f"need one hand per seat ({players}), got {len(hands)}")
+    for seat, hand in enumerate(hands):
+        if len(hand) != hand_sizes[seat]:
+            held = hand_sizes[seat]
+            raise MalformedInput(f"seat {seat} holds {held} cards, given {len(hand)}")
 
 
 # -- actions ----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import attrgetter
 
+from lodam_p2p.games.kit.rules import check_hand_sizes
 from lodam_p2p.games.lodam.actions import Action, MalformedInput, RulesError, default_for
 from lodam_p2p.games.lodam.cards import (
     CARD_KINDS,
@@ -240,12 +241,7 @@ def _check_determinization(
     offer_card: Card | None,
 ) -> None:
     """Given hands and talon must fit the public deal exactly (see ``from_public``)."""
-    if len(hands) != public.players:
-        raise MalformedInput(f"need one hand per seat ({public.players}), got {len(hands)}")
-    for seat, hand in enumerate(hands):
-        if len(hand) != public.hand_sizes[seat]:
-            held = public.hand_sizes[seat]
-            raise MalformedInput(f"seat {seat} holds {held} cards, given {len(hand)}")
+    check_hand_sizes(public.players, public.hand_sizes, hands)
     if len(talon) != public.talon_size:
         raise MalformedInput(f"the talon holds {public.talon_size} cards, given {len(talon)}")
     if public.trump_card is not None and (not talon or talon[0] != public.trump_card):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from lodam_p2p.games.kit.rules import check_hand_sizes
 from lodam_p2p.games.lorum.actions import (
     ANNOUNCES,
     LAYS_BY_MASK,
@@ -375,12 +376,7 @@ def _check_hands(
 
 def _check_world(public: PublicDeal, hands: tuple[tuple[Card, ...], ...]) -> None:
     """Hands given to ``from_public`` must fit the public deal exactly."""
-    if len(hands) != public.players:
-        raise MalformedInput(f"need one hand per seat ({public.players}), got {len(hands)}")
-    for seat, hand in enumerate(hands):
-        if len(hand) != public.hand_sizes[seat]:
-            held = public.hand_sizes[seat]
-            raise MalformedInput(f"seat {seat} holds {held} cards, given {len(hand)}")
+    check_hand_sizes(public.players, public.hand_sizes, hands)
     if not all(type(c) is Card for h in hands for c in h):
         raise MalformedInput("hands must hold Card objects")
     everything = [c for h in hands for c in h]
