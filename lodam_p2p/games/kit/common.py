@@ -10,10 +10,10 @@ handed back through the interface (a match, a deal, options) before it uses it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from lodam_p2p.games.kit.values import Card, GameError, OptionRow
+from lodam_p2p.games.kit.values import Card, GameError, OptionRow, SeatRange, WireAction
 
 T = TypeVar("T")
 
@@ -68,9 +68,58 @@ class OptionsOfType:
         return card
 
 
+class EngineDoors:
+    """The match, deal and wire methods of :class:`~lodam_p2p.games.interface.Game` that
+    an engine answers the same way in every game: a match starts by ``Match.start(options,
+    players, first_dealer)`` after the seat count is checked, a deal's public part is its
+    ``public``, and actions cross the wire by the game's codec module (``encode``,
+    ``decode``). Put it before ``Game``; the game names its types."""
+
+    #: The engine's match type (``Match.start(options, players, first_dealer)``).
+    match_type: ClassVar[type[Any]]
+    #: The engine's deal type (``deal.public`` is its public part).
+    deal_type: ClassVar[type[Any]]
+    #: The game's action codec module: ``encode(action)`` and ``decode(seat, wire)``.
+    action_codec: Any
+    #: How the game names its values in errors (``a Lodam deal``).
+    noun: ClassVar[str]
+    seats: SeatRange
+    title: str
+    options_type: type
+
+    def start_match(self, options: Any, players: int, first_dealer: int) -> Any:
+        """A new match of ``players`` seats; ``ValueError`` for a count the game refuses."""
+        self.seats.check(players, self.title)
+        found: Any = checked(options, self.options_type, f"{self.noun} options")
+        return self.match_type.start(found, players, first_dealer)
+
+    def public_part(self, deal: Any) -> Any:
+        """What every seat knows of ``deal``."""
+        return checked(deal, self.deal_type, f"a {self.noun} deal").public
+
+    def encode_action(self, action: Any) -> WireAction:
+        """``action`` as it crosses the wire."""
+        wire: WireAction = self.action_codec.encode(action)
+        return wire
+
+    def decode_action(self, seat: int, wire: WireAction) -> Any:
+        """The action ``seat`` sent as ``wire``; ``ValueError`` if it is not one."""
+        return self.action_codec.decode(seat, wire)
+
+
 def checked(value: object, kind: type[T], what: str) -> T:
     """``value`` if it is a ``kind``, else :class:`GameError` saying it is not ``what``
     (a value of another game handed to this one)."""
     if not isinstance(value, kind):
         raise GameError(f"not {what}: {value!r}")
     return value
+
+
+def checker(kind: type[T], what: str) -> Callable[[object], T]:
+    """:func:`checked` for one ``kind``: a game's ``_match = checker(Match, "a Lodam
+    match")``."""
+
+    def check(value: object) -> T:
+        return checked(value, kind, what)
+
+    return check

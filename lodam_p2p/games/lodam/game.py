@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from lodam_p2p.games.interface import Game
-from lodam_p2p.games.kit.common import OptionsOfType, checked
+from lodam_p2p.games.kit.common import EngineDoors, OptionsOfType, checker
 from lodam_p2p.games.kit.deals import GameDeal, GameMatch
 from lodam_p2p.games.kit.values import (
     DealPlan,
@@ -24,7 +24,6 @@ from lodam_p2p.games.kit.values import (
     SeatRange,
     Standings,
     Turn,
-    WireAction,
     shared_ranks,
 )
 from lodam_p2p.games.lodam import codec
@@ -62,7 +61,7 @@ the last player holding counters wins. Before each trick a player may offer a co
 (K Q J) or a card (A T) in exchange. The full rules: RULES.md."""
 
 
-class LodamGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDeal]):
+class LodamGame(EngineDoors, OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDeal]):
     """Losing Lodam; see the module docstring."""
 
     name = "lodam"
@@ -70,6 +69,10 @@ class LodamGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDea
     #: RULES.md 3: 3 to 10 players start (a match plays on down to two).
     seats = SeatRange(3, 10)
     options_type = Options
+    match_type = Match
+    deal_type = Deal
+    action_codec = codec
+    noun = "Lodam"
     card_type = Card
     option_help = OPTION_HELP
     illegal_action = IllegalAction
@@ -81,10 +84,6 @@ class LodamGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDea
     state_codes = CODES
 
     # -- the match ----------------------------------------------------------------------
-
-    def start_match(self, options: Any, players: int, first_dealer: int) -> Match:
-        self.seats.check(players, self.title)
-        return Match.start(_options(options), players, first_dealer)
 
     def put_out(self, match: GameMatch, seat: int) -> None:
         m = _match(match)
@@ -173,9 +172,6 @@ class LodamGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDea
 
     # -- the deal -----------------------------------------------------------------------
 
-    def public_part(self, deal: GameDeal) -> PublicDeal:
-        return _deal(deal).public
-
     def turn(self, public: Any) -> Turn:
         """Lodam's turn order never depends on a hidden card: always a seat."""
         if not isinstance(public, PublicDeal):
@@ -219,12 +215,6 @@ class LodamGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDea
 
     # -- actions ------------------------------------------------------------------------
 
-    def encode_action(self, action: Any) -> WireAction:
-        return codec.encode(action)
-
-    def decode_action(self, seat: int, wire: WireAction) -> Action:
-        return codec.decode(seat, wire)
-
     def public_action(self, action: Any) -> Action | None:
         """An offer or an accepting answer hides its card from the others."""
         if isinstance(action, Offer | Answer) and action.card is not None:
@@ -262,16 +252,9 @@ class LodamGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDea
         return _RULES_TEXT
 
 
-def _options(options: object) -> Options:
-    return checked(options, Options, "Lodam options")
-
-
-def _match(match: object) -> Match:
-    return checked(match, Match, "a Lodam match")
-
-
-def _deal(deal: object) -> Deal:
-    return checked(deal, Deal, "a Lodam deal")
+_options = checker(Options, "Lodam options")
+_match = checker(Match, "a Lodam match")
+_deal = checker(Deal, "a Lodam deal")
 
 
 #: The game value the ``lodam_p2p.games`` entry point names.

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from lodam_p2p.games.interface import Game
-from lodam_p2p.games.kit.common import OptionsOfType, checked
+from lodam_p2p.games.kit.common import EngineDoors, OptionsOfType, checker
 from lodam_p2p.games.kit.deals import GameDeal, GameMatch
 from lodam_p2p.games.kit.values import (
     DealPlan,
@@ -90,7 +90,7 @@ beans, the most beans). With three players 7S 8S are set aside face up. The full
 LORUM.md."""
 
 
-class LorumGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDeal]):
+class LorumGame(EngineDoors, OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDeal]):
     """Lorum; see the module docstring."""
 
     name = "lorum"
@@ -98,6 +98,10 @@ class LorumGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDea
     #: LORUM.md 2: four players, three as a variant.
     seats = SeatRange(MIN_PLAYERS, MAX_PLAYERS)
     options_type = Options
+    match_type = Match
+    deal_type = Deal
+    action_codec = codec
+    noun = "Lorum"
     card_type = Card
     option_help = OPTION_HELP
     illegal_action = IllegalAction
@@ -105,10 +109,6 @@ class LorumGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDea
     state_codes = CODES
 
     # -- the match ----------------------------------------------------------------------
-
-    def start_match(self, options: Any, players: int, first_dealer: int) -> Match:
-        self.seats.check(players, self.title)
-        return Match.start(_options(options), players, first_dealer)
 
     def match_state(self, match: GameMatch) -> dict[str, Any]:
         """See :mod:`lodam_p2p.games.lorum.saved`."""
@@ -192,9 +192,6 @@ class LorumGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDea
 
     # -- the deal -----------------------------------------------------------------------
 
-    def public_part(self, deal: GameDeal) -> PublicDeal:
-        return _deal(deal).public
-
     def turn(self, public: Any) -> Turn:
         """A seat, or in Quartet's runs and at the Red King announcement the holder of
         the awaited card."""
@@ -255,12 +252,6 @@ class LorumGame(OptionsOfType, Game[Options, Deal, Action, PlayerView, PublicDea
         return wire.kind == "announce"
 
     # -- actions ------------------------------------------------------------------------
-
-    def encode_action(self, action: Any) -> WireAction:
-        return codec.encode(action)
-
-    def decode_action(self, seat: int, wire: WireAction) -> Action:
-        return codec.decode(seat, wire)
 
     def public_action(self, action: Any) -> Action:
         """Nothing in Lorum is hidden once done: cards are laid face up, a pass shows none."""
@@ -368,20 +359,10 @@ def _table_plan(plan: EnginePlan) -> DealPlan:
                     plan.fresh, tuple(range(start)))
 
 
-def _options(options: object) -> Options:
-    return checked(options, Options, "Lorum options")
-
-
-def _match(match: object) -> Match:
-    return checked(match, Match, "a Lorum match")
-
-
-def _deal(deal: object) -> Deal:
-    return checked(deal, Deal, "a Lorum deal")
-
-
-def _public(public: object) -> PublicDeal:
-    return checked(public, PublicDeal, "a Lorum public deal")
+_options = checker(Options, "Lorum options")
+_match = checker(Match, "a Lorum match")
+_deal = checker(Deal, "a Lorum deal")
+_public = checker(PublicDeal, "a Lorum public deal")
 
 
 #: The game value the ``lodam_p2p.games`` entry point names.
