@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.brokers import Mosquitto
 from tests.support.tmux import Tmux
 
 LODAM = Path(sys.executable).with_name("lodam")
@@ -95,6 +96,32 @@ def test_the_lobby_of_lorum_names_lorum_and_not_losing_lodam(tmp_path: Path) -> 
         tmux.keys("Escape")
         tmux.wait_for("a new table plays Lorum")
         tmux.keys("q")
+        assert "EXIT=0" in tmux.wait_for("EXIT=")
+    finally:
+        tmux.close()
+
+
+@pytest.mark.slow
+def test_the_lobbys_bots_fill_every_empty_seat_of_a_new_table(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
+    tmux = Tmux(f"{_env(tmp_path)}{LODAM} play --lobby --broker {mosquitto.url} "
+                f"--name Ann --bot-delay 0 --log-file {tmp_path}/lodam.log; "
+                f"echo EXIT=$?; sleep 60")
+    try:
+        tmux.wait_for("a new table plays Losing Lodam")
+        tmux.keys("c")
+        tmux.wait_for("A new table of Losing Lodam")
+        tmux.keys("Down", "BSpace", "3")  # three seats: Ann and two bots
+        tmux.wait_for("3_")
+        tmux.keys("Down", "Down", "Down")  # past the bots (heuristic) to the button
+        tmux.keys("Enter")
+        # both empty seats are taken by bots: the match begins without waiting for anyone
+        screen = tmux.wait_until(lambda s: "deal 1" in s or "still missing" in s,
+                                 "the first deal or the waiting room")
+        assert "still missing" not in screen, screen
+        tmux.keys("q")
+        tmux.wait_for("Leave the table?")
+        tmux.keys("y")
         assert "EXIT=0" in tmux.wait_for("EXIT=")
     finally:
         tmux.close()
