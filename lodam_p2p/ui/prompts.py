@@ -7,13 +7,19 @@ kept for when it is tried) and buttons for what is not a card. The cursor walks 
 list: cards first, then buttons. Each game names its own kinds (``Choice``, ``Prompt``
 of :mod:`lodam_p2p.ui.lodam.choices`; ``LorumChoice``, ``LorumPrompt``) as subclasses
 that fix the game's actions, cards and decisions.
+
+Under the cards both tables draw the same lines, written here once: the row of buttons
+with the keys' hint (:func:`button_row`), the card being typed or the status line
+(:func:`typing_line`), and the framed log (:func:`draw_log`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
+
+from lodam_p2p.ui.canvas import Canvas, Frags, clip, frag_width
 
 ActionT = TypeVar("ActionT")
 CardT = TypeVar("CardT")
@@ -78,3 +84,49 @@ def item_style(model: Pointing, index: int, choice: GameChoice[Any, Any]) -> str
     if index == model.cursor:
         styles.append("class:choice.cursor")
     return " ".join(styles)
+
+
+def button_row(model: Pointing, prompt: GamePrompt[Any, Any, Any], width: int,
+               hint: str) -> Frags:
+    """The prompt's buttons, each with its shortcut key, then ``hint`` where it fits in
+    ``width``."""
+    out: Frags = []
+    offset = len(prompt.cards)
+    for i, choice in enumerate(prompt.buttons):
+        key = f" ({choice.key})" if choice.key else ""
+        out += [(item_style(model, offset + i, choice), f"[ {choice.label}{key} ]"),
+                ("", " ")]
+    if frag_width(out) + len(hint) <= width:
+        out.append(("class:dim", hint))
+    return clip(out, width)
+
+
+class Typing(Protocol):
+    """What a screen's model holds for the line under the prompt."""
+
+    @property
+    def typed(self) -> str:
+        """The card being typed (``"q"`` of ``"qs"``), or ``""``."""
+
+    @property
+    def status(self) -> str:
+        """The one-line message under the prompt, or ``""``."""
+
+
+def typing_line(model: Typing) -> Frags | None:
+    """The card being typed, else the status message; ``None`` when there is neither
+    (the game says what the table waits for)."""
+    if model.typed:
+        return [("class:prompt", f"typing a card: {model.typed.upper()}_")]
+    if model.status:
+        return [("class:status", model.status)]
+    return None
+
+
+def draw_log(canvas: Canvas, row: int, width: int, rule: str,
+             lines: Sequence[tuple[str, str]]) -> None:
+    """The log below a rule at ``row``: ``lines`` (style, text), one a row, indented by one."""
+    canvas.put_text(row, 0, rule * width, "class:rule")
+    canvas.put_text(row, 2, " log ", "class:rule")
+    for i, (style, text) in enumerate(lines):
+        canvas.put(row + 1 + i, 1, [(style, text)], width - 1)

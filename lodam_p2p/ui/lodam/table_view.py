@@ -10,13 +10,13 @@ terminal is wide). Panels (help, last trick, end of deal …) are drawn over the
 from __future__ import annotations
 
 from lodam_p2p.games.lodam import PlayerView
-from lodam_p2p.ui.canvas import Canvas, Frags, clip, frag_width
+from lodam_p2p.ui.canvas import Canvas, Frags
 from lodam_p2p.ui.glyphs import Glyphs, sort_hand
 from lodam_p2p.ui.lodam.choices import Prompt
 from lodam_p2p.ui.lodam.model import Panel, TableModel
 from lodam_p2p.ui.lodam.panels import draw_panel
 from lodam_p2p.ui.lodam.seat_view import SEAT_LINES, SeatPlaces, card_frag, draw_trick, seat_box
-from lodam_p2p.ui.prompts import item_style
+from lodam_p2p.ui.prompts import button_row, draw_log, item_style, typing_line
 from lodam_p2p.ui.waiting import seat_list, wrap
 
 #: Width at which the log moves to a column of its own.
@@ -245,23 +245,14 @@ def _card_choices(model: TableModel, prompt: Prompt) -> Frags:
 
 
 def _buttons(model: TableModel, prompt: Prompt, width: int) -> Frags:
-    out: Frags = []
-    offset = len(prompt.cards)
-    for i, choice in enumerate(prompt.buttons):
-        key = f" ({choice.key})" if choice.key else ""
-        out += [(item_style(model, offset + i, choice), f"[ {choice.label}{key} ]"),
-                ("", " ")]
     hint = "  ←/→ choose · Enter confirm" if prompt.cards else "  ←/→ · Enter"
-    if frag_width(out) + len(hint) <= width:
-        out.append(("class:dim", hint))
-    return clip(out, width)
+    return button_row(model, prompt, width, hint)
 
 
 def _status(model: TableModel) -> Frags:
-    if model.typed:
-        return [("class:prompt", f"typing a card: {model.typed.upper()}_")]
-    if model.status:
-        return [("class:status", model.status)]
+    typing = typing_line(model)
+    if typing is not None:
+        return typing
     notice = model.notice
     if notice is not None:
         return [(f"class:notice.{notice.level.value}", notice.text)]
@@ -271,10 +262,7 @@ def _status(model: TableModel) -> Frags:
 def _log(canvas: Canvas, model: TableModel, row: int, height: int, width: int) -> None:
     if height < 2:
         return
-    canvas.put_text(row, 0, model.glyphs.rule * width, "class:rule")
-    canvas.put_text(row, 2, " log ", "class:rule")
-    for i, (style, text) in enumerate(_wrapped_tail(model, width - 1, height - 1)):
-        canvas.put(row + 1 + i, 1, [(style, text)], width - 1)
+    draw_log(canvas, row, width, model.glyphs.rule, _wrapped_tail(model, width - 1, height - 1))
 
 
 def _log_column(canvas: Canvas, model: TableModel, col: int, width: int) -> None:

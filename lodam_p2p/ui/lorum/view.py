@@ -18,7 +18,7 @@ from lodam_p2p.ui.lorum.choices import LorumPrompt
 from lodam_p2p.ui.lorum.middle import FELT_ROWS, felt_lines, turn_line
 from lodam_p2p.ui.lorum.model import LorumPanel, LorumTable
 from lodam_p2p.ui.lorum.panels import draw_lorum_panel
-from lodam_p2p.ui.prompts import item_style
+from lodam_p2p.ui.prompts import button_row, draw_log, item_style, typing_line
 from lodam_p2p.ui.rules_page import contract_title
 from lodam_p2p.ui.waiting import seat_list
 
@@ -236,30 +236,14 @@ def _card_choices(model: LorumTable, prompt: LorumPrompt) -> Frags:
 
 
 def _buttons(model: LorumTable, prompt: LorumPrompt, width: int) -> Frags:
-    out: Frags = []
-    offset = len(prompt.cards)
-    for i, choice in enumerate(prompt.buttons):
-        key = f" ({choice.key})" if choice.key else ""
-        out += [(item_style(model, offset + i, choice), f"[ {choice.label}{key} ]"),
-                ("", " ")]
-    hint = "  ←/→ choose · Enter confirm · h hint"
-    if frag_width(out) + len(hint) <= width:
-        out.append(("class:dim", hint))
-    return clip(out, width)
+    return button_row(model, prompt, width, "  ←/→ choose · Enter confirm · h hint")
 
 
 def _status(model: LorumTable, view: PlayerView) -> Frags:
-    if model.typed:
-        return [("class:prompt", f"typing a card: {model.typed.upper()}_")]
-    if model.status:
-        return [("class:status", model.status)]
-    return turn_line(model, view)
+    return typing_line(model) or turn_line(model, view)
 
 
 def _log(canvas: Canvas, model: LorumTable, row: int, height: int, width: int) -> None:
     if height < 2:
         return
-    canvas.put_text(row, 0, model.glyphs.rule * width, "class:rule")
-    canvas.put_text(row, 2, " log ", "class:rule")
-    for i, (style, text) in enumerate(model.log[-(height - 1):]):
-        canvas.put(row + 1 + i, 1, [(style, text)], width - 1)
+    draw_log(canvas, row, width, model.glyphs.rule, model.log[-(height - 1):])
