@@ -27,7 +27,7 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.ui.glyphs import Glyphs, name_seats, shown_name
+from lodam_p2p.ui.glyphs import Glyphs, name_seats, names_said, shown_name
 
 #: A seat number no one has: the spectator speaks of every seat in the third person.
 NOBODY = -1
@@ -56,7 +56,7 @@ class StoryLog:
         if isinstance(event, SeatsChanged):
             self.names = [shown_name(info.name) for info in event.seats]
         elif isinstance(event, ViewChanged):
-            self._view(event.view, event.last_action)
+            self._view(event.view, event.last_action, event.deal)
         elif isinstance(event, DealEnded):
             self.new_deal = True
             self._deal_ended(event)
@@ -68,16 +68,17 @@ class StoryLog:
             self._say(f"Match over after {event.deals} deals: {winners} "
                       f"win{'s' if len(event.winners) == 1 else ''}.")
         elif isinstance(event, Notice):
-            self._say(f"[{event.level.value}] {event.text}")
+            self._say(f"[{event.level.value}] {names_said(event.text, self.names)}")
 
     async def decide(self, view: Any) -> Any:
         """The wrapped player decides."""
         return await self.inner.decide(view)
 
-    def _view(self, view: Any, action: Any) -> None:
-        """Tell what ``view`` shows that the last one did not, or the deal it opens."""
-        if self.new_deal or self.view is None:
-            self.deals, self.new_deal = self.deals + 1, False
+    def _view(self, view: Any, action: Any, told: int = 0) -> None:
+        """Tell what ``view`` shows that the last one did not, or the deal it opens
+        (numbered ``told``, the table's number, when the table says it)."""
+        if self.new_deal or self.view is None or (told and told != self.deals):
+            self.deals, self.new_deal = told or self.deals + 1, False
             lines = self._new_deal(self.deals, view)
         else:
             lines = self._changes(self.view, view, action)
