@@ -10,8 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lodam_p2p.games.lodam import Card, Kind, RankOrder, Suit, rank_strength
+
+if TYPE_CHECKING:
+    from lodam_p2p.ui.canvas import Canvas
 
 #: Suit symbols by suit.
 SUIT_SYMBOLS = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
@@ -63,6 +67,17 @@ class Glyphs:
         if self.ascii:
             return ("+", "+", "+", "+", "-", "|")
         return ("╭", "╮", "╰", "╯", "─", "│")
+
+    def draw_box(self, canvas: Canvas, *, top: int, left: int, width: int, height: int,
+                 style: str) -> None:
+        """The outline of a box of :attr:`box` glyphs, ``width`` by ``height`` counting
+        its sides, with its top-left corner at (``top``, ``left``)."""
+        tl, tr, bl, br, h, v = self.box
+        canvas.put_text(top, left, tl + h * (width - 2) + tr, style)
+        for r in range(top + 1, top + height - 1):
+            canvas.put_text(r, left, v, style)
+            canvas.put_text(r, left + width - 1, v, style)
+        canvas.put_text(top + height - 1, left, bl + h * (width - 2) + br, style)
 
 
 #: The longest name the screen shows (``--name`` takes no more; a longer name a peer

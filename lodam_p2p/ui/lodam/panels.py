@@ -44,13 +44,9 @@ def draw_panel(canvas: Canvas, model: TableModel, width: int, bottom: int) -> No
 
 def _frame(canvas: Canvas, *, top: int, left: int, inner: int, height: int,
            model: TableModel) -> None:
-    tl, tr, bl, br, h, v = model.glyphs.box
     canvas.fill(top, left, inner + 2, height, "class:panel")
-    canvas.put_text(top, left, tl + h * inner + tr, "class:panel.border")
-    for r in range(top + 1, top + height - 1):
-        canvas.put_text(r, left, v, "class:panel.border")
-        canvas.put_text(r, left + inner + 1, v, "class:panel.border")
-    canvas.put_text(top + height - 1, left, bl + h * inner + br, "class:panel.border")
+    model.glyphs.draw_box(canvas, top=top, left=left, width=inner + 2, height=height,
+                          style="class:panel.border")
 
 
 def panel_lines(model: TableModel) -> list[Frags]:

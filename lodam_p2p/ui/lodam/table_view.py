@@ -160,12 +160,8 @@ def _middle(canvas: Canvas, model: TableModel, view: PlayerView, *, top: int, he
 def _felt(canvas: Canvas, model: TableModel, *, top: int, left: int, width: int,
           height: int) -> None:
     """The table's edge around the middle."""
-    tl, tr, bl, br, h, v = model.glyphs.box
-    canvas.put_text(top, left, tl + h * (width - 2) + tr, "class:felt")
-    for r in range(top + 1, top + height - 1):
-        canvas.put_text(r, left, v, "class:felt")
-        canvas.put_text(r, left + width - 1, v, "class:felt")
-    canvas.put_text(top + height - 1, left, bl + h * (width - 2) + br, "class:felt")
+    model.glyphs.draw_box(canvas, top=top, left=left, width=width, height=height,
+                          style="class:felt")
 
 
 def _short_names(model: TableModel) -> list[str]:

@@ -40,13 +40,9 @@ def draw_lorum_panel(canvas: Canvas, model: LorumTable, width: int, height: int)
     rows = min(len(lines) + 2, max(3, height - 1))
     top = max(1, (height - rows) // 2)
     left = max(0, (width - inner - 2) // 2)
-    tl, tr, bl, br, h, v = model.glyphs.box
     canvas.fill(top, left, inner + 2, rows, "class:panel")
-    canvas.put_text(top, left, tl + h * inner + tr, "class:panel.border")
-    for r in range(top + 1, top + rows - 1):
-        canvas.put_text(r, left, v, "class:panel.border")
-        canvas.put_text(r, left + inner + 1, v, "class:panel.border")
-    canvas.put_text(top + rows - 1, left, bl + h * inner + br, "class:panel.border")
+    model.glyphs.draw_box(canvas, top=top, left=left, width=inner + 2, height=rows,
+                          style="class:panel.border")
     for i, line in enumerate(lines[: rows - 2]):
         canvas.put(top + 1 + i, left + 2, line, inner - 2)
 

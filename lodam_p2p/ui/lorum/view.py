@@ -170,12 +170,8 @@ def _points(model: LorumTable, view: PlayerView, seat: int) -> Frags:
 
 def _felt(canvas: Canvas, model: LorumTable, view: PlayerView, *, top: int, height: int,
           left: int, width: int) -> None:
-    tl, tr, bl, br, h, v = model.glyphs.box
-    canvas.put_text(top, left, tl + h * (width - 2) + tr, "class:felt")
-    for r in range(top + 1, top + height - 1):
-        canvas.put_text(r, left, v, "class:felt")
-        canvas.put_text(r, left + width - 1, v, "class:felt")
-    canvas.put_text(top + height - 1, left, bl + h * (width - 2) + br, "class:felt")
+    model.glyphs.draw_box(canvas, top=top, left=left, width=width, height=height,
+                          style="class:felt")
     inner = width - 4
     lines = felt_lines(model, view, inner)
     block = max((frag_width(line) for line in lines), default=0)
