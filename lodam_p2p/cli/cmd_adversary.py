@@ -13,6 +13,11 @@ one a line (with ``-v``, each with what it does). At the end it prints one JSON 
 from the table (a hand voided, a seat put out, a rank kept); ``result`` is the table's
 result as this seat saw it. The attacks live in :mod:`lodam_p2p.redteam`. A table working as
 protocol/SPEC.md says refuses every attack or puts the attacker out on the evidence.
+
+The kinds named ``broker-…`` are no seat but a hostile broker (:mod:`lodam_p2p.redteam.broker`):
+``lodam adversary broker-KIND --listen HOST:PORT --upstream mqtt://…`` relays the seats
+that use ``HOST:PORT`` as their broker to the real one and misbehaves; on SIGTERM it
+prints one JSON line (``attempted``, ``learned``, and for a censor its ``victim``).
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ from lodam_p2p.cli.netrun import (
     timing_for,
 )
 from lodam_p2p.redteam.attacks import ATTACKS
+from lodam_p2p.redteam.broker import KINDS as BROKER_KINDS
+from lodam_p2p.redteam.broker import run_relay
 from lodam_p2p.redteam.seat import Adversary, attack_named
 from lodam_p2p.session import SessionError, join_table
 from lodam_p2p.tableplan import SeatPlan
@@ -52,6 +59,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("kind", nargs="?", help="the attack (see --list)")
     parser.add_argument("--list", action="store_true", help="list the attacks and exit")
     parser.add_argument("--table", help="the table (default: the first open one)")
+    parser.add_argument("--listen", help="a broker kind: HOST:PORT the seats connect to")
+    parser.add_argument("--upstream", help="a broker kind: the real broker's URL")
+    parser.add_argument("--victim", type=int, help="a broker kind: the seat it singles out")
     add_common(parser)
     add_session_options(parser)
     parser.set_defaults(run=run)
@@ -62,9 +72,18 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         for kind, kind_type in ATTACKS.items():
             print(f"{kind}\t{kind_type.summary}" if args.verbose else kind)
+        for kind, summary in BROKER_KINDS.items():
+            print(f"{kind}\t{summary}" if args.verbose else kind)
         return 0
     if args.kind is None:
         raise CliError("name an attack (see 'lodam adversary --list')")
+    if args.kind in BROKER_KINDS:
+        if not (args.listen and args.upstream):
+            raise CliError(f"{args.kind} needs --listen HOST:PORT and --upstream URL")
+        try:
+            return run_relay(args.kind, args.listen, args.upstream, args.victim, args.seed)
+        except ValueError as err:
+            raise CliError(str(err)) from None
     if args.kind not in ATTACKS:
         raise CliError(f"no attack {args.kind!r} (see 'lodam adversary --list')")
     table = check_table(args.table) if args.table is not None else None

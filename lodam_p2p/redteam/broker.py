@@ -288,15 +288,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--victim", type=int, help="the censored seat (default: seat 0)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    url = BrokerUrl.parse(args.upstream)
-    relay = Relay(args.kind, args.victim, args.seed)
+    return run_relay(args.kind, args.listen, args.upstream, args.victim, args.seed)
+
+
+def run_relay(kind: str, listen: str, upstream: str, victim: int | None = None,
+              seed: int = 0) -> int:
+    """Relay ``listen`` (HOST:PORT) to the broker at ``upstream`` as adversary ``kind``
+    until SIGTERM or SIGINT, then print the JSON report line. Raises ValueError on a bad
+    address."""
+    url = BrokerUrl.parse(upstream)
+    relay = Relay(kind, victim, seed)
 
     async def run() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        await serve(relay, _host_port(args.listen), (url.host, url.port), stop=stop)
+        await serve(relay, _host_port(listen), (url.host, url.port), stop=stop)
 
     asyncio.run(run())
     print(json.dumps(relay.report()), flush=True)

@@ -9,6 +9,7 @@ from typing import Any, cast
 
 from lodam_p2p.redteam.attacks import ATTACKS
 from lodam_p2p.redteam.attacks.rules import PredictableSeed
+from lodam_p2p.redteam.broker import KINDS as BROKER_KINDS
 from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.wire import raw_public
 
@@ -35,7 +36,10 @@ def test_the_list_names_one_kind_a_line_and_every_kind_of_the_issue() -> None:
     kinds = done.stdout.split()
     assert len(kinds) == len(set(kinds)) == len(done.stdout.splitlines())
     assert set(kinds) >= ISSUE_KINDS | ISSUE_29_KINDS
-    assert set(kinds) == set(ATTACKS) and len(kinds) >= AT_LEAST
+    assert set(kinds) == set(ATTACKS) | set(BROKER_KINDS) and len(kinds) >= AT_LEAST
+    brokers = [k for k in kinds if k.startswith("broker-")]  # issue 30: at least four
+    assert {"broker-fire-will", "broker-censor", "broker-split-view",
+            "broker-replay"} <= set(brokers)
 
 
 def test_every_kind_says_what_it_does_and_what_the_table_must_do() -> None:
