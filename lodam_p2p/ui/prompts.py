@@ -8,9 +8,10 @@ list: cards first, then buttons. Each game names its own kinds (``Choice``, ``Pr
 of :mod:`lodam_p2p.ui.lodam.choices`; ``LorumChoice``, ``LorumPrompt``) as subclasses
 that fix the game's actions, cards and decisions.
 
-Under the cards both tables draw the same lines, written here once: the row of buttons
-with the keys' hint (:func:`button_row`), the card being typed or the status line
-(:func:`typing_line`), and the framed log (:func:`draw_log`).
+Under the cards both tables draw the same lines, written here once: the question and
+the row of buttons with the keys' hint (:func:`draw_prompt`, :func:`button_row`), the
+card being typed or the status line (:func:`typing_line`), and the framed log
+(:func:`draw_log`).
 """
 
 from __future__ import annotations
@@ -99,6 +100,13 @@ def button_row(model: Pointing, prompt: GamePrompt[Any, Any, Any], width: int,
     if frag_width(out) + len(hint) <= width:
         out.append(("class:dim", hint))
     return clip(out, width)
+
+
+def draw_prompt(canvas: Canvas, row: int, width: int, model: Pointing, *,
+                prompt: GamePrompt[Any, Any, Any], hint: str) -> None:
+    """The prompt's question at ``row`` and its :func:`button_row` under it, centred."""
+    canvas.center(row, [("class:prompt", prompt.question)], 0, width)
+    canvas.center(row + 1, button_row(model, prompt, width, hint), 0, width)
 
 
 class Typing(Protocol):

@@ -16,7 +16,7 @@ from lodam_p2p.ui.lodam.choices import Prompt
 from lodam_p2p.ui.lodam.model import Panel, TableModel
 from lodam_p2p.ui.lodam.panels import draw_panel
 from lodam_p2p.ui.lodam.seat_view import SEAT_LINES, SeatPlaces, card_frag, draw_trick, seat_box
-from lodam_p2p.ui.prompts import button_row, draw_log, item_style, typing_line
+from lodam_p2p.ui.prompts import draw_log, draw_prompt, item_style, typing_line
 from lodam_p2p.ui.waiting import seat_list, wrap
 
 #: Width at which the log moves to a column of its own.
@@ -204,8 +204,7 @@ def _own(canvas: Canvas, model: TableModel, view: PlayerView, row: int, width: i
     canvas.center(row + 1, _hand(model, view), 0, width)
     prompt = model.prompt
     if prompt is not None:
-        canvas.center(row + 2, [("class:prompt", prompt.question)], 0, width)
-        canvas.center(row + 3, _buttons(model, prompt, width), 0, width)
+        draw_prompt(canvas, row + 2, width, model, prompt=prompt, hint=_hint(prompt))
     elif model.out and model.match_end is None:
         canvas.center(row + 2, [("class:prompt", "You are out of the match: watching the "
                                                   "others play it out.")], 0, width)
@@ -240,9 +239,8 @@ def _card_choices(model: TableModel, prompt: Prompt) -> Frags:
     return out[:-1]
 
 
-def _buttons(model: TableModel, prompt: Prompt, width: int) -> Frags:
-    hint = "  ←/→ choose · Enter confirm" if prompt.cards else "  ←/→ · Enter"
-    return button_row(model, prompt, width, hint)
+def _hint(prompt: Prompt) -> str:
+    return "  ←/→ choose · Enter confirm" if prompt.cards else "  ←/→ · Enter"
 
 
 def _status(model: TableModel) -> Frags:

@@ -18,7 +18,7 @@ from lodam_p2p.ui.lorum.choices import LorumPrompt
 from lodam_p2p.ui.lorum.middle import FELT_ROWS, felt_lines, turn_line
 from lodam_p2p.ui.lorum.model import LorumPanel, LorumTable
 from lodam_p2p.ui.lorum.panels import draw_lorum_panel
-from lodam_p2p.ui.prompts import button_row, draw_log, item_style, typing_line
+from lodam_p2p.ui.prompts import draw_log, draw_prompt, item_style, typing_line
 from lodam_p2p.ui.rules_page import contract_title
 from lodam_p2p.ui.waiting import seat_list
 
@@ -28,6 +28,8 @@ SEAT_LINES = 3
 SIDE = 18
 #: Lines of the person's part: own line, hand, question, buttons, status.
 OWN_LINES = 5
+#: What the keys do, beside the buttons where it fits.
+HINT = "  ←/→ choose · Enter confirm · h hint"
 
 
 def render_lorum(model: LorumTable, width: int, height: int, now: float) -> Canvas:
@@ -188,8 +190,7 @@ def _own(canvas: Canvas, model: LorumTable, view: PlayerView, row: int, width: i
     canvas.center(row + 1, _hand(model, view), 0, width)
     prompt = model.prompt
     if prompt is not None:
-        canvas.center(row + 2, [("class:prompt", prompt.question)], 0, width)
-        canvas.center(row + 3, _buttons(model, prompt, width), 0, width)
+        draw_prompt(canvas, row + 2, width, model, prompt=prompt, hint=HINT)
     elif view.options.red_king_blind and view.contract.value == "red_king":
         canvas.center(row + 2, [("class:dim", "Blind: your next card is played for you, "
                                               "face down to you too.")], 0, width)
@@ -229,10 +230,6 @@ def _card_choices(model: LorumTable, prompt: LorumPrompt) -> Frags:
         else:
             faces.append(card_frag(choice.card, model.glyphs, item_style(model, i, choice)))
     return _spaced(faces, cards)
-
-
-def _buttons(model: LorumTable, prompt: LorumPrompt, width: int) -> Frags:
-    return button_row(model, prompt, width, "  ←/→ choose · Enter confirm · h hint")
 
 
 def _status(model: LorumTable, view: PlayerView) -> Frags:
