@@ -45,6 +45,7 @@ from lodam_p2p.cli.play_seats import (
     bots_only,
     hosted,
     lineup_for,
+    screen_outcomes,
     setup_logging,
     stopped,
 )
@@ -192,22 +193,14 @@ def _screen(args: argparse.Namespace, registry: BotRegistry, lineup: Sequence[st
     # the terminal client (prompt_toolkit) loads only when a person sits down
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.lodam.client import ClientOptions, run_client  # noqa: PLC0415
-    from lodam_p2p.ui.matches import TableStopped  # noqa: PLC0415
 
     client = ClientOptions(table="offline" if args.offline else args.table, ascii=args.ascii,
                            no_color=no_color_wanted(), hint=_hint(registry),
                            hosted=hosted(args, lineup))
 
     async def screen(start_match: Any, limit: float | None) -> list[MatchOutcome]:
-        try:
-            return await run_client(start_match, client)
-        except TableStopped as err:
-            raise stopped(err, args, log_path) from None
-        except CliError:
-            raise
-        except Exception as err:  # the screen itself failed: closed, logged, one line
-            logging.getLogger(__name__).error("the screen stopped", exc_info=err)
-            raise stopped(err, args, log_path) from None
+        return await screen_outcomes(run_client(start_match, client), args, log_path,
+                                     logging.getLogger(__name__))
 
     return screen
 

@@ -34,8 +34,8 @@ from lodam_p2p.cli.play_seats import (
     bots_only,
     hosted,
     lineup_for,
+    screen_outcomes,
     setup_logging,
-    stopped,
 )
 
 if TYPE_CHECKING:
@@ -114,7 +114,6 @@ def _run(args: argparse.Namespace, options: Options, lineup: list[str],
     # the terminal client (prompt_toolkit) loads only when a person sits down
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.lorum.client import LorumSettings, run_lorum  # noqa: PLC0415
-    from lodam_p2p.ui.matches import TableStopped  # noqa: PLC0415
 
     table = "offline" if args.offline else args.table
     hint = hint_bot(registry)
@@ -122,15 +121,8 @@ def _run(args: argparse.Namespace, options: Options, lineup: list[str],
     async def screen(start_match: Any, limit: float | None) -> list[MatchOutcome]:
         settings = LorumSettings(table=table, ascii=args.ascii, no_color=no_color_wanted(),
                                  hint=hint, hold_limit=limit, hosted=hosted(args, lineup))
-        try:
-            return await run_lorum(start_match, settings)
-        except TableStopped as err:
-            raise stopped(err, args, log_path) from None
-        except CliError:
-            raise
-        except Exception as err:  # the screen itself failed: closed, logged, one line
-            logging.getLogger(__name__).error("the screen stopped", exc_info=err)
-            raise stopped(err, args, log_path) from None
+        return await screen_outcomes(run_lorum(start_match, settings), args, log_path,
+                                     logging.getLogger(__name__))
 
     return play_with_person(args, options, lineup, registry=registry, driver=driver,
                             bots=bot_seats, screen=screen, log_path=log_path)

@@ -15,7 +15,7 @@ import logging
 import logging.handlers
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from lodam_p2p.bots.faults import BotFault
     from lodam_p2p.bots.registry import BotRegistry
     from lodam_p2p.player import Player
+    from lodam_p2p.tableplan import MatchOutcome
 
 #: The log file's size before it rotates, and how many old files are kept beside it.
 LOG_BYTES = 5_000_000
@@ -119,6 +120,24 @@ def stopped(err: Exception, args: argparse.Namespace, log_path: Path | None) -> 
     """The one line (exit status 1) of a table that stopped while the screen was open."""
     return CliError(stopped_line(getattr(err, "cause", err), getattr(args, "broker", None),
                                  log_path), EXIT_STOPPED)
+
+
+async def screen_outcomes(run: Awaitable[list[MatchOutcome]], args: argparse.Namespace,
+                          log_path: Path | None, log: logging.Logger) -> list[MatchOutcome]:
+    """Await a game's screen: a table that stopped, or a screen that failed (logged to
+    ``log``), becomes the one line of :func:`stopped`; the person's own errors pass."""
+    # the terminal client (prompt_toolkit) loads only when a person sits down
+    from lodam_p2p.ui.matches import TableStopped  # noqa: PLC0415
+
+    try:
+        return await run
+    except TableStopped as err:
+        raise stopped(err, args, log_path) from None
+    except CliError:
+        raise
+    except Exception as err:  # the screen itself failed: closed, logged, one line
+        log.error("the screen stopped", exc_info=err)
+        raise stopped(err, args, log_path) from None
 
 
 def bot_seats(lineup: Sequence[str], registry: BotRegistry, *, first_seat: int, seed: int | None,
