@@ -26,7 +26,7 @@ Kinds (:data:`KINDS`):
 Run as ``python -m lodam_p2p.redteam.broker KIND --listen HOST:PORT --upstream
 mqtt://HOST:PORT [--victim N]``; on SIGTERM it prints one JSON line: ``kind``,
 ``attempted`` (how many times it misbehaved), ``learned`` (always empty) and, for a
-censor, ``victim`` (the seat, when the table's START named it, else the peer).
+censor, ``victim`` (its seat, read off the table's START; ``--victim``, else seat 0).
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ import signal
 import sys
 from dataclasses import dataclass, field
 
+from lodam_p2p.session.wire import BadMessage, Body, Msg
+from lodam_p2p.transport.frames import Frame, FrameError
 from lodam_p2p.transport.url import BrokerUrl
 
 #: The broker adversaries, with what each does.
@@ -162,10 +164,22 @@ class Relay:
     def note_peer(self, peer: str) -> None:
         if peer not in self.peers_seen:
             self.peers_seen.append(peer)
-        if not self.victim_peer and self.kind in ("broker-censor", "broker-split-view"):
-            index = self.victim_seat if self.victim_seat is not None else 1
-            if len(self.peers_seen) > index:  # the host first, then the seats
-                self.victim_peer = self.peers_seen[index]
+
+    def learn_roster(self, payload: bytes) -> None:
+        """Read the seats off the table's START (signed, not secret: any broker sees
+        it), and pick the victim among them (``victim_seat``, else seat 0)."""
+        if self.seats:
+            return
+        try:
+            body = Body.decode(Frame.decode(payload[96:]).body)
+        except (BadMessage, FrameError):
+            return
+        if body.kind is not Msg.START:
+            return
+        self.seats = [str(row[0]) for row in body.args[2]]
+        if self.kind in ("broker-censor", "broker-split-view") and self.seats:
+            seat = self.victim_seat if self.victim_seat is not None else 0
+            self.victim_peer = self.seats[seat % len(self.seats)]
 
     def from_seat(self, peer: str, topic: str, payload: bytes) -> bool:
         """A seat's publication: False to drop it."""
@@ -173,6 +187,7 @@ class Relay:
             return True
         history = self.history.setdefault(topic, [])
         history.append(payload)
+        self.learn_roster(payload)
         # the censor lets its victim sit down first (its lobby and the lot: a dozen
         # frames), then withholds everything it says
         if (self.kind == "broker-censor" and peer and peer == self.victim_peer

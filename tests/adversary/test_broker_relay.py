@@ -72,6 +72,7 @@ def test_a_match_through_a_broker_adversary_ends_alike_everywhere(
     assert len({o.winners for o in outcomes}) == 1 and outcomes[0].winners
     if kind == "broker-censor":  # only its victim may be named, as left or timed out
         victim = peers.index(relay.victim_peer) - 1  # session 0 is the host's watcher
+        assert relay.report()["victim"] == victim == 0  # seat 0 unless --victim says
         assert all(b.startswith(f"seat {victim}: ") for o in outcomes for b in o.blames)
     else:
         assert all(not o.blames for o in outcomes), [o.blames for o in outcomes]
