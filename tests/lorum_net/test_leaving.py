@@ -32,8 +32,8 @@ def test_the_lorum_leader_who_leaves_past_its_grace_time_ends_last() -> None:
     assert outcome.standings[-1] == leader and sorted(outcome.standings) == [0, 1, 2, 3]
     assert any(b.startswith(f"seat {leader}: left: ") for b in outcome.blames)
     line = result_json(outcome)
-    assert list(line) == ["table", "game", "winners", "deals", "audits_passed", "blames",
-                          "standings"]
+    # the shape of the line is docs/results.md's (tests/test_newcomer.py holds it there)
+    assert {"table", "game", "winners", "deals", "blames", "standings"} <= set(line)
     assert line["standings"] == list(outcome.standings)
 
 
