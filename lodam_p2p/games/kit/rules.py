@@ -85,6 +85,31 @@ def parse_card_list(texts: object, parse: Callable[[str], C]) -> tuple[C, ...]:
     return tuple(parse(t) for t in texts)
 
 
+class WrittenCard:
+    """What every game's card type does with its text, written once: ``Card.parse``
+    reads a card in any case from ``by_text`` (the game fills it once its pack is
+    built), and ``repr`` is the call that gives the card back. Put it first in the bases
+    of a frozen dataclass built with ``repr=False``."""
+
+    __slots__ = ()
+    #: Every card of the game by its text (upper case).
+    by_text: ClassVar[Mapping[str, Any]]
+    #: How the rules write two cards, for the error (``'TD' or '9C'``).
+    examples: ClassVar[str]
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """The card written ``text``; ``ValueError`` if malformed."""
+        found = cls.by_text.get(text.upper()) if isinstance(text, str) else None
+        if found is None:
+            raise ValueError(f"not a card: {text!r} (write rank then suit, like "
+                             f"{cls.examples})")
+        return found  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class Deck(Generic[C]):
     """A game's whole pack, every card by its engine index, and how one card is read: the

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from lodam_p2p.games.kit.rules import Deck
+from lodam_p2p.games.kit.rules import Deck, WrittenCard
 from lodam_p2p.games.kit.rules import mask_of as _mask_of
 
 if TYPE_CHECKING:
@@ -76,9 +76,11 @@ class Kind(enum.Enum):
     CARD = "card"  #: A T, the high loaders
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Card:
+@dataclass(frozen=True, slots=True, order=True, repr=False)
+class Card(WrittenCard):
     """One playing card; ``str`` gives RULES.md notation (``"TD"``)."""
+
+    examples: ClassVar[str] = "'TD' or '9C'"
 
     rank: Rank
     suit: Suit
@@ -92,19 +94,8 @@ class Card:
         object.__setattr__(self, "index", index)
         object.__setattr__(self, "bit", 1 << index)
 
-    @classmethod
-    def parse(cls, text: str) -> Card:
-        """The card written ``text`` (``"TD"``, ``"td"``); ``ValueError`` if malformed."""
-        found = _BY_TEXT.get(text.upper()) if isinstance(text, str) else None
-        if found is None:
-            raise ValueError(f"not a card: {text!r} (write rank then suit, like 'TD' or '9C')")
-        return found
-
     def __str__(self) -> str:
         return RANK_LETTERS[self.rank - 2] + SUIT_LETTERS[self.suit]
-
-    def __repr__(self) -> str:
-        return f"Card.parse({str(self)!r})"
 
     @property
     def points(self) -> int:
@@ -128,7 +119,7 @@ def _build_cards() -> tuple[Card, ...]:
 
 #: Every card by index (see the module docstring).
 CARDS: tuple[Card, ...] = _build_cards()
-_BY_TEXT = {str(card): card for card in CARDS}
+Card.by_text = {str(card): card for card in CARDS}
 CARD_POINTS: tuple[int, ...] = tuple(LOADER_POINTS.get(str(c)[0], 0) for c in CARDS)
 CARD_KINDS: tuple[Kind | None, ...] = tuple(
     Kind.COAT if c.rank in (Rank.KING, Rank.QUEEN, Rank.JACK)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import ClassVar
 
-from lodam_p2p.games.kit.rules import Deck
+from lodam_p2p.games.kit.rules import Deck, WrittenCard
 from lodam_p2p.games.kit.rules import mask_of as _mask_of
 
 RANK_LETTERS = "789TUOKA"
@@ -54,9 +55,11 @@ class Rank(enum.IntEnum):
         return self.letter
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Card:
+@dataclass(frozen=True, slots=True, order=True, repr=False)
+class Card(WrittenCard):
     """One card; ``str`` gives LORUM.md notation, rank then suit (``"OH"``)."""
+
+    examples: ClassVar[str] = "'OH' or '7S'"
 
     suit: Suit
     rank: Rank
@@ -66,24 +69,13 @@ class Card:
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", int(self.suit) * SUIT_SPAN + int(self.rank))
 
-    @classmethod
-    def parse(cls, text: str) -> Card:
-        """The card written ``text`` (``"OH"``, ``"oh"``); ``ValueError`` if malformed."""
-        found = _BY_TEXT.get(text.upper()) if isinstance(text, str) else None
-        if found is None:
-            raise ValueError(f"not a card: {text!r} (write rank then suit, like 'OH' or '7S')")
-        return found
-
     def __str__(self) -> str:
         return RANK_LETTERS[self.rank] + SUIT_LETTERS[self.suit]
-
-    def __repr__(self) -> str:
-        return f"Card.parse({str(self)!r})"
 
 
 #: Every card by index (suits E G H S, each 7 … A).
 CARDS: tuple[Card, ...] = tuple(Card(suit, rank) for suit in Suit for rank in Rank)
-_BY_TEXT = {str(card): card for card in CARDS}
+Card.by_text = {str(card): card for card in CARDS}
 #: The whole pack in index order.
 PACK: tuple[Card, ...] = CARDS
 PACK_MASK = (1 << 32) - 1
