@@ -130,7 +130,8 @@ class _Box:
 
     def _note(self, message: Message) -> None:
         payload = message.payload
-        frame = Frame.decode(payload if payload[0] == 0x95 else payload[96:])
+        # an unsigned frame is a msgpack array of seven; a sealed one has 96 bytes before
+        frame = Frame.decode(payload if payload[0] == 0x97 else payload[96:])
         if frame.kind is FrameKind.DATA:
             self.frames.add((frame.sender, frame.seq))
             self._news.set()
