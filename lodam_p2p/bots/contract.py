@@ -110,12 +110,29 @@ def _comments(cls: type, pattern: re.Pattern[str]) -> dict[str, str]:
     return found
 
 
+def _type_arguments(cls: type) -> dict[str, str]:
+    """The names ``cls`` gives its generic bases' type variables (``C`` → ``Card`` for
+    an action built on the kit's ``SeatCard[Card]``)."""
+    named: dict[str, str] = {}
+    for klass in cls.__mro__:
+        for base in getattr(klass, "__orig_bases__", ()):
+            origin = typing.get_origin(base)
+            for variable, value in zip(getattr(origin, "__parameters__", ()),
+                                       typing.get_args(base), strict=False):
+                short = re.sub(r"\b(?:\w+\.)+(\w+)", r"\1", str(value))  # no module paths
+                named.setdefault(variable.__name__, getattr(value, "__name__", short))
+    return named
+
+
 def _field_rows(cls: type) -> Iterator[tuple[str, str, str]]:
-    """``(name, type, meaning)`` of each dataclass field of ``cls``."""
+    """``(name, type, meaning)`` of each dataclass field of ``cls``, its base's type
+    variables named as ``cls`` fills them."""
     comments = _comments(cls, _FIELD)
+    named = _type_arguments(cls)
     for item in dataclasses.fields(cls):
         text = comments.get(item.name) or FIELD_MEANING.get(item.name, "")
-        yield item.name, str(item.type), text
+        kind = str(item.type)
+        yield item.name, named.get(kind, kind), text
 
 
 def _cell(text: str) -> str:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from typing import Any
 
@@ -77,7 +78,9 @@ def _match() -> Any:
 
 
 def _args(action: Any) -> list[Any]:
-    return [getattr(action, name) for name in action.__slots__ if name != "seat"]
+    # the fields after the seat, wherever the class declares them (an action built on
+    # the kit's SeatCard inherits its fields: its own __slots__ is empty)
+    return [getattr(action, f.name) for f in dataclasses.fields(action) if f.name != "seat"]
 
 
 def test_an_exception_keeps_its_traceback_and_names_the_decision() -> None:
