@@ -89,6 +89,11 @@ _BLAMED = re.compile(r"seat (\d+): ([\w-]+):")
 _HAND = re.compile(r"\(hand (\d+)\)$")
 #: The check of the blame a seat gone past its grace time earns.
 LEFT = "left"
+#: The check of the blame a seated peer earns by signing a START for a table it does not
+#: host. The START came on the peer's own stream, which every seat hears whole, so every
+#: seat blames it alike; the seat plays on (when the START reached each seat differs, so
+#: no seat could put it out at the same step) but ends below every seat that did not.
+FALSE_HOST = "false-host"
 #: Why a match ended as a draw (:meth:`Course.end_in_draw`).
 DRAW_REASON = "the match ends as a draw among the seats still playing"
 
@@ -428,7 +433,8 @@ class Course(Clocks, GameCourse, ABC):
         <lodam_p2p.games.Game.puts_out>`: blamed, and dealt in no more), and — when the
         match ends early — when its absence ended it: the seat the table waited for
         past its grace time, and every seat proven at fault in the run of void hands
-        that ended the match. A seat left at its last blame line: the blames are the
+        that ended the match; and a seat that signed a START for a table it does not
+        host (``false-host``). A seat left at its last blame line: the blames are the
         match's clock, the same at every honest peer."""
         if self.match is None or self.game is None:
             return []
@@ -436,12 +442,15 @@ class Course(Clocks, GameCourse, ABC):
         named = [_blamed(line) for line in self.blames]
         gone = {seat for seat, check, _ in named
                 if seat is not None and 0 <= seat < len(dealt)
-                and (check == LEFT or (self.game.puts_out and not dealt[seat]))}
+                and (check in (LEFT, FALSE_HOST) or (self.game.puts_out and not dealt[seat]))}
         if early and not self.drawn:
             gone |= self._ended_by(named)
         last = {seat: at for at, (seat, _, _) in enumerate(named) if seat is not None}
+        # a false host counts as the earliest to leave, whatever step its START reached
+        # this seat at: that step differs from seat to seat, the standings must not
+        false = {seat for seat, check, _ in named if check == FALSE_HOST}
         return sorted((seat for seat in gone if 0 <= seat < len(dealt)),
-                      key=lambda seat: (last.get(seat, len(named)), seat))
+                      key=lambda seat: (seat not in false, last.get(seat, len(named)), seat))
 
     def _ended_by(self, named: list[tuple[int | None, str, int]]) -> set[int]:
         """The seats whose absence ended the match early: the one the table waited for

@@ -35,6 +35,7 @@ from typing import Any
 
 from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress, SeatInfo, SeatsChanged
 from lodam_p2p.session.clocks import SessionPhase
+from lodam_p2p.session.course import FALSE_HOST
 from lodam_p2p.session.effects import Admit, Event, SessionError
 from lodam_p2p.session.lobby import HostDesk, Roster, renamed_notice
 from lodam_p2p.session.lot import Lot, LotError
@@ -189,8 +190,9 @@ class Seating(Rejoining):
             if seat is None or peer in self._false_hosts:
                 continue
             self._false_hosts.add(peer)
-            self.blames.append(f"seat {seat}: signed a START for table {self.table}, which "
-                               f"it does not host: {body.encode().hex()[:160]}")
+            self.blames.append(f"seat {seat}: {FALSE_HOST}: signed a START for table "
+                               f"{self.table}, which it does not host: "
+                               f"{body.encode().hex()[:160]}")
 
     def _false_host(self, announcement: TableAnnouncement) -> None:
         """A seated peer other than the host announcing this table is blamed, once, on its

@@ -72,8 +72,13 @@ def expelled_reason(blames: Sequence[str]) -> str:
         if found is None:
             continue
         seat, check = found.group(1), found.group(2)
-        what = "did not answer in time" if check == "timeout" else f"failed the {check} check"
-        sentence = f"seat {seat} {what} and was put out of the match"
+        if check == "false-host":
+            sentence = (f"seat {seat} signed a START for a table it does not host and "
+                        "stands below every other seat")
+        else:
+            what = ("did not answer in time" if check == "timeout"
+                    else f"failed the {check} check")
+            sentence = f"seat {seat} {what} and was put out of the match"
         if sentence not in parts:
             parts.append(sentence)
     return "; ".join(parts)

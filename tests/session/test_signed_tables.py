@@ -198,4 +198,4 @@ def test_a_seated_peer_signing_a_start_is_blamed_on_it_at_every_seat() -> None:
     seat = table[3].roster.seat_of(own.me) if table[3].roster else None
     for machine in (table[0], table[2], table[3]):
         assert [b.split(" for ")[0] for b in machine.blames] == [
-            f"seat {seat}: signed a START"], machine.blames
+            f"seat {seat}: false-host: signed a START"], machine.blames
