@@ -27,9 +27,12 @@ import asyncio
 import json
 import logging
 import sys
+import tempfile
 from functools import partial
+from pathlib import Path
 
 from lodam_p2p.cli import CliError
+from lodam_p2p.cli.campaign import GAME_OPTIONS, RUN_TIMEOUT_S, Run, as_json, campaign, line
 from lodam_p2p.cli.cmd_join import DEFAULT_BROKER
 from lodam_p2p.cli.netrun import (
     EXIT_FAILED,
@@ -62,6 +65,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--listen", help="a broker kind: HOST:PORT the seats connect to")
     parser.add_argument("--upstream", help="a broker kind: the real broker's URL")
     parser.add_argument("--victim", type=int, help="a broker kind: the seat it singles out")
+    parser.add_argument("--campaign", action="store_true",
+                        help="run every seat kind (or --kinds) against a four-seat table of "
+                             "each game (--games), each seat its own process, and print a "
+                             "verdict a run (see lodam_p2p/cli/campaign.py)")
+    parser.add_argument("--kinds", help="--campaign: the kinds, comma-separated (default: "
+                                        "every seat kind)")
+    parser.add_argument("--games", default="lodam,lorum",
+                        help="--campaign: the games, comma-separated (default: lodam,lorum)")
+    parser.add_argument("--run-timeout", type=float, default=RUN_TIMEOUT_S, metavar="S",
+                        help="--campaign: stop a run after S seconds (default: %(default)s)")
+    parser.add_argument("--logs", type=Path, metavar="DIR",
+                        help="--campaign: keep every process's log under DIR (default: a "
+                             "temporary directory, removed)")
     add_common(parser)
     add_session_options(parser)
     parser.set_defaults(run=run)
@@ -75,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
         for kind, summary in BROKER_KINDS.items():
             print(f"{kind}\t{summary}" if args.verbose else kind)
         return 0
+    if args.campaign:
+        return run_campaign(args)
     if args.kind is None:
         raise CliError("name an attack (see 'lodam adversary --list')")
     if args.kind in BROKER_KINDS:
@@ -120,3 +138,33 @@ def run(args: argparse.Namespace) -> int:
                                              "learned": [], "result": None}
     print(json.dumps(report), flush=True)
     return 0
+
+
+def run_campaign(args: argparse.Namespace) -> int:
+    """``--campaign``: every chosen seat kind against each chosen game; exit 1 when a run
+    failed or timed out."""
+    kinds = [k for k in (args.kinds or ",".join(ATTACKS)).split(",") if k]
+    games = [g for g in args.games.split(",") if g]
+    unknown = [k for k in kinds if k not in ATTACKS]
+    if unknown:
+        raise CliError(f"no seat kind {', '.join(unknown)} (see 'lodam adversary --list'; "
+                       "the broker kinds are relays, not seats)")
+    if bad := [g for g in games if g not in GAME_OPTIONS]:
+        raise CliError(f"no game {', '.join(bad)} (one of {', '.join(GAME_OPTIONS)})")
+    if args.run_timeout <= 0:
+        raise CliError("--run-timeout must be positive")
+    broker = check_broker(args.broker) if args.broker else None
+
+    def each(run: Run) -> None:
+        print(as_json(run) if args.json else line(run), flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="lodam-campaign-") as scratch:
+        logs = args.logs or Path(scratch)
+        runs = asyncio.run(campaign(kinds, games, broker, logs, args.run_timeout, each=each))
+    bad_runs = [run for run in runs if run.verdict in ("FAILED", "timeout")]
+    if not args.json:
+        held = sum(run.verdict == "held" for run in runs)
+        na = sum(run.verdict == "n/a" for run in runs)
+        print(f"{len(runs)} runs: {held} held, {na} not applicable, {len(bad_runs)} failed",
+              flush=True)
+    return 1 if bad_runs else 0

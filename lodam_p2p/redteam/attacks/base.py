@@ -43,6 +43,9 @@ class Attack:
     kind = ""
     summary = ""
     seat_kind = "bot:random"
+    #: the attack wants a low seat (it joins before the honest seats in a campaign,
+    #: ``lodam adversary --campaign``): the coordinator of another seat's return is one
+    joins_early = False
 
     def __init__(self) -> None:
         self.attempted = False

@@ -172,6 +172,7 @@ class ResumeSameHand(Attack):
 
     kind, summary = ("resume-same-hand",
                      "RESUME the hand already begun, then show a victim's two hand keys")
+    joins_early = True
 
     def __init__(self) -> None:
         super().__init__()
