@@ -25,6 +25,7 @@ from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
+from lodam_p2p.player import Notice, NoticeLevel
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.effects import Admit, AskPlayer, Decided, SessionError, TranscriptReady
 from lodam_p2p.session.journal import SeatJournal
@@ -99,16 +100,23 @@ class SeatRunner:
                                    broker_faults=tuple(self.link.broker_faults))
 
     def _tell_moves(self) -> None:
-        """Say on the table's log (a bot's stderr, a person's screen) when the link moves
-        to another broker of its list (:mod:`lodam_p2p.transport.mqtt`)."""
-        spectator = self.machine.spectator
-        if spectator is None or not hasattr(self.link.transport, "on_move"):
+        """Tell the seat's player which broker of its list the link is on, and say on
+        the table's log (a bot's stderr, a person's screen) and to the player when it
+        moves to another (:mod:`lodam_p2p.transport.mqtt`)."""
+        transport, spectator = self.link.transport, self.machine.spectator
+        if not hasattr(transport, "on_move"):
             return
+        if len(getattr(transport, "urls", ())) > 1:
+            where = transport.url.redacted()  # type: ignore[attr-defined]
+            self.machine.tell(Notice(NoticeLevel.INFO, f"on the broker {where}"))
 
         def moved(left: str, reached: str) -> None:
-            spectator.line(f"moved from the broker {left} to {reached}")
+            if spectator is not None:
+                spectator.line(f"moved from the broker {left} to {reached}")
+            self.machine.tell(Notice(NoticeLevel.WARNING,
+                                     f"moved from the broker {left} to {reached}"))
 
-        setattr(self.link.transport, "on_move", moved)  # noqa: B010 - only MQTT has it
+        setattr(transport, "on_move", moved)  # noqa: B010 - only MQTT has it
 
     def take_waiting(self) -> None:
         """Hand the machine everything already in the inbox."""
