@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import json
 import logging
+import signal
 import sys
 import tempfile
 from functools import partial
@@ -140,6 +141,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stop(signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def run_campaign(args: argparse.Namespace) -> int:
     """``--campaign``: every chosen seat kind against each chosen game; exit 1 when a run
     failed or timed out."""
@@ -158,6 +163,8 @@ def run_campaign(args: argparse.Namespace) -> int:
     def each(run: Run) -> None:
         print(as_json(run) if args.json else line(run), flush=True)
 
+    # a SIGTERM ends the campaign as Ctrl-C does: each run's processes are stopped first
+    signal.signal(signal.SIGTERM, _stop)
     with tempfile.TemporaryDirectory(prefix="lodam-campaign-") as scratch:
         logs = args.logs or Path(scratch)
         runs = asyncio.run(campaign(kinds, games, broker, logs, args.run_timeout, each=each))
