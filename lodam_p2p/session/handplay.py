@@ -68,6 +68,11 @@ _KIND_OF = {msg: kind for kind, msg in MSG_OF.items()}
 class HandPlay(HandBase, Trading, OwnMoves):
     """One hand as followed by ``seat`` (None: a watcher with no seat at all)."""
 
+    #: every Lodam deal is fresh and audited in full: no deck carries over
+    short = False
+    #: a Lodam turn always names a seat, so no card's holder is ever found silent
+    silenced: frozenset[int] = frozenset()
+
     def __init__(self, game: Game, match: GameMatch, identities: tuple[bytes, ...],
                  seat: int | None, *, table_id: bytes, hand: int,
                  identity: Ed25519PrivateKey | None, entropy: Entropy, now: float,
@@ -130,6 +135,13 @@ class HandPlay(HandBase, Trading, OwnMoves):
         if kind is None or not isinstance(to_act, int) or not self.dealt:
             return None
         return to_act, MSG_OF[kind]
+
+    def holder_turn(self) -> None:
+        """Never a card's holder awaited: a Lodam turn names a seat."""
+        return None
+
+    def silence(self, step: int, now: float) -> None:
+        """Nothing to do: no Lodam step awaits a card's holder (:meth:`holder_turn`)."""
 
     def my_turn(self) -> bool:
         """This seat must decide now."""
