@@ -1,12 +1,15 @@
 """Finding a table by name: DNS-SD on the LAN, then a broker address that answers.
 
 ``lodam join oak`` and ``lodam bot NAME --table oak`` without ``--broker`` look for the
-table's advert (``_lodam._tcp``, :mod:`lodam_p2p.transport.discovery`) and take the first of its
-announced broker addresses that accepts a connection. A table this machine hosts on
-loopback is not advertised; it is found on the local broker (``mqtt://127.0.0.1:1883``)
-when that broker announces it. A table not found yet is waited for, with one
-"waiting for table oak…" line, up to ``--wait`` seconds; then the seat stops with a
-line that says what was looked for and where. ``--broker`` skips all of this.
+table's advert (``_lodam._tcp``, :mod:`lodam_p2p.transport.discovery`) and take the first
+of its announced broker addresses that accepts a connection, followed by every other
+address and node the advert names: a seat at a table on a cluster gets the whole list,
+and moves to the next node when it loses its own (:mod:`lodam_p2p.transport.mqtt`). A
+table this machine hosts on loopback is not advertised; it is found on the local broker
+(``mqtt://127.0.0.1:1883``) when that broker announces it. A table not found yet is
+waited for, with one "waiting for table oak…" line (a person's terminal client shows it
+on a waiting screen that Esc leaves), up to ``--wait`` seconds; then the seat stops with
+a line that says what was looked for and where. ``--broker`` skips all of this.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import dataclass, field
 import ifaddr
 
 from lodam_p2p.transport.base import TransportError
+from lodam_p2p.transport.brokers import MAX_BROKERS, join_brokers, parse_brokers
 from lodam_p2p.transport.discovery import SERVICE_TYPE, TableAdvert, browse
 from lodam_p2p.transport.lobby import read_lobby, split_label
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
@@ -111,8 +115,8 @@ class Finder:
     tried: list[str] = field(default_factory=list)
 
     async def find(self) -> str:
-        """The URL of a broker of the table that answers; :class:`TableNotFound` after
-        ``wait_s`` seconds of looking."""
+        """The table's brokers, a comma-separated list that begins with one that
+        answers; :class:`TableNotFound` after ``wait_s`` seconds of looking."""
         clock = self.clock or asyncio.get_running_loop().time
         deadline, told = clock() + self.wait_s, False
         while True:
@@ -128,15 +132,15 @@ class Finder:
             await self.pause(min(LOOK_S, max(0.0, deadline - clock())))
 
     async def _look(self, seconds: float) -> str | None:
-        """One round: the adverts of the table, each announced address in order, then
-        the local broker."""
+        """One round: the adverts of the table, each announced address in order (the
+        first that answers, then the advert's others), then the local broker."""
         found = await self.browse(seconds, until=lambda a: matches(a, self.label))
         for advert in found:
             if not matches(advert, self.label):
                 continue
             for url in advert.brokers:
                 if await self.probe(url):
-                    return url
+                    return join_brokers(parse_brokers([url, *advert.brokers][:MAX_BROKERS]))
                 if url not in self.tried:
                     self.tried.append(url)
         name = split_label(self.label)[0]
@@ -159,7 +163,8 @@ class Finder:
 
 
 def find_broker(label: str, wait_s: float, local: str | None) -> str:
-    """:meth:`Finder.find` run to its end (outside an event loop)."""
+    """:meth:`Finder.find` run to its end (outside an event loop): the table's brokers,
+    the first one answering."""
     return asyncio.run(Finder(label, wait_s, local).find())
 
 

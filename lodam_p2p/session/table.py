@@ -8,8 +8,9 @@
 
 Without a broker URL, :func:`play_table` and :func:`host_table` start the embedded amqtt
 broker: on an ephemeral loopback port for a solo table, on ``listen`` (default
-``127.0.0.1:1883``) when hosting; a LAN address only when ``listen`` names one, and then
-the table is advertised by DNS-SD. ``connector`` (tests) replaces MQTT altogether, e.g.
+``127.0.0.1:1883``) when hosting; a LAN address only when ``listen`` names one. A table
+whose broker another machine may reach (a LAN address, a venue's broker, a cluster's
+nodes) is advertised by DNS-SD. ``connector`` (tests) replaces MQTT altogether, e.g.
 with an in-memory hub's transports.
 """
 
@@ -241,22 +242,23 @@ async def host_table(*, table: str, seats: int, options: Any, local: Sequence[Se
         sessions = _sessions(table, options, seats, local, connect=connect, seed=seed,
                              timing=timing or Timing(), spectator=spectator, journal=journal,
                              game=played, brokers=brokers, transcripts=transcripts)
-        async with _advertised(table, brokers, listen, sessions[0].runner.machine.identity):
+        async with _advertised(table, brokers, sessions[0].runner.machine.identity):
             outcomes = await _run_all(sessions)
     return outcomes[0]
 
 
 @contextlib.asynccontextmanager
-async def _advertised(table: str, brokers: tuple[str, ...], listen: str | None,
+async def _advertised(table: str, brokers: tuple[str, ...],
                       identity: Ed25519PrivateKey) -> AsyncIterator[None]:
-    """Advertise the table by DNS-SD at ``brokers``, signed by the host's ``identity``,
-    while hosting for a LAN (``listen`` given; best effort)."""
-    if listen is None or not brokers:
+    """Advertise the table by DNS-SD at every one of ``brokers`` another machine may
+    reach (its own broker opened to the LAN, a venue's broker, a cluster's nodes),
+    signed by the host's ``identity``; best effort, and nothing for loopback."""
+    from lodam_p2p.transport.discovery import table_advertiser  # noqa: PLC0415
+
+    advertiser = table_advertiser(table, brokers, identity)
+    if advertiser is None:
         yield
         return
-    from lodam_p2p.transport.discovery import Advertiser, TableAdvert, hosts_of  # noqa: PLC0415
-
-    advertiser = Advertiser(TableAdvert(table, brokers[0]).signed(identity), hosts_of(brokers))
     try:
         await advertiser.start()
     except Exception as err:  # multicast is often unavailable; --broker still works

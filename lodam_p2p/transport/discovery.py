@@ -2,19 +2,23 @@
 
 A host advertises each table as an instance of the service ``_lodam._tcp`` named after
 the table. The SRV record points at the broker's port on the host's address, and the
-TXT record carries three keys (DESIGN section 2)::
+TXT record carries three keys (DESIGN section 2), and one more per other broker::
 
     v=3                              protocol version
     table=oak                        the table name (instance names may get a " (2)")
     broker=mqtt://192.168.1.5:1883   the broker to join through (no credentials)
+    broker2=mqtt://192.168.1.6:1883  the second broker of a cluster's list, broker3 the
+                                     third, … (:attr:`TableAdvert.nodes`)
 
-``broker`` lets a host advertise a broker on another machine; without it the finder
-falls back to the SRV address and port. The A and AAAA records carry every LAN address
-of the host (:func:`lan_addresses`, read from the network interfaces): when the TXT
-broker is one of them, a finder learns the others too (:attr:`TableAdvert.brokers`),
-and a seat whose first address does not answer can try the next. Browsing waits
-``timeout`` seconds for answers, then resolves each instance found; one looking for a
-given table stops when it is found.
+``broker`` lets a host advertise a broker on another machine (a venue's broker, or a
+cluster's nodes, :func:`table_advertiser`); without it the finder falls back to the SRV
+address and port. The A and AAAA records carry the IP addresses of the advertised
+brokers (for a host's own broker, every LAN address of the host, :func:`lan_addresses`,
+read from the network interfaces). A finder tries every broker of
+:attr:`TableAdvert.brokers` in order, and a seat keeps them all to move to: the TXT
+record's brokers, then, for an advert of one broker, the same broker at the host's
+other A and AAAA addresses. Browsing waits ``timeout`` seconds for answers, then
+resolves each instance found; one looking for a given table stops when it is found.
 A manual ``--broker`` always works without any of this: multicast is often blocked on
 guest Wi-Fi.
 
@@ -23,7 +27,8 @@ The TXT record is signed by the host's identity key (Ed25519), in two more keys:
     key=<64 hex>                     the host's raw public key
     sig=<128 hex>                    its signature of ADVERT_DOMAIN followed by the JSON
                                      object {"broker", "key", "table", "v"} (sorted keys,
-                                     no spaces, UTF-8; v a number)
+                                     no spaces, UTF-8; v a number), with "nodes" too
+                                     (the list broker2, broker3, …) when there are any
 
 An advert without them, or whose signature does not check, is not a table: anyone on
 the LAN can advertise, but only under their own key, shown as the table's fingerprint
@@ -60,6 +65,8 @@ ADVERT_DOMAIN = b"lodam/v3/advert\x00"
 SHORT_PRINT = 4
 #: The DNS-SD service type of a hosted table.
 SERVICE_TYPE = "_lodam._tcp.local."
+#: The most brokers one advert carries besides its first (a cluster is a handful of nodes).
+MAX_NODES = 15
 #: Interfaces to use: a list of IPv4 addresses, or every interface.
 Interfaces = list[str] | InterfaceChoice
 #: Every network interface (the default).
@@ -79,6 +86,9 @@ class TableAdvert:
     version: int = PROTOCOL_VERSION
     #: the same broker at the host's other addresses (from the A and AAAA records)
     also: tuple[str, ...] = ()
+    #: the host's other brokers, signed (a cluster's other nodes, the host's other
+    #: LAN addresses): the TXT record's ``broker2``, ``broker3``, …
+    nodes: tuple[str, ...] = ()
     #: the host's raw Ed25519 public key (empty: not signed)
     key: bytes = b""
     #: the host's signature of :meth:`signed_bytes` (empty: not signed)
@@ -86,8 +96,10 @@ class TableAdvert:
 
     def __post_init__(self) -> None:
         check_name(self.table, "table")
-        for url in (self.broker, *self.also):
+        for url in (self.broker, *self.nodes, *self.also):
             BrokerUrl.parse(url)
+        if len(self.nodes) > MAX_NODES:
+            raise BadBrokerUrl(f"more than {MAX_NODES} brokers in one advert")
 
     @property
     def fingerprint(self) -> str:
@@ -102,8 +114,10 @@ class TableAdvert:
     def signed_bytes(self) -> bytes:
         """What the signature covers (see the module docstring)."""
         broker = str(BrokerUrl.parse(self.broker).without_login())
-        body = {"v": self.version, "table": self.table, "broker": broker,
-                "key": self.key.hex()}
+        body: dict[str, object] = {"v": self.version, "table": self.table,
+                                   "broker": broker, "key": self.key.hex()}
+        if self.nodes:
+            body["nodes"] = [_public(url) for url in self.nodes]
         text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return ADVERT_DOMAIN + text.encode()
 
@@ -114,14 +128,17 @@ class TableAdvert:
 
     @property
     def brokers(self) -> tuple[str, ...]:
-        """Every URL the table's broker may answer at, the TXT record's first."""
-        return (self.broker, *self.also)
+        """Every URL the table's brokers may answer at: the TXT record's ``broker``,
+        its other brokers in order, then the first one's other addresses; each once."""
+        return tuple(dict.fromkeys((self.broker, *self.nodes, *self.also)))
 
     def txt(self) -> dict[str, str]:
         """The TXT record's keys and values."""
-        broker = str(BrokerUrl.parse(self.broker).without_login())
-        return {"v": str(self.version), "table": self.table, "broker": broker,
+        keys = {"v": str(self.version), "table": self.table, "broker": _public(self.broker),
                 "key": self.key.hex(), "sig": self.signature.hex()}
+        keys.update((f"broker{place}", _public(url))
+                    for place, url in enumerate(self.nodes, start=2))
+        return keys
 
     @classmethod
     def from_txt(cls, txt: dict[bytes, bytes | None], fallback_broker: str | None = None
@@ -142,7 +159,11 @@ class TableAdvert:
             url = BrokerUrl.parse(broker)
         except BadBrokerUrl as err:
             raise BadAdvert(f"advert of {table!r}: {err}") from None
-        advert = cls(table, str(url.without_login()), int(fields["v"]),
+        try:
+            nodes = _nodes(fields)
+        except BadBrokerUrl as err:
+            raise BadAdvert(f"advert of {table!r}: {err}") from None
+        advert = cls(table, str(url.without_login()), int(fields["v"]), nodes=nodes,
                      key=_hex(fields.get("key", ""), 32), signature=_hex(fields.get("sig", ""), 64))
         try:
             Ed25519PublicKey.from_public_bytes(advert.key).verify(advert.signature,
@@ -150,6 +171,22 @@ class TableAdvert:
         except (InvalidSignature, ValueError):
             raise BadAdvert(f"advert of {table!r} is not signed by its key") from None
         return advert
+
+
+def _public(url: str) -> str:
+    """``url`` without its login: what an advert may show."""
+    return str(BrokerUrl.parse(url).without_login())
+
+
+def _nodes(fields: dict[str, str]) -> tuple[str, ...]:
+    """The TXT record's ``broker2``, ``broker3``, … in order (up to the first missing)."""
+    nodes: list[str] = []
+    for place in range(2, MAX_NODES + 2):
+        url = fields.get(f"broker{place}")
+        if not url:
+            break
+        nodes.append(_public(url))
+    return tuple(nodes)
 
 
 def _hex(text: str, size: int) -> bytes:
@@ -252,6 +289,36 @@ def _announced_cluster(urls: str) -> tuple[str, ...]:
         return ()
     remote = [url for url in nodes if url.host != "localhost" and not _is_loopback(url.host)]
     return tuple(str(url) for url in (remote or nodes))
+
+
+def lan_brokers(urls: Iterable[str]) -> tuple[str, ...]:
+    """The brokers among ``urls`` that another machine may reach: those not on loopback."""
+    return tuple(url for url in urls if not _on_loopback(url))
+
+
+def table_advertiser(table: str, brokers: Iterable[str], identity: Ed25519PrivateKey,
+                     interfaces: Interfaces = InterfaceChoice.All) -> Advertiser | None:
+    """The DNS-SD advert of a hosted ``table`` whose announced brokers are ``brokers``
+    (:func:`announced_brokers`): every one another machine may reach (the host's own
+    broker at its LAN addresses, a venue's broker, a cluster's nodes), the first as
+    ``broker`` and the others as :attr:`TableAdvert.nodes`, signed by the host's
+    ``identity``; its A records are their IP addresses (this machine's LAN addresses
+    when a broker is named by host name). None when no broker is reachable from
+    another machine: a table on loopback is not advertised."""
+    reachable = lan_brokers(brokers)[:MAX_NODES + 1]
+    if not reachable:
+        return None
+    advert = TableAdvert(table, reachable[0], nodes=reachable[1:]).signed(identity)
+    return Advertiser(advert, hosts_of(reachable) or None, interfaces)
+
+
+def _on_loopback(url: str) -> bool:
+    """Whether the broker ``url`` is on this machine's loopback (or is no URL at all)."""
+    try:
+        host = BrokerUrl.parse(url).host
+    except BadBrokerUrl:
+        return True
+    return host == "localhost" or _is_loopback(host)
 
 
 def hosts_of(urls: Iterable[str]) -> list[str]:
@@ -392,9 +459,11 @@ async def _resolve(zc: AsyncZeroconf, name: str) -> TableAdvert | None:
 
 def with_addresses(advert: TableAdvert, addresses: list[str]) -> TableAdvert:
     """``advert`` with the broker at the host's other ``addresses`` too, when its broker
-    is at one of them (a broker on another machine has no other address here)."""
+    is at one of them (a broker on another machine has no other address here) and the
+    advert lists no other broker itself (its :attr:`~TableAdvert.nodes`: then the host
+    said where its brokers are, and the A records hold a cluster's nodes' hosts)."""
     url = BrokerUrl.parse(advert.broker)
-    if url.host not in addresses:
+    if url.host not in addresses or advert.nodes:
         return advert
     also = tuple(str(replace(url, host=a)) for a in addresses
                  if a != url.host and _usable(a))

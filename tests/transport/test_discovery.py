@@ -13,7 +13,13 @@ import pytest
 
 from lodam_p2p.cli import main
 from lodam_p2p.cli.cmd_tables import gather_tables
-from lodam_p2p.transport.discovery import Advertiser, BadAdvert, TableAdvert, browse
+from lodam_p2p.transport.discovery import (
+    Advertiser,
+    BadAdvert,
+    TableAdvert,
+    browse,
+    table_advertiser,
+)
 from lodam_p2p.transport.mqtt import MqttTransport
 from lodam_p2p.transport.url import BrokerUrl
 from tests.support.aio import run
@@ -57,6 +63,56 @@ def test_unsigned_or_tampered_adverts_are_refused() -> None:
     tampered["broker"] = "mqtt://10.0.0.66:1883"  # a stranger's broker under the host's key
     with pytest.raises(BadAdvert, match="not signed"):
         TableAdvert.from_txt(_raw(tampered))
+
+
+NODES = ("mqtt://10.0.0.1:1883", "mqtt://10.0.0.2:1884", "mqtt://venue-n3.lan:1883")
+
+
+def test_a_clusters_nodes_travel_signed_in_the_txt_record() -> None:
+    advert = TableAdvert("oak", NODES[0], nodes=NODES[1:]).signed(host_key(1))
+    txt = advert.txt()
+    assert (txt["broker"], txt["broker2"], txt["broker3"]) == NODES and "broker4" not in txt
+    found = TableAdvert.from_txt(_raw(txt))
+    assert found == advert and found.brokers == NODES
+    moved = dict(txt, broker3="mqtt://10.0.0.66:1883")  # a stranger's node in the list
+    with pytest.raises(BadAdvert, match="not signed"):
+        TableAdvert.from_txt(_raw(moved))
+    dropped = {k: v for k, v in txt.items() if k != "broker3"}
+    with pytest.raises(BadAdvert, match="not signed"):
+        TableAdvert.from_txt(_raw(dropped))
+
+
+def test_one_broker_signs_as_before_the_list() -> None:
+    # an advert with one broker signs exactly what it did: older finders still read it
+    advert = TableAdvert("oak", "mqtt://10.0.0.1:1883").signed(host_key(1))
+    assert b'"nodes"' not in advert.signed_bytes()
+    assert set(advert.txt()) == {"v", "table", "broker", "key", "sig"}
+
+
+def test_a_host_advertises_every_broker_another_machine_reaches() -> None:
+    key = host_key(1)
+    assert table_advertiser("oak", (), key) is None
+    assert table_advertiser("oak", ("mqtt://127.0.0.1:1883", "mqtt://localhost:1884"),
+                            key) is None  # loopback: this machine only
+    venue = table_advertiser("oak", ("mqtt://10.0.0.9:1883",), key)  # an external broker
+    assert venue is not None and venue.advert.brokers == ("mqtt://10.0.0.9:1883",)
+    assert venue.advert.key == key.public_key().public_bytes_raw()
+    cluster = table_advertiser("oak", ("mqtt://127.0.0.1:1883", *NODES), key)
+    assert cluster is not None and cluster.advert.brokers == NODES
+
+
+def test_a_cluster_advertised_is_found_with_every_node() -> None:
+    table = unique_table()
+
+    async def scenario() -> list[TableAdvert]:
+        advertiser = table_advertiser(table, NODES, host_key(3), interfaces=LOOPBACK)
+        assert advertiser is not None
+        async with advertiser:
+            return await browse(timeout=30, interfaces=LOOPBACK,
+                                until=lambda found: found.table == table)
+
+    (found,) = [advert for advert in run(scenario(), 60) if advert.table == table]
+    assert found.brokers == NODES and found.fingerprint
 
 
 @pytest.mark.parametrize(

@@ -53,14 +53,16 @@ class FakeLan:
 
 def test_a_table_advertised_is_joined_at_its_first_address_that_answers() -> None:
     lan = FakeLan([OAK], answering=("mqtt://192.168.7.2:1883",))
-    assert asyncio.run(lan.finder("oak", 60).find()) == "mqtt://192.168.7.2:1883"
+    # the one that answers first, the other kept to move to
+    assert asyncio.run(lan.finder("oak", 60).find()) == (
+        "mqtt://192.168.7.2:1883,mqtt://10.213.0.2:1883")
     assert lan.probed == ["mqtt://10.213.0.2:1883", "mqtt://192.168.7.2:1883"]
     assert lan.said == []
 
 
 def test_a_table_not_yet_advertised_is_waited_for_with_one_line() -> None:
     lan = FakeLan([OAK], from_s=20, answering=("mqtt://10.213.0.2:1883",))
-    assert asyncio.run(lan.finder("oak", 60).find()) == "mqtt://10.213.0.2:1883"
+    assert asyncio.run(lan.finder("oak", 60).find()) == ",".join(OAK.brokers)
     assert len(lan.said) == 1 and lan.said[0].startswith("lodam: waiting for table oak…")
     assert "DNS-SD" in lan.said[0]
 
@@ -71,7 +73,7 @@ def test_a_pin_of_another_host_is_not_the_table() -> None:
         asyncio.run(lan.finder("oak#0000", 10).find())
     assert lan.probed == []
     pin = OAK.fingerprint[:4]
-    assert asyncio.run(lan.finder(f"oak#{pin}", 10).find()) == OAK.broker
+    assert asyncio.run(lan.finder(f"oak#{pin}", 10).find()).startswith(f"{OAK.broker},")
 
 
 def test_giving_up_says_what_was_looked_for_and_where() -> None:
@@ -84,6 +86,15 @@ def test_giving_up_says_what_was_looked_for_and_where() -> None:
     assert "mqtt://127.0.0.1:1883" in why
     assert "did not answer: mqtt://10.213.0.2:1883, mqtt://192.168.7.2:1883" in why
     assert "--broker mqtt://HOST:1883" in why
+
+
+def test_a_table_on_a_cluster_is_joined_with_every_node_it_advertises() -> None:
+    nodes = ("mqtt://10.0.0.1:1883", "mqtt://10.0.0.2:1883", "mqtt://10.0.0.3:1883")
+    cluster = TableAdvert("oak", nodes[0], nodes=nodes[1:]).signed(HOST_KEY)
+    lan = FakeLan([cluster], answering=nodes[1:])  # the first node is down already
+    found = asyncio.run(lan.finder("oak", 60).find())
+    assert found == "mqtt://10.0.0.2:1883,mqtt://10.0.0.1:1883,mqtt://10.0.0.3:1883"
+    assert lan.probed == list(nodes[:2])
 
 
 def test_a_table_on_this_machines_broker_is_found_there() -> None:
