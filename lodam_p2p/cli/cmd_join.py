@@ -16,7 +16,9 @@ table of that name it hears, and says so when another host announces the same na
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
+from collections.abc import Callable
 from types import SimpleNamespace
 
 from lodam_p2p.cli import CliError
@@ -86,10 +88,44 @@ def join_in_client(args: argparse.Namespace) -> int:
         play.lobby, play.broker = True, broker
     else:
         play.table = check_label(args.table)
-        if broker is None and sys.stdin.isatty() and sys.stdout.isatty():
-            broker = broker_by_name(play.table, args.wait)
         play.join_row = SimpleNamespace(table=play.table, broker=broker or DEFAULT_BROKER)
+        if broker is None and sys.stdin.isatty() and sys.stdout.isatty():
+            found = find_on_screen(play, play.table, args.wait)
+            if found is None:
+                return 0  # the person left the waiting screen
+            play.join_row.broker, play.join_row.game = found
     return cmd_play.run(play)
+
+
+def find_on_screen(args: argparse.Namespace, label: str, wait_s: float
+                   ) -> tuple[str, str] | None:
+    """Without ``--broker``, in a terminal: find the table ``label`` by name (its
+    brokers, :func:`broker_by_name`) and the game it plays, on a waiting screen that
+    says what is looked for and that Esc leaves (None then); a one-line error when
+    the table is not found in ``wait_s`` seconds."""
+    # the screen (prompt_toolkit) and the search (zeroconf) load only for this
+    from lodam_p2p.cli.finding import Finder  # noqa: PLC0415
+    from lodam_p2p.cli.netrun import announced_game, kept_game  # noqa: PLC0415
+    from lodam_p2p.session import SessionError  # noqa: PLC0415
+    from lodam_p2p.transport import ConnectError  # noqa: PLC0415
+    from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
+    from lodam_p2p.ui.looking import look_on_screen  # noqa: PLC0415
+
+    async def search(say: Callable[[str], None]) -> tuple[str, str]:
+        say(f"looking for table {label} by DNS-SD and on this machine's broker")
+        broker = await Finder(label, wait_s, DEFAULT_BROKER, say=say).find()
+        say(f"found table {label} at {broker}; reading its announcement")
+        game = kept_game(args, label) or await announced_game(
+            label, broker, lambda why: say(f"{why}: looking again"))
+        return broker, game
+
+    try:
+        return asyncio.run(look_on_screen(search, title=f"Joining table {label}",
+                                          no_color=no_color_wanted()))
+    except TableNotFound as err:
+        raise CliError(str(err), EXIT_FAILED) from None
+    except (SessionError, ConnectError) as err:
+        raise CliError(str(err), EXIT_FAILED) from None
 
 
 def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:

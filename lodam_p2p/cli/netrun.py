@@ -299,6 +299,21 @@ def joined_game(args: argparse.Namespace, table: str, broker: str) -> str:
     """The game of ``table`` on ``broker``, for a person about to join it: that of the
     match this seat's journal holds there (it comes back to it), else the game the
     table's announcement names."""
+    kept = kept_game(args, table)
+    if kept is not None:
+        return kept
+
+    def waiting(why: str) -> None:
+        print(f"lodam: {why}: looking again", file=sys.stderr, flush=True)
+
+    try:
+        return asyncio.run(announced_game(table, broker, waiting))
+    except (SessionError, ConnectError) as err:
+        raise CliError(str(err), EXIT_FAILED) from None
+
+
+def kept_game(args: argparse.Namespace, table: str) -> str | None:
+    """The game of the match this seat's journal holds at ``table``, if any."""
     journal = journal_for(args, table)
     try:
         kept = journal.entry(SEAT) if journal.resumable(table, SEAT) else {}
@@ -307,15 +322,12 @@ def joined_game(args: argparse.Namespace, table: str, broker: str) -> str:
     start = kept.get("start")
     if isinstance(start, list) and len(start) > 1 and isinstance(start[1], dict):
         return str(start[1].get("game", DEFAULT_GAME))
+    return None
 
-    async def look() -> str:
-        def waiting(why: str) -> None:
-            print(f"lodam: {why}: looking again", file=sys.stderr, flush=True)
 
-        return (await find_announcement(mqtt_connector(broker), table, waiting=waiting,
-                                        patience_s=TABLE_PATIENCE_S)).game
-
-    try:
-        return asyncio.run(look())
-    except (SessionError, ConnectError) as err:
-        raise CliError(str(err), EXIT_FAILED) from None
+async def announced_game(table: str, broker: str, waiting: Callable[[str], None]) -> str:
+    """The game ``table``'s announcement on ``broker`` names, looked for again every
+    second up to the table's patience (``waiting`` told why it is not there yet);
+    :class:`SessionError` or :class:`ConnectError` when it does not come."""
+    return (await find_announcement(mqtt_connector(broker), table, waiting=waiting,
+                                    patience_s=TABLE_PATIENCE_S)).game
