@@ -100,14 +100,16 @@ class SeatRunner:
                                    broker_faults=tuple(self.link.broker_faults))
 
     def _tell_moves(self) -> None:
-        """Tell the seat's player which broker of its list the link is on, and say on
-        the table's log (a bot's stderr, a person's screen) and to the player when it
-        moves to another (:mod:`lodam_p2p.transport.mqtt`)."""
+        """Say on the table's log (a bot's output, a person's screen) and to the seat's
+        player which broker of its list the link is on, and when it moves to another
+        (:mod:`lodam_p2p.transport.mqtt`)."""
         transport, spectator = self.link.transport, self.machine.spectator
         if not hasattr(transport, "on_move"):
             return
         if len(getattr(transport, "urls", ())) > 1:
             where = transport.url.redacted()  # type: ignore[attr-defined]
+            if spectator is not None:
+                spectator.line(f"on the broker {where}")
             self.machine.tell(Notice(NoticeLevel.INFO, f"on the broker {where}"))
 
         def moved(left: str, reached: str) -> None:

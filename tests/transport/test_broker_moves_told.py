@@ -1,6 +1,6 @@
-"""A seat on a list of brokers is told which one it is on, and each move: its player
-gets a notice (a person's screen shows it on the notice line) and the table's log a
-line (a bot's output)."""
+"""A seat on a list of brokers says which one it is on, and each move: its player gets
+a notice (a person's screen shows it on the notice line) and the table's log a line (a
+bot's output)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_a_seat_on_a_cluster_is_told_its_broker_and_each_move() -> None:
     transport.on_move("mqtt://10.0.0.1:1883", "mqtt://10.0.0.2:1883")
     moved = "moved from the broker mqtt://10.0.0.1:1883 to mqtt://10.0.0.2:1883"
     assert machine.events[1:] == [Notice(NoticeLevel.WARNING, moved)]
-    assert machine.lines == [moved]
+    assert machine.lines == ["on the broker mqtt://10.0.0.1:1883", moved]
 
 
 def test_a_seat_on_one_broker_is_told_nothing_at_connect() -> None:
