@@ -1,17 +1,21 @@
-"""Finding a table by name without --broker: DNS-SD, an address that answers, a wait."""
+"""Finding a table by name without --broker: DNS-SD, an address that answers (the
+advert's other brokers kept to move to), a wait."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.cli import build_parser
+from lodam_p2p.cli import build_parser, cmd_join, main
 from lodam_p2p.cli.finding import Finder, TableNotFound
+from lodam_p2p.session import SessionError
 from lodam_p2p.transport.discovery import TableAdvert
+from tests.support.brokers import free_port
 
 HOST_KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 OAK = TableAdvert("oak", "mqtt://10.213.0.2:1883", also=("mqtt://192.168.7.2:1883",)).signed(
@@ -117,3 +121,21 @@ def test_join_and_bot_take_wait() -> None:
     assert parser.parse_args(["join", "oak", "--bot", "random"]).wait == 180
     with pytest.raises(SystemExit):
         parser.parse_args(["join", "oak", "--wait", "-1"])
+
+
+def test_a_bot_found_its_table_by_name_joins_with_every_node(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    nodes = [f"mqtt://127.0.0.1:{free_port()}" for _ in range(3)]  # nobody listens there
+    cluster = TableAdvert("oak", nodes[0], nodes=tuple(nodes[1:])).signed(HOST_KEY)
+    lan = FakeLan([cluster], answering=(nodes[1],))
+    monkeypatch.setattr(cmd_join, "find_broker",
+                        lambda label, wait_s, local: asyncio.run(lan.finder(label, wait_s).find()))
+    joined: list[str] = []
+
+    async def join_table(*, broker_url: str, **_: Any) -> None:
+        joined.append(broker_url)
+        raise SessionError("stopped here: the test looks at the brokers only")
+
+    monkeypatch.setattr(cmd_join, "join_table", join_table)
+    assert main(["bot", "random", "--table", "oak", "--state-dir", str(tmp_path)]) == 1
+    assert joined == [",".join([nodes[1], nodes[0], nodes[2]])]
