@@ -47,7 +47,8 @@ class TableRow:
     fingerprint: str = ""
     announcement: TableAnnouncement | None = None
     version: int | None = None
-    #: the broker's other URLs the LAN advert gave (its A and AAAA records)
+    #: the table's other brokers the LAN advert gave (a cluster's other nodes, the
+    #: broker's other addresses)
     also: tuple[str, ...] = ()
 
     @property
@@ -149,7 +150,7 @@ async def gather_tables(broker: BrokerUrl | None, timeout: float, lan: bool = Tr
                                        fingerprint=advert.fingerprint))
         row.found.add("lan")
         row.version = row.version or advert.version
-        row.also = advert.also
+        row.also = advert.brokers[1:]
     for url in sorted({advert.broker for advert in adverts} - asked):
         try:
             _merge_announcements(rows, url, await _lobby_of(BrokerUrl.parse(url), 1.0))

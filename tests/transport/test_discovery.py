@@ -115,6 +115,19 @@ def test_a_cluster_advertised_is_found_with_every_node() -> None:
     assert found.brokers == NODES and found.fingerprint
 
 
+def test_tables_shows_every_node_a_cluster_advertises() -> None:
+    table = unique_table()
+
+    async def scenario() -> list[tuple[str, ...]]:
+        advertiser = table_advertiser(table, NODES, host_key(3), interfaces=LOOPBACK)
+        assert advertiser is not None
+        async with advertiser:
+            rows = await gather_tables(None, 5.0, interfaces=LOOPBACK)
+        return [row.addresses for row in rows if row.table == table]
+
+    assert run(scenario(), 60) == [NODES]
+
+
 @pytest.mark.parametrize(
     "txt",
     [{}, {b"v": b"2", b"table": b"a/b", b"broker": b"mqtt://h"},
