@@ -16,6 +16,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
+from lodam_p2p.games.kit.cards import LetteredRank, LetteredSuit
 from lodam_p2p.games.kit.rules import Deck, WrittenCard
 from lodam_p2p.games.kit.rules import mask_of as _mask_of
 
@@ -31,7 +32,7 @@ SUIT_SPAN = 13
 SUIT_BITS = (1 << SUIT_SPAN) - 1
 
 
-class Suit(enum.IntEnum):
+class Suit(LetteredSuit):
     """The four suits; ``str(Suit.S) == "S"``."""
 
     S = 0  #: spades
@@ -39,12 +40,10 @@ class Suit(enum.IntEnum):
     D = 2  #: diamonds
     C = 3  #: clubs
 
-    def __str__(self) -> str:
-        return self.name
 
-
-class Rank(enum.IntEnum):
-    """Ranks by face value (2 … 14); the order of strength is :func:`rank_strength`."""
+class Rank(LetteredRank, letters=RANK_LETTERS, lowest=2):
+    """Ranks by face value (2 … 14), written ``2`` … ``9``, ``T``, ``J``, ``Q``, ``K``,
+    ``A``; the order of strength is :func:`rank_strength`."""
 
     TWO = 2
     THREE = 3
@@ -59,14 +58,6 @@ class Rank(enum.IntEnum):
     QUEEN = 12
     KING = 13
     ACE = 14
-
-    @property
-    def letter(self) -> str:
-        """The rank's letter in RULES.md notation: ``"2"`` … ``"9"``, ``"T"``, … ``"A"``."""
-        return RANK_LETTERS[self - 2]
-
-    def __str__(self) -> str:
-        return self.letter
 
 
 class Kind(enum.Enum):

@@ -8,10 +8,10 @@ hand" is a shift and an ``and``. The 32 :class:`Card` objects are built once;
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from lodam_p2p.games.kit.cards import LetteredRank, LetteredSuit
 from lodam_p2p.games.kit.rules import Deck, WrittenCard
 from lodam_p2p.games.kit.rules import mask_of as _mask_of
 
@@ -22,7 +22,7 @@ SUIT_SPAN = 8
 SUIT_BITS = (1 << SUIT_SPAN) - 1
 
 
-class Suit(enum.IntEnum):
+class Suit(LetteredSuit):
     """The four suits; ``str(Suit.H) == "H"``."""
 
     E = 0  #: Eichel, acorns
@@ -30,12 +30,9 @@ class Suit(enum.IntEnum):
     H = 2  #: Herz (Rot), hearts: the red suit
     S = 3  #: Schellen, bells
 
-    def __str__(self) -> str:
-        return self.name
 
-
-class Rank(enum.IntEnum):
-    """Ranks, lowest first; "higher" follows this order."""
+class Rank(LetteredRank, letters=RANK_LETTERS, lowest=0):
+    """Ranks, lowest first ("higher" follows this order), written ``7 8 9 T U O K A``."""
 
     SEVEN = 0
     EIGHT = 1
@@ -45,14 +42,6 @@ class Rank(enum.IntEnum):
     OBER = 5
     KING = 6
     ACE = 7
-
-    @property
-    def letter(self) -> str:
-        """The rank's letter: ``7 8 9 T U O K A``."""
-        return RANK_LETTERS[self]
-
-    def __str__(self) -> str:
-        return self.letter
 
 
 @dataclass(frozen=True, slots=True, order=True, repr=False)
