@@ -13,7 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from lodam_p2p.games.kit.values import Card, GameError, OptionRow, SeatRange, WireAction
+from lodam_p2p.games.kit.values import (
+    Card,
+    GameError,
+    OptionRow,
+    PublicMove,
+    Replayed,
+    ReplayError,
+    SeatRange,
+    Turn,
+    WireAction,
+)
 
 T = TypeVar("T")
 
@@ -72,14 +82,18 @@ class EngineDoors:
     """The match, deal and wire methods of :class:`~lodam_p2p.games.interface.Game` that
     an engine answers the same way in every game: a match starts by ``Match.start(options,
     players, first_dealer)`` after the seat count is checked, a deal's public part is its
-    ``public``, and actions cross the wire by the game's codec module (``encode``,
-    ``decode``). Put it before ``Game``; the game names its types."""
+    ``public``, whose ``whose_turn()`` says whose step it is, and actions cross the wire
+    by the game's codec module (``encode``, ``decode``, ``apply_public``). Put it before
+    ``Game``; the game names its types."""
 
     #: The engine's match type (``Match.start(options, players, first_dealer)``).
     match_type: ClassVar[type[Any]]
     #: The engine's deal type (``deal.public`` is its public part).
     deal_type: ClassVar[type[Any]]
-    #: The game's action codec module: ``encode(action)`` and ``decode(seat, wire)``.
+    #: The engine's public deal type (``public.whose_turn()``).
+    public_type: ClassVar[type[Any]]
+    #: The game's action codec module: ``encode(action)``, ``decode(seat, wire)`` and
+    #: ``apply_public(public, move)``.
     action_codec: Any
     #: How the game names its values in errors (``a Lodam deal``).
     noun: ClassVar[str]
@@ -97,6 +111,18 @@ class EngineDoors:
         """What every seat knows of ``deal``."""
         return checked(deal, self.deal_type, f"a {self.noun} deal").public
 
+    def turn(self, public: Any) -> Turn:
+        """Whose step it is as the public part knows it (a seat, or a :class:`Holder`)."""
+        found: Any = checked(public, self.public_type, f"a {self.noun} public deal")
+        turn: Turn = found.whose_turn()
+        return turn
+
+    def public_apply(self, public: Any, move: PublicMove) -> None:
+        """Advance ``public`` by ``move`` as the codec reads it, checking what public
+        knowledge can check."""
+        self.action_codec.apply_public(
+            checked(public, self.public_type, f"a {self.noun} public deal"), move)
+
     def encode_action(self, action: Any) -> WireAction:
         """``action`` as it crosses the wire."""
         wire: WireAction = self.action_codec.encode(action)
@@ -105,6 +131,22 @@ class EngineDoors:
     def decode_action(self, seat: int, wire: WireAction) -> Any:
         """The action ``seat`` sent as ``wire``; ``ValueError`` if it is not one."""
         return self.action_codec.decode(seat, wire)
+
+
+def replayed(deal: Any, actions: Iterable[Any], refused: type[Exception],
+             offence: Callable[[Any], str]) -> Replayed:
+    """The audit replay of an engine whose deal refuses an action by raising
+    ``refused`` (an error that names its ``seat``): ``actions`` applied one by one to
+    ``deal`` until the first refused, named by ``offence(error)``."""
+    applied = 0
+    for index, action in enumerate(actions):
+        try:
+            deal.apply(action)
+        except refused as err:
+            seat: int = getattr(err, "seat")  # noqa: B009 - every game's refusal names it
+            return Replayed(deal, applied, ReplayError(index, seat, offence(err), str(err)))
+        applied += 1
+    return Replayed(deal, applied, None)
 
 
 def checked(value: object, kind: type[T], what: str) -> T:

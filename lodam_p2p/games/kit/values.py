@@ -225,6 +225,19 @@ class Standings:
     scores: tuple[int, ...]
     score_name: str
 
+    @classmethod
+    def ranked(cls, winners: Sequence[int], keys: Sequence[tuple[float, ...]],
+               scores: Sequence[int], score_name: str,
+               order: Sequence[int] | None = None) -> Standings:
+        """The standings of a game that ranks its seats by ``keys`` (bigger is better,
+        ties share their places, :func:`shared_ranks`); ``order`` (best first) defaults
+        to the keys' order, a lower seat first among equals."""
+        if order is None:
+            order = sorted(range(len(keys)), key=lambda seat: (
+                tuple(-key for key in keys[seat]), seat))
+        return cls(tuple(winners), tuple(order), shared_ranks(keys), tuple(scores),
+                   score_name)
+
     def with_leavers(self, left: Sequence[int], playing: Collection[int], *,
                      draw: bool = False) -> Standings:
         """These standings once the seats ``left`` (earliest first) have left the match

@@ -12,19 +12,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from lodam_p2p.games.interface import Game
-from lodam_p2p.games.kit.common import EngineDoors, OptionsOfType, checker
+from lodam_p2p.games.kit.common import EngineDoors, OptionsOfType, checker, replayed
 from lodam_p2p.games.kit.deals import GameDeal, GameMatch
 from lodam_p2p.games.kit.values import (
     DealPlan,
     DealSummary,
-    GameError,
     PublicMove,
     Replayed,
-    ReplayError,
     SeatRange,
     Standings,
-    Turn,
-    shared_ranks,
 )
 from lodam_p2p.games.lodam import codec
 from lodam_p2p.games.lodam.actions import Action, Answer, IllegalAction, Offer, Play, Revoke
@@ -71,6 +67,7 @@ class LodamGame(EngineDoors, OptionsOfType, Game[Options, Deal, Action, PlayerVi
     options_type = Options
     match_type = Match
     deal_type = Deal
+    public_type = PublicDeal
     action_codec = codec
     noun = "Lodam"
     card_type = Card
@@ -163,8 +160,7 @@ class LodamGame(EngineDoors, OptionsOfType, Game[Options, Deal, Action, PlayerVi
         order = sorted(range(m.players), key=lambda s: (
             s not in m.winners, -m.lives[s], -lasted(s), s))
         keys = [(lasted(s), float(m.lives[s])) for s in range(m.players)]
-        return Standings(tuple(m.winners), tuple(order), shared_ranks(keys),
-                         tuple(m.lives), "counters")
+        return Standings.ranked(m.winners, keys, m.lives, "counters", order)
 
     def payouts(self, match: GameMatch) -> tuple[int, ...]:
         """RULES.md 9: each paid ``stake``; the winners share the pot."""
@@ -172,20 +168,9 @@ class LodamGame(EngineDoors, OptionsOfType, Game[Options, Deal, Action, PlayerVi
 
     # -- the deal -----------------------------------------------------------------------
 
-    def turn(self, public: Any) -> Turn:
-        """Lodam's turn order never depends on a hidden card: always a seat."""
-        if not isinstance(public, PublicDeal):
-            raise GameError(f"not a Lodam public deal: {public!r}")
-        return public.to_act
-
     def public_start(self, match: GameMatch) -> PublicDeal:
         m = _match(match)
         return PublicDeal.start(m.options, m.dealer, m.lives, m.active)
-
-    def public_apply(self, public: Any, move: PublicMove) -> None:
-        if not isinstance(public, PublicDeal):
-            raise GameError(f"not a Lodam public deal: {public!r}")
-        codec.apply_public(public, move)
 
     def step(self, deal: GameDeal, action: Any) -> PublicMove:
         """The trump card is turned by the first renounce; an accepted exchange is
@@ -224,16 +209,10 @@ class LodamGame(EngineDoors, OptionsOfType, Game[Options, Deal, Action, PlayerVi
     # -- the audit ----------------------------------------------------------------------
 
     def replay(self, match: GameMatch, deck: Sequence[Any], actions: Iterable[Any]) -> Replayed:
-        deal = _match(match).new_deal(deck)
-        applied = 0
-        for index, action in enumerate(actions):
-            try:
-                deal.apply(action)
-            except IllegalAction as err:
-                offence = "revoke" if isinstance(err, Revoke) else "illegal-action"
-                return Replayed(deal, applied, ReplayError(index, err.seat, offence, str(err)))
-            applied += 1
-        return Replayed(deal, applied, None)
+        """Every action applied in turn; a proven revoke is a ``revoke``, any other
+        refusal an ``illegal-action``."""
+        return replayed(_match(match).new_deal(deck), actions, IllegalAction,
+                        lambda err: "revoke" if isinstance(err, Revoke) else "illegal-action")
 
     def replay_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
         """The ``"game": "lodam"`` scripted deal of ``lodam rules replay``."""
@@ -242,8 +221,7 @@ class LodamGame(EngineDoors, OptionsOfType, Game[Options, Deal, Action, PlayerVi
     # -- the client shell ---------------------------------------------------------------
 
     def describe(self, view: Any) -> str:
-        if not isinstance(view, PlayerView):
-            raise GameError(f"not a Lodam view: {view!r}")
+        view = _view(view)
         trump = "not turned" if view.trump_card is None else str(view.trump_card)
         return (f"{self.title} · dealer seat {view.dealer} · trump {trump} · "
                 f"trick {len(view.tricks) + 1}")
@@ -255,6 +233,7 @@ class LodamGame(EngineDoors, OptionsOfType, Game[Options, Deal, Action, PlayerVi
 _options = checker(Options, "Lodam options")
 _match = checker(Match, "a Lodam match")
 _deal = checker(Deal, "a Lodam deal")
+_view = checker(PlayerView, "a Lodam view")
 
 
 #: The game value the ``lodam_p2p.games`` entry point names.

@@ -167,6 +167,10 @@ class PublicDeal(DealRecord[int]):
         """Every resolved offer: kind and outcome, never the cards."""
         return self.public_exchanges()
 
+    def whose_turn(self) -> int | None:
+        """The seat to act: Lodam's turn order never hangs on a hidden card."""
+        return self.to_act
+
     # -- checked public events ----------------------------------------------------------
 
     def play(self, seat: int, card: Card, trump_card: Card | None = None) -> None:

@@ -23,16 +23,12 @@ from lodam_p2p.games.kit.deals import GameDeal, GameMatch
 from lodam_p2p.games.kit.values import (
     DealPlan,
     DealSummary,
-    GameError,
-    Holder,
     PublicMove,
     Replayed,
     ReplayError,
     SeatRange,
     Standings,
-    Turn,
     WireAction,
-    shared_ranks,
 )
 from lodam_p2p.games.lorum import codec, saved
 from lodam_p2p.games.lorum.actions import (
@@ -100,6 +96,7 @@ class LorumGame(EngineDoors, OptionsOfType, Game[Options, Deal, Action, PlayerVi
     options_type = Options
     match_type = Match
     deal_type = Deal
+    public_type = PublicDeal
     action_codec = codec
     noun = "Lorum"
     card_type = Card
@@ -183,8 +180,7 @@ class LorumGame(EngineDoors, OptionsOfType, Game[Options, Deal, Action, PlayerVi
         else:
             scores, name = tuple(m.totals), "points"
             keys = [(-float(s),) for s in scores]
-        order = sorted(range(m.players), key=lambda s: (-keys[s][0], s))
-        return Standings(tuple(m.winners), tuple(order), shared_ranks(keys), scores, name)
+        return Standings.ranked(m.winners, keys, scores, name)
 
     def payouts(self, match: GameMatch) -> tuple[int, ...]:
         """Lorum plays for no stakes beyond its beans."""
@@ -192,23 +188,10 @@ class LorumGame(EngineDoors, OptionsOfType, Game[Options, Deal, Action, PlayerVi
 
     # -- the deal -----------------------------------------------------------------------
 
-    def turn(self, public: Any) -> Turn:
-        """A seat, or in Quartet's runs and at the Red King announcement the holder of
-        the awaited card."""
-        p = _public(public)
-        if p.is_over:
-            return None
-        if p.to_act is None:
-            return Holder(p.awaiting_card)
-        return p.to_act
-
     def public_start(self, match: GameMatch) -> PublicDeal:
         m = _match(match)
         return PublicDeal.start(m.options, m.contract, m.players, m.dealer,
                                 m.plan().hand_size)
-
-    def public_apply(self, public: Any, move: PublicMove) -> None:
-        codec.apply_public(_public(public), move)
 
     def step(self, deal: GameDeal, action: Any) -> PublicMove:
         """Every Lorum move is public as it is: its card is laid face up."""
@@ -285,8 +268,7 @@ class LorumGame(EngineDoors, OptionsOfType, Game[Options, Deal, Action, PlayerVi
     # -- the client shell ---------------------------------------------------------------
 
     def describe(self, view: Any) -> str:
-        if not isinstance(view, PlayerView):
-            raise GameError(f"not a Lorum view: {view!r}")
+        view = _view(view)
         head = f"{self.title} · {CONTRACT_TITLES[view.contract]} · dealer seat {view.dealer}"
         if view.contract is Contract.LORUM:
             laid = sum(1 for _seat, card in view.lays if card is not None)
@@ -363,6 +345,7 @@ _options = checker(Options, "Lorum options")
 _match = checker(Match, "a Lorum match")
 _deal = checker(Deal, "a Lorum deal")
 _public = checker(PublicDeal, "a Lorum public deal")
+_view = checker(PlayerView, "a Lorum view")
 
 
 #: The game value the ``lodam_p2p.games`` entry point names.

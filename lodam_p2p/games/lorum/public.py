@@ -36,6 +36,7 @@ up: the machine lays them itself, at once, when they fit.
 
 from __future__ import annotations
 
+from lodam_p2p.games.kit.values import Holder, Turn
 from lodam_p2p.games.lorum.actions import (
     Action,
     Announce,
@@ -152,6 +153,15 @@ class PublicDeal(DealFlow):
     def forced(self) -> bool:
         """Whether the awaited step is known to leave no choice (a run card, a blind play)."""
         return self.awaiting is _PLAY and (self.awaiting_card is not None or self.blind)
+
+    def whose_turn(self) -> Turn:
+        """A seat, or in Quartet's runs and at the Red King announcement the holder of
+        the awaited card (no one knows who); ``None`` once the deal is over."""
+        if self.is_over:
+            return None
+        if self.to_act is None:
+            return Holder(self.awaiting_card)
+        return self.to_act
 
     # -- checked public events ----------------------------------------------------------
 
