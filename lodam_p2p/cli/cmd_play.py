@@ -24,8 +24,6 @@ to try; the exit status is then 1.
 from __future__ import annotations
 
 import argparse
-import logging
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,19 +32,20 @@ from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bot_flags import OneBot
 from lodam_p2p.cli.broker_list import BrokerList
 from lodam_p2p.cli.cmd_bots import add_bot_arguments
-from lodam_p2p.cli.person import load_registry, play_with_person
+from lodam_p2p.cli.person import load_registry
 from lodam_p2p.cli.play_drivers import choose_driver, hosting_notice
 from lodam_p2p.cli.play_lobby import from_lobby, game_joined
 from lodam_p2p.cli.play_pace import DEFAULT_DELAY, seconds
 from lodam_p2p.cli.play_seats import (
     BOT_NAMES,
+    GameScreen,
     bot_lineup,
     bot_seats,
     bots_only,
     hosted,
     lineup_for,
-    screen_outcomes,
     setup_logging,
+    sit_down,
     stopped,
 )
 from lodam_p2p.transport.brokers import parse_brokers
@@ -55,7 +54,6 @@ from lodam_p2p.transport.url import BadBrokerUrl
 if TYPE_CHECKING:
     from lodam_p2p.bots.registry import BotRegistry
     from lodam_p2p.games.lodam import Action, Options, PlayerView
-    from lodam_p2p.tableplan import MatchOutcome
 
 #: The parts of ``lodam play`` that live in its helper modules, named here too for
 #: ``lodam host`` and ``join``; the helpers never import this module (the route's
@@ -145,15 +143,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"Losing Lodam is for 3 to 10 seats (--seats), got {args.seats}")
     registry = load_registry(args)
     lineup = lineup_for(args, registry)
-    log_path = setup_logging(args.log_file)
-    driver = choose_driver(args)
-    if args.bots_only:
-        return bots_only(args, options, lineup, registry, driver)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise CliError("lodam play needs a terminal (or --bots-only for a table of bots)")
-    return play_with_person(args, options, lineup, registry=registry, driver=driver,
-                            bots=bot_seats, screen=_screen(args, registry, lineup, log_path),
-                            log_path=log_path)
+    return sit_down(args, options, lineup, registry, driver=choose_driver(args),
+                    screen=_screen(args, registry, lineup))
 
 
 def valid_broker(url: str | None) -> None:
@@ -187,9 +178,9 @@ def play_defaults() -> argparse.Namespace:
     return root.parse_args(["play"])
 
 
-def _screen(args: argparse.Namespace, registry: BotRegistry, lineup: Sequence[str],
-            log_path: Path | None = None) -> Any:
-    """The Lodam screen, for :func:`~lodam_p2p.cli.person.play_with_person`."""
+def _screen(args: argparse.Namespace, registry: BotRegistry, lineup: Sequence[str]
+            ) -> GameScreen:
+    """The Lodam screen, for :func:`~lodam_p2p.cli.play_seats.sit_down`."""
     # the terminal client (prompt_toolkit) loads only when a person sits down
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.lodam.client import ClientOptions, run_client  # noqa: PLC0415
@@ -197,12 +188,7 @@ def _screen(args: argparse.Namespace, registry: BotRegistry, lineup: Sequence[st
     client = ClientOptions(table="offline" if args.offline else args.table, ascii=args.ascii,
                            no_color=no_color_wanted(), hint=_hint(registry),
                            hosted=hosted(args, lineup))
-
-    async def screen(start_match: Any, limit: float | None) -> list[MatchOutcome]:
-        return await screen_outcomes(run_client(start_match, client), args, log_path,
-                                     logging.getLogger(__name__))
-
-    return screen
+    return lambda start_match, limit: run_client(start_match, client)
 
 
 def _hint(registry: BotRegistry) -> Callable[[PlayerView], Action] | None:

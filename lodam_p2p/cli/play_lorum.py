@@ -12,7 +12,7 @@ Without ``--offline`` the table is the network session on an embedded broker, de
 the fair-deal protocol (the same driver as Lodam's, :func:`lorum_driver`). The same
 path seats the person who hosts a Lorum table (``lodam host --game lorum``) or joins one
 (``lodam join``); ``--bots-only`` tells a table of bots as plain text, and the run loop
-is Lodam's (:func:`~lodam_p2p.cli.person.play_with_person`) with the Lorum screen.
+is Lodam's (:func:`~lodam_p2p.cli.play_seats.sit_down`) with the Lorum screen.
 """
 
 from __future__ import annotations
@@ -20,23 +20,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import itertools
-import logging
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.netrun import parse_options, result_json
-from lodam_p2p.cli.person import Driver, load_registry, play_with_person
+from lodam_p2p.cli.person import Driver, load_registry
 from lodam_p2p.cli.play_drivers import choose_driver
-from lodam_p2p.cli.play_seats import (
-    bot_seats,
-    bots_only,
-    hosted,
-    lineup_for,
-    screen_outcomes,
-    setup_logging,
-)
+from lodam_p2p.cli.play_seats import GameScreen, hosted, lineup_for, sit_down
 
 if TYPE_CHECKING:
     from lodam_p2p.bots.registry import BotRegistry
@@ -66,18 +57,12 @@ def play_lorum(args: argparse.Namespace) -> int:
     for name in lineup:
         if not registry.get(name).plays(GAME):
             raise CliError(f"bot {name!r} does not play Lorum (random does)")
-    driver = lorum_driver(args)
-    if args.bots_only:
-        # the terminal client's modules load only when they tell or show a table
-        from lodam_p2p.ui.lorum.spectator import LorumSpectatorLog  # noqa: PLC0415
+    # the terminal client's modules load only when they tell or show a table
+    from lodam_p2p.ui.lorum.spectator import LorumSpectatorLog  # noqa: PLC0415
 
-        setup_logging(args.log_file)
-        return bots_only(args, options, lineup, registry, driver,
-                         spectator=LorumSpectatorLog)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise CliError("lodam play needs a terminal (or --bots-only for a table of bots)")
-    log_path = setup_logging(args.log_file)
-    return _run(args, options, lineup, registry, driver, log_path=log_path)
+    return sit_down(args, options, lineup, registry, driver=lorum_driver(args),
+                    screen=lorum_screen(args, registry, lineup),
+                    spectator=LorumSpectatorLog)
 
 
 def default_bot(registry: BotRegistry) -> str:
@@ -108,24 +93,22 @@ def lorum_options(items: list[str]) -> Options:
     return options
 
 
-def _run(args: argparse.Namespace, options: Options, lineup: list[str],
-         registry: BotRegistry, driver: Driver, *, log_path: Any) -> int:
-    """The person at the Lorum screen, the bots beside them, until the person leaves."""
-    # the terminal client (prompt_toolkit) loads only when a person sits down
-    from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
-    from lodam_p2p.ui.lorum.client import LorumSettings, run_lorum  # noqa: PLC0415
-
+def lorum_screen(args: argparse.Namespace, registry: BotRegistry,
+                 lineup: Sequence[str]) -> GameScreen:
+    """The Lorum screen of the person, for :func:`~lodam_p2p.cli.play_seats.sit_down`."""
     table = "offline" if args.offline else args.table
     hint = hint_bot(registry)
 
-    async def screen(start_match: Any, limit: float | None) -> list[MatchOutcome]:
+    def screen(start_match: Any, limit: float | None) -> Awaitable[list[MatchOutcome]]:
+        # the terminal client (prompt_toolkit) loads only when a person sits down
+        from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
+        from lodam_p2p.ui.lorum.client import LorumSettings, run_lorum  # noqa: PLC0415
+
         settings = LorumSettings(table=table, ascii=args.ascii, no_color=no_color_wanted(),
                                  hint=hint, hold_limit=limit, hosted=hosted(args, lineup))
-        return await screen_outcomes(run_lorum(start_match, settings), args, log_path,
-                                     logging.getLogger(__name__))
+        return run_lorum(start_match, settings)
 
-    return play_with_person(args, options, lineup, registry=registry, driver=driver,
-                            bots=bot_seats, screen=screen, log_path=log_path)
+    return screen
 
 
 def hint_bot(registry: BotRegistry) -> Callable[[Any], Any] | None:

@@ -23,7 +23,7 @@ from lodam_p2p.bots import BotStartError
 from lodam_p2p.bots.adapter import BotForfeit, BotPlayer, faults_of
 from lodam_p2p.cli import CliError
 from lodam_p2p.cli.cmd_bots import BotSetup, bot_setup, start_error
-from lodam_p2p.cli.person import Driver
+from lodam_p2p.cli.person import Driver, StartMatch, play_with_person
 from lodam_p2p.tableplan import SeatPlan
 
 if TYPE_CHECKING:
@@ -138,6 +138,32 @@ async def screen_outcomes(run: Awaitable[list[MatchOutcome]], args: argparse.Nam
     except Exception as err:  # the screen itself failed: closed, logged, one line
         log.error("the screen stopped", exc_info=err)
         raise stopped(err, args, log_path) from None
+
+
+#: Runs a game's screen: (start_match, hold limit) → the outcomes of the matches played.
+GameScreen = Callable[[StartMatch, "float | None"], Awaitable["list[MatchOutcome]"]]
+
+
+def sit_down(args: argparse.Namespace, options: Any, lineup: list[str],
+             registry: BotRegistry, *, driver: Driver, screen: GameScreen,
+             spectator: type | None = None) -> int:
+    """What ``lodam play`` does at a table of any game once its options, bots and driver
+    are chosen: with ``--bots-only`` the bots' table told by ``spectator`` as plain text
+    (:func:`bots_only`), else the person at the game's ``screen`` with the bots beside
+    them until they leave (:func:`~lodam_p2p.cli.person.play_with_person`); the log goes
+    to its file (:func:`setup_logging`) either way."""
+    log_path = setup_logging(args.log_file)
+    if args.bots_only:
+        return bots_only(args, options, lineup, registry, driver, spectator=spectator)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError("lodam play needs a terminal (or --bots-only for a table of bots)")
+    log = logging.getLogger(__name__)
+
+    async def watched(start_match: StartMatch, limit: float | None) -> list[MatchOutcome]:
+        return await screen_outcomes(screen(start_match, limit), args, log_path, log)
+
+    return play_with_person(args, options, lineup, registry=registry, driver=driver,
+                            bots=bot_seats, screen=watched, log_path=log_path)
 
 
 def bot_seats(lineup: Sequence[str], registry: BotRegistry, *, first_seat: int, seed: int | None,

@@ -57,10 +57,8 @@ def test_without_a_terminal_lorum_says_it_needs_one(
 
 def test_every_lorum_option_reaches_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = []
-    monkeypatch.setattr(play_lorum, "_run", lambda args, options, lineup, registry, driver, *,
-                        log_path: seen.append((options, lineup)) or 0)
-    monkeypatch.setattr(play_lorum.sys.stdin, "isatty", lambda: True, raising=False)
-    monkeypatch.setattr(play_lorum.sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(play_lorum, "sit_down", lambda args, options, lineup, registry, **_:
+                        seen.append((options, lineup)) or 0)
     options = ["rounds=2", "scoring=beans", "first_last_points=5", "first_last_short=true",
                "fifth_trick=6", "red_king_blind=true", "lorum_start=unter",
                "lorum_play_on=true", "breach_points=9", "contracts=lorum,reds"]

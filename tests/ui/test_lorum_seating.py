@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from lodam_p2p.cli import cmd_host, cmd_play, main, netrun, play_lorum
+from lodam_p2p.cli import cmd_host, cmd_play, main, netrun, play_lorum, play_seats
 from lodam_p2p.session.journal import Journal
 from lodam_p2p.ui.glyphs import Glyphs
 from lodam_p2p.ui.lobby import LobbyModel, LobbyRow, render_lobby
@@ -20,7 +20,7 @@ from lodam_p2p.ui.lobby import LobbyModel, LobbyRow, render_lobby
 @pytest.fixture
 def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """stdin and stdout are a terminal."""
-    for module in (cmd_host, cmd_play, play_lorum):
+    for module in (cmd_host, play_seats):
         monkeypatch.setattr(module.sys.stdin, "isatty", lambda: True, raising=False)
         monkeypatch.setattr(module.sys.stdout, "isatty", lambda: True, raising=False)
 
@@ -30,11 +30,11 @@ def seated(monkeypatch: pytest.MonkeyPatch) -> list[tuple[argparse.Namespace, li
     """What reaches the Lorum screen's run loop: the arguments and the bots' lineup."""
     seen: list[tuple[argparse.Namespace, list[str]]] = []
 
-    def run(args, options, lineup, registry, driver, *, log_path):  # type: ignore[no-untyped-def]
+    def run(args, options, lineup, registry, **_):  # type: ignore[no-untyped-def]
         seen.append((args, lineup))
         return 0
 
-    monkeypatch.setattr(play_lorum, "_run", run)
+    monkeypatch.setattr(play_lorum, "sit_down", run)
     return seen
 
 
