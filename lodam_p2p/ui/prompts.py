@@ -16,7 +16,7 @@ card being typed or the status line (:func:`typing_line`), and the framed log
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -62,6 +62,30 @@ class GamePrompt(Generic[DecisionT, ActionT, CardT]):
             if item.action == action:
                 return i
         return None
+
+
+#: A game's kind of choice (its subclass of :class:`GameChoice`).
+ChoiceT = TypeVar("ChoiceT", bound=GameChoice[Any, Any])
+
+
+def hand_choices(kind: type[ChoiceT], hand: Sequence[CardT], legal: Collection[object], *,
+                 label: Callable[[CardT], str], make: Callable[[CardT], object],
+                 refusal: Callable[[CardT], str]) -> tuple[ChoiceT, ...]:
+    """Every card of ``hand`` (in the order shown) as a choice of ``kind``, written by
+    ``label``: the action ``make`` makes of it where that is in ``legal``, else none,
+    with the rules' ``refusal`` kept for when it is tried."""
+    out = []
+    for card in hand:
+        action = make(card)
+        allowed = action if action in legal else None
+        out.append(kind(label(card), allowed, card,
+                        refusal="" if allowed is not None else refusal(card)))
+    return tuple(out)
+
+
+def first_legal(choices: Sequence[GameChoice[Any, Any]]) -> int:
+    """Where the cursor starts among ``choices``: the first allowed one (else the first)."""
+    return next((i for i, choice in enumerate(choices) if choice.action is not None), 0)
 
 
 class Pointing(Protocol):

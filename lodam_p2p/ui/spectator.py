@@ -28,12 +28,13 @@ from lodam_p2p.player import (
     ViewChanged,
 )
 from lodam_p2p.ui.glyphs import Glyphs, name_seats, names_said, shown_name
+from lodam_p2p.ui.seat_model import TableEvents
 
 #: A seat number no one has: the spectator speaks of every seat in the third person.
 NOBODY = -1
 
 
-class StoryLog:
+class StoryLog(TableEvents):
     """Wraps ``inner`` (a bot) and writes the public story of the table to ``out``; a
     game's log says what a view and the end of a deal tell."""
 
@@ -53,22 +54,33 @@ class StoryLog:
     def notify(self, event: TableEvent) -> None:
         """Pass ``event`` on, and write it down."""
         self.inner.notify(event)
-        if isinstance(event, SeatsChanged):
-            self.names = [shown_name(info.name) for info in event.seats]
-        elif isinstance(event, ViewChanged):
-            self._view(event.view, event.last_action, event.deal)
-        elif isinstance(event, DealEnded):
-            self.new_deal = True
-            self._deal_ended(event)
-        elif isinstance(event, MatchEnded):
-            if event.reason:
-                text = name_seats(event.reason, self._name)
-                self._say(text[:1].upper() + text[1:] + ".")
-            winners = " and ".join(self._name(s) for s in event.winners)
-            self._say(f"Match over after {event.deals} deals: {winners} "
-                      f"win{'s' if len(event.winners) == 1 else ''}.")
-        elif isinstance(event, Notice):
-            self._say(f"[{event.level.value}] {names_said(event.text, self.names)}")
+        self.take(event)
+
+    def seats_changed(self, event: SeatsChanged) -> None:
+        """Keep the seats' names."""
+        self.names = [shown_name(info.name) for info in event.seats]
+
+    def view_changed(self, event: ViewChanged, now: float) -> None:
+        """Tell what changed."""
+        self._view(event.view, event.last_action, event.deal)
+
+    def deal_ended(self, event: DealEnded) -> None:
+        """Tell how the deal ended; the next view opens a new one."""
+        self.new_deal = True
+        self._deal_ended(event)
+
+    def match_ended(self, event: MatchEnded) -> None:
+        """Tell why the match ended early, and who won."""
+        if event.reason:
+            text = name_seats(event.reason, self._name)
+            self._say(text[:1].upper() + text[1:] + ".")
+        winners = " and ".join(self._name(s) for s in event.winners)
+        self._say(f"Match over after {event.deals} deals: {winners} "
+                  f"win{'s' if len(event.winners) == 1 else ''}.")
+
+    def notice_given(self, event: Notice) -> None:
+        """Write the notice, its seats named."""
+        self._say(f"[{event.level.value}] {names_said(event.text, self.names)}")
 
     async def decide(self, view: Any) -> Any:
         """The wrapped player decides."""

@@ -28,7 +28,7 @@ from lodam_p2p.games.lodam import (
     Swallow,
 )
 from lodam_p2p.ui.glyphs import Glyphs, kind_words, sort_hand
-from lodam_p2p.ui.prompts import GameChoice, GamePrompt, Namer
+from lodam_p2p.ui.prompts import GameChoice, GamePrompt, Namer, first_legal, hand_choices
 
 
 class Choice(GameChoice[Action, Card]):
@@ -62,14 +62,8 @@ def prompt_for(view: PlayerView, glyphs: Glyphs, name: Namer) -> Prompt:
 
 def _hand(view: PlayerView, glyphs: Glyphs, make: Callable[[Card], Action],
           refusal: Callable[[Card], str]) -> tuple[Choice, ...]:
-    legal = set(view.legal)
-    out = []
-    for card in sort_hand(view.hand, view.options.rank_order):
-        action = make(card)
-        allowed = action if action in legal else None
-        out.append(Choice(glyphs.card(card), allowed, card,
-                          refusal="" if allowed else refusal(card)))
-    return tuple(out)
+    return hand_choices(Choice, sort_hand(view.hand, view.options.rank_order),
+                        set(view.legal), label=glyphs.card, make=make, refusal=refusal)
 
 
 def _play(view: PlayerView, glyphs: Glyphs, name: Namer) -> Prompt:
@@ -81,7 +75,7 @@ def _play(view: PlayerView, glyphs: Glyphs, name: Namer) -> Prompt:
     else:
         question, why = "Your lead: play any card.", ""
     cards = _hand(view, glyphs, lambda c: Play(seat, c), lambda c: why)
-    first = next((i for i, c in enumerate(cards) if c.action is not None), 0)
+    first = first_legal(cards)
     return Prompt(Decision.PLAY, question, cards, (), first)
 
 

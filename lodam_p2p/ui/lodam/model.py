@@ -10,27 +10,14 @@ passed in (``now``), so the trump's show time under ``trump_memory`` is testable
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
 from lodam_p2p.games.lodam import PlayerView
-from lodam_p2p.player import (
-    DealEnded,
-    MatchEnded,
-    Notice,
-    NoticeLevel,
-    Phase,
-    Progress,
-    SeatInfo,
-    SeatsChanged,
-    TableEvent,
-    ViewChanged,
-)
-from lodam_p2p.ui.glyphs import Glyphs, name_seats, names_said, shown_name
+from lodam_p2p.player import DealEnded, MatchEnded, NoticeLevel, Phase, ViewChanged
+from lodam_p2p.ui.glyphs import name_seats, shown_name
 from lodam_p2p.ui.lodam.choices import Prompt, prompt_for
-from lodam_p2p.ui.lodam.narrate import LogLine, Narrator
-
-#: Log lines kept (the screen shows the last few; the file log keeps everything).
-LOG_LIMIT = 500
+from lodam_p2p.ui.lodam.narrate import Narrator
+from lodam_p2p.ui.seat_model import SeatModel
 
 
 class Panel(enum.Enum):
@@ -46,18 +33,11 @@ class Panel(enum.Enum):
 
 
 @dataclass(slots=True)
-class TableModel:
-    """The client's state; see the module docstring."""
+class TableModel(SeatModel):
+    """The client's state; see the module docstring. The seats, the progress line, the
+    notice and the log are the shell's (:class:`~lodam_p2p.ui.seat_model.SeatModel`)."""
 
-    glyphs: Glyphs = field(default_factory=Glyphs)
-    table: str = "local"
-    seats: tuple[SeatInfo, ...] = ()
-    me: int = 0
-    wanted: int = 0  #: before the start: seats the table has
     view: PlayerView | None = None
-    progress: Progress | None = None
-    log: list[LogLine] = field(default_factory=list)
-    notice: Notice | None = None
     deal_number: int = 0
     deal_end: DealEnded | None = None
     ended_deal: int = 0  #: the number of the deal ``deal_end`` tells of
@@ -69,10 +49,6 @@ class TableModel:
     hint: int | None = None  #: the item the heuristic bot would choose
     panel: Panel = Panel.NONE
     previous_panel: Panel = Panel.NONE  #: the panel under the "leave the table?" question
-    status: str = ""  #: the one-line message under the prompt (refusals, hints)
-    between_deals: bool = True
-    #: bot seats this process plays at a table with others (leaving ends them)
-    hosted: tuple[str, ...] = ()
 
     # -- names --------------------------------------------------------------------------
 
@@ -118,29 +94,22 @@ class TableModel:
 
     # -- events -------------------------------------------------------------------------
 
-    def apply(self, event: TableEvent, now: float) -> None:
-        """Take in one event from the table driver."""
-        if isinstance(event, SeatsChanged):
-            self.seats, self.me = event.seats, event.me
-            self.wanted = event.wanted or len(event.seats)
-        elif isinstance(event, ViewChanged):
-            self._view_changed(event, now)
-        elif isinstance(event, Progress):
-            self.progress = event
-        elif isinstance(event, DealEnded):
-            self._deal_ended(event)
-        elif isinstance(event, MatchEnded):
-            self.match_end = event
-            self.open_panel(Panel.MATCH_END)
-            if event.reason:
-                self.add_log("class:log.error", self.verdict(event) + ".")
-            winners = " and ".join(self.name(s) for s in event.winners)
-            self.add_log("class:log.deal", f"The match is over after {event.deals} deals: "
-                                           f"{winners} {'win' if 'you' in winners else 'wins'}.")
-        elif isinstance(event, Notice):  # the table numbers seats: the screen names them
-            event = replace(event, text=names_said(event.text, self.names()))
-            self.notice = event
-            self.add_log(f"class:log.{event.level.value}", event.text)
+    #: Take in one event from the table driver, at ``now`` (the shell's :meth:`take`).
+    apply = SeatModel.take
+
+    def seat_names(self) -> list[str]:
+        """The names a notice's seats are said by."""
+        return self.names()
+
+    def match_ended(self, event: MatchEnded) -> None:
+        """Standings and "play again"; the log says who won, and why it ended early."""
+        self.match_end = event
+        self.open_panel(Panel.MATCH_END)
+        if event.reason:
+            self.add_log("class:log.error", self.verdict(event) + ".")
+        winners = " and ".join(self.name(s) for s in event.winners)
+        self.add_log("class:log.deal", f"The match is over after {event.deals} deals: "
+                                       f"{winners} {'win' if 'you' in winners else 'wins'}.")
 
     def verdict(self, end: MatchEnded) -> str:
         """Why the match ended early, with the seats named ("Moll did not answer three
@@ -154,7 +123,8 @@ class TableModel:
             text += f"; {winners} {verb}"
         return text[0].upper() + text[1:]
 
-    def _view_changed(self, event: ViewChanged, now: float) -> None:
+    def view_changed(self, event: ViewChanged, now: float) -> None:
+        """Open a deal, or log what changed in it."""
         new, old = event.view, self.view
         told = event.deal  # the table's number, the same at every seat (0: count here)
         if self.between_deals or old is None or (told and told != self.deal_number):
@@ -166,9 +136,10 @@ class TableModel:
         if old is not None:
             self.log.extend(self.narrator().changes(old, new, event.last_action))
         self.view = new
-        self._trim()
+        self.trim_log()
 
-    def _deal_ended(self, event: DealEnded) -> None:
+    def deal_ended(self, event: DealEnded) -> None:
+        """Open the end-of-deal panel (unless this seat only watches) and log the end."""
         watching = self.out  # out before this deal: its end goes to the log, no panel
         self.deal_end, self.between_deals = event, True
         self.ended_deal = self.deal_number
@@ -192,15 +163,6 @@ class TableModel:
             self.previous_panel = panel
         else:
             self.panel = panel
-
-    def add_log(self, style: str, text: str) -> None:
-        """Append a line to the log."""
-        self.log.append((style, text))
-        self._trim()
-
-    def _trim(self) -> None:
-        if len(self.log) > LOG_LIMIT:
-            del self.log[: len(self.log) - LOG_LIMIT]
 
     # -- questions ----------------------------------------------------------------------
 

@@ -13,36 +13,19 @@ stays on the screen longer than the trump may.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lodam_p2p.games.lodam import Action, Challenge, Declare, PlayerView, PublicExchange
-from lodam_p2p.ui.glyphs import SUIT_NAMES, Glyphs, kind_words
-
-#: A log line: (style class, text).
-LogLine = tuple[str, str]
+from lodam_p2p.ui.glyphs import SUIT_NAMES, kind_words
+from lodam_p2p.ui.narration import LogLine, SeatNarrator
 
 
 @dataclass(frozen=True, slots=True)
-class Narrator:
-    """Turns view changes into log lines, naming seats by name."""
+class Narrator(SeatNarrator):
+    """Turns view changes into log lines, naming seats by name (the shell's
+    :class:`~lodam_p2p.ui.narration.SeatNarrator`)."""
 
-    names: Sequence[str]
-    me: int
-    glyphs: Glyphs
     private: bool = True  #: tell what only ``me`` knows (its own exchange cards)
-
-    def who(self, seat: int) -> str:
-        """``you`` or the seat's name."""
-        return "you" if seat == self.me else self.names[seat]
-
-    def Who(self, seat: int) -> str:
-        """``You`` or the seat's name, to start a sentence."""
-        return "You" if seat == self.me else self.names[seat]
-
-    def verb(self, seat: int, third: str, second: str) -> str:
-        """``plays`` for others, ``play`` for you."""
-        return second if seat == self.me else third
 
     def new_deal(self, number: int, view: PlayerView) -> list[LogLine]:
         """The opening line of a deal."""

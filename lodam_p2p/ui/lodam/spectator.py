@@ -10,7 +10,8 @@ from __future__ import annotations
 from lodam_p2p.games.lodam import Action, PlayerView
 from lodam_p2p.player import DealEnded
 from lodam_p2p.ui.glyphs import name_seats
-from lodam_p2p.ui.lodam.narrate import LogLine, Narrator
+from lodam_p2p.ui.lodam.narrate import Narrator
+from lodam_p2p.ui.narration import LogLine
 from lodam_p2p.ui.spectator import NOBODY, StoryLog
 
 

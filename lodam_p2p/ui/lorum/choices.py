@@ -29,7 +29,7 @@ from lodam_p2p.games.lorum import (
 )
 from lodam_p2p.ui.german import card_label, sort_hand, suit_symbol
 from lodam_p2p.ui.glyphs import Glyphs
-from lodam_p2p.ui.prompts import GameChoice, GamePrompt, Namer
+from lodam_p2p.ui.prompts import GameChoice, GamePrompt, Namer, first_legal, hand_choices
 
 
 class LorumChoice(GameChoice[Action, Card]):
@@ -56,18 +56,9 @@ def lorum_prompt(view: PlayerView, glyphs: Glyphs, name: Namer) -> LorumPrompt:
 
 def _hand(view: PlayerView, glyphs: Glyphs, make: Callable[[Card], Action],
           refusal: Callable[[Card], str]) -> tuple[LorumChoice, ...]:
-    legal = set(view.legal)
-    out = []
-    for card in sort_hand(view.hand):
-        action = make(card)
-        allowed = action if action in legal else None
-        out.append(LorumChoice(card_label(card, glyphs), allowed, card,
-                               refusal="" if allowed else refusal(card)))
-    return tuple(out)
-
-
-def _first_legal(cards: tuple[LorumChoice, ...]) -> int:
-    return next((i for i, c in enumerate(cards) if c.action is not None), 0)
+    return hand_choices(LorumChoice, sort_hand(view.hand), set(view.legal),
+                        label=lambda card: card_label(card, glyphs), make=make,
+                        refusal=refusal)
 
 
 def _play(view: PlayerView, glyphs: Glyphs, name: Namer) -> LorumPrompt:
@@ -89,7 +80,7 @@ def _play(view: PlayerView, glyphs: Glyphs, name: Namer) -> LorumPrompt:
         question = "Your lead."
         if view.contract in (Contract.REDS, Contract.OBERS) and not view.tricks:
             question += " (First trick: " + _first_trick_words(view.contract) + ")"
-    return LorumPrompt(Decision.PLAY, question, cards, (), _first_legal(cards))
+    return LorumPrompt(Decision.PLAY, question, cards, (), first_legal(cards))
 
 
 def _first_trick_words(contract: Contract) -> str:
@@ -124,7 +115,7 @@ def _lay(view: PlayerView, glyphs: Glyphs) -> LorumPrompt:
         question = "Nothing of yours fits the rows: you pass and score 1 point."
     else:
         question = "Lay a card that fits a row (a row's next card, or a new row)."
-    default = len(cards) if buttons else _first_legal(cards)
+    default = len(cards) if buttons else first_legal(cards)
     return LorumPrompt(Decision.LAY, question, cards, buttons, default)
 
 

@@ -12,16 +12,23 @@ fills it from the table's events; :meth:`ScoreSheet.from_match` reads a
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from lodam_p2p.games.lorum import Contract, DealResult, Match, Options, PlayerView, Scoring
-from lodam_p2p.player import Notice, SeatInfo
-from lodam_p2p.ui.glyphs import Glyphs, shown_name
+from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress
+from lodam_p2p.ui.glyphs import shown_name
 from lodam_p2p.ui.lorum.choices import LorumPrompt, lorum_prompt
 from lodam_p2p.ui.lorum.narrate import LorumNarrator
+from lodam_p2p.ui.seat_model import SeatModel
 
-#: Log lines kept.
-LOG_LIMIT = 500
+#: What the screen says while the table works before the first view of a deal.
+PHASE_WORDS = {
+    Phase.LOBBY: "waiting for the seats to fill",
+    Phase.DRAWING: "drawing the first dealer",
+    Phase.SHUFFLING: "shuffling",
+    Phase.DEALING: "dealing",
+    Phase.AUDIT: "checking the deal",
+}
 
 
 class LorumPanel(enum.Enum):
@@ -111,38 +118,54 @@ class DealSummary:
 
 
 @dataclass(slots=True)
-class LorumTable:
-    """The Lorum client's state; see the module docstring."""
+class LorumTable(SeatModel):
+    """The Lorum client's state; see the module docstring. The seats, the notice, the
+    status line and the log are the shell's (:class:`~lodam_p2p.ui.seat_model.SeatModel`)."""
 
-    glyphs: Glyphs = field(default_factory=Glyphs)
-    table: str = "local"
     names: tuple[str, ...] = ()  #: every seat's name as the others see it
-    me: int = 0
     view: PlayerView | None = None
     deal_number: int = 0  #: this deal's number in the match, from 1 (0: none yet)
     deals_total: int = 0  #: deals in the match (8 contracts × players × rounds)
     rounds: int = 1  #: rounds in the match
     sheet: ScoreSheet | None = None  #: the match before this deal (seats add this deal's)
     connected: tuple[bool, ...] = ()  #: per seat; missing seats count as connected
-    seats: tuple[SeatInfo, ...] = ()  #: who sits where (the waiting room lists them)
-    wanted: int = 0  #: before the start: seats the table has
-    notice: Notice | None = None  #: the latest notice (where others join …)
-    #: bot seats this process plays at a table with others (leaving ends them)
-    hosted: tuple[str, ...] = ()
     prompt: LorumPrompt | None = None
     cursor: int = 0
     hint: int | None = None
     typed: str = ""
     panel: LorumPanel = LorumPanel.NONE
     rules_scroll: int = 0  #: first line of the rules page shown
-    status: str = ""  #: the line under the prompt (refusals, hints, what the table waits for)
-    log: list[tuple[str, str]] = field(default_factory=list)
     deal_end: DealSummary | None = None
     winners: tuple[int, ...] = ()  #: set when the match is over (MATCH_END)
     #: the table's standings, best first, when it sent them (seats that left are last)
     order: tuple[int, ...] = ()
-    between_deals: bool = True  #: the next view opens a new deal
     final: bool = False  #: the sheet already counts the deal on view (the match is over)
+
+    # -- what the table tells, the same in every game ------------------------------------
+
+    def seated(self) -> None:
+        """Every seat's name and whether it is heard from, in seat order."""
+        self.names = tuple(info.name for info in self.seats)
+        self.connected = tuple(info.connected for info in self.seats)
+
+    def progress_changed(self, event: Progress) -> None:
+        """Before the first view of a deal, the status line says what the table does."""
+        self.progress = event
+        words = PHASE_WORDS.get(event.phase)
+        if event.phase is Phase.PLAYING:
+            self.status = ""
+        elif words is not None and self.prompt is None:
+            self.status = f"{event.detail or words}…"
+
+    def notice_given(self, event: Notice) -> None:
+        """Logged with the seats named; a warning or an error is the status line too."""
+        SeatModel.notice_given(self, event)
+        if self.notice is not None and event.level is not NoticeLevel.INFO:
+            self.status = self.notice.text
+
+    def seat_names(self) -> list[str]:
+        """The names a notice's seats are said by."""
+        return list(self.narrator().names)
 
     def name(self, seat: int) -> str:
         """``you`` for this seat, else the seat's name."""
@@ -187,7 +210,7 @@ class LorumTable:
         else:
             self.log.extend(self.narrator(view.players).changes(old, view))
         self.view = view
-        del self.log[:-LOG_LIMIT]
+        self.trim_log()
 
     def ask(self, view: PlayerView) -> LorumPrompt:
         """Put the decision of ``view`` to the person."""

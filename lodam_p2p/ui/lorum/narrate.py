@@ -13,30 +13,13 @@ from dataclasses import dataclass
 
 from lodam_p2p.games.lorum import Card, Contract, PlayerView
 from lodam_p2p.ui.german import card_label, contract_name
-from lodam_p2p.ui.glyphs import Glyphs
-
-#: A log line: (style class, text).
-LogLine = tuple[str, str]
+from lodam_p2p.ui.narration import LogLine, SeatNarrator
 
 
 @dataclass(frozen=True, slots=True)
-class LorumNarrator:
-    """Turns Lorum view changes into log lines, naming seats by name."""
-
-    names: Sequence[str]
-    me: int
-    glyphs: Glyphs
-
-    def who(self, seat: int) -> str:
-        """``you`` or the seat's name."""
-        return "you" if seat == self.me else self.names[seat]
-
-    def Who(self, seat: int) -> str:
-        """``You`` or the seat's name, to start a sentence."""
-        return "You" if seat == self.me else self.names[seat]
-
-    def _verb(self, seat: int, third: str, second: str) -> str:
-        return second if seat == self.me else third
+class LorumNarrator(SeatNarrator):
+    """Turns Lorum view changes into log lines, naming seats by name (the shell's
+    :class:`~lodam_p2p.ui.narration.SeatNarrator`)."""
 
     def new_deal(self, number: int, view: PlayerView) -> list[LogLine]:
         """The opening line of a deal."""
@@ -44,8 +27,8 @@ class LorumNarrator:
         verb = "lays" if view.contract is Contract.LORUM else "leads"
         return [("class:log.deal",
                  f"Deal {number}, {contract_name(view.contract)}: "
-                 f"{self.who(view.dealer)} {self._verb(view.dealer, 'deals', 'deal')}, "
-                 f"{self.who(eldest)} {self._verb(eldest, verb, verb[:-1])} first.")]
+                 f"{self.who(view.dealer)} {self.verb(view.dealer, 'deals', 'deal')}, "
+                 f"{self.who(eldest)} {self.verb(eldest, verb, verb[:-1])} first.")]
 
     def changes(self, old: PlayerView, new: PlayerView) -> list[LogLine]:
         """What happened between ``old`` and ``new`` (two views of one seat and deal)."""
@@ -56,7 +39,7 @@ class LorumNarrator:
         lines += self._lays(old, new) + self._plays(old, new)
         for seat in new.out[len(old.out):]:
             lines.append(("class:log.deal", f"{self.Who(seat)} "
-                          f"{self._verb(seat, 'is', 'are')} out of cards."))
+                          f"{self.verb(seat, 'is', 'are')} out of cards."))
         return lines
 
     def _lays(self, old: PlayerView, new: PlayerView) -> list[LogLine]:
@@ -68,9 +51,9 @@ class LorumNarrator:
                                   f"is laid."))
             elif card is None:
                 lines.append(("class:log.trick", f"{self.Who(seat)} "
-                              f"{self._verb(seat, 'passes', 'pass')} (+1)."))
+                              f"{self.verb(seat, 'passes', 'pass')} (+1)."))
             else:
-                lines.append(("", f"{self.Who(seat)} {self._verb(seat, 'lays', 'lay')} "
+                lines.append(("", f"{self.Who(seat)} {self.verb(seat, 'lays', 'lay')} "
                                   f"{card_label(card, self.glyphs)}."))
         return lines
 
@@ -88,7 +71,7 @@ class LorumNarrator:
     def _cards(self, cards: Sequence[tuple[int, Card]], start: int) -> list[LogLine]:
         out: list[LogLine] = []
         for i, (seat, card) in enumerate(cards, start=start):
-            verb = self._verb(seat, "leads", "lead") if i == 0 else self._verb(
+            verb = self.verb(seat, "leads", "lead") if i == 0 else self.verb(
                 seat, "plays", "play")
             out.append(("", f"{self.Who(seat)} {verb} {card_label(card, self.glyphs)}."))
         return out
@@ -96,7 +79,7 @@ class LorumNarrator:
     def _taken(self, view: PlayerView, winner: int, points: int) -> LogLine:
         if view.contract is Contract.QUARTET:
             return ("class:log.trick", f"The run ends: {self.who(winner)} "
-                                       f"{self._verb(winner, 'leads', 'lead')} next.")
+                                       f"{self.verb(winner, 'leads', 'lead')} next.")
         gained = f" (+{points})" if points else ""
         return ("class:log.trick", f"{self.Who(winner)} "
-                f"{self._verb(winner, 'takes', 'take')} the trick{gained}.")
+                f"{self.verb(winner, 'takes', 'take')} the trick{gained}.")

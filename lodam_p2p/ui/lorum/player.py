@@ -24,36 +24,17 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from lodam_p2p.games.lorum import Action, Contract, DealResult, Decision, Pass, PlayerView
-from lodam_p2p.player import (
-    DealEnded,
-    MatchEnded,
-    Notice,
-    NoticeLevel,
-    Phase,
-    Progress,
-    SeatsChanged,
-    TableEvent,
-    ViewChanged,
-)
-from lodam_p2p.ui.glyphs import name_seats, names_said
+from lodam_p2p.player import DealEnded, MatchEnded, TableEvent, ViewChanged
+from lodam_p2p.ui.glyphs import name_seats
 from lodam_p2p.ui.lorum.ledger import LorumLedger, offenders
 from lodam_p2p.ui.lorum.model import DealSummary, LorumPanel, LorumTable
+from lodam_p2p.ui.seat_model import TableEvents
 from lodam_p2p.ui.seated import SeatedPerson, describe
 
 log = logging.getLogger(__name__)
-
-#: What the screen says while the table works before the first view of a deal.
-PHASE_WORDS = {
-    Phase.LOBBY: "waiting for the seats to fill",
-    Phase.DRAWING: "drawing the first dealer",
-    Phase.SHUFFLING: "shuffling",
-    Phase.DEALING: "dealing",
-    Phase.AUDIT: "checking the deal",
-}
 
 
 def forced(view: PlayerView) -> bool:
@@ -74,8 +55,10 @@ def dealt_again(old: PlayerView, new: PlayerView) -> bool:
             or len(new.played) < len(old.played) or len(new.lays) < len(old.lays))
 
 
-class LorumPlayer(SeatedPerson[Action]):
-    """A person at a Lorum table; see the module docstring."""
+class LorumPlayer(SeatedPerson[Action], TableEvents):
+    """A person at a Lorum table; see the module docstring. The model takes in what every
+    game keeps of the table (:class:`~lodam_p2p.ui.seat_model.SeatModel`), the player
+    the views and the ends of deals and match, which write the score sheet."""
 
     def __init__(self, model: LorumTable, *, hold_limit: float | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -107,32 +90,13 @@ class LorumPlayer(SeatedPerson[Action]):
             self.model.status = "The screen missed an event (see the log); play goes on."
 
     def _apply(self, event: TableEvent) -> None:
-        if isinstance(event, ViewChanged):
-            self._view(event.view, event.deal)
-        elif isinstance(event, SeatsChanged):
-            self._seats(event)
-        elif isinstance(event, Progress):
-            self._progress(event)
-        elif isinstance(event, DealEnded):
-            self._deal_ended(event)
-        elif isinstance(event, MatchEnded):
-            self._match_ended(event)
-        elif isinstance(event, Notice):
-            self._notice(event)
+        now = self.clock()
+        self.model.take(event, now)
+        self.take(event, now)
 
-    def _seats(self, event: SeatsChanged) -> None:
-        seats = sorted(event.seats, key=lambda s: s.seat)
-        self.model.names = tuple(s.name for s in seats)
-        self.model.connected = tuple(s.connected for s in seats)
-        self.model.me = event.me
-        self.model.seats, self.model.wanted = tuple(seats), event.wanted or len(seats)
-
-    def _progress(self, event: Progress) -> None:
-        words = PHASE_WORDS.get(event.phase)
-        if event.phase is Phase.PLAYING:
-            self.model.status = ""
-        elif words is not None and self.model.prompt is None:
-            self.model.status = f"{event.detail or words}…"
+    def view_changed(self, event: ViewChanged, now: float) -> None:
+        """Show the view (see :meth:`_view`)."""
+        self._view(event.view, event.deal)
 
     def _view(self, view: PlayerView, told: int = 0) -> None:
         """Take in a view; ``told`` is the table's number of its deal (0: not told)."""
@@ -154,7 +118,8 @@ class LorumPlayer(SeatedPerson[Action]):
             model.between_deals = True  # the table is at another deal than the screen
         model.show(view, told or None)
 
-    def _deal_ended(self, event: DealEnded) -> None:
+    def deal_ended(self, event: DealEnded) -> None:
+        """Score the deal on the sheet and open the end-of-deal panel (the bots hold)."""
         model, view = self.model, self.model.view
         if view is None or self.ledger is None:
             return  # a deal this seat never saw begin: nothing to draw
@@ -172,7 +137,8 @@ class LorumPlayer(SeatedPerson[Action]):
                                     view.options.rounds))
         self.hold.clear()
 
-    def _match_ended(self, event: MatchEnded) -> None:
+    def match_ended(self, event: MatchEnded) -> None:
+        """Standings and "play again" (the bots hold)."""
         model = self.model
         if event.reason:  # the table's sentence numbers the seats: the screen names them
             reason = name_seats(event.reason, model.name)
@@ -184,14 +150,6 @@ class LorumPlayer(SeatedPerson[Action]):
         else:  # it ended before the first deal: there is no sheet to show
             model.winners, model.panel = tuple(event.winners), LorumPanel.MATCH_END
         self.hold.clear()
-
-    def _notice(self, event: Notice) -> None:
-        # the table numbers seats: the screen names them
-        event = replace(event, text=names_said(event.text, self.model.narrator().names))
-        self.model.notice = event
-        self.model.log.append((f"class:log.{event.level.value}", event.text))
-        if event.level is not NoticeLevel.INFO:
-            self.model.status = event.text
 
     # -- the person's side --------------------------------------------------------------
 

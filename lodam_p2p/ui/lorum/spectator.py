@@ -11,7 +11,8 @@ from __future__ import annotations
 from lodam_p2p.games.lorum import Action, PlayerView
 from lodam_p2p.player import DealEnded
 from lodam_p2p.ui.glyphs import name_seats
-from lodam_p2p.ui.lorum.narrate import LogLine, LorumNarrator
+from lodam_p2p.ui.lorum.narrate import LorumNarrator
+from lodam_p2p.ui.narration import LogLine
 from lodam_p2p.ui.spectator import NOBODY, StoryLog
 
 
