@@ -19,7 +19,11 @@ Each seat's information state (a string, with perfect recall) is what it saw, st
 step: the cards dealt to it (unless dealt face down), every action as the table saw it
 (a face-down card stays face down; its own actions in full) and its present view; its
 observation is its present view (string) or the vector of :mod:`lodam_p2p.rl.features`
-(tensor). Nothing of another seat's hidden cards is in either.
+(tensor). Its information-state tensor is that vector followed by card planes (one 0/1
+per card index) of what the deal showed it: the cards dealt to it face up, the cards
+each seat was seen to play or lay (one plane per seat, counted from the observer), and
+the cards it handed on face down itself (Lodam's exchanges). Nothing of another seat's
+hidden cards is in any of them.
 
 The state is a thin adapter: it holds a kit state (:class:`~lodam_p2p.games.kit.DealState`)
 and forwards to it.
@@ -27,9 +31,10 @@ and forwards to it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
+import numpy.typing as npt
 import pyspiel
 
 from lodam_p2p.games import state_game
@@ -46,6 +51,12 @@ GAMES: dict[str, tuple[str, str, tuple[int, int], float, float]] = {
 DEAL_LENGTH, MATCH_LENGTH = 5000, 10**7
 
 
+class _Indexed(Protocol):
+    """A card of the state API's pack: its engine index numbers its place in a plane."""
+
+    index: int
+
+
 def _game_type(short: str) -> pyspiel.GameType:
     _, long_name, (low, high), _, _ = GAMES[short]
     return pyspiel.GameType(
@@ -59,7 +70,7 @@ def _game_type(short: str) -> pyspiel.GameType:
         max_num_players=high,
         min_num_players=low,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={"players": 4, "options": "", "match": False},
@@ -125,6 +136,10 @@ class CardState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.inner = inner if inner is not None else game.states.new_initial_state()
         self.seen = seen if seen is not None else [[] for _ in range(self.inner.players)]
+        players = self.inner.players
+        #: Card masks of this deal, per seat: dealt to it face up, seen played or laid
+        #: by it, handed on face down by it (see the module docstring).
+        self.dealt, self.played, self.passed = [0] * players, [0] * players, [0] * players
 
     def current_player(self) -> int:
         """The seat to act, chance or terminal (the kit uses OpenSpiel's numbers)."""
@@ -170,6 +185,11 @@ class CardState(pyspiel.State):  # type: ignore[misc]
         position = len(inner.drawn)
         to = plan.schedule[position] if position < len(plan.schedule) else None
         face_down = inner.game.face_down(inner.match)
+        if position == 0:  # a new deal: its card planes start empty
+            players = len(self.seen)
+            self.dealt, self.played, self.passed = [0] * players, [0] * players, [0] * players
+        if to is not None and not face_down:
+            self.dealt[to] |= 1 << cast("_Indexed", inner.pack[index]).index
         for seat, seen in enumerate(self.seen):
             if to == seat and not face_down:
                 seen.append(f"dealt {inner.pack[index]}")
@@ -181,6 +201,14 @@ class CardState(pyspiel.State):  # type: ignore[misc]
         actor = inner.current_player()
         action = inner.codes.action(actor, code)
         shown = inner.game.public_action(action)
+        wire = inner.game.encode_action(action)
+        if wire.card is not None:
+            bit = 1 << cast("_Indexed", wire.card).index
+            face_up = wire.seen_by_all().card is not None
+            if face_up and wire.kind in ("play", "lay"):
+                self.played[actor] |= bit
+            elif not face_up:
+                self.passed[actor] |= bit
         public = f"seat {actor}: " + (
             str(shown) if shown is not None else f"{type(action).__name__.lower()} face down")
         for seat, seen in enumerate(self.seen):
@@ -195,16 +223,23 @@ class CardObserver:
         self.recall = recall
         states = game.states
         self._writer = Writer(features_of(states.name), states.players)
-        size = 0 if recall else self._writer.size
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.players, self.cards = states.players, self._writer.cards
+        planes = self.players + 2 if recall else 0
+        self.tensor = np.zeros(self._writer.size + planes * self.cards, np.float32)
+        self.dict = {"info_state" if recall else "observation": self.tensor}
 
     def set_from(self, state: CardState, player: int) -> None:
-        """The tensor of ``player``'s observation."""
-        if self.recall:
-            return
+        """The tensor of ``player``'s information state (``recall``) or observation."""
         inner = state.inner
-        self.tensor[:] = self._writer.write(inner.deal, player, inner.current_player())
+        size = self._writer.size
+        self.tensor[:size] = self._writer.write(inner.deal, player, inner.current_player())
+        if not self.recall:
+            return
+        n = self.players
+        masks = [state.dealt[player],
+                 *(state.played[(player + k) % n] for k in range(n)),
+                 state.passed[player]]
+        self.tensor[size:] = card_planes(masks, self.cards)
 
     def string_from(self, state: CardState, player: int) -> str:
         """``player``'s information state or observation, as text."""
@@ -213,6 +248,13 @@ class CardObserver:
         if not self.recall:
             return present
         return "\n".join([*state.seen[player], present])
+
+
+def card_planes(masks: list[int], cards: int) -> npt.NDArray[np.uint8]:
+    """The bits of card masks, ``cards`` each, one plane after the other."""
+    raw = b"".join(mask.to_bytes(8, "little") for mask in masks)
+    bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+    return bits.reshape(len(masks), 64)[:, :cards].reshape(-1)
 
 
 pyspiel.register_game(_game_type("python_lodam"), LodamGame)

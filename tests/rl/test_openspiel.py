@@ -37,6 +37,39 @@ def test_random_sim_test(spec: str) -> None:
                             verbose=False)
 
 
+@pytest.mark.parametrize("spec,cards", [
+    ("python_lodam(options=exchanges:off)", 52), ("python_lodam(players=5)", 52),
+    ("python_lorum", 32), ("python_lorum(players=3)", 32)])
+def test_the_information_state_tensor_adds_card_planes_to_the_observation(
+        spec: str, cards: int) -> None:
+    game = pyspiel.load_game(spec)
+    players = game.num_players()
+    assert game.get_type().provides_information_state_tensor
+    (observed,) = game.observation_tensor_shape()
+    assert game.information_state_tensor_shape() == [observed + (players + 2) * cards]
+    state = game.new_initial_state()
+    rng = random.Random(spec)
+    while not state.is_terminal() and len(state.inner.history) < len(state.inner.pack) + 12:
+        state.apply_action(rng.choice(state.legal_actions()))
+    inner = state.inner
+    schedule = inner.game.deal_plan(inner.match).schedule
+    exchanges = "exchanges:off" not in spec and "lodam" in spec
+    for seat in range(players):
+        tensor = state.information_state_tensor(seat)
+        assert list(tensor[:observed]) == list(state.observation_tensor(seat))
+        planes = [{i for i in range(cards) if tensor[observed + k * cards + i]}
+                  for k in range(players + 2)]
+        dealt, own_plays, passed = planes[0], planes[1], planes[players + 1]
+        assert dealt == {inner.pack[i].index for j, i in enumerate(inner.drawn)
+                         if schedule[j] == seat}
+        played = [planes[1 + (other - seat) % players] for other in range(players)]
+        assert sum(len(p) for p in played) == len(set().union(*played))  # one seat each
+        held = {card.index for card in inner.deal.view(seat).hand}
+        if not exchanges:  # every card dealt is still held or was played, nothing else
+            assert dealt == held | own_plays and not passed
+        assert not held & set().union(*played)
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_two_hundred_random_playouts(name: str) -> None:
     game = pyspiel.load_game(name)

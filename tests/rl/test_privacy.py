@@ -1,6 +1,6 @@
 """Privacy as a property: a seat's observation — the kit state's view, the PettingZoo
-vector and mask, the OpenSpiel information state and observation — is the same in any
-two worlds that agree on what that seat has seen.
+vector and mask, the OpenSpiel information state (string and tensor) and observation —
+is the same in any two worlds that agree on what that seat has seen.
 
 A world is a random deal played out with random legal actions. Its twin relabels the
 cards the seat never saw (those the game calls hidden from it at every step,
@@ -79,7 +79,7 @@ def _observations(state: CardState, env: CardTableEnv, seat: int) -> tuple[objec
     return (state.inner.observation(seat),
             tuple(seen["observation"]), tuple(seen["action_mask"]),
             state.information_state_string(seat), state.observation_string(seat),
-            tuple(state.observation_tensor(seat)))
+            tuple(state.observation_tensor(seat)), tuple(state.information_state_tensor(seat)))
 
 
 @settings(max_examples=40, deadline=None)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, Self, TypeVar
 
 from lodam_p2p.games.kit.deals import GameDeal, GameMatch
-from lodam_p2p.games.kit.values import DealPlan, DealSummary
+from lodam_p2p.games.kit.values import DealPlan, DealSummary, WireAction
 
 #: :meth:`GameState.current_player` while the deal is being dealt (OpenSpiel's value).
 CHANCE = -1
@@ -127,6 +127,10 @@ class Rules(Protocol):
 
     def public_action(self, action: object) -> object:
         """What the other seats may see of ``action``; ``None`` if it hides a card."""
+        ...
+
+    def encode_action(self, action: object) -> WireAction:
+        """``action`` as it crosses the wire: its card, and how the card travels."""
         ...
 
 
