@@ -66,6 +66,11 @@ LOBBY_KINDS = frozenset({Msg.JOIN, Msg.LEAVE, Msg.SEATS, Msg.START, Msg.LOT_COMM
                          Msg.LOT_REVEAL, Msg.TIMEOUT, Msg.RESULT, Msg.BYE})
 #: The largest body taken before admission (a START of ten seats is about 3 KB).
 MAX_LOBBY_BODY = 16 * 1024
+#: At close, the longest a link stays to answer a seat that has not reached its last
+#: frame (see :meth:`Link.close`), and how long such a seat may stand still meanwhile.
+DRAIN_S, DRAIN_STILL_S = 30.0, 10.0
+#: How often a draining link looks again (and echoes what it newly delivered).
+DRAIN_POLL_S = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +158,9 @@ class Link:
         self._tasks: list[asyncio.Task[None]] = []
         self._send_lock = asyncio.Lock()
         self._epoch = 0
+        self._heartbeat = heartbeat
+        #: when a signed frame of each peer last came (the drain at close asks it)
+        self._heard_at: dict[str, float] = {}
 
     async def open(self, inbox: asyncio.Queue[object]) -> None:
         """Connect, subscribe, and start reading into ``inbox``."""
@@ -189,11 +197,62 @@ class Link:
     def _loop_time() -> float:
         return asyncio.get_running_loop().time()
 
-    async def close(self) -> None:
-        """Stop the tasks and close the transport cleanly (no will fires)."""
+    async def close(self, *, drain: float = DRAIN_S) -> None:
+        """Stay while a seated peer still heard from has not reached our last frame
+        (at most ``drain`` seconds, see :meth:`drain`), then stop the tasks and close
+        the transport cleanly (no will fires)."""
+        with contextlib.suppress(TransportError, OSError):
+            await self.drain(drain)
         await stop_tasks(self._tasks)
         with contextlib.suppress(TransportError, OSError):
             await self.transport.close()
+
+    async def drain(self, limit: float = DRAIN_S) -> None:
+        """Keep answering resends until every seated peer still heard from has echoed
+        our last frame (protocol/SPEC.md, "The broker and strangers").
+
+        A seat the broker kept behind (a split view) may still need our frames when we
+        are done: were we to go, it could never catch up, and would end the match on
+        another result than ours. A peer is waited for while it is heard (a frame within
+        four heartbeats, no "gone" since) and its echo of our stream moves on (within
+        :data:`DRAIN_STILL_S`), never longer than ``limit`` in all: a seat the broker
+        censors, or one that left, costs nothing or little. Meanwhile a STATUS echoes
+        each position newly delivered at once, so that the others, draining as well,
+        need not wait for our next heartbeat."""
+        task = asyncio.current_task()
+        if (not self._tasks or self._tasks[-1].done() or self.endpoint.high_water == 0
+                or (task is not None and task.cancelling())):
+            return  # nothing said, the link down, or the session cancelled: go at once
+        start = self._loop_time()
+        moved: dict[str, tuple[int, float]] = {}
+        while True:
+            now = self._loop_time()
+            if self.endpoint.echo_due():  # the others wait for our echo as we for theirs
+                async with self._send_lock:
+                    await self._publish(self.endpoint.status(now))
+            if not self._behind(now, moved) or now >= start + limit:
+                return
+            await asyncio.sleep(min(self._heartbeat, DRAIN_POLL_S))
+            if self._tasks[-1].done():
+                return
+
+    def _behind(self, now: float, moved: dict[str, tuple[int, float]]) -> list[str]:
+        """The seated peers to wait for at :meth:`drain` (``moved``: when each one's
+        echo of our stream last moved on)."""
+        last, quiet = self.endpoint.high_water, 4 * self._heartbeat + 0.5
+        waiting = []
+        for peer in sorted(self._allowed or ()):
+            reached = self.endpoint.reached.get(peer, 0)
+            if peer == self.peer or reached >= last or peer in self._gone:
+                continue
+            if now - self._heard_at.get(peer, -quiet) > quiet:
+                continue
+            before = moved.get(peer)
+            if before is None or before[0] != reached:
+                moved[peer] = before = (reached, now)
+            if now - before[1] < DRAIN_STILL_S:
+                waiting.append(peer)
+        return waiting
 
     # --- reading --------------------------------------------------------------------
 
@@ -232,6 +291,7 @@ class Link:
         except (BadMessage, FrameError) as err:
             self._ignore(peer, str(err))
             return
+        self._heard_at[peer] = self._loop_time()
         if peer in self._gone:
             self._gone.discard(peer)
             self._put(HeardFrom(peer))

@@ -468,6 +468,8 @@ class StreamEndpoint:
         #: what moved since, see :meth:`heads`)
         self._echoed: dict[str, int] = {}
         self._owners: dict[str, str | None] | None = None
+        #: per peer, the farthest position of our stream it has echoed (with our digest)
+        self.reached: dict[str, int] = {}
 
     @property
     def high_water(self) -> int:
@@ -506,6 +508,16 @@ class StreamEndpoint:
             if len(heads) == MAX_HEADS:
                 break
         return tuple(heads)
+
+    def echo_due(self) -> bool:
+        """Whether a followed stream moved on since we last echoed it (a STATUS would
+        tell the others something new)."""
+        for sender, inbox in self._inboxes.items():
+            last = inbox.positions.last()
+            if last is not None and not self._stranger(sender) and (
+                    self._echoed.get(sender) != last[0]):
+                return True
+        return False
 
     def faults(self) -> list[StreamFault]:
         """What the chains showed since the last call (:mod:`.chain`); handed over."""
@@ -613,6 +625,8 @@ class StreamEndpoint:
                 mine = self._outbox.positions.get(seq)
                 if mine is not None and mine[0] != echoed:
                     self._faults_of_split(echoer, self.me, seq, evidence, mine[1])
+                elif epoch_of(seq) == self.epoch and seq <= self.high_water:
+                    self.reached[echoer] = max(self.reached.get(echoer, 0), seq)
                 continue
             sender = self._owner(prefix)
             inbox = None if sender in (None, echoer) else self._inboxes.get(sender or "")
