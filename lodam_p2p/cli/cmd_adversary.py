@@ -66,6 +66,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--listen", help="a broker kind: HOST:PORT the seats connect to")
     parser.add_argument("--upstream", help="a broker kind: the real broker's URL")
     parser.add_argument("--victim", type=int, help="a broker kind: the seat it singles out")
+    parser.add_argument("--will-after", type=int, metavar="N",
+                        help="broker-fire-will: fire the victim's will after every N of its "
+                             "frames (default: any seat's, now and then)")
     parser.add_argument("--campaign", action="store_true",
                         help="run every seat kind (or --kinds) against a four-seat table of "
                              "each game (--games), each seat its own process, and print a "
@@ -100,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         if not (args.listen and args.upstream):
             raise CliError(f"{args.kind} needs --listen HOST:PORT and --upstream URL")
         try:
-            return run_relay(args.kind, args.listen, args.upstream, args.victim, args.seed)
+            return run_relay(args.kind, args.listen, args.upstream, args.victim, args.seed,
+                             will_after=args.will_after)
         except ValueError as err:
             raise CliError(str(err)) from None
     if args.kind not in ATTACKS:

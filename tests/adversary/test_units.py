@@ -39,7 +39,7 @@ def test_the_list_names_one_kind_a_line_and_every_kind_of_the_issue() -> None:
     assert set(kinds) == set(ATTACKS) | set(BROKER_KINDS) and len(kinds) >= AT_LEAST
     brokers = [k for k in kinds if k.startswith("broker-")]  # issue 30: at least four
     assert {"broker-fire-will", "broker-censor", "broker-split-view",
-            "broker-replay"} <= set(brokers)
+            "broker-replay", "broker-lobby-censor"} <= set(brokers)
 
 
 def test_every_kind_says_what_it_does_and_what_the_table_must_do() -> None:
