@@ -12,7 +12,8 @@ table's lobby announcement), and puts what it learns into the session's inbox qu
 - :class:`HeardFrom` — a signed frame of a peer whose will (or "gone") came before it:
   a will is a hint, and a frame the peer signed is better news than the broker's word;
 - :class:`StreamFaultSeen` — what a stream's hash chain showed (:mod:`..transport.chain`):
-  a peer's fork (evidence against it) or a broker fault, also kept in
+  a peer's fork (evidence against it, whose two frames the link also publishes again
+  on the forker's topic so that every seat finds it) or a broker fault, also kept in
   :attr:`Link.broker_faults`;
 - :class:`LinkDown` — the transport gave up.
 
@@ -161,6 +162,9 @@ class Link:
         self._heartbeat = heartbeat
         #: when a signed frame of each peer last came (the drain at close asks it)
         self._heard_at: dict[str, float] = {}
+        #: a forking peer's frames to publish again on its topic, and those published
+        self._forks: list[tuple[str, bytes]] = []
+        self._forwarded: set[bytes] = set()
 
     async def open(self, inbox: asyncio.Queue[object]) -> None:
         """Connect, subscribe, and start reading into ``inbox``."""
@@ -361,7 +365,24 @@ class Link:
         log.warning("table %s: %s %s", self.table,
                     "the broker:" if fault.broker else "a peer forked its stream:",
                     fault.line())
+        if not fault.broker:
+            self._forward_fork(fault)
         self._put(StreamFaultSeen(fault))
+
+    def _forward_fork(self, fault: StreamFault) -> None:
+        """Publish a seated peer's fork again on its own topic, both frames as it signed
+        them: every seat then holds two signed frames at one position (or a broken
+        chain) of its stream, finds the fork itself and convicts on its own. The claim
+        (VOID) need not carry them: a frame may be larger than a claim's evidence can be
+        (protocol/SPEC.md, "The broker and strangers"). Each frame once, a bounded
+        number in all."""
+        if self._allowed is None or fault.sender not in self._allowed:
+            return
+        for sealed in fault.evidence:
+            key = digest(sealed)
+            if key not in self._forwarded and len(self._forwarded) < 2 * MAX_FAULTS:
+                self._forwarded.add(key)
+                self._forks.append((fault.sender, sealed))
 
     def _ignore(self, sender: str, reason: str) -> None:
         self.ignored += 1
@@ -392,6 +413,10 @@ class Link:
     async def _flush_control(self) -> None:
         for frame in self.endpoint.frames_to_send():
             await self._publish(frame)
+        while self._forks:
+            sender, sealed = self._forks.pop(0)
+            self.bytes_sent += len(sealed)
+            await self.transport.publish(topics.peer_topic(self.table, sender), sealed)
 
     async def _publish(self, payload: bytes) -> None:
         """Publish a frame the stream handed out, sealed already."""

@@ -12,14 +12,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lodam_p2p.fairdeal.wire import MAX_ENVELOPE
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import Session
 from lodam_p2p.session.link import proves_fork
 from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.tableplan import MatchOutcome
 from lodam_p2p.transport import topics
+from lodam_p2p.transport.base import Message
 from lodam_p2p.transport.frames import Frame, FrameKind
-from lodam_p2p.transport.memory import Hostile, MemoryHub
+from lodam_p2p.transport.memory import Hostile, MemoryHub, MemoryTransport
 from tests.session.helpers import PATIENT, bots, run_all, table
 from tests.support.aio import MATCH_PATIENCE
 from tests.support.virtual import run_on_table_clock as run
@@ -156,6 +158,46 @@ async def _fork(session: Session) -> bytes:
     kept = link.endpoint._outbox.positions.get(seq)
     assert kept is not None and proves_fork((kept[1], sealed), link.table, link.peer)
     return sealed
+
+
+def test_a_fork_shown_to_one_seat_too_large_for_a_claim_convicts_at_every_seat() -> None:
+    """The second frame reaches one seat only and is larger than a claim's evidence may
+    be: that seat publishes both frames again on the forker's topic, and every seat
+    finds the fork itself and blames its signer."""
+    hub = MemoryHub()
+    sessions = table(hub, bots(["random"] * 4), Options(lives=1))
+    forker, target = sessions[3], sessions[1]  # seats 2 and 0
+
+    async def scenario() -> list[MatchOutcome | BaseException]:
+        tasks = [asyncio.create_task(s.run()) for s in sessions]
+        while not (forker.hand is not None and forker.hand.step > 6):
+            await asyncio.sleep(0.01)
+        seq = forker.link.endpoint.high_water
+        inbox = target.link.endpoint._inboxes[forker.link.peer]
+        while inbox.next_seq <= seq:  # the target holds the frame the fork replaces
+            await asyncio.sleep(0.001)
+        _fork_to(forker, target, seq, b"\x00" * (MAX_ENVELOPE + 1024))
+        return list(await asyncio.gather(*tasks, return_exceptions=True))
+
+    outcomes = run(scenario(), MATCH_PATIENCE)
+    for i, outcome in enumerate(outcomes):
+        if i == 3:
+            continue
+        assert isinstance(outcome, MatchOutcome), outcome
+        assert [b for b in outcome.blames if "equivocation" in b], (i, outcome.blames)
+        assert all(b.startswith("seat 2: ") for b in outcome.blames), outcome.blames
+
+
+def _fork_to(forker: Session, target: Session, seq: int, padding: bytes) -> None:
+    """Deliver to ``target`` alone a second frame of ``forker`` at ``seq``, signed by it."""
+    link = forker.link
+    before = link.endpoint._outbox.positions.get(seq - 1)
+    frame = Frame(FrameKind.DATA, link.peer, seq, Body(Msg.BYE).encode() + padding,
+                  before[0] if before is not None else b"").encode()
+    topic = topics.peer_topic(link.table, link.peer)
+    transport = target.link.transport
+    assert isinstance(transport, MemoryTransport)
+    transport._put(Message(topic, link._seal(frame)))
 
 
 def test_a_fork_is_proven_only_by_two_signed_frames_of_its_peer() -> None:
