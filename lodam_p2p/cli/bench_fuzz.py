@@ -41,8 +41,9 @@ from lodam_p2p.cli import CliError
 from lodam_p2p.cli.netrun import bot_seats
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import Session, Timing
+from lodam_p2p.session.movebody import Tag
 from lodam_p2p.session.table import _sessions
-from lodam_p2p.session.wire import PUBKEY_LEN, SIG_LEN, Msg, seal_frame
+from lodam_p2p.session.wire import PUBKEY_LEN, RETIRED, SIG_LEN, Msg, seal_frame
 from lodam_p2p.transport import topics
 from lodam_p2p.transport.frames import Frame, FrameKind
 from lodam_p2p.transport.memory import MemoryHub
@@ -317,13 +318,14 @@ class Forge:
         except ValueError:
             fields = []
         if not isinstance(fields, list) or len(fields) != 6:
-            fields = [1, int(Msg.PLAY), 1, 0, [], []]
+            fields = [1, int(Msg.MOVE), 1, 0, ["play", 0], []]
         hand, step = self._hand_step()
         choices: list[Callable[[list[Any]], None]] = [
-            lambda f: f.__setitem__(1, rng.choice([*map(int, Msg), 99, -1])),
+            lambda f: f.__setitem__(1, rng.choice([*map(int, Msg), *RETIRED, 99, -1])),
             lambda f: f.__setitem__(2, rng.choice([hand, hand + 1, max(0, hand - 1), 0])),
             lambda f: f.__setitem__(3, rng.choice([step, step + 1, max(0, step - 1)])),
             lambda f: f.__setitem__(4, self._mutated_list(f[4])),
+            lambda f: f.__setitem__(4, self._retagged(f[4])),
             lambda f: f.__setitem__(5, self._mutated_envelopes(f[5])),
             lambda f: f.__setitem__(rng.randrange(6), self._value(2)),
         ]
@@ -419,6 +421,13 @@ class Forge:
         else:
             out.append(self._value(1))
         return out
+
+    def _retagged(self, items: Any) -> list[Any]:
+        """A MOVE's arguments under another move's tag (either game's), its fields kept:
+        a body the wire passes and the hand's codec must refuse."""
+        out = list(items) if isinstance(items, list) else []
+        tag = self.rng.choice([*Tag, "pass", "lay", "announce", "x" * 64])
+        return [str(tag), *out[1:]]
 
     def _mutated_envelopes(self, envelopes: Any) -> list[Any]:
         rng = self.rng

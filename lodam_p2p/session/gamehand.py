@@ -64,6 +64,7 @@ from lodam_p2p.games import (
 )
 from lodam_p2p.session.handbase import HandBase
 from lodam_p2p.session.handtypes import Applied, Blamed, Refused, Route
+from lodam_p2p.session.movebody import BadMove, GameMove
 from lodam_p2p.session.wire import Body, Msg
 
 
@@ -71,6 +72,15 @@ def carries(plan: DealPlan) -> bool:
     """Whether a deal by ``plan`` is one of a deck that carries over: it leaves a stack
     for the next deal, or deals from the last one's (Lorum's short First-and-last)."""
     return bool(plan.talon) or not plan.fresh
+
+
+def _reads(body: Body) -> bool:
+    """Whether a MOVE body reads as a game move."""
+    try:
+        GameMove.read(body)
+    except BadMove:
+        return False
+    return True
 
 
 @dataclass(slots=True)
@@ -190,11 +200,14 @@ class GameHand(HandBase):
         return left[0] if left else None
 
     def route(self, seat: int, body: Body) -> Route:
-        """Whether ``seat``'s next message can be taken now."""
+        """Whether ``seat``'s next message can be taken now (a MOVE that does not read
+        is taken at once, to be refused with its reason)."""
         if body.kind is Msg.PROTO:
             return Route.TAKE
         if body.kind is Msg.NOTES:
             return self._route_notes(seat, body)
+        if body.kind is Msg.MOVE and not _reads(body):
+            return Route.TAKE
         if (body.kind is not Msg.MOVE or self.public.is_over or body.step < self.step
                 or self.stalled):  # a holder found silent plays no more: the audit is on
             return Route.DROP
@@ -230,18 +243,19 @@ class GameHand(HandBase):
     def take(self, seat: int, body: Body, now: float) -> None:
         """Apply ``seat``'s message (routed TAKE); :class:`Refused` leaves the hand as it was."""
         if body.kind is Msg.MOVE:
-            self._take_move(seat, body, now)
+            self._take_move(seat, GameMove.read(body), body.envelopes, now)
             return
         if body.kind is Msg.NOTES:
             self.opened_at.setdefault(seat, min(body.step, self.step))
         self.feed(seat, body.envelopes, now)
 
-    def _take_move(self, seat: int, body: Body, now: float) -> None:
-        kind, args, position = body.args
+    def _take_move(self, seat: int, move: GameMove, envelopes: tuple[bytes, ...],
+                   now: float) -> None:
+        kind, args, position = move.kind, move.values, move.position
         if position is None:
-            if body.envelopes:
+            if envelopes:
                 raise Refused("a move without a card carries no envelopes")
-            self._apply(seat, self._decode(seat, kind, tuple(args), None), refuse=True)
+            self._apply(seat, self._decode(seat, kind, args, None), refuse=True)
             self.poll(now)
             return
         if position not in self.holdings.get(seat, set()):
@@ -249,9 +263,9 @@ class GameHand(HandBase):
         if self.blind and position != self.next_position(seat):
             raise Blamed(Blame(seat, "blind-order", f"played position {position}, not its "
                                "next one in dealt order"))
-        self._pending = _Pending(seat, kind, tuple(args), position)
+        self._pending = _Pending(seat, kind, args, position)
         self.since = now
-        self.feed(seat, body.envelopes, now)
+        self.feed(seat, envelopes, now)
         if self.blind:
             self._share(position, now)
             self.poll(now)  # this seat's share may have been the last one
@@ -297,13 +311,14 @@ class GameHand(HandBase):
         """Refuse an audit opening outside NOTES, and a reveal outside the seat's move."""
         if body.kind is Msg.NOTES:
             return
+        move = GameMove.read(body) if body.kind is Msg.MOVE else None
         for data in body.envelopes:
             message = self._signed_message(seat, data)
             if isinstance(message, AuditMsg):
                 raise Blamed(Blame(seat, "early-audit", "sent its audit opening outside "
                                    "the end of the deal"), (data,))
             if isinstance(message, RevealMsg) and not (
-                    body.kind is Msg.MOVE and body.args[2] == message.position) and not (
+                    move is not None and move.position == message.position) and not (
                     self.blind and body.kind is Msg.PROTO):
                 raise Blamed(Blame(seat, "false-reveal", f"revealed position "
                                    f"{message.position} outside its move"), (data,))
@@ -329,13 +344,13 @@ class GameHand(HandBase):
         self._mine = action
         wire = self.game.encode_action(action)
         if wire.card is None:
-            return self._body(Msg.MOVE, (wire.kind, list(wire.args), None), [])
+            return self._body(Msg.MOVE, GameMove(wire.kind, wire.args).args(), [])
         if wire.passage is not Passage.FACE_UP:
             raise GameError(f"a card passed {wire.passage} is not played at this table")
         position = self._position_of(wire.card)
         if position not in self.fair.record.revealed:
             self.fair.reveal(position, now)
-        return self._body(Msg.MOVE, (wire.kind, list(wire.args), position),
+        return self._body(Msg.MOVE, GameMove(wire.kind, wire.args, position).args(),
                           self.fair.outgoing())
 
     def _position_of(self, card: Any) -> int:
@@ -397,7 +412,8 @@ class GameHand(HandBase):
         self._blind_sent = self.step
         self._flush()
         self.fair.reveal(position, now)
-        self.outbox.append(self._body(Msg.MOVE, ("play", [], position), self.fair.outgoing()))
+        self.outbox.append(self._body(Msg.MOVE, GameMove("play", (), position).args(),
+                                      self.fair.outgoing()))
 
     def silence(self, step: int, now: float) -> None:
         """The table agreed that the holder awaited at ``step`` is silent (every seat but

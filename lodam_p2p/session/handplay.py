@@ -55,14 +55,12 @@ from lodam_p2p.games import (
 from lodam_p2p.session.audit import opened_offers
 from lodam_p2p.session.handbase import HandBase
 from lodam_p2p.session.handtypes import Applied, Blamed, Pending, Refused, Route
-from lodam_p2p.session.moves import MSG_OF, OwnMoves
+from lodam_p2p.session.movebody import DECISIONS, BadMove, ExchangeMove, Tag
+from lodam_p2p.session.moves import TAG_OF, OwnMoves
 from lodam_p2p.session.trading import Trading
 from lodam_p2p.session.wire import Body, Msg
 
 __all__ = ["Applied", "Blamed", "HandPlay", "Refused", "Route"]
-
-#: The wire kind of each decision's message, the other way round.
-_KIND_OF = {msg: kind for kind, msg in MSG_OF.items()}
 
 
 class HandPlay(HandBase, Trading, OwnMoves):
@@ -122,19 +120,19 @@ class HandPlay(HandBase, Trading, OwnMoves):
 
     # --- what the hand waits for ------------------------------------------------------
 
-    def awaited(self) -> tuple[int, Msg] | None:
-        """The seat whose message the hand waits for now, and its kind."""
+    def awaited(self) -> tuple[int, Tag] | None:
+        """The seat whose move the hand waits for now, and the move's tag."""
         pending = self._pending
         if pending is not None:
-            return None if pending.trade_with is None else (pending.trade_with, Msg.OUTCOME)
+            return None if pending.trade_with is None else (pending.trade_with, Tag.OUTCOME)
         trader = self.remasking()
         if trader is not None:
-            return trader, Msg.REMASK
+            return trader, Tag.REMASK
         kind = self.exchanges.awaiting(self.public)
         to_act = self.game.turn(self.public)
         if kind is None or not isinstance(to_act, int) or not self.dealt:
             return None
-        return to_act, MSG_OF[kind]
+        return to_act, TAG_OF[kind]
 
     def holder_turn(self) -> None:
         """Never a card's holder awaited: a Lodam turn names a seat."""
@@ -146,17 +144,24 @@ class HandPlay(HandBase, Trading, OwnMoves):
     def my_turn(self) -> bool:
         """This seat must decide now."""
         due = self.awaited()
-        return due is not None and due[0] == self.seat and due[1] in _KIND_OF
+        return due is not None and due[0] == self.seat and due[1] in DECISIONS
 
     def route(self, seat: int, body: Body) -> Route:
-        """Whether ``seat``'s next message can be taken now."""
+        """Whether ``seat``'s next message can be taken now (a MOVE that does not read
+        is taken at once, to be refused with its reason)."""
         if body.kind is Msg.PROTO:
             return Route.TAKE
         if body.kind is Msg.NOTES:
             if not (self.public.is_over and self._pending is None):
                 return Route.WAIT
             return Route.DROP if seat in self.openings and seat != self.me else Route.TAKE
-        if body.kind is Msg.REMASK:
+        if body.kind is not Msg.MOVE:
+            return Route.DROP
+        try:
+            tag = ExchangeMove.read(body).tag
+        except BadMove:
+            return Route.TAKE
+        if tag is Tag.REMASK:
             if body.step != self.step:
                 return Route.DROP if body.step < self.step else Route.WAIT
             return Route.TAKE if self._remask_due(seat) else Route.DROP
@@ -164,49 +169,54 @@ class HandPlay(HandBase, Trading, OwnMoves):
             return Route.DROP
         due = self.awaited()
         if due is not None and due[0] == seat and body.step == self.step:
-            return Route.TAKE if due[1] is body.kind else Route.DROP
+            return Route.TAKE if due[1] is tag else Route.DROP
         return Route.WAIT
 
     # --- taking messages --------------------------------------------------------------
 
     def take(self, seat: int, body: Body, now: float) -> None:
         """Apply ``seat``'s message (routed TAKE); :class:`Refused` leaves the hand as it was."""
-        kind, args = body.kind, body.args
-        if kind is Msg.OUTCOME:
-            self._take_outcome(seat, body, now)
+        if body.kind is not Msg.MOVE:
+            if body.kind is Msg.NOTES:
+                self._take_notes(seat, body.args)
+            self.feed(seat, body.envelopes, now)
+            self.poll(now)
             return
-        if kind is Msg.REMASK:
+        move = ExchangeMove.read(body)
+        tag, args = move.tag, move.fields
+        if tag is Tag.OUTCOME:
+            self._take_outcome(seat, args, body.envelopes, now)
+            return
+        if tag is Tag.REMASK:
             self._screen_remask(seat, body.envelopes)
             self.feed(seat, body.envelopes, now)
             return
-        if kind in (Msg.PLAY, Msg.ANSWER):
-            self._take_position(seat, kind, args, now)
-        if kind is Msg.NOTES:
-            self._take_notes(seat, args)
+        if tag in (Tag.PLAY, Tag.ANSWER):
+            self._take_position(seat, tag, args, now)
         self.feed(seat, body.envelopes, now)
-        if kind is Msg.ANSWER and isinstance(args[0], int) and self.fair.phase is Phase.PLAY:
+        if tag is Tag.ANSWER and isinstance(args[0], int) and self.fair.phase is Phase.PLAY:
             offerer = self.exchanges.offerer(self.public)
             assert offerer is not None
             self._handed(seat, args[0], offerer)
-        if kind is Msg.OFFER:
+        if tag is Tag.OFFER:
             self._take_offer(seat, args)
-        elif kind is Msg.ANSWER and args[0] is None:
+        elif tag is Tag.ANSWER and args[0] is None:
             self._decide(PublicMove(seat, WireAction("answer")),
                          LoggedMove(seat, "answer", self.step, (None,)))
-        elif kind in (Msg.SWALLOW, Msg.DECLARE, Msg.CHALLENGE):
-            self._take_simple(seat, kind, args)
+        elif tag in (Tag.SWALLOW, Tag.DECLARE, Tag.CHALLENGE):
+            self._take_simple(seat, tag, args)
         self.poll(now)
 
-    def _take_position(self, seat: int, kind: Msg, args: tuple[object, ...], now: float) -> None:
+    def _take_position(self, seat: int, tag: Tag, args: tuple[object, ...], now: float) -> None:
         position = args[0]
         if position is None:
             return
         assert isinstance(position, int)
         if position not in self.holdings.get(seat, set()):
             raise Refused(f"seat {seat} does not hold position {position}")
-        if kind is Msg.PLAY:
+        if tag is Tag.PLAY:
             self._pending = Pending(seat, position)
-        elif kind is Msg.ANSWER:
+        elif tag is Tag.ANSWER:
             offerer = self.exchanges.offerer(self.public)
             assert offerer is not None
             self._pending = Pending(seat, position, trade_with=offerer)
@@ -217,11 +227,11 @@ class HandPlay(HandBase, Trading, OwnMoves):
         assert isinstance(rows, list)
         self.openings[seat] = {step: (position, salt) for step, position, salt in rows}
 
-    def _take_simple(self, seat: int, kind: Msg, args: tuple[object, ...]) -> None:
-        """A move without a card (swallow, declare, challenge): its wire arguments."""
+    def _take_simple(self, seat: int, tag: Tag, args: tuple[object, ...]) -> None:
+        """A move without a card (swallow, declare, challenge): its fields."""
         values = tuple(a for a in args if a is None or isinstance(a, bool | int | str))
-        self._decide(PublicMove(seat, WireAction(_KIND_OF[kind], values)),
-                     LoggedMove(seat, _KIND_OF[kind], self.step, values))
+        self._decide(PublicMove(seat, WireAction(tag.value, values)),
+                     LoggedMove(seat, tag.value, self.step, values))
 
     def _decide(self, move: PublicMove, entry: LoggedMove) -> None:
         try:
@@ -260,21 +270,26 @@ class HandPlay(HandBase, Trading, OwnMoves):
         is proof against its signer, whatever the state of the hand that reads it."""
         if body.kind is Msg.NOTES:
             return
+        move = ExchangeMove.read(body) if body.kind is Msg.MOVE else None
         for data in body.envelopes:
             message = self._signed_message(seat, data)
             if isinstance(message, AuditMsg):
                 raise Blamed(Blame(seat, "early-audit", "sent its audit opening before the "
                                    "end of the deal"), (data,))
-            if isinstance(message, RevealMsg) and not self._reveal_due(body, message.position):
+            if isinstance(message, RevealMsg) and not self._reveal_due(move, message.position):
                 raise Blamed(Blame(seat, "false-reveal", f"revealed position "
                                    f"{message.position} outside its play and the talon's "
                                    "turn"), (data,))
 
-    def _reveal_due(self, body: Body, position: int) -> bool:
+    def _reveal_due(self, move: ExchangeMove | None, position: int) -> bool:
         """A seat reveals only the position it plays, and its share of the talon's top."""
-        if body.kind is Msg.PLAY:
-            return bool(body.args) and body.args[0] == position
+        if move is not None and move.tag is Tag.PLAY:
+            return bool(move.fields[0] == position)
         return position == self.top
+
+    def _move(self, tag: Tag, fields: tuple[object, ...], envelopes: list[bytes]) -> Body:
+        """The MOVE body of this seat's move ``tag`` at the current step."""
+        return self._body(Msg.MOVE, ExchangeMove(tag, fields).args(), envelopes)
 
     # --- moving on --------------------------------------------------------------------
 

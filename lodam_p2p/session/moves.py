@@ -17,11 +17,11 @@ from lodam_p2p.fairdeal import Hand
 from lodam_p2p.fairdeal.group import Entropy
 from lodam_p2p.games import Game, GameError, HiddenExchange, LoggedMove, Passage
 from lodam_p2p.session.audit import offer_commitment
-from lodam_p2p.session.wire import Body, Msg
+from lodam_p2p.session.movebody import DECISIONS, Tag
+from lodam_p2p.session.wire import Body
 
-#: The message that carries each move of a hand with exchanges, by the action's wire kind.
-MSG_OF = {"offer": Msg.OFFER, "answer": Msg.ANSWER, "play": Msg.PLAY,
-          "swallow": Msg.SWALLOW, "declare": Msg.DECLARE, "challenge": Msg.CHALLENGE}
+#: The MOVE tag of each decision of a hand with exchanges, by the action's wire kind.
+TAG_OF = {tag.value: tag for tag in DECISIONS}
 
 
 class OwnMoves:
@@ -48,7 +48,7 @@ class OwnMoves:
     def _flush(self) -> None:
         raise NotImplementedError
 
-    def _body(self, kind: Msg, args: tuple[object, ...], envelopes: list[bytes]) -> Body:
+    def _move(self, tag: Tag, fields: tuple[object, ...], envelopes: list[bytes]) -> Body:
         raise NotImplementedError
 
     def hand_cards(self) -> tuple[Any, ...]:
@@ -69,30 +69,30 @@ class OwnMoves:
         self._flush()
         self._mine = action
         wire = self.game.encode_action(action)
-        kind = MSG_OF[wire.kind]
+        tag = TAG_OF[wire.kind]
         if wire.card is None:
-            if kind is Msg.OFFER:  # no offer: nothing committed to
-                return self._body(kind, (*wire.args, None), [])
-            if kind is Msg.ANSWER:  # a decline hands nothing over
-                return self._body(kind, (None,), [])
-            return self._body(kind, wire.args, [])
+            if tag is Tag.OFFER:  # no offer: nothing committed to
+                return self._move(tag, (*wire.args, None), [])
+            if tag is Tag.ANSWER:  # a decline hands nothing over
+                return self._move(tag, (None,), [])
+            return self._move(tag, wire.args, [])
         position = self._position_of(wire.card)
         if wire.passage is Passage.FACE_DOWN:
-            return self._commit(kind, wire.args, position)
+            return self._commit(tag, wire.args, position)
         if wire.passage is Passage.TO_ONE:
             offerer = self.exchanges.offerer(self.public)
             assert offerer is not None
             self.fair.transfer(position, offerer, now)
         else:
             self.fair.reveal(position, now)
-        return self._body(kind, (position,), self.fair.outgoing())
+        return self._move(tag, (position,), self.fair.outgoing())
 
-    def _commit(self, kind: Msg, args: tuple[object, ...], position: int) -> Body:
+    def _commit(self, tag: Tag, args: tuple[object, ...], position: int) -> Body:
         salt = self.entropy(16)
         self.my_offers[self.step] = (position, salt)
         commitment = offer_commitment(self.table_id, self.number, self.seat or 0,
                                       step=self.step, position=position, salt=salt)
-        return self._body(kind, (*args, commitment), [])
+        return self._move(tag, (*args, commitment), [])
 
     def _position_of(self, card: Any) -> int:
         assert self.me is not None

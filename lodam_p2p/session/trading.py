@@ -14,7 +14,7 @@ the same cards under fresh positions that only it can link to the old ones, so w
 traded card (or, after a void exchange, the offered one) is later played, the position
 it is revealed from says nothing of the exchange. Nobody answers a re-mask. The
 offerer knows its holding after the exchange when it announces the outcome, so its
-re-mask travels in the OUTCOME body, after its transfer (one body fewer for every peer
+re-mask travels in the outcome's MOVE, after its transfer (one body fewer for every peer
 to check and carry); the acceptor re-masks once the outcome is in. The next decision
 waits until both are in (:meth:`Trading.remasking`). A re-mask is checked against the
 public holding: one that takes anything but exactly the seat's holding, or comes when
@@ -31,7 +31,8 @@ from lodam_p2p.fairdeal.messages import RemaskMsg
 from lodam_p2p.fairdeal.remask import Handover
 from lodam_p2p.games import Game, HiddenExchange, LoggedMove, Passage, PublicMove, WireAction
 from lodam_p2p.session.handtypes import Blamed, Pending, Refused
-from lodam_p2p.session.wire import Body, Msg
+from lodam_p2p.session.movebody import Tag
+from lodam_p2p.session.wire import Body
 
 
 class Trading:
@@ -73,7 +74,7 @@ class Trading:
     def _flush(self) -> None:
         raise NotImplementedError
 
-    def _body(self, kind: Msg, args: tuple[object, ...], envelopes: list[bytes]) -> Body:
+    def _move(self, tag: Tag, fields: tuple[object, ...], envelopes: list[bytes]) -> Body:
         raise NotImplementedError
 
     def _signed_message(self, seat: int, data: bytes) -> object:
@@ -121,20 +122,22 @@ class Trading:
         if not void:
             holding = holding - {mine} | {self.fair.record.switched[pending.position]}
         self.fair.remask(sorted(holding), now)
-        self.outbox.append(self._body(Msg.OUTCOME, (void, mine), self.fair.outgoing()))
+        self.outbox.append(self._move(Tag.OUTCOME, (void, mine), self.fair.outgoing()))
 
-    def _take_outcome(self, seat: int, body: Body, now: float) -> None:
-        """The offerer's outcome: its transfer is fed first, the outcome applied (the
-        holdings and the re-masks due), and only then its re-mask, which must take the
-        offerer's holding after the exchange."""
+    def _take_outcome(self, seat: int, fields: tuple[object, ...],
+                      envelopes: tuple[bytes, ...], now: float) -> None:
+        """The offerer's outcome (its MOVE's fields and envelopes): its transfer is fed
+        first, the outcome applied (the holdings and the re-masks due), and only then
+        its re-mask, which must take the offerer's holding after the exchange."""
         pending = self._pending
         assert pending is not None and pending.trade_with == seat
-        void, position = body.args
+        void, position = fields
+        assert isinstance(position, int)
         if position not in self.holdings[seat]:
             raise Refused(f"seat {seat} does not hold position {position}")
-        remasks = tuple(data for data in body.envelopes
+        remasks = tuple(data for data in envelopes
                         if isinstance(self._signed_message(seat, data), RemaskMsg))
-        self.feed(seat, tuple(e for e in body.envelopes if e not in remasks), now, poll=False)
+        self.feed(seat, tuple(e for e in envelopes if e not in remasks), now, poll=False)
         if self.fair.phase is Phase.ABORTED:
             return
         acceptor = pending.seat
@@ -204,4 +207,4 @@ class Trading:
             return
         self._remask_sent = True
         self.fair.remask(sorted(self.holdings[self.me]), now)
-        self.outbox.append(self._body(Msg.REMASK, (), self.fair.outgoing()))
+        self.outbox.append(self._move(Tag.REMASK, (), self.fair.outgoing()))

@@ -22,6 +22,12 @@ A DATA frame's body is one session message, a msgpack array::
 envelopes that travel with it (a played card's reveal, an exchange's transfer, the
 audit opening), already signed by the fair-deal layer. Decoding is strict and bounded;
 anything else raises :class:`BadMessage` and the message is ignored with that reason.
+
+Every move of a game travels as one kind, MOVE: ``args`` is the move's tag and its
+fields, which the wire only bounds (:data:`MAX_MOVE_FIELDS` scalars or short lists);
+the game's codec (:mod:`lodam_p2p.session.movebody`) reads what they mean, and the hand
+refuses a body it cannot read, with the reason, as the wire refuses a malformed one.
+The wire names no game's moves.
 """
 
 from __future__ import annotations
@@ -65,29 +71,28 @@ class Msg(enum.IntEnum):
     LOT_COMMIT = 5  #: H(nonce) for the first dealer's lot
     LOT_REVEAL = 6  #: the nonce itself
     PROTO = 7  #: fair-deal envelopes only (keys, shuffles, deal shares, talon reveal)
-    PLAY = 8  #: a card played: the position (its reveal travels along)
-    OFFER = 9  #: an offer: kind or None, and a commitment to the position offered
-    ANSWER = 10  #: an answer: the position put down (transfer along) or None to decline
-    #: the offerer's half of an accepted exchange: void?, position; its transfer, re-mask
-    OUTCOME = 11
-    SWALLOW = 12  #: take the trick or not
-    DECLARE = 13  #: declare out (and challenge) or not
-    CHALLENGE = 14  #: a watcher's challenge or none
     NOTES = 15  #: end of hand: offer openings [[step, position, salt] …], audit opening
     VOID = 16  #: a claim against a seat: blamed seat, reason; its evidence travels along
     RESULT = 17  #: the match result as this seat sees it: winners, deals, audits, lives, blames
     BYE = 18  #: this peer leaves the table
-    REMASK = 19  #: after an exchange, a trader's holding under fresh positions (envelope along)
     REJOIN = 20  #: a restarted seat is back: its journal's hand, the seats back with it
     RESUME = 21  #: the coordinator's answer: seat back, next hand, match state (JSON)
     ATTEST = 22  #: another seat's own view for a returning seat: seat, next hand, state
     TIMEOUT = 24  #: a vote: this seat has waited past the table's limit for seat, at step
-    MOVE = 25  #: a move of a game without exchanges: kind, [args], position or None
+    #: a move of the game's hand: its tag and fields, which the game's codec reads
+    #: (:mod:`lodam_p2p.session.movebody`); the envelopes it needs travel along
+    MOVE = 25
 
+
+#: Kinds no longer sent, kept out of use so that a body of an older peer is refused by
+#: name, never read as something else: Lodam's moves had kinds of their own before
+#: they travelled as MOVE (8 PLAY, 9 OFFER, 10 ANSWER, 11 OUTCOME, 12 SWALLOW,
+#: 13 DECLARE, 14 CHALLENGE, 19 REMASK); 23 was never used.
+RETIRED = {8: "PLAY", 9: "OFFER", 10: "ANSWER", 11: "OUTCOME", 12: "SWALLOW",
+           13: "DECLARE", 14: "CHALLENGE", 19: "REMASK"}
 
 #: The message kinds that are decisions of a seat at a given step of a hand.
-ACTIONS = frozenset({Msg.PLAY, Msg.OFFER, Msg.ANSWER, Msg.OUTCOME, Msg.SWALLOW,
-                     Msg.DECLARE, Msg.CHALLENGE, Msg.REMASK, Msg.MOVE})
+ACTIONS = frozenset({Msg.MOVE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +120,9 @@ class Body:
         version, kind, hand, step, args, envs = fields
         if version != BODY_VERSION:
             raise BadMessage(f"unknown body version {version!r}")
+        if _is_int(kind) and kind in RETIRED:
+            raise BadMessage(f"message kind {kind} ({RETIRED[kind]}) is retired: a move "
+                             "travels as MOVE")
         if not _is_int(kind) or kind not in Msg._value2member_map_:
             raise BadMessage(f"unknown message kind {kind!r}")
         if not (_is_int(hand) and 0 <= hand < 2**32 and _is_int(step) and 0 <= step < 2**32):
@@ -147,23 +155,28 @@ def _is_int(value: object) -> bool:
 Check = Callable[[Any], bool]
 
 
-def _opt(check: Check) -> Check:
+def optional(check: Check) -> Check:
+    """``check``, or None."""
     return lambda v: v is None or check(v)
 
 
-def _bin(size: int) -> Check:
+def binary(size: int) -> Check:
+    """Bytes of exactly ``size``."""
     return lambda v: isinstance(v, bytes) and len(v) == size
 
 
-def _text(v: Any) -> bool:
+def is_text(v: Any) -> bool:
+    """A short non-empty text (a name, a kind)."""
     return isinstance(v, str) and 0 < len(v) <= 64
 
 
-def _small(v: Any) -> bool:
+def is_small(v: Any) -> bool:
+    """An integer 0–255 (a seat, a count)."""
     return _is_int(v) and 0 <= v < 256
 
 
-def _position(v: Any) -> bool:
+def is_position(v: Any) -> bool:
+    """A deck position of the fair-deal hand (u16)."""
     return _is_int(v) and 0 <= v < 65536
 
 
@@ -171,11 +184,13 @@ def _u32(v: Any) -> bool:
     return _is_int(v) and 0 <= v < 2**32
 
 
-def _bool(v: Any) -> bool:
+def is_flag(v: Any) -> bool:
+    """True or False."""
     return isinstance(v, bool)
 
 
-def _list_of(item: Check, most: int = 16) -> Check:
+def list_of(item: Check, most: int = 16) -> Check:
+    """An array of at most ``most`` values, each passing ``item``."""
     return lambda v: isinstance(v, list) and len(v) <= most and all(item(i) for i in v)
 
 
@@ -192,8 +207,9 @@ def _blame_text(v: Any) -> bool:
     return isinstance(v, str) and len(v) <= _MAX_STR
 
 
-def _plain(v: Any) -> bool:
-    return v is None or isinstance(v, bool) or _small(v) or (isinstance(v, str) and len(v) <= 32)
+def is_plain(v: Any) -> bool:
+    """A plain argument of a game's action: None, a flag, a small integer, a short text."""
+    return v is None or isinstance(v, bool) or is_small(v) or (isinstance(v, str) and len(v) <= 32)
 
 
 #: Largest match state a RESUME or ATTEST carries: a Lorum match saves about 2.3 KB a
@@ -213,38 +229,44 @@ def _options(v: Any) -> bool:
     return isinstance(v, dict) and all(isinstance(k, str) for k in v)
 
 
-_ENTRY = _row(_text, _text, _text)
+_ENTRY = _row(is_text, is_text, is_text)
 _ARGS: dict[Msg, tuple[Check, ...]] = {
-    Msg.JOIN: (_text, _text),
+    Msg.JOIN: (is_text, is_text),
     Msg.LEAVE: (),
-    Msg.SEATS: (_list_of(_ENTRY), _small),
-    Msg.START: (_bin(16), _options, _list_of(_row(_text, _bin(PUBKEY_LEN), _text, _text)),
-                _limit),
-    Msg.LOT_COMMIT: (_bin(32),),
-    Msg.LOT_REVEAL: (_bin(32),),
+    Msg.SEATS: (list_of(_ENTRY), is_small),
+    Msg.START: (binary(16), _options,
+                list_of(_row(is_text, binary(PUBKEY_LEN), is_text, is_text)), _limit),
+    Msg.LOT_COMMIT: (binary(32),),
+    Msg.LOT_REVEAL: (binary(32),),
     Msg.PROTO: (),
-    Msg.PLAY: (_position,),
-    Msg.OFFER: (_opt(lambda v: v in ("coat", "card")), _opt(_bin(32))),
-    Msg.ANSWER: (_opt(_position),),
-    Msg.OUTCOME: (_bool, _position),
-    Msg.SWALLOW: (_bool,),
-    Msg.DECLARE: (_bool, _opt(_small)),
-    Msg.CHALLENGE: (_opt(_small),),
-    Msg.NOTES: (_list_of(_row(_u32, _position, _bin(16)), 64),),
-    Msg.VOID: (_small, lambda v: isinstance(v, str) and len(v) <= 200),
+    Msg.NOTES: (list_of(_row(_u32, is_position, binary(16)), 64),),
+    Msg.VOID: (is_small, lambda v: isinstance(v, str) and len(v) <= 200),
     #: winners, deals, audits, lives or scores, blame lines, and the standings (best
     #: first): a peer that only watched takes the standings from here (optional, since a
     #: peer of this version before the standings sent five)
-    Msg.RESULT: (_list_of(_small), _small, _small, _list_of(_score), _list_of(_blame_text),
-                 _list_of(_small)),
+    Msg.RESULT: (list_of(is_small), is_small, is_small, list_of(_score), list_of(_blame_text),
+                 list_of(is_small)),
     Msg.BYE: (),
-    Msg.REMASK: (),
-    Msg.REJOIN: (_u32, _list_of(_small)),
-    Msg.RESUME: (_small, _u32, _state_blob),
-    Msg.ATTEST: (_small, _u32, _state_blob),
-    Msg.TIMEOUT: (_small,),
-    Msg.MOVE: (_text, _list_of(_plain, 8), _opt(_position)),
+    Msg.REJOIN: (_u32, list_of(is_small)),
+    Msg.RESUME: (is_small, _u32, _state_blob),
+    Msg.ATTEST: (is_small, _u32, _state_blob),
+    Msg.TIMEOUT: (is_small,),
+    Msg.MOVE: (is_text,),  # then up to MAX_MOVE_FIELDS fields, as _field says
 }
+
+#: Most fields a MOVE carries after its tag (the game's codec says which).
+MAX_MOVE_FIELDS = 7
+
+
+def _field(v: Any) -> bool:
+    """A MOVE field as the wire bounds it; what it means, the game's codec checks."""
+    return (v is None or isinstance(v, bool) or _u32(v)
+            or (isinstance(v, str | bytes) and len(v) <= 64) or list_of(is_plain, 8)(v))
+
+
+def fits(checks: tuple[Check, ...], values: tuple[Any, ...] | list[Any]) -> bool:
+    """Whether ``values`` are exactly as many as ``checks`` and each passes its own."""
+    return len(values) == len(checks) and all(c(v) for c, v in zip(checks, values, strict=True))
 
 
 #: The kinds whose last argument may be left out, and how many arguments they need.
@@ -252,9 +274,14 @@ _SHORTEST: dict[Msg, int] = {Msg.RESULT: 5}
 
 
 def _check_args(kind: Msg, args: list[Any]) -> None:
+    if kind is Msg.MOVE:
+        if not (args and is_text(args[0]) and len(args) <= 1 + MAX_MOVE_FIELDS
+                and all(_field(a) for a in args[1:])):
+            raise BadMessage("bad arguments for MOVE")
+        return
     checks = _ARGS[kind][:len(args)] if len(args) >= _SHORTEST.get(kind, len(_ARGS[kind])) \
         else _ARGS[kind]
-    if len(args) != len(checks) or not all(c(a) for c, a in zip(checks, args, strict=True)):
+    if not fits(checks, args):
         raise BadMessage(f"bad arguments for {kind.name}")
 
 

@@ -22,7 +22,16 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from lodam_p2p.session import lot
-from lodam_p2p.session.wire import MAX_PAYLOAD, BadMessage, Body, Msg, open_frame, peer_name
+from lodam_p2p.session.movebody import BadMove, ExchangeMove, GameMove, Tag
+from lodam_p2p.session.wire import (
+    MAX_PAYLOAD,
+    RETIRED,
+    BadMessage,
+    Body,
+    Msg,
+    open_frame,
+    peer_name,
+)
 from lodam_p2p.transport.frames import Frame, FrameKind, ResendRequest
 from lodam_p2p.transport.lobby import BadAnnouncement, TableAnnouncement
 from lodam_p2p.transport.presence import Presence, check_signed
@@ -177,8 +186,33 @@ def test_stream_frames_recompute_by_hand(name: str) -> None:
 
 
 def test_every_session_kind_has_a_vector() -> None:
-    assert sorted(v["kind"] for v in VECTORS["session"]) == sorted(int(m) for m in Msg)
-    assert [v["seq"] for v in VECTORS["session"]] == list(range(1, len(Msg) + 1))
+    assert {v["kind"] for v in VECTORS["session"]} == {int(m) for m in Msg}
+    assert [v["seq"] for v in VECTORS["session"]] == list(range(1, len(VECTORS["session"]) + 1))
+    lodam = [v for v in VECTORS["session"] if v.get("game") == "lodam"]
+    assert sorted(v["args"][0] for v in lodam) == sorted(map(str, Tag))
+    assert [v["game"] for v in VECTORS["session"] if v["name"] == "MOVE"
+            and v not in lodam] == ["lorum"]
+
+
+def test_the_retired_kinds_are_refused_by_name() -> None:
+    retired = {int(k): name for k, name in VECTORS["retired_kinds"].items()}
+    assert retired == RETIRED and not set(retired) & {int(m) for m in Msg}
+    for kind, name in retired.items():
+        with pytest.raises(BadMessage, match=f"{name}\\) is retired"):
+            Body.decode(pack([1, kind, 7, 12, [3], []]))
+
+
+@pytest.mark.parametrize("vector", [v for v in VECTORS["session"] if v.get("game")],
+                         ids=lambda v: f"{v['game']}-{v['args'][0]}")
+def test_each_move_reads_through_its_games_codec(vector: dict[str, Any]) -> None:
+    body = Body.decode(bytes.fromhex(vector["body"]))
+    args = unjson(vector["args"])
+    if vector["game"] == "lodam":
+        move = ExchangeMove.read(body)
+        assert (move.tag.value, *move.fields) == tuple(args)
+    else:
+        lorum = GameMove.read(body)
+        assert [lorum.kind, list(lorum.values), lorum.position] == args
 
 
 @pytest.mark.parametrize("vector", VECTORS["session"], ids=lambda v: v["name"])
@@ -202,11 +236,18 @@ def test_session_bodies_recompute_by_hand(vector: dict[str, Any]) -> None:
 
 
 def test_a_session_body_with_a_wrong_argument_is_refused() -> None:
-    play = next(v for v in VECTORS["session"] if v["name"] == "PLAY")
-    with pytest.raises(BadMessage):
+    play = next(v for v in VECTORS["session"] if v.get("game") == "lodam"
+                and v["args"][0] == "play")
+    with pytest.raises(BadMessage):  # a move's tag is a text
         Body.decode(pack([1, play["kind"], play["hand"], play["step"], [70000], []]))
-    with pytest.raises(BadMessage):  # a bool is not a position
-        Body.decode(pack([1, play["kind"], play["hand"], play["step"], [True], []]))
+    with pytest.raises(BadMessage):  # its fields are bounded
+        Body.decode(pack([1, play["kind"], play["hand"], play["step"], ["play", bytes(65)],
+                          []]))
+    for wrong in (70000, True):  # the wire bounds it; Lodam's codec wants a position
+        body = Body.decode(pack([1, play["kind"], play["hand"], play["step"],
+                                 ["play", wrong], []]))
+        with pytest.raises(BadMove):
+            ExchangeMove.read(body)
 
 
 def test_presence_is_signed_json() -> None:

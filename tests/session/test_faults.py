@@ -63,7 +63,7 @@ async def _garbage(hub: MemoryHub, victim: str, stop: asyncio.Event) -> int:
     key = new_identity(os.urandom)
     mine = raw_public(key)
     outsider = "p" + "0" * 20
-    data = Frame(FrameKind.DATA, victim, 1, Body(Msg.PLAY, 1, 0, (3,)).encode()).encode()
+    data = Frame(FrameKind.DATA, victim, 1, Body(Msg.MOVE, 1, 0, ("play", 3)).encode()).encode()
     junk = [
         (topics.peer_topic("oak", outsider), b"\x00garbage"),
         (topics.peer_topic("oak", victim), os.urandom(300)),

@@ -14,6 +14,7 @@ from lodam_p2p.fairdeal.messages import RemaskMsg, decode, encode
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN
 from lodam_p2p.games.lodam import Options
 from lodam_p2p.session import Session
+from lodam_p2p.session.movebody import ExchangeMove, Tag
 from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.transport.memory import MemoryHub
 from tests.session.helpers import bots, lossy, run_all, table
@@ -47,12 +48,21 @@ def _watch(watcher: Session) -> list[Seen]:
     return seen
 
 
+def _tag(body: Body) -> Tag | None:
+    """The tag of a MOVE (None: the body is no move)."""
+    return ExchangeMove.read(body).tag if body.kind is Msg.MOVE else None
+
+
+def _fields(body: Body) -> tuple[object, ...]:
+    return ExchangeMove.read(body).fields if body.kind is Msg.MOVE else body.args
+
+
 def _remask_of(body: Body) -> RemaskMsg:
     """The re-mask a REMASK body carries (nothing rides with it: nobody answers one),
     or the one the offerer's OUTCOME carries after its transfer."""
     messages = [decode(raw[SIG_LEN + HEADER_LEN:]) for raw in body.envelopes]
     (msg,) = [m for m in messages if isinstance(m, RemaskMsg)]
-    assert len(messages) == (2 if body.kind is Msg.OUTCOME else 1)
+    assert len(messages) == (2 if _tag(body) is Tag.OUTCOME else 1)
     return msg
 
 
@@ -67,21 +77,21 @@ def test_an_observer_cannot_link_a_traded_card_to_its_play() -> None:
     for m in seen:
         by_hand[m.hand].append(m)
     exchanges = {False: 0, True: 0}
-    shapes: dict[tuple[Msg, int], set[int]] = defaultdict(set)
+    shapes: dict[tuple[Tag | None, int], set[int]] = defaultdict(set)
     for messages in by_hand.values():
         named: set[int] = set()  # every position an exchange named
         acceptor = -1
         for i, m in enumerate(messages):
-            kind, args = m.body.kind, m.body.args
-            if kind is Msg.ANSWER and args[0] is not None:
+            kind, args = _tag(m.body), _fields(m.body)
+            if kind is Tag.ANSWER and args[0] is not None:
                 named.add(args[0])
                 acceptor = m.seat
-            elif kind is Msg.OUTCOME:
+            elif kind is Tag.OUTCOME:
                 named.add(args[1])
                 void = bool(args[0])
                 exchanges[void] += 1
                 # the offerer re-masks in its outcome, the acceptor next: both, void or not
-                after = [m, *[n for n in messages[i + 1:] if n.body.kind is Msg.REMASK][:1]]
+                after = [m, *[n for n in messages[i + 1:] if _tag(n.body) is Tag.REMASK][:1]]
                 assert [n.seat for n in after] == [m.seat, acceptor]
                 for n in after:
                     remask = _remask_of(n.body)
@@ -89,9 +99,9 @@ def test_an_observer_cannot_link_a_traded_card_to_its_play() -> None:
                     # void exchange, the position a transfer made for it after a done one
                     traded = named | {n.made[p] for p in named if p in n.made}
                     assert traded & set(remask.inputs)
-                    shapes[(n.body.kind, len(remask.inputs))].add(len(encode(remask)))
+                    shapes[(_tag(n.body), len(remask.inputs))].add(len(encode(remask)))
                 named |= set(m.made.values())  # nobody may play those either
-            elif kind is Msg.PLAY:
+            elif kind is Tag.PLAY:
                 assert args[0] not in named, "a play named a position an exchange named"
     assert exchanges[False] and exchanges[True], exchanges  # done and void both happened
     # a re-mask of k positions looks the same whatever the exchange was: one size per

@@ -19,6 +19,7 @@ from lodam_p2p.redteam.attacks.base import (
     without_exchanges,
 )
 from lodam_p2p.session.keys import new_identity, seeded
+from lodam_p2p.session.movebody import BadMove, ExchangeMove, Tag
 from lodam_p2p.session.wire import ACTIONS, Body, Msg, raw_public
 
 if TYPE_CHECKING:
@@ -144,11 +145,15 @@ class FalseExchangeClaim(Attack):
         return offers[0] if offers else action
 
     def outgoing(self, adv: Cheat, body: Body) -> list[Body]:
-        if self.attempted or body.kind is not Msg.OFFER or body.args[0] is None:
+        try:
+            move = ExchangeMove.read(body)
+        except BadMove:
+            return [body]
+        if self.attempted or move.tag is not Tag.OFFER or move.fields[0] is None:
             return [body]
         self.attempted = True
-        other = "card" if body.args[0] == "coat" else "coat"
-        return [replace(body, args=(other, body.args[1]))]
+        other = "card" if move.fields[0] == "coat" else "coat"
+        return [replace(body, args=replace(move, fields=(other, move.fields[1])).args())]
 
 
 class PredictableSeed(Attack):
