@@ -84,8 +84,7 @@ class AwaySeats(Course):
         text = f"seat {seat} is gone: waiting {left:.0f} s for it to come back"
         self.tell(Notice(NoticeLevel.WARNING, text, seat))
         self.tell(Progress(Phase.DEAL_OVER, (seat,), text))
-        if self.spectator is not None:
-            self.spectator.line(text)
+        self.spectate(text)
 
     def hold_for_away(self, now: float) -> bool:
         """True while the table holds its clocks for an away seat (:meth:`holding`) or

@@ -120,6 +120,9 @@ class Clocks:
     def now(self) -> float:
         raise NotImplementedError
 
+    def spectate(self, line: str) -> None:
+        raise NotImplementedError
+
     def end_in_draw(self) -> None:
         raise NotImplementedError
 
@@ -220,8 +223,7 @@ class Clocks:
         it: the hand is void, nobody is blamed, and the match ends as a draw among the
         seats still playing (never an award to the accuser)."""
         reason = draw_reason(silent, step, self._limit())
-        if self.spectator is not None:
-            self.spectator.line(reason)
+        self.spectate(reason)
         self.drain_hand()
         self._deal_void(reason, f"not reached: {reason}", silent)
         self.end_in_draw()

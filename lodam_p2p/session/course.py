@@ -62,12 +62,19 @@ from lodam_p2p.player import (
 )
 from lodam_p2p.session.audit import RULES_OFFENCES
 from lodam_p2p.session.clocks import Clocks, SessionPhase, Timing
-from lodam_p2p.session.effects import Event, TranscriptReady
+from lodam_p2p.session.effects import Event, Keep, Spectate, Tell, TranscriptReady
 from lodam_p2p.session.gamecourse import GameCourse
 from lodam_p2p.session.handplay import HandPlay
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.lobby import Roster
-from lodam_p2p.session.log import SpectatorLog
+from lodam_p2p.session.log import (
+    SpectatorLog,
+    applied_line,
+    deal_ended_line,
+    dealer_line,
+    hand_line,
+    match_ended_lines,
+)
 from lodam_p2p.session.lot import Lot
 from lodam_p2p.session.verdict import early_reason, expelled_reason
 from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
@@ -101,9 +108,6 @@ DRAW_REASON = "the match ends as a draw among the seats still playing"
 class Course(Clocks, GameCourse, ABC):
     """The match as one session follows it; see the module docstring."""
 
-    #: what the runner is asked to do (:mod:`.effects`), kept by :class:`~.seating.Seating`
-    events: list[Event]
-
     def __init__(self, table: str, plan: SeatPlan | None, identity: Ed25519PrivateKey, *,
                  entropy: Entropy, timing: Timing, spectator: SpectatorLog | None) -> None:
         self.table, self.plan, self.entropy, self.timing = table, plan, entropy, timing
@@ -128,6 +132,8 @@ class Course(Clocks, GameCourse, ABC):
         self.drawn = False
         self.results: dict[str, tuple[Any, ...]] = {}
         self.outgoing: list[Body] = []
+        #: what the runner is asked to do (:mod:`.effects`), in order
+        self.events: list[Event] = []
         self.lobby_since = self.lot_since = self.grace_until = self.linger_until = 0.0
         self._awaited: tuple[object, ...] = ()
         self._awaited_since = 0.0
@@ -161,7 +167,17 @@ class Course(Clocks, GameCourse, ABC):
     def tell(self, event: TableEvent) -> None:
         """Tell the local player, if any."""
         if self.plan is not None:
-            self.plan.player.notify(event)
+            self.events.append(Tell(event))
+
+    def keep(self, **fields: Any) -> None:
+        """Keep ``fields`` in this seat's journal (written before what follows is
+        published)."""
+        self.events.append(Keep(fields))
+
+    def spectate(self, line: str) -> None:
+        """Write ``line`` on the spectator log, if the table keeps one."""
+        if self.spectator is not None:
+            self.events.append(Spectate(line))
 
     def refuse(self, action: Any) -> None:
         """Tell the player its answer was refused."""
@@ -184,8 +200,9 @@ class Course(Clocks, GameCourse, ABC):
             if self._wants_views():
                 self.tell(ViewChanged(hand.view(), deal=self._deal_shown()))
         for applied in hand.applied:
-            if self.spectator is not None:
-                self.spectator.applied(applied.text)
+            line = applied_line(applied.text)
+            if line is not None:
+                self.spectate(line)
             if self._wants_views():
                 self.tell(ViewChanged(hand.view(), applied.shown, deal=self._deal_shown()))
         hand.applied.clear()
@@ -228,8 +245,7 @@ class Course(Clocks, GameCourse, ABC):
         assert self.roster is not None
         self.game = self.roster.game
         self.game_begin(dealer)
-        if self.spectator is not None:
-            self.spectator.dealer_drawn(dealer)
+        self.spectate(dealer_line(dealer))
         self.phase = SessionPhase.MATCH
         self.new_hand()
 
@@ -245,8 +261,7 @@ class Course(Clocks, GameCourse, ABC):
         self.hand = HandPlay(self.game, m, identities, self.seat, table_id=r.table_id,
                              hand=self.hand_no, identity=self.identity, entropy=self.entropy,
                              now=self.now(), timeout=self._limit())
-        if self.spectator is not None:
-            self.spectator.hand_started(self.hand_no, m.deals_played + 1, self.hand.public)
+        self.spectate(hand_line(self.hand_no, m.deals_played + 1, self.hand.public))
         self._hand_begun()
 
     def _hand_begun(self) -> None:
@@ -355,8 +370,7 @@ class Course(Clocks, GameCourse, ABC):
         zero = (0,) * len(lives)
         self.tell(Notice(NoticeLevel.ERROR, reason, blamed))
         self.tell(DealEnded(zero, zero, lives, reason, audit, void=True))
-        if self.spectator is not None:
-            self.spectator.deal_ended(reason, audit, lives)
+        self.spectate(deal_ended_line(reason, audit, lives))
 
     def _seat_online(self, seat: int) -> bool:
         assert self.roster is not None
@@ -379,8 +393,8 @@ class Course(Clocks, GameCourse, ABC):
         puts_out = self.game is None or self.game.puts_out
         reason = DRAW_REASON if self.drawn else self._early_reason() if early else (
             expelled_reason(self.blames) if puts_out else "")
-        if self.spectator is not None and reason:
-            self.spectator.line(reason)
+        if reason:
+            self.spectate(reason)
         if puts_out:
             self.outcome = self._put_out_outcome(early, deals, reason)
         else:
@@ -388,8 +402,8 @@ class Course(Clocks, GameCourse, ABC):
                                              self.final_standings(early=early))
         winners, lives = self.outcome.winners, self.outcome.lives
         self.tell(Progress(Phase.MATCH_OVER))
-        if self.spectator is not None:
-            self.spectator.match_ended(self.outcome)
+        for line in match_ended_lines(self.outcome):
+            self.spectate(line)
         # the host's watcher says it is done too: a seat lingers for its resends as for
         # another seat's (a watcher still auditing the last deal may need them)
         if self.seat is not None or self.watching_host():

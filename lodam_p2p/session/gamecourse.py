@@ -26,7 +26,7 @@ from lodam_p2p.player import DealEnded, MatchEnded, Notice, NoticeLevel, TableEv
 from lodam_p2p.session.gamehand import GameHand
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.lobby import Roster
-from lodam_p2p.session.log import SpectatorLog
+from lodam_p2p.session.log import SpectatorLog, deal_ended_line
 from lodam_p2p.tableplan import MatchOutcome
 
 
@@ -55,6 +55,9 @@ class GameCourse:
         raise NotImplementedError
 
     def now(self) -> float:
+        raise NotImplementedError
+
+    def spectate(self, line: str) -> None:
         raise NotImplementedError
 
     def _limit(self) -> float:
@@ -89,10 +92,9 @@ class GameCourse:
                         identity=self.identity, entropy=self.entropy, now=self.now(),
                         timeout=self._limit(), carried=carried)
         self.deck = hand.fair if hand.short else None
-        if self.spectator is not None:
-            match = self._game_match()
-            self.spectator.line(f"deal {match.deals_played + 1} (hand {self.hand_no}): "
-                                f"dealer seat {match.dealer}")
+        match = self._game_match()
+        self.spectate(f"deal {match.deals_played + 1} (hand {self.hand_no}): "
+                      f"dealer seat {match.dealer}")
         return hand
 
     def game_settle(self) -> None:
@@ -104,8 +106,7 @@ class GameCourse:
         change = tuple(g - p for g, p in zip(summary.gain, summary.penalty, strict=True))
         self.tell(DealEnded(summary.points, change, scores, summary.reason, "passed",
                             detail=summary.record))
-        if self.spectator is not None:
-            self.spectator.deal_ended(summary.reason, "passed", scores, word="scores")
+        self.spectate(deal_ended_line(summary.reason, "passed", scores, word="scores"))
 
     def game_offence(self, blame: Blame) -> None:
         """A proven offence: the deal is void and costs the offender what the game says."""
@@ -117,8 +118,7 @@ class GameCourse:
         audit = f"failed: {blame}"
         self.tell(Notice(NoticeLevel.ERROR, summary.reason, blame.seat))
         self.tell(DealEnded(summary.points, change, scores, summary.reason, audit, void=True))
-        if self.spectator is not None:
-            self.spectator.deal_ended(summary.reason, audit, scores, word="scores")
+        self.spectate(deal_ended_line(summary.reason, audit, scores, word="scores"))
 
     # --- standings -----------------------------------------------------------------------
 

@@ -33,8 +33,48 @@ class DealStart(Protocol):
     def lives(self) -> Sequence[int]: ...
 
 
+def seated_line(roster: Roster) -> str:
+    """The match starts with this roster."""
+    seats = ", ".join(f"{i} {s.name} ({s.kind})" for i, s in enumerate(roster.sitters))
+    return f"match starts: {seats}"
+
+
+def dealer_line(dealer: int) -> str:
+    """The lot drew the first dealer."""
+    return f"first dealer by lot: seat {dealer}"
+
+
+def hand_line(hand: int, deal: int, public: DealStart) -> str:
+    """A hand begins."""
+    lives = " ".join(f"{s}:{n}" for s, n in enumerate(public.lives))
+    return (f"deal {deal} (hand {hand}): dealer seat {public.dealer}, eldest seat "
+            f"{public.order[0]}, {public.hand_size} cards each; counters {lives}")
+
+
+def applied_line(text: str) -> str | None:
+    """A public decision or a trick taken (None: one the log leaves out)."""
+    return None if text.endswith(_QUIET) else f"  {text}"
+
+
+def deal_ended_line(reason: str, audit: str, lives: tuple[int, ...], *,
+                    word: str = "counters") -> str:
+    """A deal is settled; ``word`` names what ``lives`` count in the game played
+    (Lodam's counters, the points of a game scored by points)."""
+    counts = " ".join(f"{s}:{n}" for s, n in enumerate(lives))
+    return f"deal over: {reason}; audit {audit}; {word} {counts}"
+
+
+def match_ended_lines(outcome: MatchOutcome) -> list[str]:
+    """The result, and a line per blame."""
+    winners = ", ".join(f"seat {s}" for s in outcome.winners) or "nobody"
+    return [f"match over after {outcome.deals} deals: won by {winners}; "
+            f"{outcome.audits_passed} audits passed",
+            *(f"  blame: {blame}" for blame in outcome.blames)]
+
+
 class SpectatorLog:
-    """Writes one line per public event to ``stream``."""
+    """Writes one line per public event to ``stream``; the table machine says what
+    through the lines above (:class:`~lodam_p2p.session.effects.Spectate`)."""
 
     def __init__(self, table: str, stream: TextIO | None = None) -> None:
         self.table = table
@@ -46,35 +86,9 @@ class SpectatorLog:
 
     def seated(self, roster: Roster) -> None:
         """The match starts with this roster."""
-        seats = ", ".join(f"{i} {s.name} ({s.kind})" for i, s in enumerate(roster.sitters))
-        self.line(f"match starts: {seats}")
-
-    def dealer_drawn(self, dealer: int) -> None:
-        """The lot drew the first dealer."""
-        self.line(f"first dealer by lot: seat {dealer}")
-
-    def hand_started(self, hand: int, deal: int, public: DealStart) -> None:
-        """A hand begins."""
-        lives = " ".join(f"{s}:{n}" for s, n in enumerate(public.lives))
-        self.line(f"deal {deal} (hand {hand}): dealer seat {public.dealer}, eldest seat "
-                  f"{public.order[0]}, {public.hand_size} cards each; counters {lives}")
-
-    def applied(self, text: str) -> None:
-        """A public decision or a trick taken."""
-        if not text.endswith(_QUIET):
-            self.line(f"  {text}")
-
-    def deal_ended(self, reason: str, audit: str, lives: tuple[int, ...], *,
-                   word: str = "counters") -> None:
-        """A deal is settled; ``word`` names what ``lives`` count in the game played
-        (Lodam's counters, the points of a game scored by points)."""
-        counts = " ".join(f"{s}:{n}" for s, n in enumerate(lives))
-        self.line(f"deal over: {reason}; audit {audit}; {word} {counts}")
+        self.line(seated_line(roster))
 
     def match_ended(self, outcome: MatchOutcome) -> None:
         """The result."""
-        winners = ", ".join(f"seat {s}" for s in outcome.winners) or "nobody"
-        self.line(f"match over after {outcome.deals} deals: won by {winners}; "
-                  f"{outcome.audits_passed} audits passed")
-        for blame in outcome.blames:
-            self.line(f"  blame: {blame}")
+        for text in match_ended_lines(outcome):
+            self.line(text)

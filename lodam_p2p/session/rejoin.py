@@ -134,6 +134,7 @@ from lodam_p2p.session.away import COUNTDOWN_EVERY
 from lodam_p2p.session.course import SessionPhase
 from lodam_p2p.session.handplay import Route
 from lodam_p2p.session.journal import SeatJournal, match_snapshot
+from lodam_p2p.session.log import deal_ended_line
 from lodam_p2p.session.resumestate import (
     MAX_RETURNS,
     RETURNS,
@@ -181,9 +182,9 @@ class Rejoining(Returning):
     def journal_start(self, body: Body, host: str | None) -> None:
         """Keep the START (roster, options, table id, time limit) and the host."""
         table_id, options, rows, limit = body.args
-        self.journal.keep(start=[table_id.hex(), options,
-                                 [[p, k.hex(), n, kind] for p, k, n, kind in rows], limit],
-                          host=host, match=None)
+        self.keep(start=[table_id.hex(), options,
+                         [[p, k.hex(), n, kind] for p, k, n, kind in rows], limit],
+                  host=host, match=None)
 
     def new_hand(self) -> None:
         """Keep the match state, then begin the hand, never under a number this seat
@@ -197,15 +198,15 @@ class Rejoining(Returning):
                 self.hand_no = self.signed.begun + 1
             self.signed.begun = self.hand_no
         if self.match is not None:
-            self.journal.keep(match=match_snapshot(self.match, self.hand_no, self.audits,
-                                                   self.blames, self.game))
+            self.keep(match=match_snapshot(self.match, self.hand_no, self.audits, self.blames,
+                                           self.game))
         super().new_hand()
 
     def finish(self, *, early: bool) -> None:
         """The match is over: keep the outcome."""
         super().finish(early=early)
         if self.outcome is not None:
-            self.journal.keep(outcome=outcome_json(self.outcome))
+            self.keep(outcome=outcome_json(self.outcome))
 
     def own_will_seen(self) -> None:
         """This process lost its connection long enough for the broker to publish its
@@ -413,9 +414,8 @@ class Rejoining(Returning):
         zero = (0,) * len(lives)
         self.tell(DealEnded(zero, zero, lives, reason, "not reached: a seat came back",
                             void=True))
-        if self.spectator is not None:
-            word = "counters" if self.game is None or self.game.name == "lodam" else "scores"
-            self.spectator.deal_ended(reason, "not reached", lives, word=word)
+        word = "counters" if self.game is None or self.game.name == "lodam" else "scores"
+        self.spectate(deal_ended_line(reason, "not reached", lives, word=word))
 
     def drop_carried_deck(self) -> bool:
         """A short deal's deck that carries over lives only in the seats' memory, and

@@ -16,6 +16,7 @@ from lodam_p2p.session.away import AwaySeats
 from lodam_p2p.session.course import MAX_VOIDS, SessionPhase
 from lodam_p2p.session.journal import SeatJournal, check_snapshot, contradiction, match_from
 from lodam_p2p.session.lobby import Roster
+from lodam_p2p.session.log import match_ended_lines
 from lodam_p2p.session.resumestate import (
     MAX_RETURNS,
     TableGone,
@@ -73,7 +74,7 @@ class Returning(AwaySeats):
                 [p, bytes.fromhex(k), n, kind] for p, k, n, kind in rows], limit))
             roster = Roster.from_start(body)
         except (KeyError, TypeError, ValueError) as err:
-            self.journal.keep(start=None)
+            self.keep(start=None)
             raise TableGone(f"the journal's match is unusable ({err}); start again for a "
                             "new one") from None
         self.roster, self.seat = roster, roster.seat_of(self.me)
@@ -92,7 +93,7 @@ class Returning(AwaySeats):
         together = {roster.seat_of(peer) for peer in self._together} | {self._back}
         self._returning[self._back] = frozenset(s for s in together if s is not None)
         if self.coordinator(self._back) is None:
-            self.journal.keep(start=None)  # nobody holds the match: the next start is new
+            self.keep(start=None)  # nobody holds the match: the next start is new
             raise TableGone(f"every seat of table {self.table} is coming back at once: "
                             "nobody holds the match to resume it; start a new one")
         if self.seat is None:
@@ -121,7 +122,7 @@ class Returning(AwaySeats):
             self._watch_timer(now)
             return
         if self.phase is SessionPhase.REJOIN and now >= self._rejoin_deadline:
-            self.journal.keep(start=None)  # given up: the next start is a new match
+            self.keep(start=None)  # given up: the next start is a new match
             raise TableGone(f"table {self.table} did not take this seat back within "
                             f"{self.timing.grace_s:g} s")
 
@@ -196,7 +197,7 @@ class Returning(AwaySeats):
         self._votes.clear()
         if "outcome" in state:
             self.outcome = outcome_from(self.table, state["outcome"])
-            self.journal.keep(outcome=outcome_json(self.outcome))
+            self.keep(outcome=outcome_json(self.outcome))
             self.phase = SessionPhase.DONE
             return
         players = len(self.roster.sitters)
@@ -261,8 +262,7 @@ class Returning(AwaySeats):
                             "back only beside a seat of its own")
         self.phase = SessionPhase.REJOIN
         self._rejoin_deadline = self.now() + self.timing.grace_s
-        if self.spectator is not None:
-            self.spectator.line(f"back at table {self.table}: following it to its result")
+        self.spectate(f"back at table {self.table}: following it to its result")
         return roster
 
     def _watch_timer(self, now: float) -> None:
@@ -275,7 +275,7 @@ class Returning(AwaySeats):
         elif any(self.online(s.peer) for s in self.roster.sitters):
             self._rejoin_deadline = now + self.timing.grace_s
         elif now >= self._rejoin_deadline:
-            self.journal.keep(start=None)
+            self.keep(start=None)
             raise TableGone(f"table {self.table} ended without this host hearing its "
                             "result")
 
@@ -296,9 +296,9 @@ class Returning(AwaySeats):
     def _watched_to_the_end(self, outcome: MatchOutcome, now: float) -> None:
         """Keep and tell the result, say it too (seats linger for the host's), linger."""
         self.outcome = outcome
-        self.journal.keep(outcome=outcome_json(outcome))
-        if self.spectator is not None:
-            self.spectator.match_ended(outcome)
+        self.keep(outcome=outcome_json(outcome))
+        for line in match_ended_lines(outcome):
+            self.spectate(line)
         self.send(Body(Msg.RESULT, args=(list(outcome.winners), outcome.deals,
                                          outcome.audits_passed, list(outcome.lives),
                                          list(outcome.blames), list(outcome.standings))))

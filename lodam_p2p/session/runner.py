@@ -4,8 +4,9 @@
 inbox the link fills, the event loop's clock, the player's pending decision and the
 ``opened`` event, and runs the loop: everything the link or the player delivers goes
 into the machine's ``receive`` with the time, then ``handle_timer``; between turns it
-publishes what the machine said (retained lobby writes, then bodies), does what the
-machine asked (:mod:`.effects`), and sleeps until input comes or the machine's next
+does what the machine asked (:mod:`.effects`: tells its player, writes the spectator log
+and the journal), then publishes what the machine said (retained lobby writes, then
+bodies), and sleeps until input comes or the machine's next
 deadline (:meth:`~lodam_p2p.session.seat.TableMachine.timer`) is due. Given a
 ``transcripts`` directory, it writes there each hand's transcript the machine hands it
 (:class:`~.effects.TranscriptReady`): one file per hand and seat,
@@ -27,7 +28,14 @@ from typing import Any
 
 from lodam_p2p.player import Notice, NoticeLevel
 from lodam_p2p.session.course import Timing
-from lodam_p2p.session.effects import Admit, AskPlayer, Decided, SessionError, TranscriptReady
+from lodam_p2p.session.effects import (
+    Admit,
+    AskPlayer,
+    Decided,
+    SessionError,
+    TranscriptReady,
+    carry_out,
+)
 from lodam_p2p.session.journal import SeatJournal
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.link import Link
@@ -144,9 +152,16 @@ class SeatRunner:
             await self.link.send(machine.outgoing.pop(0))
 
     def act(self) -> None:
-        """Carry out the machine's events: admit the seated peers, ask the player."""
-        events, self.machine.events = self.machine.events, []
+        """Carry out the machine's events in order: tell the player, write the spectator
+        log and the journal (:func:`~.effects.carry_out`), admit the seated peers, ask the
+        player, keep a hand's transcript."""
+        machine = self.machine
+        events, machine.events = machine.events, []
+        player = machine.plan.player if machine.plan is not None else None
         for event in events:
+            if carry_out(event, player=player, spectator=machine.spectator,
+                         journal=machine.journal):
+                continue
             if isinstance(event, Admit):
                 self.link.restrict(event.peers)
             elif isinstance(event, AskPlayer):

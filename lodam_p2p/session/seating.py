@@ -36,8 +36,9 @@ from typing import Any
 from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress, SeatInfo, SeatsChanged
 from lodam_p2p.session.clocks import SessionPhase
 from lodam_p2p.session.course import FALSE_HOST
-from lodam_p2p.session.effects import Admit, Event, SessionError
+from lodam_p2p.session.effects import Admit, SessionError
 from lodam_p2p.session.lobby import HostDesk, Roster, renamed_notice
+from lodam_p2p.session.log import seated_line
 from lodam_p2p.session.lot import Lot, LotError
 from lodam_p2p.session.rejoin import Rejoining
 from lodam_p2p.session.wire import Body, Msg, peer_name
@@ -57,8 +58,6 @@ class Seating(Rejoining):
         self.pubkeys: dict[str, bytes] = {}
         #: retained lobby writes (topic, payload) the runner publishes, in order
         self.retained: list[tuple[str, bytes]] = []
-        #: what the runner is asked to do (:mod:`.effects`), in order
-        self.events: list[Event] = []
         self._renamed: Notice | None = None
         #: when this seat last asked its host for a seat (None: not asking)
         self.asked_at: float | None = None
@@ -244,11 +243,11 @@ class Seating(Rejoining):
         if not self.listed:
             self.listed, self.asked_at = True, None
             self.tell(Progress(Phase.LOBBY, detail=f"waiting for table {self.table} to fill"))
-        self.plan.player.notify(SeatsChanged(seats, mine[0], wanted))
+        self.tell(SeatsChanged(seats, mine[0], wanted))
         renamed = renamed_notice(self.plan.name, seats[mine[0]].name)
         if renamed is not None and self._renamed != renamed:
             self._renamed = renamed
-            self.plan.player.notify(renamed)
+            self.tell(renamed)
 
     def take_start(self, body: Body) -> None:
         """START: the roster, the journal, and this seat's lot commitment."""
@@ -268,8 +267,7 @@ class Seating(Rejoining):
         self.lot = Lot(roster.table_id, len(roster.sitters), seat, self.entropy)
         self.phase, self.lot_since = SessionPhase.LOT, self.now()
         self.match_started_at = self.lot_since
-        if self.spectator is not None:
-            self.spectator.seated(roster)
+        self.spectate(seated_line(roster))
         self.tell_seats()
         self.tell(Progress(Phase.DRAWING, detail="drawing the first dealer by lot"))
         if seat is not None:
@@ -281,7 +279,7 @@ class Seating(Rejoining):
             return
         seats = tuple(SeatInfo(i, s.name, s.kind, self.online(s.peer))
                       for i, s in enumerate(self.roster.sitters))
-        self.plan.player.notify(SeatsChanged(seats, self.seat))
+        self.tell(SeatsChanged(seats, self.seat))
 
     # --- the lot ------------------------------------------------------------------------
 

@@ -119,8 +119,10 @@ async def _seat_run(session: Session, after: asyncio.Event) -> MatchOutcome | No
         if session.roster is None:
             raise  # before the start: the table cannot fill without it
         log.warning("table %s: a seat played here left the table: %s", session.table, err)
-        session.tell(Notice(NoticeLevel.ERROR, f"This seat left the table ({err}); the "
-                                               "other seats played here go on."))
+        if session.plan is not None:  # its runner has stopped: told from here
+            session.plan.player.notify(Notice(
+                NoticeLevel.ERROR, f"This seat left the table ({err}); the other seats "
+                "played here go on."))
         return None
 
 

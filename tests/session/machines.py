@@ -3,7 +3,8 @@ no link, no broker.
 
 The router does what the runners and the links do between real peers: every body a
 machine publishes reaches every other machine (as its link would deliver it, already
-authenticated), every seat's presence is seen, and the players' decisions
+authenticated), every seat's presence is seen, the machines' effects are carried out
+(:func:`~lodam_p2p.session.effects.carry_out`) and the players' decisions
 (:class:`~lodam_p2p.session.effects.AskPlayer`) are taken from the bots at once. The
 clock moves only when a test moves it.
 """
@@ -20,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from lodam_p2p.games import Game
 from lodam_p2p.player import Player
 from lodam_p2p.session.course import Timing
-from lodam_p2p.session.effects import Admit, AskPlayer, Decided
+from lodam_p2p.session.effects import Admit, AskPlayer, Decided, carry_out
 from lodam_p2p.session.keys import new_identity, seeded
 from lodam_p2p.session.link import Delivered, PresenceSeen
 from lodam_p2p.session.lobby import HostDesk
@@ -113,7 +114,11 @@ class Router:
         events, machine.events = machine.events, []
         bodies, machine.outgoing = machine.outgoing, []
         machine.retained.clear()
+        player = machine.plan.player if machine.plan is not None else None
         for event in events:
+            if carry_out(event, player=player, spectator=machine.spectator,
+                         journal=machine.journal):
+                continue
             if isinstance(event, Admit):
                 self.admitted[machine.me] = event.peers
             elif isinstance(event, AskPlayer) and machine.me not in self.mute:

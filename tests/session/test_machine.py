@@ -8,8 +8,9 @@ import asyncio
 import pytest
 
 from lodam_p2p.games.lodam import Options
+from lodam_p2p.player import Notice
 from lodam_p2p.session.course import SessionPhase, Timing
-from lodam_p2p.session.effects import AskPlayer, Decided
+from lodam_p2p.session.effects import AskPlayer, Decided, Tell
 from lodam_p2p.session.wire import Msg
 from tests.session.helpers import bots
 from tests.session.machines import Router, machines
@@ -98,7 +99,10 @@ def test_a_decision_is_an_event_and_comes_back_through_receive() -> None:
     seat.receive(Decided(seat.hand_no, step + 1, view.legal[0]), router.now)  # stale
     seat.receive(Decided(seat.hand_no, step, None), router.now)  # the player failed
     assert seat.outgoing == [] and seat.hand.step == step
-    assert seat.events == [AskPlayer(seat.hand_no, step, view)]  # asked once more
+    refused, asked = seat.events  # the refusal told, then asked once more
+    assert isinstance(refused, Tell) and isinstance(refused.event, Notice)
+    assert refused.event.text.startswith("refused: None")
+    assert asked == AskPlayer(seat.hand_no, step, view)
     seat.receive(Decided(seat.hand_no, step, view.legal[0]), router.now)
     router.mute.clear()
     router.settle()

@@ -130,11 +130,13 @@ def test_an_unpinned_seat_joins_the_first_announcer_heard_and_says_so() -> None:
     guest.host = None
     impostor, _colluders = _impostor()
     assert watcher.desk is not None
-    Router(table).start()
+    router = Router(table)
+    router.start()
     fake = TableAnnouncement(TABLE, impostor.me, 3).signed(impostor.identity)
     real = watcher.desk.announcement().signed(watcher.identity)
     guest.lobby_seen(fake)
     guest.lobby_seen(real)
+    router._carry(guest)  # the player is told through the machine's effects
     assert guest.host == impostor.me  # without a pin, the first heard: and it is said
     notices = [e.text for e in keepers[2].events if isinstance(e, Notice)]
     assert notices == [f"Two tables are announced as {TABLE}: {fake.label} and {real.label}. "
@@ -149,10 +151,12 @@ def test_a_pinned_seat_hears_only_its_host() -> None:
     assert watcher.desk is not None
     real = watcher.desk.announcement().signed(watcher.identity)
     guest.host, guest.pin, guest.pin_given = None, real.fingerprint[:4], True
-    Router(table).start()
+    router = Router(table)
+    router.start()
     guest.lobby_seen(TableAnnouncement(TABLE, impostor.me, 3).signed(impostor.identity))
     assert guest.host is None
     guest.lobby_seen(real)
+    router._carry(guest)
     assert guest.host == watcher.me
     assert not [e for e in keepers[2].events if isinstance(e, Notice)]
 
