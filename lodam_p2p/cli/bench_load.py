@@ -24,6 +24,8 @@ cores all work. Printed (``--json``: one JSON object):
 - ``cpu_s`` — processor time of this command and its workers (and of the private broker;
   an outside broker's is not counted); ``wall_s`` — the whole run.
 
+While the tables play, each one that ends says so on stderr (``table T finished
+after S s``), so that a long run shows how far it got, even when it is stopped.
 The exit status is 0 when every table finished with no blame, else 1; Ctrl-C stops
 the workers and the broker this started and exits with 130.
 """
@@ -263,6 +265,7 @@ def play_tables(plan: LoadPlan, tables: list[str]) -> list[TableReport]:
 
 async def _play_one(plan: LoadPlan, table: str) -> TableReport:
     report = TableReport(table)
+    began = time.monotonic()
     clock = TableClock(report.gaps)
     seats = [SeatPlan(seat.name, Timed(seat.player, clock), seat.kind)
              for seat in bot_seats([plan.bot] * plan.seats, None)]
@@ -280,6 +283,8 @@ async def _play_one(plan: LoadPlan, table: str) -> TableReport:
         report.error = report.error or f"{type(err).__name__}: {err}"
         return report
     report.finished, report.blames = True, list(outcome[0].blames)
+    print(f"lodam: bench load: table {table} finished after "
+          f"{time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
     return report
 
 

@@ -14,14 +14,16 @@ from lodam_p2p.session.course import SessionPhase
 
 
 @pytest.mark.slow
-def test_two_tables_of_three_finish_on_one_broker(capsys: pytest.CaptureFixture[str]) -> None:
+def test_two_tables_of_three_finish_on_one_broker(capfd: pytest.CaptureFixture[str]) -> None:
     code = main(["bench", "load", "--tables", "2", "--seats", "3", "--workers", "2",
                  "--option", "lives=1", "--json"])
-    out = capsys.readouterr().out
+    out, err = capfd.readouterr()
     figures = json.loads(out)
     assert code == 0, out
     assert figures["tables"] == 2 and figures["finished"] == 2 and figures["blames"] == 0
     assert figures["decision_latency_ms_p95"] > 0 and figures["cpu_s"] > 0
+    # each table said so as it ended, from its worker process
+    assert err.count(" finished after ") == 2, err
 
 
 @pytest.mark.parametrize(("args", "message"), [
