@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lodam_p2p.games.lodam import Action, Card, PlayerView
+from lodam_p2p.ui.keys import GameKeys
 from lodam_p2p.ui.lodam.model import Panel, TableModel
 
 RANKS = "23456789tjqka"
@@ -19,8 +20,12 @@ SUITS = "shdc"
 MOVES = {"left": -1, "right": 1, "up": -100, "down": 100}
 
 
-class Controller:
-    """Turns key presses into changes of the model and answers to the table."""
+class Controller(GameKeys):
+    """Turns key presses into changes of the model and answers to the table (the shell's
+    :class:`~lodam_p2p.ui.keys.GameKeys`)."""
+
+    no_panel = Panel.NONE
+    model: TableModel
 
     def __init__(
         self,
@@ -32,24 +37,14 @@ class Controller:
         hint: Callable[[PlayerView], Action] | None = None,
         panel_closed: Callable[[Panel], None] = lambda panel: None,
     ) -> None:
-        self.model = model
-        self.answer = answer
-        self.leave = leave
-        self.play_again = play_again
-        self.hint = hint
+        super().__init__(model, answer=answer, leave=leave, play_again=play_again, hint=hint)
         self.panel_closed = panel_closed
-
-    def key(self, name: str) -> None:
-        """Handle one key."""
-        panel = self.model.panel
-        if panel is Panel.NONE:
-            self._table_key(name.lower() if len(name) == 1 else name)
-        else:
-            self._panel_key(panel, name.lower() if len(name) == 1 else name)
 
     # -- panels -------------------------------------------------------------------------
 
-    def _panel_key(self, panel: Panel, name: str) -> None:
+    def panel_key(self, name: str) -> None:
+        """A key with a panel open: close it, leave, or play again."""
+        panel = self.model.panel
         if panel is Panel.QUIT:
             self._quit_key(name)
         elif panel is Panel.MATCH_END:
@@ -101,7 +96,8 @@ class Controller:
 
     # -- the table ----------------------------------------------------------------------
 
-    def _table_key(self, name: str) -> None:
+    def table_key(self, name: str) -> None:
+        """A key at the table: the cursor, a card typed, a button, a panel, the hint."""
         model = self.model
         if model.typed:
             self._second_key(name)
@@ -185,24 +181,14 @@ class Controller:
         if prompt is None:
             model.status = "nothing to decide yet: " + model.waiting_line()
             return
-        item = prompt.items[model.cursor]
-        if item.action is None:
-            model.status = item.refusal or "the rules do not allow that here"
-            return
-        action = item.action
-        model.answered()
-        self.answer(action)
+        self.take(model.cursor)
 
     def show_hint(self) -> None:
         """Select what the heuristic bot would choose (it is not played until Enter)."""
         model, prompt = self.model, self.model.prompt
-        if prompt is None or model.view is None:
-            model.status = "no decision to hint at"
+        action = self.hinted()
+        if action is None or prompt is None:
             return
-        if self.hint is None:
-            model.status = "no hint bot installed"
-            return
-        action = self.hint(model.view)
         index = prompt.index_of(action)
         if index is None:
             model.status = f"the hint bot would {action}, which is not offered here"

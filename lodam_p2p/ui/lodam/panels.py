@@ -8,8 +8,8 @@ from lodam_p2p.ui.canvas import Canvas, Frags, frag_width
 from lodam_p2p.ui.glyphs import name_seats
 from lodam_p2p.ui.lodam.model import Panel, TableModel
 from lodam_p2p.ui.lodam.seat_view import card_frag
+from lodam_p2p.ui.panels import draw_framed, key_rows, leave_question
 from lodam_p2p.ui.rules_page import LODAM_WORDS, WORDS_TITLE, page_lines, rules_page
-from lodam_p2p.ui.waiting import hosted_warning
 
 HELP = (
     ("←/→  ↑/↓", "move between cards and buttons"),
@@ -37,16 +37,8 @@ def draw_panel(canvas: Canvas, model: TableModel, width: int, bottom: int) -> No
     height = min(len(lines) + 2, max(3, bottom))
     top = max(1, (bottom + 1 - height) // 2 + 1)
     left = max(0, (width - inner - 2) // 2)
-    _frame(canvas, top=top, left=left, inner=inner, height=height, model=model)
-    for i, line in enumerate(lines[: height - 2]):
-        canvas.put(top + 1 + i, left + 2, line, inner - 1)
-
-
-def _frame(canvas: Canvas, *, top: int, left: int, inner: int, height: int,
-           model: TableModel) -> None:
-    canvas.fill(top, left, inner + 2, height, "class:panel")
-    model.glyphs.draw_box(canvas, top=top, left=left, width=inner + 2, height=height,
-                          style="class:panel.border")
+    draw_framed(canvas, model.glyphs, lines, top=top, left=left, inner=inner, rows=height,
+                room=inner - 1)
 
 
 def panel_lines(model: TableModel) -> list[Frags]:
@@ -59,7 +51,7 @@ def panel_lines(model: TableModel) -> list[Frags]:
     if panel is Panel.RULES:
         return _rules(model)
     if panel is Panel.QUIT:
-        return _quit(model)
+        return leave_question(model.hosted)
     if panel is Panel.DEAL_END and model.deal_end is not None:
         return _deal_end(model, model.deal_end)
     if panel is Panel.MATCH_END and model.match_end is not None:
@@ -67,20 +59,10 @@ def panel_lines(model: TableModel) -> list[Frags]:
     return []
 
 
-def _quit(model: TableModel) -> list[Frags]:
-    return [[("class:panel.title", "Leave the table?")], [], *hosted_warning(model.hosted),
-            [("", "y: leave    n or Esc: stay")]]
-
-
 def _help() -> list[Frags]:
-    lines: list[Frags] = [[("class:panel.title", "Keys")], []]
-    for keys, what in HELP:
-        lines.append([("class:panel.key", f"{keys:<14}"), ("", what)])
-    lines += [[], [("class:panel.title", WORDS_TITLE)]]
-    lines += [[("class:panel.key", f"{word:<14}"), ("", meaning)]
-              for word, meaning in LODAM_WORDS]
-    lines += [[], [("class:dim", "Esc or ? closes this")]]
-    return lines
+    return [[("class:panel.title", "Keys")], [], *key_rows(HELP),
+            [], [("class:panel.title", WORDS_TITLE)], *key_rows(LODAM_WORDS),
+            [], [("class:dim", "Esc or ? closes this")]]
 
 
 def _rules(model: TableModel) -> list[Frags]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lodam_p2p.games.lorum import Action, PlayerView
+from lodam_p2p.ui.keys import GameKeys
 from lodam_p2p.ui.lorum.choices import typed_choice
 from lodam_p2p.ui.lorum.model import LorumPanel, LorumTable
 
@@ -22,31 +23,25 @@ SUITS = "eghs"
 PANEL_KEYS = {"?": LorumPanel.HELP, "r": LorumPanel.RULES, "s": LorumPanel.SHEET}
 
 
-class LorumKeys:
-    """Turns key presses into changes of a :class:`LorumTable` and answers to the table."""
+class LorumKeys(GameKeys):
+    """Turns key presses into changes of a :class:`LorumTable` and answers to the table
+    (the shell's :class:`~lodam_p2p.ui.keys.GameKeys`)."""
+
+    no_panel = LorumPanel.NONE
+    refused = "not now"
+    model: LorumTable
 
     def __init__(self, model: LorumTable, *, answer: Callable[[Action], None],
                  leave: Callable[[], None], play_again: Callable[[], None] = lambda: None,
                  hint: Callable[[PlayerView], Action] | None = None) -> None:
-        self.model = model
-        self.answer = answer
-        self.leave = leave
-        self.play_again = play_again
-        self.hint = hint
+        super().__init__(model, answer=answer, leave=leave, play_again=play_again, hint=hint)
         self._under_quit = LorumPanel.NONE
         self._under_panel = LorumPanel.NONE
 
-    def key(self, name: str) -> None:
-        """Handle one key."""
-        name = name.lower() if len(name) == 1 else name
-        if self.model.panel is LorumPanel.NONE:
-            self._table_key(name)
-        else:
-            self._panel_key(name)
-
     # -- panels -------------------------------------------------------------------------
 
-    def _panel_key(self, name: str) -> None:
+    def panel_key(self, name: str) -> None:
+        """A key with a panel open: leave, play again, scroll, or close it."""
         model = self.model
         panel = model.panel
         if panel is LorumPanel.QUIT:
@@ -79,7 +74,8 @@ class LorumKeys:
 
     # -- the table ----------------------------------------------------------------------
 
-    def _table_key(self, name: str) -> None:
+    def table_key(self, name: str) -> None:
+        """A key at the table: the cursor, a card typed, a button, a panel, the hint."""
         model = self.model
         prompt = model.prompt
         if model.typed and prompt is not None:
@@ -88,11 +84,11 @@ class LorumKeys:
             model.cursor = (model.cursor + (1 if name == "right" else -1)) % len(prompt.items)
             model.status = ""
         elif name in ("enter", " ") and prompt is not None and prompt.items:
-            self._choose(model.cursor)
+            self.take(model.cursor)
         elif prompt is not None and prompt.cards and (name in RANKS or name == "1"):
             model.typed, model.status = name, ""
         elif prompt is not None and any(b.key == name for b in prompt.buttons):
-            self._choose(next(i for i, item in enumerate(prompt.items) if item.key == name))
+            self.take(next(i for i, item in enumerate(prompt.items) if item.key == name))
         elif name == "h":
             self._hint()
         elif name == "q":
@@ -116,27 +112,12 @@ class LorumKeys:
             return
         model.cursor, model.status = index, ""
 
-    def _choose(self, index: int) -> None:
-        model = self.model
-        prompt = model.prompt
-        assert prompt is not None
-        choice = prompt.items[index]
-        model.cursor = index
-        if choice.action is None:
-            model.status = choice.refusal or "not now"
-            return
-        model.answered()
-        self.answer(choice.action)
-
     def _hint(self) -> None:
         model = self.model
-        if model.prompt is None or model.view is None:
-            model.status = "no decision to hint at"
+        action = self.hinted()
+        if action is None or model.prompt is None:
             return
-        if self.hint is None:
-            model.status = "no hint bot installed"
-            return
-        index = model.prompt.index_of(self.hint(model.view))
+        index = model.prompt.index_of(action)
         if index is not None:
             model.hint = model.cursor = index
             model.status = "hint: Enter plays it"

@@ -8,8 +8,8 @@ from lodam_p2p.ui.canvas import Canvas, Frags, frag_width
 from lodam_p2p.ui.german import CONTRACT_NAMES
 from lodam_p2p.ui.glyphs import name_seats
 from lodam_p2p.ui.lorum.model import DealSummary, LorumPanel, LorumTable, ScoreSheet
+from lodam_p2p.ui.panels import draw_framed, key_rows, leave_question
 from lodam_p2p.ui.rules_page import page_lines, rules_page
-from lodam_p2p.ui.waiting import hosted_warning
 
 HELP = (
     ("←/→", "move between cards and buttons"),
@@ -40,23 +40,18 @@ def draw_lorum_panel(canvas: Canvas, model: LorumTable, width: int, height: int)
     rows = min(len(lines) + 2, max(3, height - 1))
     top = max(1, (height - rows) // 2)
     left = max(0, (width - inner - 2) // 2)
-    canvas.fill(top, left, inner + 2, rows, "class:panel")
-    model.glyphs.draw_box(canvas, top=top, left=left, width=inner + 2, height=rows,
-                          style="class:panel.border")
-    for i, line in enumerate(lines[: rows - 2]):
-        canvas.put(top + 1 + i, left + 2, line, inner - 2)
+    draw_framed(canvas, model.glyphs, lines, top=top, left=left, inner=inner, rows=rows,
+                room=inner - 2)
 
 
 def panel_lines(model: LorumTable, width: int) -> list[Frags]:
     """The lines of the open panel (``width``: the room for text)."""
     panel = model.panel
     if panel is LorumPanel.HELP:
-        return [[("class:panel.title", "Keys")], [],
-                *[[("class:panel.key", f"{k:<14}"), ("", what)] for k, what in HELP],
+        return [[("class:panel.title", "Keys")], [], *key_rows(HELP),
                 [], [("class:dim", "Esc or ? closes this")]]
     if panel is LorumPanel.QUIT:
-        return [[("class:panel.title", "Leave the table?")], [], *hosted_warning(model.hosted),
-                [("", "y: leave    n or Esc: stay")]]
+        return leave_question(model.hosted)
     # between deals the sheet of the deal just scored, else the sheet before this deal
     sheet = model.deal_end.sheet if model.between_deals and model.deal_end else model.sheet
     if panel is LorumPanel.SHEET and sheet is not None:
