@@ -152,7 +152,7 @@ class GameHand(HandBase):
         #: audit replays the moves up to the fewest (every peer sees every NOTES)
         self.opened_at: dict[int, int] = {}
         self._note_turn()
-        self._flush()
+        self.flush()
 
     @property
     def hand_no(self) -> int:
@@ -276,9 +276,9 @@ class GameHand(HandBase):
             return
         if position in self.fair.record.revealed or self.fair.phase is not Phase.PLAY:
             return
-        self._flush()
+        self.flush()
         self.fair.reveal(position, now)
-        self._flush()
+        self.flush()
 
     def _decode(self, seat: int, kind: str, args: tuple[Any, ...], card: Any) -> Any:
         try:
@@ -313,7 +313,7 @@ class GameHand(HandBase):
             return
         move = GameMove.read(body) if body.kind is Msg.MOVE else None
         for data in body.envelopes:
-            message = self._signed_message(seat, data)
+            message = self.signed_message(seat, data)
             if isinstance(message, AuditMsg):
                 raise Blamed(Blame(seat, "early-audit", "sent its audit opening outside "
                                    "the end of the deal"), (data,))
@@ -340,7 +340,7 @@ class GameHand(HandBase):
 
     def act(self, action: Any, now: float) -> Body:
         """The MOVE for this seat's decided ``action`` (checked legal by the caller)."""
-        self._flush()
+        self.flush()
         self._mine = action
         wire = self.game.encode_action(action)
         if wire.card is None:
@@ -378,7 +378,7 @@ class GameHand(HandBase):
                 self._played_check()
             else:
                 self._open_for_audit(now)
-        self._flush()
+        self.flush()
 
     def _all_played(self) -> bool:
         revealed = self.fair.record.revealed
@@ -410,7 +410,7 @@ class GameHand(HandBase):
         if position is None:
             return
         self._blind_sent = self.step
-        self._flush()
+        self.flush()
         self.fair.reveal(position, now)
         self.outbox.append(self._body(Msg.MOVE, GameMove("play", (), position).args(),
                                       self.fair.outgoing()))
@@ -443,7 +443,7 @@ class GameHand(HandBase):
             return
         self._finished = True
         self.opened_at.setdefault(self.me, self.step)
-        self._flush()
+        self.flush()
         self.fair.finish(now)
         self.outbox.append(Body(Msg.NOTES, self.number, self.step, ([],),
                                 tuple(self.fair.outgoing())))

@@ -1,6 +1,6 @@
 """What every hand machine at one peer shares: the fair-deal envelopes, signed and fed.
 
-A mixin of :class:`~lodam_p2p.session.handplay.HandPlay` (Lodam) and
+The base of :class:`~lodam_p2p.session.handplay.HandPlay` (Lodam) and
 :class:`~lodam_p2p.session.gamehand.GameHand` (games without exchanges): it feeds a
 seat's envelopes to the fair-deal :class:`~lodam_p2p.fairdeal.Hand`, keeps the last
 ones as the evidence a VOID carries, says whether an envelope is one a seat signed
@@ -9,6 +9,8 @@ for this hand, and queues what the protocol produced as PROTO bodies.
 
 from __future__ import annotations
 
+import abc
+
 from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, RemoteProtocolError
 from lodam_p2p.fairdeal.messages import AuditMsg
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope
@@ -16,7 +18,7 @@ from lodam_p2p.session.handtypes import Blamed
 from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
 
 
-class HandBase:
+class HandBase(abc.ABC):
     """Envelopes in and out of the fair-deal hand (see the module docstring)."""
 
     config: HandConfig
@@ -41,8 +43,9 @@ class HandBase:
         """The audit passed: the hand's full deal is the replayed one."""
         return self.fair.phase is Phase.DONE
 
+    @abc.abstractmethod
     def poll(self, now: float) -> None:
-        raise NotImplementedError
+        """Finish what the protocol now allows, and queue what it produced."""
 
     def vigilant(self) -> None:
         """A seat claims a cheat: a follower that left proofs of shuffle unchecked (it
@@ -58,9 +61,10 @@ class HandBase:
             return err
         return None
 
-    def _signed_message(self, seat: int, data: bytes) -> object:
-        # the hand keeps what it opened here, so feeding the envelope next costs no
-        # second signature check and decoding
+    def signed_message(self, seat: int, data: bytes) -> object:
+        """The fair-deal message of the envelope ``data`` that ``seat`` signed (the hand
+        keeps what it opened here, so feeding the envelope next costs no second
+        signature check and decoding)."""
         return self.fair.peek(seat, data)
 
     def signed_by(self, seat: int, data: bytes) -> bytes | None:
@@ -80,7 +84,7 @@ class HandBase:
 
     def is_opening(self, seat: int, data: bytes) -> bool:
         """Whether ``data`` is an audit opening that ``seat`` signed for this hand."""
-        return isinstance(self._signed_message(seat, data), AuditMsg)
+        return isinstance(self.signed_message(seat, data), AuditMsg)
 
     def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float, *,
              own: bool = True, poll: bool = True) -> None:
@@ -105,7 +109,8 @@ class HandBase:
         if poll:
             self.poll(now)
 
-    def _flush(self) -> None:
+    def flush(self) -> None:
+        """Queue what the fair-deal protocol produced, as PROTO bodies."""
         envelopes = self.fair.outgoing()
         for start in range(0, len(envelopes), MAX_ENVELOPES):
             chunk = tuple(envelopes[start:start + MAX_ENVELOPES])

@@ -28,7 +28,9 @@ Everything else is public bookkeeping that every peer does alike:
   opens the offers (:mod:`.audit`) and has the game replay the full deal
   (:meth:`HiddenExchange.audit <lodam_p2p.games.HiddenExchange.audit>`).
 
-This seat's own decisions are in :mod:`.moves`. Actions are taken in the public deal's
+The hand owns two parts: :class:`~lodam_p2p.session.trading.Trading` (offers, outcomes,
+re-masks) and :class:`~lodam_p2p.session.moves.OwnMoves` (this seat's own decisions).
+Actions are taken in the public deal's
 turn order only (:meth:`HandPlay.route`), whatever order the network delivers them in.
 The class is sans-IO: it returns bodies to send (:attr:`outbox`) and never reads a clock.
 """
@@ -40,7 +42,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, Remasked
+from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase
 from lodam_p2p.fairdeal.group import Entropy
 from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
 from lodam_p2p.games import (
@@ -63,7 +65,7 @@ from lodam_p2p.session.wire import Body, Msg
 __all__ = ["Applied", "Blamed", "HandPlay", "Refused", "Route"]
 
 
-class HandPlay(HandBase, Trading, OwnMoves):
+class HandPlay(HandBase):
     """One hand as followed by ``seat`` (None: a watcher with no seat at all)."""
 
     #: every Lodam deal is fresh and audited in full: no deck carries over
@@ -97,35 +99,30 @@ class HandPlay(HandBase, Trading, OwnMoves):
         self.step = 0
         self.since = now  #: when the awaited decision became due
         self.log: list[LoggedMove] = []
-        self.commitments: dict[int, bytes] = {}
         self.openings: dict[int, dict[int, tuple[int, bytes]]] = {}
-        self.my_offers: dict[int, tuple[int, bytes]] = {}
-        self.trades: list[tuple[Any, Any] | None] = []
         self.outbox: list[Body] = []
         self.applied: list[Applied] = []
         self.full: Any = None
         self.verdict: Blame | None = None
-        self._pending: Pending | None = None
-        self._remasking: set[int] = set()
-        self._remask_sent = False
-        self._own_early: list[Remasked] = []
-        self._offer_step = -1
+        #: a play waiting for its reveal, or an accepted offer waiting for its outcome
+        self.pending: Pending | None = None
         self._top_shared = False
         self._tricks_told = 0
         self._finished = False
-        self._mine: Any = None
         #: each seat's envelopes last fed: the evidence a VOID carries against it
         self.last_fed: dict[int, tuple[bytes, ...]] = {}
-        self._flush()
+        self.trading = Trading(self)
+        self.own = OwnMoves(self)
+        self.flush()
 
     # --- what the hand waits for ------------------------------------------------------
 
     def awaited(self) -> tuple[int, Tag] | None:
         """The seat whose move the hand waits for now, and the move's tag."""
-        pending = self._pending
+        pending = self.pending
         if pending is not None:
             return None if pending.trade_with is None else (pending.trade_with, Tag.OUTCOME)
-        trader = self.remasking()
+        trader = self.trading.remasking()
         if trader is not None:
             return trader, Tag.REMASK
         kind = self.exchanges.awaiting(self.public)
@@ -152,7 +149,7 @@ class HandPlay(HandBase, Trading, OwnMoves):
         if body.kind is Msg.PROTO:
             return Route.TAKE
         if body.kind is Msg.NOTES:
-            if not (self.public.is_over and self._pending is None):
+            if not (self.public.is_over and self.pending is None):
                 return Route.WAIT
             return Route.DROP if seat in self.openings and seat != self.me else Route.TAKE
         if body.kind is not Msg.MOVE:
@@ -164,7 +161,7 @@ class HandPlay(HandBase, Trading, OwnMoves):
         if tag is Tag.REMASK:
             if body.step != self.step:
                 return Route.DROP if body.step < self.step else Route.WAIT
-            return Route.TAKE if self._remask_due(seat) else Route.DROP
+            return Route.TAKE if self.trading.remask_due(seat) else Route.DROP
         if self.public.is_over or body.step < self.step:
             return Route.DROP
         due = self.awaited()
@@ -185,10 +182,10 @@ class HandPlay(HandBase, Trading, OwnMoves):
         move = ExchangeMove.read(body)
         tag, args = move.tag, move.fields
         if tag is Tag.OUTCOME:
-            self._take_outcome(seat, args, body.envelopes, now)
+            self.trading.take_outcome(seat, args, body.envelopes, now)
             return
         if tag is Tag.REMASK:
-            self._screen_remask(seat, body.envelopes)
+            self.trading.screen_remask(seat, body.envelopes)
             self.feed(seat, body.envelopes, now)
             return
         if tag in (Tag.PLAY, Tag.ANSWER):
@@ -197,11 +194,11 @@ class HandPlay(HandBase, Trading, OwnMoves):
         if tag is Tag.ANSWER and isinstance(args[0], int) and self.fair.phase is Phase.PLAY:
             offerer = self.exchanges.offerer(self.public)
             assert offerer is not None
-            self._handed(seat, args[0], offerer)
+            self.trading.handed(seat, args[0], offerer)
         if tag is Tag.OFFER:
-            self._take_offer(seat, args)
+            self.trading.take_offer(seat, args)
         elif tag is Tag.ANSWER and args[0] is None:
-            self._decide(PublicMove(seat, WireAction("answer")),
+            self.decide(PublicMove(seat, WireAction("answer")),
                          LoggedMove(seat, "answer", self.step, (None,)))
         elif tag in (Tag.SWALLOW, Tag.DECLARE, Tag.CHALLENGE):
             self._take_simple(seat, tag, args)
@@ -215,11 +212,11 @@ class HandPlay(HandBase, Trading, OwnMoves):
         if position not in self.holdings.get(seat, set()):
             raise Refused(f"seat {seat} does not hold position {position}")
         if tag is Tag.PLAY:
-            self._pending = Pending(seat, position)
+            self.pending = Pending(seat, position)
         elif tag is Tag.ANSWER:
             offerer = self.exchanges.offerer(self.public)
             assert offerer is not None
-            self._pending = Pending(seat, position, trade_with=offerer)
+            self.pending = Pending(seat, position, trade_with=offerer)
             self.since = now
 
     def _take_notes(self, seat: int, args: tuple[object, ...]) -> None:
@@ -230,27 +227,29 @@ class HandPlay(HandBase, Trading, OwnMoves):
     def _take_simple(self, seat: int, tag: Tag, args: tuple[object, ...]) -> None:
         """A move without a card (swallow, declare, challenge): its fields."""
         values = tuple(a for a in args if a is None or isinstance(a, bool | int | str))
-        self._decide(PublicMove(seat, WireAction(tag.value, values)),
-                     LoggedMove(seat, tag.value, self.step, values))
+        self.decide(PublicMove(seat, WireAction(tag.value, values)),
+                    LoggedMove(seat, tag.value, self.step, values))
 
-    def _decide(self, move: PublicMove, entry: LoggedMove) -> None:
+    def decide(self, move: PublicMove, entry: LoggedMove) -> None:
+        """Apply a public decision to the deal; :class:`Refused` if the rules refuse it."""
         try:
             self.game.public_apply(self.public, move)
         except (self.game.illegal_action, ValueError) as err:
             raise Refused(self.game.refusal_reason(err)) from None
-        self._applied(move, entry)
+        self.note_applied(move, entry)
 
-    def _applied(self, move: PublicMove, entry: LoggedMove) -> None:
+    def note_applied(self, move: PublicMove, entry: LoggedMove) -> None:
+        """A public decision applied to the deal: log it, step on, tell what it showed."""
         self.log.append(entry)
         self.step += 1
         shown = self._shown(move)
-        if move.seat == self.seat and self._mine is not None:
-            shown, self._mine = self._mine, None
+        own = self.own
+        if move.seat == self.seat and own.mine is not None:
+            shown, own.mine = own.mine, None
         self.applied.append(Applied(move.seat, shown,
                                     self.exchanges.move_text(self.public, move)))
         self._note_tricks()
-        while len(self.trades) < self.exchanges.exchanges_made(self.public):
-            self.trades.append(self._my_trade(len(self.trades)))
+        own.note_trades(self.exchanges.exchanges_made(self.public))
 
     def _shown(self, move: PublicMove) -> Any:
         """What the other seats see of ``move``: the game's action, None if it hid a card."""
@@ -272,7 +271,7 @@ class HandPlay(HandBase, Trading, OwnMoves):
             return
         move = ExchangeMove.read(body) if body.kind is Msg.MOVE else None
         for data in body.envelopes:
-            message = self._signed_message(seat, data)
+            message = self.signed_message(seat, data)
             if isinstance(message, AuditMsg):
                 raise Blamed(Blame(seat, "early-audit", "sent its audit opening before the "
                                    "end of the deal"), (data,))
@@ -287,7 +286,25 @@ class HandPlay(HandBase, Trading, OwnMoves):
             return bool(move.fields[0] == position)
         return position == self.top
 
-    def _move(self, tag: Tag, fields: tuple[object, ...], envelopes: list[bytes]) -> Body:
+    # --- this seat's own moves (:class:`OwnMoves`) ---------------------------------------
+
+    def hand_cards(self) -> tuple[Any, ...]:
+        """This seat's current hand, in pack order."""
+        return self.own.hand_cards()
+
+    def view(self) -> Any:
+        """What this seat may know now (never another seat's hidden card)."""
+        return self.own.view()
+
+    def act(self, action: Any, now: float) -> Body:
+        """The message for this seat's decided ``action`` (checked legal by the caller)."""
+        return self.own.act(action, now)
+
+    def remasking(self) -> int | None:
+        """The trader whose re-mask is awaited (the lower one while both are), or None."""
+        return self.trading.remasking()
+
+    def move_body(self, tag: Tag, fields: tuple[object, ...], envelopes: list[bytes]) -> Body:
         """The MOVE body of this seat's move ``tag`` at the current step."""
         return self._body(Msg.MOVE, ExchangeMove(tag, fields).args(), envelopes)
 
@@ -299,16 +316,16 @@ class HandPlay(HandBase, Trading, OwnMoves):
         events = self.fair.events()
         if self.fair.phase is Phase.ABORTED:
             return
-        self._follow_remasks(events)
-        pending = self._pending
+        self.trading.follow_remasks(events)
+        pending = self.pending
         if pending is not None and pending.trade_with is None:
             self._finish_play(pending, now)
         elif pending is not None:
-            self._trade(pending, now)
-        self._remask_mine(now)
-        if self.public.is_over and self._pending is None and not self._remasking:
+            self.trading.trade(pending, now)
+        self.trading.remask_mine(now)
+        if self.public.is_over and self.pending is None and not self.trading.due:
             self._open_for_audit(now)
-        self._flush()
+        self.flush()
 
     def _finish_play(self, pending: Pending, now: float) -> None:
         revealed = self.fair.record.revealed
@@ -330,14 +347,14 @@ class HandPlay(HandBase, Trading, OwnMoves):
             self.game.public_apply(self.public, move)
         except (self.game.illegal_action, ValueError) as err:
             raise Blamed(Blame(pending.seat, "play", self.game.refusal_reason(err))) from None
-        self._pending = None
+        self.pending = None
         self.holdings[pending.seat].discard(pending.position)
-        self._applied(move, LoggedMove(pending.seat, "play", self.step, (pending.position,)))
+        self.note_applied(move, LoggedMove(pending.seat, "play", self.step, (pending.position,)))
 
     def _share_top(self, now: float) -> None:
         if self.me is not None and not self._top_shared:
             self._top_shared = True
-            self._flush()
+            self.flush()
             self.fair.reveal(self.top, now)
 
     def _note_tricks(self) -> None:
@@ -349,9 +366,10 @@ class HandPlay(HandBase, Trading, OwnMoves):
         if self.me is None or self._finished or not self.dealt:
             return
         self._finished = True
-        self._flush()
-        rows = [[step, position, salt] for step, (position, salt) in self.my_offers.items()]
-        self.openings[self.me] = dict(self.my_offers)
+        self.flush()
+        my_offers = self.own.my_offers
+        rows = [[step, position, salt] for step, (position, salt) in my_offers.items()]
+        self.openings[self.me] = dict(my_offers)
         self.fair.finish(now)
         self.outbox.append(Body(Msg.NOTES, self.number, 0, (rows,),
                                 tuple(self.fair.outgoing())))
@@ -364,8 +382,8 @@ class HandPlay(HandBase, Trading, OwnMoves):
         deck = tuple(self.pack[i] for i in indices)
         cards = {j: self.pack[i] for j, i in masked.items()}
         transfers = frozenset((h.seat, h.position, h.to) for h in self.fair.record.transfers)
-        offers = opened_offers(self.table_id, self.number, self.log, self.commitments,
-                               self.openings)
+        offers = opened_offers(self.table_id, self.number, self.log,
+                               self.trading.commitments, self.openings)
         replayed = self.exchanges.audit(self.match, deck, masked=cards, log=self.log,
                                         offers=offers, transfers=transfers)
         self.full = replayed.deal
