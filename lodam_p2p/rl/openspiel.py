@@ -138,8 +138,10 @@ class CardState(pyspiel.State):  # type: ignore[misc]
         self.seen = seen if seen is not None else [[] for _ in range(self.inner.players)]
         players = self.inner.players
         #: Card masks of this deal, per seat: dealt to it face up, seen played or laid
-        #: by it, handed on face down by it (see the module docstring).
+        #: by it, handed on face down by it (see the module docstring); ``planes_of``
+        #: counts the deals settled before the one they tell of.
         self.dealt, self.played, self.passed = [0] * players, [0] * players, [0] * players
+        self.planes_of = 0
 
     def current_player(self) -> int:
         """The seat to act, chance or terminal (the kit uses OpenSpiel's numbers)."""
@@ -154,6 +156,10 @@ class CardState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         inner = self.inner
+        if inner.deals != self.planes_of:  # a new deal (dealt, or dealt on from a stack)
+            players = len(self.seen)
+            self.dealt, self.played, self.passed = [0] * players, [0] * players, [0] * players
+            self.planes_of = inner.deals
         if inner.is_chance():
             self._saw_dealt(action)
         else:
@@ -171,7 +177,11 @@ class CardState(pyspiel.State):  # type: ignore[misc]
         return self.inner.is_terminal()
 
     def returns(self) -> list[float]:
-        """Per seat, won less lost (see the module docstring)."""
+        """Per seat, won less lost (see the module docstring), at the end of the
+        episode; zero before it (the reward model is terminal, also over a whole match
+        whose deals are settled one by one)."""
+        if not self.inner.is_terminal():
+            return [0.0] * self.inner.players
         return list(self.inner.returns())
 
     def __str__(self) -> str:
@@ -185,9 +195,6 @@ class CardState(pyspiel.State):  # type: ignore[misc]
         position = len(inner.drawn)
         to = plan.schedule[position] if position < len(plan.schedule) else None
         face_down = inner.game.face_down(inner.match)
-        if position == 0:  # a new deal: its card planes start empty
-            players = len(self.seen)
-            self.dealt, self.played, self.passed = [0] * players, [0] * players, [0] * players
         if to is not None and not face_down:
             self.dealt[to] |= 1 << cast("_Indexed", inner.pack[index]).index
         for seat, seen in enumerate(self.seen):

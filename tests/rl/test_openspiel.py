@@ -37,6 +37,17 @@ def test_random_sim_test(spec: str) -> None:
                             verbose=False)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", [
+    "python_lorum(players=3,match=True,options=rounds:1)",
+    "python_lodam(match=True,options=lives:1)"])
+def test_random_sim_test_of_a_whole_match(spec: str) -> None:
+    """A match settles deal after deal; its returns come at its end, as the terminal
+    reward model says (the rewards summed over the episode are the returns)."""
+    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=1, serialize=False,
+                            verbose=False)
+
+
 @pytest.mark.parametrize("spec,cards", [
     ("python_lodam(options=exchanges:off)", 52), ("python_lodam(players=5)", 52),
     ("python_lorum", 32), ("python_lorum(players=3)", 32)])
