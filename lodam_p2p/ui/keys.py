@@ -21,6 +21,7 @@ class KeyedModel(Protocol):
     """The part of a screen's model that keys change."""
 
     cursor: int
+    hosted: tuple[str, ...]  #: bot seats played from here at a table with others
     hint: int | None
     status: str
 
@@ -43,8 +44,10 @@ class KeyedModel(Protocol):
 class GameKeys:
     """Turns key presses into changes of the model and answers to the table."""
 
-    #: The game's value of ``model.panel`` when no panel is open.
+    #: The game's value of ``model.panel`` when no panel is open, and for "Leave the
+    #: table?".
     no_panel: ClassVar[Any]
+    quit_panel: ClassVar[Any]
     #: What a refused choice says when the rules gave no reason.
     refused: ClassVar[str] = "the rules do not allow that here"
 
@@ -70,6 +73,17 @@ class GameKeys:
 
     def panel_key(self, name: str) -> None:
         """A key with a panel open."""
+
+    def interrupt(self) -> None:
+        """Ctrl-C: leave at once — or, with bot seats played from here, ask first."""
+        if self.model.hosted and self.model.panel is not self.quit_panel:
+            self.ask_to_leave()
+        else:
+            self.leave()
+
+    def ask_to_leave(self) -> None:
+        """Open "Leave the table?" (as ``q`` does)."""
+        self.key("q")
 
     def take(self, index: int) -> None:
         """Take item ``index`` of the prompt, or say why the rules refuse it."""

@@ -24,7 +24,7 @@ class Controller(GameKeys):
     """Turns key presses into changes of the model and answers to the table (the shell's
     :class:`~lodam_p2p.ui.keys.GameKeys`)."""
 
-    no_panel = Panel.NONE
+    no_panel, quit_panel = Panel.NONE, Panel.QUIT
     model: TableModel
 
     def __init__(
@@ -60,12 +60,9 @@ class Controller(GameKeys):
         elif name in ("enter", " ", "escape", "?", "l", "r"):
             self.close()
 
-    def interrupt(self) -> None:
-        """Ctrl-C: leave at once — or, with bot seats played from here, ask first."""
-        if self.model.hosted and self.model.panel is not Panel.QUIT:
-            self._open(Panel.QUIT)
-        else:
-            self.leave()
+    def ask_to_leave(self) -> None:
+        """Open "Leave the table?", whatever is being typed."""
+        self._open(Panel.QUIT)
 
     def _quit_key(self, name: str) -> None:
         model = self.model

@@ -63,10 +63,7 @@ class LorumScreen:
 
     def interrupt(self) -> None:
         """Ctrl-C: leave at once — or, with bot seats played from here, ask first."""
-        if self.model.hosted and self.model.panel is not LorumPanel.QUIT:
-            self.keys.key("q")
-        else:
-            self.leave()
+        self.keys.interrupt()
 
     def draw(self, width: int, height: int, now: float) -> Canvas:
         """The Lorum table at this size."""

@@ -27,7 +27,7 @@ class LorumKeys(GameKeys):
     """Turns key presses into changes of a :class:`LorumTable` and answers to the table
     (the shell's :class:`~lodam_p2p.ui.keys.GameKeys`)."""
 
-    no_panel = LorumPanel.NONE
+    no_panel, quit_panel = LorumPanel.NONE, LorumPanel.QUIT
     refused = "not now"
     model: LorumTable
 
