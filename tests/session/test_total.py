@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import logging
 from typing import Any
 
 import msgpack
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -236,3 +238,28 @@ def test_no_body_from_a_seated_peer_crashes_a_session(data: st.DataObject) -> No
 def test_no_envelope_a_seated_peer_signs_crashes_a_session(data: st.DataObject) -> None:
     _run(lambda router, hostile, honest: data.draw(signed_bodies(router, hostile, honest)),
          data.draw(st.integers(1, 8)))
+
+
+def test_a_move_the_hand_cannot_read_is_refused_with_its_reason_and_the_match_goes_on(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The wire only bounds a MOVE; the hand's codec refuses one it cannot read, by name,
+    as the wire refused a malformed body: nobody is blamed and the hand goes on."""
+    router = dealt()
+    hostile = next(m for m in router.machines if m.seat == HOSTILE)
+    honest = [m for m in router.machines if m.seat not in (HOSTILE, None)]
+    hand = honest[0].hand
+    assert hand is not None
+    unreadable = [("play", "twelve"), ("play", [], 3), ("offer", "spade", bytes(32)),
+                  ("outcome", 1, 5), ("shuffle",)]
+    with caplog.at_level(logging.INFO, logger="lodam_p2p.session"):
+        for args in unreadable:
+            body = Body(Msg.MOVE, honest[0].hand_no, hand.step, args)
+            router.deliver(hostile, Body.decode(body.encode()).encode())  # the wire passes it
+        router.settle()
+    for reason in ("bad arguments for MOVE play", "bad arguments for MOVE offer",
+                   "bad arguments for MOVE outcome", "no move 'shuffle'"):
+        assert any(reason in r.getMessage() for r in caplog.records), reason
+    router.play_out()
+    for machine in router.machines:
+        assert machine.unexpected == 0
+        assert machine.outcome is not None and machine.blames == [], machine.blames
