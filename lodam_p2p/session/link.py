@@ -70,7 +70,8 @@ MAX_LOBBY_BODY = 16 * 1024
 #: At close, the longest a link stays to answer a seat that has not reached its last
 #: frame (see :meth:`Link.close`), and how long such a seat may stand still meanwhile.
 DRAIN_S, DRAIN_STILL_S = 30.0, 10.0
-#: How often a draining link looks again (and echoes what it newly delivered).
+#: How often a draining link looks again (and echoes what it newly delivered), at
+#: least: a frame that comes makes it look at once.
 DRAIN_POLL_S = 0.05
 
 
@@ -165,6 +166,8 @@ class Link:
         #: a forking peer's frames to publish again on its topic, and those published
         self._forks: list[tuple[str, bytes]] = []
         self._forwarded: set[bytes] = set()
+        #: set when a signed frame comes (a draining link looks again at once)
+        self._news = asyncio.Event()
 
     async def open(self, inbox: asyncio.Queue[object]) -> None:
         """Connect, subscribe, and start reading into ``inbox``."""
@@ -236,7 +239,10 @@ class Link:
                     await self._publish(self.endpoint.status(now))
             if not self._behind(now, moved) or now >= start + limit:
                 return
-            await asyncio.sleep(min(self._heartbeat, DRAIN_POLL_S))
+            self._news.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(min(self._heartbeat, DRAIN_POLL_S)):
+                    await self._news.wait()
             if self._tasks[-1].done():
                 return
 
@@ -296,6 +302,7 @@ class Link:
             self._ignore(peer, str(err))
             return
         self._heard_at[peer] = self._loop_time()
+        self._news.set()
         if peer in self._gone:
             self._gone.discard(peer)
             self._put(HeardFrom(peer))
