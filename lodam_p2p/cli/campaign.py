@@ -104,6 +104,10 @@ class _Seat:
 
 
 async def _start(name: str, args: Sequence[str], logs: Path) -> _Seat:
+    # a state directory of each process's own (one is locked by the process using it):
+    # no journal of an earlier match at this table name (a campaign stopped half-way)
+    # is taken for a seat to return to
+    args = [*args, "--state-dir", str(logs / f"state-{name}")]
     log = logs / f"{name}.log"
     with log.open("wb") as err:
         process = await asyncio.create_subprocess_exec(
@@ -138,10 +142,7 @@ async def play_run(kind: str, game: str, url: str, logs: Path,
     table = (kind.replace("-", "") + game)[:24]
     rules = [arg for option in (*GAME_OPTIONS[game], f"rejoin_grace={GRACE_S}")
              for arg in ("--option", option)]
-    # a state directory of the run's own: no journal of an earlier match at this table
-    # name (a campaign stopped half-way) is taken for a seat to return to
-    common = ["--table", table, "--broker", url, "--json", "--timeout", LIMIT_S,
-              "--state-dir", str(logs / "state"), *rules]
+    common = ["--table", table, "--broker", url, "--json", "--timeout", LIMIT_S, *rules]
     seats: list[_Seat] = [await _start("host", ["host", "--seats", "4", "--bot", "random",
                                                 "--game", game, *common], logs)]
     early = getattr(ATTACKS.get(kind), "joins_early", False)
