@@ -218,8 +218,7 @@ async def freeze(seats: int, *, seed: int, step: int) -> Frozen:
     target.link.transport = _Sink()  # type: ignore[assignment]
     target.link._inbox = target.runner.inbox
     target.strict = True
-    target._asked = None  # its bot's answer was stopped with it: ask again
-    target._maybe_ask()
+    target.ask_again()  # its bot's answer was stopped with it
     return Frozen(target, [s for s in sessions if s is not target], seen)
 
 

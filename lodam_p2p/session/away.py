@@ -1,10 +1,12 @@
 """Seats that are gone: the table holds every clock for them, for the rejoin grace.
 
-A mixin of the session (:mod:`.rejoin` explains the design). A seat whose presence goes
-away mid-match is *away*: every decision and protocol timer of the hand is held, the
-player is told who is gone and for how long the table waits, and a countdown repeats
-every :data:`COUNTDOWN_EVERY` seconds. A seat that stays away past ``rejoin_grace`` has
-left: it is blamed (``left``) and the match ends with the seats that remain.
+:class:`AwaySeats` is a part the table machine owns and calls (its ``away_seats``),
+reaching it only through :class:`AwayTable` (:mod:`.rejoin` explains the design). A seat
+whose presence goes away mid-match is *away*: every decision and protocol timer of the
+hand is held, the player is told who is gone and for how long the table waits, and a
+countdown repeats every :data:`COUNTDOWN_EVERY` seconds. A seat that stays away past
+``rejoin_grace`` has left: it is blamed (``left``) and the match ends with the seats
+that remain.
 
 Holding is a pause, not a new start: when the last away seat is back, every wait of the
 hand's step resumes where it stopped (the time held is given back, at most the grace
@@ -17,8 +19,11 @@ move that costs the seat no step is never counted.
 
 from __future__ import annotations
 
-from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress
-from lodam_p2p.session.course import Course, SessionPhase
+from typing import Any, Protocol
+
+from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress, TableEvent
+from lodam_p2p.session.clocks import SessionPhase, TableClocks, Timing
+from lodam_p2p.session.lobby import Roster
 
 #: How often the countdown of an away seat is repeated to the player, in seconds.
 COUNTDOWN_EVERY = 10.0
@@ -27,31 +32,112 @@ COUNTDOWN_EVERY = 10.0
 MAX_AWAY_MISSES = 3
 
 
-class AwaySeats(Course):
-    """The part of a session that waits for seats that are gone."""
+class AwayTable(Protocol):
+    """What the away seats' part reads and calls on the table machine that owns it."""
 
-    away: dict[int, float]
-    _countdown_at: dict[int, float]
+    last_blamed: int | None
+
+    @property
+    def phase(self) -> SessionPhase:
+        """Where the machine is."""
+        ...
+
+    @property
+    def timing(self) -> Timing:
+        """How long the machine waits for what."""
+        ...
+
+    @property
+    def seat(self) -> int | None:
+        """This peer's seat (None: it watches)."""
+        ...
+
+    @property
+    def roster(self) -> Roster | None:
+        """The seated table."""
+        ...
+
+    @property
+    def results(self) -> dict[str, tuple[Any, ...]]:
+        """The results heard, by peer."""
+        ...
+
+    @property
+    def match(self) -> Any:
+        """The game's match (None until the lot is drawn)."""
+        ...
+
+    @property
+    def hand_no(self) -> int:
+        """The number of the hand under way."""
+        ...
+
+    @property
+    def blames(self) -> list[str]:
+        """The blame lines of the match."""
+        ...
+
+    @property
+    def clocks(self) -> TableClocks:
+        """The table's clocks and votes."""
+        ...
+
+    def active(self) -> tuple[bool, ...]:
+        """Per seat, whether it still plays."""
+        ...
+
+    def limit(self) -> float:
+        """The table's time limit."""
+        ...
+
+    def now(self) -> float:
+        """The machine's clock."""
+        ...
+
+    def finish(self, *, early: bool) -> None:
+        """The match is over."""
+        ...
+
+    def tell(self, event: TableEvent) -> None:
+        """Tell the local player."""
+        ...
+
+    def spectate(self, line: str) -> None:
+        """Write a line of the spectator log."""
+        ...
+
+
+class AwaySeats:
+    """The part of a machine that waits for seats that are gone."""
+
+    def __init__(self, table: AwayTable) -> None:
+        self.table = table
+        #: per seat away, since when
+        self.away: dict[int, float] = {}
+        #: per seat away, when its countdown was last told
+        self.countdown_at: dict[int, float] = {}
 
     def seat_gone(self, seat: int) -> None:
         """A seated peer's presence went away: hold the table for it — unless the seat
         is done with the match (put out of it, or its result sent): nobody waits for
         such a seat, and a seat behind the others must not hold its clocks for one."""
-        if self.phase not in (SessionPhase.MATCH, SessionPhase.GRACE) or seat == self.seat:
+        t = self.table
+        if t.phase not in (SessionPhase.MATCH, SessionPhase.GRACE) or seat == t.seat:
             return
         if self._done_with(seat):
             return
-        now = self.now()
+        now = t.now()
         self.away.setdefault(seat, now)
-        self._countdown_at[seat] = now
+        self.countdown_at[seat] = now
         self._tell_away(seat, now)
 
     def _done_with(self, seat: int) -> bool:
         """Whether ``seat`` is out of the match or has sent its result."""
-        assert self.roster is not None
-        if self.roster.sitters[seat].peer in self.results:
+        t = self.table
+        assert t.roster is not None
+        if t.roster.sitters[seat].peer in t.results:
             return True
-        return self.match is not None and not self.active()[seat]
+        return t.match is not None and not t.active()[seat]
 
     def seat_back(self, seat: int) -> None:
         """A seated peer's presence is back (same process, or a new one: REJOIN follows).
@@ -60,75 +146,61 @@ class AwaySeats(Course):
         own step ran out is counted against it."""
         if self.away.pop(seat, None) is not None:
             self._count_missed(seat)
-            self.tell(Notice(NoticeLevel.INFO, f"seat {seat} is back"))
+            self.table.tell(Notice(NoticeLevel.INFO, f"seat {seat} is back"))
 
     def _count_missed(self, seat: int) -> None:
         """Count ``seat``'s away period as a missed step if the table awaited it at the
         current step and its time here ran out while it was away (counting the time held
         for it before as time spent: coming back just in time, again and again, does
         not put it off)."""
-        hand, ballot = self.hand, self.ballot
-        if (self.phase is SessionPhase.MATCH and hand is not None
-                and ballot.step == (self.hand_no, hand.step) == self._awaited
-                and ballot.ran_out(seat, self._limit(), self.now())):
+        t = self.table
+        ballot = t.clocks.ballot
+        if (t.phase is SessionPhase.MATCH and t.clocks.timed_now()
+                and ballot.ran_out(seat, t.limit(), t.now())):
             ballot.misses[seat] = ballot.misses.get(seat, 0) + 1
 
     def holding(self) -> bool:
         """Whether the table holds its clocks: a seat is away that has not yet missed
         :data:`MAX_AWAY_MISSES` steps of its own while away."""
-        misses = self.ballot.misses
+        misses = self.table.clocks.ballot.misses
         return any(misses.get(seat, 0) < MAX_AWAY_MISSES for seat in self.away)
 
     def _tell_away(self, seat: int, now: float) -> None:
-        left = max(0.0, self.away[seat] + self.timing.grace_s - now)
+        t = self.table
+        left = max(0.0, self.away[seat] + t.timing.grace_s - now)
         text = f"seat {seat} is gone: waiting {left:.0f} s for it to come back"
-        self.tell(Notice(NoticeLevel.WARNING, text, seat))
-        self.tell(Progress(Phase.DEAL_OVER, (seat,), text))
-        self.spectate(text)
+        t.tell(Notice(NoticeLevel.WARNING, text, seat))
+        t.tell(Progress(Phase.DEAL_OVER, (seat,), text))
+        t.spectate(text)
 
     def hold_for_away(self, now: float) -> bool:
         """True while the table holds its clocks for an away seat (:meth:`holding`) or
         this call ended the match (a seat stayed away past its grace: it has left)."""
+        t = self.table
         for seat in [s for s in self.away if self._done_with(s)]:
             del self.away[seat]  # put out while away (its clock ran on): nobody waits
-            self._countdown_at.pop(seat, None)
+            self.countdown_at.pop(seat, None)
         if not self.away:
             return False
         for seat, since in sorted(self.away.items()):
-            if now >= since + self.timing.grace_s:
+            if now >= since + t.timing.grace_s:
                 self.away.clear()
-                self.last_blamed = seat
-                self.blames.append(f"seat {seat}: left: away for {self.timing.grace_s:g} s "
-                                   f"(hand {self.hand_no})")
-                self.finish(early=True)
+                t.last_blamed = seat
+                t.blames.append(f"seat {seat}: left: away for {t.timing.grace_s:g} s "
+                                f"(hand {t.hand_no})")
+                t.finish(early=True)
                 return True
-            if now >= self._countdown_at.get(seat, since) + COUNTDOWN_EVERY:
-                self._countdown_at[seat] = now
+            if now >= self.countdown_at.get(seat, since) + COUNTDOWN_EVERY:
+                self.countdown_at[seat] = now
                 self._tell_away(seat, now)
         return self.holding()
 
-
-    def timer(self) -> float | None:
-        """The next deadline: an away seat's grace and countdown, and the session's own
-        clocks."""
-        due = [super().timer()]
-        if self.phase is SessionPhase.MATCH:
+    def deadlines(self) -> list[float]:
+        """An away seat's grace and countdown, in a match."""
+        t = self.table
+        due: list[float] = []
+        if t.phase is SessionPhase.MATCH:
             for seat, since in self.away.items():
-                due += [since + self.timing.grace_s,
-                        self._countdown_at.get(seat, since) + COUNTDOWN_EVERY]
-        return min((d for d in due if d is not None), default=None)
-
-    def _vote_due(self) -> bool:
-        """No vote on the hand while the table holds for an away seat
-        (:meth:`hold_for_away` holds its timers): its deadline, once past, would wake
-        the loop at once until the seat came back or the grace ran out."""
-        return not self.holding() and super()._vote_due()
-
-    def check_timers(self, now: float) -> None:
-        """Hold the hand's timers while the table holds for an away seat; the waits of
-        the hand are still followed (a seat that becomes awaited while away is timed
-        from then)."""
-        if not (self.phase is SessionPhase.MATCH and self.hold_for_away(now)):
-            super().check_timers(now)
-        elif self.phase is SessionPhase.MATCH and self.hand is not None:
-            self.track_awaited(now)
+                due += [since + t.timing.grace_s,
+                        self.countdown_at.get(seat, since) + COUNTDOWN_EVERY]
+        return due

@@ -1,14 +1,18 @@
 """The clocks of a session: the table's time limit, and what follows when it passes.
 
-A mixin of :class:`~lodam_p2p.session.course.Course`. A seat that waits past the table's
-limit for another seat signs a TIMEOUT vote naming that seat and the step. A vote is a
+:class:`TableClocks` is a part the table machine owns and calls (its ``clocks``): it holds
+its own state — the book of votes (:class:`~lodam_p2p.session.ballot.Ballot`), the votes
+counted, the votes this seat signed, the step it times — and reaches the machine only
+through :class:`ClockTable`, which names what it reads and calls there. A seat that
+waits past the table's limit for another seat signs a TIMEOUT vote naming that seat and
+the step. A vote is a
 claim that every machine checks for itself before it counts (protocol/SPEC.md, "Rules
 the table enforces"; the book is :class:`~lodam_p2p.session.ballot.Ballot`): the named
 seat must be one this machine awaits at that step, and its time by this machine's own
 clock must have run out; until then the vote is pending, and the step moving on — the
 accused answered — drops it. Two counted votes of independent seats (neither the
-accused nor a seat that would win by its exit, :meth:`Clocks.gainers`) put the silent
-seat at fault (:meth:`Course.offence <lodam_p2p.session.course.Course.offence>`); where
+accused nor a seat that would win by its exit, :meth:`TableClocks.gainers`) put the silent
+seat at fault (:meth:`ClockTable.offence`); where
 fewer than two such seats are left, every other seat's counted vote voids the hand
 without blame and the match ends as a draw among the seats still playing.
 
@@ -24,14 +28,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property
-from typing import Any
+from typing import Any, Protocol
 
 from lodam_p2p.fairdeal import Blame
 from lodam_p2p.fairdeal import Phase as FairPhase
-from lodam_p2p.session.ballot import Ballot
+from lodam_p2p.session.ballot import Ballot, VoteKey
 from lodam_p2p.session.gamehand import GameHand
-from lodam_p2p.session.log import SpectatorLog
+from lodam_p2p.session.lobby import Roster
+from lodam_p2p.session.lot import Lot
 from lodam_p2p.session.verdict import draw_reason
 from lodam_p2p.session.wire import Body, Msg
 
@@ -65,103 +69,142 @@ class Timing:
     retry_s: float = 0.5  #: resend requests are repeated this often
 
 
-class Clocks:
-    """Timers and votes of a session (see the module docstring)."""
+class ClockTable(Protocol):
+    """What the clocks read and call on the table machine that owns them."""
 
     phase: SessionPhase
     timing: Timing
-    roster: Any
-    lot: Any
-    hand: Any
-    match: Any
     seat: int | None
     host: str | None
-    me: str
     hand_no: int
     blames: list[str]
     last_blamed: int | None
     results: dict[str, tuple[Any, ...]]
-    votes: dict[tuple[int, int, int], set[int]]
-    _voted: set[tuple[int, int, int]]
-    _awaited: tuple[object, ...]
-    spectator: SpectatorLog | None
-    others_done_at: float | None
     lobby_since: float
     lot_since: float
     grace_until: float
     linger_until: float
 
+    @property
+    def roster(self) -> Roster | None:
+        """The seated table (None before START)."""
+        ...
+
+    @property
+    def lot(self) -> Lot | None:
+        """The lot for the first dealer (None outside it)."""
+        ...
+
+    @property
+    def hand(self) -> Any:
+        """The hand under way (None between hands)."""
+        ...
+
+    @property
+    def match(self) -> Any:
+        """The game's match (None until the lot is drawn)."""
+        ...
+
+    def now(self) -> float:
+        """The machine's clock."""
+        ...
+
+    def limit(self) -> float:
+        """The table's time limit."""
+        ...
+
     def send(self, body: Body) -> None:
-        raise NotImplementedError
+        """Publish a body of this seat."""
+        ...
 
     def online(self, peer: str) -> bool:
-        raise NotImplementedError
+        """Whether ``peer`` is connected."""
+        ...
 
     def watching_host(self) -> bool:
-        """This session is the host's watcher (it keeps the lobby, sits at no seat)."""
-        return self.seat is None and self.host is not None and self.host == self.me
+        """Whether the machine is the host's watcher."""
+        ...
 
-    def finish(self, *, early: bool) -> None:
-        raise NotImplementedError
+    def active(self) -> tuple[bool, ...]:
+        """Per seat, whether it still plays."""
+        ...
+
+    def holding(self) -> bool:
+        """Whether the table holds its clocks for a seat that is away."""
+        ...
 
     def offence(self, blame: Blame, evidence: tuple[bytes, ...] = (), *,
                 announce: bool = True) -> None:
-        raise NotImplementedError
+        """A proven offence: the offender is out (or pays), the hand is void."""
+        ...
 
-    def active(self) -> tuple[bool, ...]:
-        raise NotImplementedError
-
-    def drain_hand(self) -> None:
-        raise NotImplementedError
-
-    def _limit(self) -> float:
-        raise NotImplementedError
-
-    def now(self) -> float:
-        raise NotImplementedError
-
-    def spectate(self, line: str) -> None:
-        raise NotImplementedError
+    def finish(self, *, early: bool) -> None:
+        """The match is over."""
+        ...
 
     def end_in_draw(self) -> None:
-        raise NotImplementedError
+        """The match ends as a draw among the seats still playing."""
+        ...
 
-    def _deal_void(self, reason: str, audit: str, blamed: int) -> None:
-        raise NotImplementedError
+    def deal_void(self, reason: str, audit: str, blamed: int) -> None:
+        """Tell the player and the log that the deal is void."""
+        ...
 
-    @cached_property
-    def ballot(self) -> Ballot:
-        """This machine's book of TIMEOUT votes and of its waits at the current step."""
-        return Ballot()
+    def drain_hand(self) -> None:
+        """Send what the hand produced."""
+        ...
+
+    def spectate(self, line: str) -> None:
+        """Write a line of the spectator log."""
+        ...
+
+
+class TableClocks:
+    """Timers and votes of a table machine (see the module docstring)."""
+
+    def __init__(self, table: ClockTable) -> None:
+        self.table = table
+        #: this machine's book of TIMEOUT votes and of its waits at the current step
+        self.ballot = Ballot()
+        #: TIMEOUT votes counted: (hand, step, silent seat) → the seats that voted
+        self.votes: dict[VoteKey, set[int]] = {}
+        #: the votes this seat signed
+        self.voted: set[VoteKey] = set()
+        #: the step of the hand timed now, (hand, step)
+        self.awaited: tuple[object, ...] = ()
+        #: when every other seat had sent its result (None: not yet)
+        self.others_done_at: float | None = None
 
     # --- silence: the table's decision ----------------------------------------------------
 
     def vote_timeout(self, silent: int) -> None:
         """Sign this seat's TIMEOUT vote against ``silent`` at the current step (once)."""
-        hand = self.hand
-        if hand is None or hand.me is None or silent == self.seat:
+        t = self.table
+        hand = t.hand
+        if hand is None or hand.me is None or silent == t.seat:
             return
-        key = (self.hand_no, hand.step, silent)
-        if key in self._voted:
+        key = (t.hand_no, hand.step, silent)
+        if key in self.voted:
             return
-        self._voted.add(key)
-        self.send(Body(Msg.TIMEOUT, self.hand_no, hand.step, (silent,)))
+        self.voted.add(key)
+        t.send(Body(Msg.TIMEOUT, t.hand_no, hand.step, (silent,)))
 
     def timeout_vote(self, voter: int, body: Body) -> None:
         """Take ``voter``'s TIMEOUT vote (SPEC.md, "Rules the table enforces"): dropped
         unless this machine awaits the named seat at the named step as it arrives;
         pending until that seat's time here runs out; then counted, and judged."""
-        assert self.match is not None
-        silent, active = body.args[0], self.active()
+        t = self.table
+        assert t.match is not None
+        silent, active = body.args[0], t.active()
         if not (0 <= voter < len(active) and active[voter]):
             return
         if silent != HOLDER and not (0 <= silent < len(active) and active[silent]
                                      and voter != silent):
             return
         key = (body.hand, body.step, silent)
-        if voter in self.votes.get(key, ()) or self.hand is None:
+        if voter in self.votes.get(key, ()) or t.hand is None:
             return
-        now = self.now()
+        now = t.now()
         self.track_awaited(now)
         if key[:2] != self.ballot.step or silent not in self.ballot.since:
             # this machine does not wait for that seat at that step: the vote cannot be
@@ -175,12 +218,13 @@ class Clocks:
         """Count the pending votes that check here now: the named seat is one this
         machine awaits at the named step, and its time here has run out. Votes for a
         step this machine has left are dropped; the others stay pending."""
-        if self.hand is None or self.phase is not SessionPhase.MATCH or self.holding():
+        t = self.table
+        if t.hand is None or t.phase is not SessionPhase.MATCH or t.holding():
             return
         self.track_awaited(now)
-        ballot, limit, hand = self.ballot, self._limit(), self.hand
+        ballot, limit, hand = self.ballot, t.limit(), t.hand
         for key in sorted(ballot.pending):
-            if self.hand is not hand:
+            if t.hand is not hand:
                 return  # a verdict ended the hand: the votes left go with its step
             if key[:2] != ballot.step:
                 continue
@@ -190,11 +234,12 @@ class Clocks:
             self.votes.setdefault(key, set()).update(ballot.pending.pop(key, set()))
             self._judge(key)
 
-    def _judge(self, key: tuple[int, int, int]) -> None:
+    def _judge(self, key: VoteKey) -> None:
         """Act on the counted votes of ``key``: convict on two independent voters, or —
         where fewer than two could ever vote — void the hand and end in a draw."""
+        t = self.table
         _hand_no, step, silent = key
-        voters, active = self.votes[key], self.active()
+        voters, active = self.votes[key], t.active()
         if silent == HOLDER:
             self._holder_vote(step, voters, active)
             return
@@ -202,9 +247,8 @@ class Clocks:
         gain = self.gainers(silent)
         independent = (voters & others) - gain
         if len(independent) >= 2:
-            detail = (f"silent at step {step} past the table's limit of "
-                      f"{self._limit():g} s")
-            self.offence(Blame(silent, "timeout", detail), announce=False)
+            detail = f"silent at step {step} past the table's limit of {t.limit():g} s"
+            t.offence(Blame(silent, "timeout", detail), announce=False)
         elif voters >= others and len(others - gain) < 2:
             self._void_as_draw(silent, step)
 
@@ -214,7 +258,7 @@ class Clocks:
         winner of the match on its own word and its own clock. Where two or more others
         remain, each counted vote is a wait every honest peer saw run out on its own
         clock, and nobody's profit decides."""
-        active = self.active()
+        active = self.table.active()
         others = {s for s in range(len(active)) if active[s] and s != accused}
         return others if len(others) == 1 else set()
 
@@ -222,54 +266,68 @@ class Clocks:
         """Too few seats are left to convict ``silent`` without a seat that gains from
         it: the hand is void, nobody is blamed, and the match ends as a draw among the
         seats still playing (never an award to the accuser)."""
-        reason = draw_reason(silent, step, self._limit())
-        self.spectate(reason)
-        self.drain_hand()
-        self._deal_void(reason, f"not reached: {reason}", silent)
-        self.end_in_draw()
+        t = self.table
+        reason = draw_reason(silent, step, t.limit())
+        t.spectate(reason)
+        t.drain_hand()
+        t.deal_void(reason, f"not reached: {reason}", silent)
+        t.end_in_draw()
 
     def _holder_vote(self, step: int, voters: set[int], active: tuple[bool, ...]) -> None:
         """Counted votes that the holder awaited at ``step`` is silent: once every active
         seat but one has voted so, the table's seats open their secrets."""
-        hand = self.hand
+        t = self.table
+        hand = t.hand
         if not isinstance(hand, GameHand):
             return
         if len(voters) >= sum(active) - 1 and step not in hand.silenced:
-            hand.silence(step, self.now())
-            self.drain_hand()
+            hand.silence(step, t.now())
+            t.drain_hand()
 
     def track_awaited(self, now: float) -> None:
         """Time the seats the hand awaits at its current step, from when this machine
         first saw each awaited; a seat no longer awaited answered, and the votes against
         it at this step are cancelled (SPEC.md: any frame of the accused that answers
         the step)."""
-        hand, ballot = self.hand, self.ballot
+        t = self.table
+        hand, ballot = t.hand, self.ballot
         assert hand is not None
-        step = (self.hand_no, hand.step)
-        if self._awaited != step or ballot.step != step:
-            self._awaited = step
+        step = (t.hand_no, hand.step)
+        if self.awaited != step or ballot.step != step:
+            self.awaited = step
             ballot.restart(step, now)
             self.votes = {key: voters for key, voters in self.votes.items()
                           if key[:2] >= step}  # the accused answered those steps
-        ballot.hold(self.holding(), now, self.timing.grace_s)
+        ballot.hold(t.holding(), now, t.timing.grace_s)
         for seat in ballot.await_seats(self._awaited_seats(), now):
             key = (*step, seat)
             self.votes.pop(key, None)
             ballot.pending.pop(key, None)
 
+    def timed_now(self) -> bool:
+        """Whether the ballot times the hand's current step (as :meth:`track_awaited`
+        last saw it)."""
+        t = self.table
+        hand, ballot = t.hand, self.ballot
+        return (hand is not None and ballot.step == (t.hand_no, hand.step)
+                and self.awaited == ballot.step)
+
     def overdue(self, seat: int, now: float) -> bool:
         """Whether this machine awaits ``seat`` at the hand's current step and the seat's
         time there has run out by this machine's clock (held time given back)."""
-        hand, ballot = self.hand, self.ballot
-        if hand is None or ballot.step != (self.hand_no, hand.step) or self._awaited != ballot.step:
+        if not self.timed_now():
             return False
-        due = ballot.deadline(seat, self._limit())
+        due = self.ballot.deadline(seat, self.table.limit())
         return due is not None and now >= due
+
+    def voted_on(self, seat: int, hand_no: int) -> bool:
+        """Whether this seat signed a vote on ``seat``'s silence in hand ``hand_no``."""
+        return any(key[0] == hand_no and key[2] == seat for key in self.voted)
 
     def _awaited_seats(self) -> set[int]:
         """Every seat the hand awaits now, this machine's own included (a vote against
         it checks here too), and :data:`HOLDER` while the holder of a card is awaited."""
-        hand = self.hand
+        hand = self.table.hand
         assert hand is not None
         seats: set[int] = set()
         awaited = hand.awaited()
@@ -283,47 +341,50 @@ class Clocks:
             seats.add(HOLDER)
         return seats
 
-    def holding(self) -> bool:
-        """Whether the table holds its clocks for a seat that is away (:mod:`.away`)."""
-        return False
+    # --- the end of the match ---------------------------------------------------------
 
     def others_done(self, now: float) -> None:
         """Note when every other seat has published its result."""
-        if self.roster is None or self.others_done_at is not None:
+        t = self.table
+        if t.roster is None or self.others_done_at is not None:
             return
-        others = {s.peer for i, s in enumerate(self.roster.sitters) if i != self.seat}
-        if others <= set(self.results):
+        others = {s.peer for i, s in enumerate(t.roster.sitters) if i != t.seat}
+        if others <= set(t.results):
             self.others_done_at = now
 
     def put_out_by_all(self) -> bool:
         """Every other seat has published its result, and each of them blames this seat
         (a blame begins ``seat N: ``, naming the seat it put out)."""
-        if self.roster is None or self.seat is None or self.others_done_at is None:
+        t = self.table
+        if t.roster is None or t.seat is None or self.others_done_at is None:
             return False
-        named = f"seat {self.seat}: "
-        return all(any(blame.startswith(named) for blame in self.results[s.peer][4])
-                   for i, s in enumerate(self.roster.sitters) if i != self.seat)
+        named = f"seat {t.seat}: "
+        return all(any(blame.startswith(named) for blame in t.results[s.peer][4])
+                   for i, s in enumerate(t.roster.sitters) if i != t.seat)
+
+    # --- the waits of each phase ------------------------------------------------------
 
     def timer(self) -> float | None:
         """When :meth:`check_timers` next has something to do (None: only something that
         arrives can move the session). Early is harmless (nothing is due yet, and the
         next call says when); late is not, so every wait of :meth:`check_timers` is here.
         """
-        limit = self._limit()
+        t = self.table
+        limit = t.limit()
         due: list[float] = []
-        if self.others_done_at is not None and self.phase in (
+        if self.others_done_at is not None and t.phase in (
                 SessionPhase.LOT, SessionPhase.MATCH, SessionPhase.GRACE):
             due.append(self.others_done_at + (0.0 if self.put_out_by_all() else limit))
-        if self.phase is SessionPhase.LOBBY and self.timing.lobby_s is not None:
-            due.append(self.lobby_since + self.timing.lobby_s)
-        elif self.phase is SessionPhase.LOT and self._lot_vote_due():
-            due.append(self.lot_since + limit)
-        elif self.phase is SessionPhase.MATCH and self.hand is not None and self._vote_due():
+        if t.phase is SessionPhase.LOBBY and t.timing.lobby_s is not None:
+            due.append(t.lobby_since + t.timing.lobby_s)
+        elif t.phase is SessionPhase.LOT and self._lot_vote_due():
+            due.append(t.lot_since + limit)
+        elif t.phase is SessionPhase.MATCH and t.hand is not None and self._vote_due():
             due.append(self._vote_deadline() or 0.0)
-        elif self.phase is SessionPhase.GRACE:
-            due.append(self.grace_until)
-        elif self.phase is SessionPhase.LINGER:
-            due.append(self.linger_until + min(limit, self.timing.timeout_s))
+        elif t.phase is SessionPhase.GRACE:
+            due.append(t.grace_until)
+        elif t.phase is SessionPhase.LINGER:
+            due.append(t.linger_until + min(limit, t.timing.timeout_s))
         return min(due, default=None)
 
     def check_timers(self, now: float) -> None:
@@ -334,28 +395,29 @@ class Clocks:
         the table put out has nobody left to play with. When every other result names
         this seat in its blames, it ends at once: no frame still on its way can bring
         it back to a table that has finished without it."""
+        t = self.table
         if (self.others_done_at is not None
-                and (self.put_out_by_all() or now >= self.others_done_at + self._limit())
-                and self.phase in (SessionPhase.LOT, SessionPhase.MATCH, SessionPhase.GRACE)):
-            self.finish(early=True)
+                and (self.put_out_by_all() or now >= self.others_done_at + t.limit())
+                and t.phase in (SessionPhase.LOT, SessionPhase.MATCH, SessionPhase.GRACE)):
+            t.finish(early=True)
             return
-        if self.phase is SessionPhase.LOBBY:
-            limit = self.timing.lobby_s
-            if limit is not None and now >= self.lobby_since + limit:
-                self.finish(early=True)
-        elif self.phase is SessionPhase.LOT:
+        if t.phase is SessionPhase.LOBBY:
+            limit = t.timing.lobby_s
+            if limit is not None and now >= t.lobby_since + limit:
+                t.finish(early=True)
+        elif t.phase is SessionPhase.LOT:
             self._lot_timer(now)
-        elif self.phase is SessionPhase.MATCH and self.hand is not None:
+        elif t.phase is SessionPhase.MATCH and t.hand is not None:
             self._hand_timers(now)
-        elif self.phase is SessionPhase.GRACE and now >= self.grace_until:
-            self.finish(early=True)
-        elif self.phase is SessionPhase.LINGER:
+        elif t.phase is SessionPhase.GRACE and now >= t.grace_until:
+            t.finish(early=True)
+        elif t.phase is SessionPhase.LINGER:
             # a seat still playing the last deal may need this one's frames again: wait
             # for its result, up to a protocol step's time past the linger (never a
             # person's thinking time: nobody decides any more)
-            extra = min(self._limit(), self.timing.timeout_s)
-            if not self._lingering_for() or now >= self.linger_until + extra:
-                self.phase = SessionPhase.DONE
+            extra = min(t.limit(), t.timing.timeout_s)
+            if not self._lingering_for() or now >= t.linger_until + extra:
+                t.phase = SessionPhase.DONE
 
     def _lingering_for(self) -> list[str]:
         """The peers a session that sent its result still waits for: every connected
@@ -364,36 +426,46 @@ class Clocks:
         Not a seat put out of the match: it plays no deal that needs this one's frames,
         and one that cheated may still sit in the hand the others voided, sending its
         result only a time limit after theirs (later still on a loaded machine)."""
-        if self.roster is None:
+        t = self.table
+        if t.roster is None:
             return []
-        playing = self.active() if self.match is not None else None
-        waiting = [s.peer for i, s in enumerate(self.roster.sitters)
-                   if s.peer not in self.results and self.online(s.peer)
+        playing = t.active() if t.match is not None else None
+        waiting = [s.peer for i, s in enumerate(t.roster.sitters)
+                   if s.peer not in t.results and t.online(s.peer)
                    and (playing is None or playing[i])]
-        host = self.host
-        if (host is not None and not self.watching_host() and host not in self.results
-                and self.online(host)):
+        host = t.host
+        if (host is not None and not t.watching_host() and host not in t.results
+                and t.online(host)):
             waiting.append(host)
         return waiting
 
+    # --- the lot ------------------------------------------------------------------------
+
+    def _lot_missing(self) -> list[int]:
+        """The seats the lot still waits for, this one's own left out."""
+        t = self.table
+        return [] if t.lot is None else [s for s in t.lot.missing() if s != t.seat]
+
     def _lot_timer(self, now: float) -> None:
-        assert self.lot is not None
-        missing = [s for s in self.lot.missing() if s != self.seat]
-        if missing and now >= self.lot_since + self._limit() and self.seat is not None:
+        t = self.table
+        assert t.lot is not None
+        missing = self._lot_missing()
+        if missing and now >= t.lot_since + t.limit() and t.seat is not None:
             key = (0, 0, missing[0])
-            if key not in self._voted:
-                self._voted.add(key)
-                self.send(Body(Msg.TIMEOUT, 0, 0, (missing[0],)))
+            if key not in self.voted:
+                self.voted.add(key)
+                t.send(Body(Msg.TIMEOUT, 0, 0, (missing[0],)))
         self._count_lot_votes(now)
 
     def _lot_vote_due(self) -> bool:
         """The lot waits for another seat and this seat's vote on it is still to come,
         or a vote on it waits for this seat's own deadline (as :meth:`_vote_due` for a
         hand)."""
-        if self.lot is None:
+        t = self.table
+        if t.lot is None:
             return False
-        missing = [s for s in self.lot.missing() if s != self.seat]
-        own = self.seat is not None and bool(missing) and (0, 0, missing[0]) not in self._voted
+        missing = self._lot_missing()
+        own = t.seat is not None and bool(missing) and (0, 0, missing[0]) not in self.voted
         return own or any(key[:2] == (0, 0) for key in self.ballot.pending)
 
     def lot_vote(self, voter: int, body: Body) -> None:
@@ -401,19 +473,21 @@ class Clocks:
         enforces"): counted once the lot here still misses the named seat past this
         machine's own deadline; once every other seat's vote is counted, the match never
         starts."""
-        assert self.roster is not None
-        silent, seats = body.args[0], len(self.roster.sitters)
+        t = self.table
+        assert t.roster is not None
+        silent, seats = body.args[0], len(t.roster.sitters)
         if not (0 <= silent < seats and 0 <= voter < seats) or voter == silent:
             return
         self.ballot.pending.setdefault((0, 0, silent), set()).add(voter)
-        self._count_lot_votes(self.now())
+        self._count_lot_votes(t.now())
 
     def _count_lot_votes(self, now: float) -> None:
         """Count the lot's pending votes that check now; drop those against a seat the
         lot no longer misses (it answered)."""
-        if self.lot is None or self.roster is None or now < self.lot_since + self._limit():
+        t = self.table
+        if t.lot is None or t.roster is None or now < t.lot_since + t.limit():
             return
-        missing, seats = set(self.lot.missing()), len(self.roster.sitters)
+        missing, seats = set(t.lot.missing()), len(t.roster.sitters)
         for key in sorted(k for k in self.ballot.pending if k[:2] == (0, 0)):
             voters = self.ballot.pending.pop(key)
             silent = key[2]
@@ -423,20 +497,23 @@ class Clocks:
             counted |= voters
             quorum = set(range(seats)) - {silent}
             if counted >= quorum:
-                self.blames.append(f"seat {silent}: lot: silent past the table's limit of "
-                                   f"{self._limit():g} s (votes of seats "
-                                   f"{', '.join(str(s) for s in sorted(quorum))})")
-                self.last_blamed = silent
-                self.finish(early=True)
+                t.blames.append(f"seat {silent}: lot: silent past the table's limit of "
+                                f"{t.limit():g} s (votes of seats "
+                                f"{', '.join(str(s) for s in sorted(quorum))})")
+                t.last_blamed = silent
+                t.finish(early=True)
                 return
+
+    # --- the hand -----------------------------------------------------------------------
 
     def _hand_timers(self, now: float) -> None:
         """Vote against each other seat whose time here has run out; count the votes
         that check now."""
+        t = self.table
         self.track_awaited(now)
-        limit = self._limit()
+        limit = t.limit()
         for seat, since in sorted(self.ballot.since.items()):
-            if seat != self.seat and now >= since + limit:
+            if seat != t.seat and now >= since + limit:
                 self.vote_timeout(seat)
         self.count_votes(now)
 
@@ -444,18 +521,21 @@ class Clocks:
         """The hand's current wait can still end in this seat's TIMEOUT vote, or in
         counting a pending vote: once every such deadline is past, only a message
         (another vote, the awaited frame, a result) can move the hand; a loop that
-        kept waking for it would spin until then."""
-        return self._vote_deadline() is not None
+        kept waking for it would spin until then. Never while the table holds for an
+        away seat (:mod:`.away` holds its timers): its deadline, once past, would wake
+        the loop at once until the seat came back or the grace ran out."""
+        return not self.table.holding() and self._vote_deadline() is not None
 
     def _vote_deadline(self) -> float | None:
         """The next time a vote of this seat falls due or a pending vote checks."""
-        ballot, limit = self.ballot, self._limit()
-        if self.hand is None or ballot.step is None or self._awaited != ballot.step:
+        t = self.table
+        ballot, limit, hand = self.ballot, t.limit(), t.hand
+        if hand is None or ballot.step is None or self.awaited != ballot.step:
             return None
         due = []
         for seat, since in ballot.since.items():
             key = (*ballot.step, seat)
-            if (seat != self.seat and self.hand.me is not None and key not in self._voted) \
+            if (seat != t.seat and hand.me is not None and key not in self.voted) \
                     or key in ballot.pending:
                 due.append(since + limit)
         return min(due, default=None)

@@ -42,8 +42,9 @@ they travel in the signed RESULT.
 
 from __future__ import annotations
 
+import logging
 import re
-from abc import ABC, abstractmethod
+from collections import deque
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -57,13 +58,18 @@ from lodam_p2p.player import (
     NoticeLevel,
     Phase,
     Progress,
+    SeatInfo,
+    SeatsChanged,
     TableEvent,
     ViewChanged,
 )
 from lodam_p2p.session.audit import RULES_OFFENCES
-from lodam_p2p.session.clocks import Clocks, SessionPhase, Timing
+from lodam_p2p.session.away import AwaySeats
+from lodam_p2p.session.ballot import Ballot, VoteKey
+from lodam_p2p.session.clocks import SessionPhase, TableClocks, Timing
 from lodam_p2p.session.effects import Event, Keep, Spectate, Tell, TranscriptReady
 from lodam_p2p.session.gamecourse import GameCourse
+from lodam_p2p.session.gamehand import GameHand
 from lodam_p2p.session.handplay import HandPlay
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.lobby import Roster
@@ -76,11 +82,14 @@ from lodam_p2p.session.log import (
     match_ended_lines,
 )
 from lodam_p2p.session.lot import Lot
+from lodam_p2p.session.signed import SignedRecord
 from lodam_p2p.session.verdict import early_reason, expelled_reason
 from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
 __all__ = ["MAX_VOIDS", "Course", "SessionPhase", "Timing", "blame_line"]
+
+log = logging.getLogger("lodam_p2p.session")
 
 #: Failed hands in a row after which the table ends.
 MAX_VOIDS = 3
@@ -105,8 +114,15 @@ FALSE_HOST = "false-host"
 DRAW_REASON = "the match ends as a draw among the seats still playing"
 
 
-class Course(Clocks, GameCourse, ABC):
+class Course:
     """The match as one session follows it; see the module docstring."""
+
+    #: this peer's name, and its host's (set by the machine that sits here)
+    me: str
+    host: str | None
+    #: the hand machine this session deals in a game without exchanges (a test seats a
+    #: cheating one)
+    hand_type: type[GameHand] = GameHand
 
     def __init__(self, table: str, plan: SeatPlan | None, identity: Ed25519PrivateKey, *,
                  entropy: Entropy, timing: Timing, spectator: SpectatorLog | None) -> None:
@@ -132,16 +148,24 @@ class Course(Clocks, GameCourse, ABC):
         self.drawn = False
         self.results: dict[str, tuple[Any, ...]] = {}
         self.outgoing: list[Body] = []
+        #: per peer, its bodies not taken yet, in its order (this machine's own too)
+        self.queues: dict[str, deque[Body]] = {}
+        #: the peers whose presence says they are connected
+        self.present: set[str] = set()
+        self._now = 0.0
+        #: messages dropped here (the link counts those it dropped itself)
+        self.ignored = 0
+        #: what this seat has signed, and the last hand it began (:mod:`.signed`)
+        self.signed = SignedRecord()
         #: what the runner is asked to do (:mod:`.effects`), in order
         self.events: list[Event] = []
         self.lobby_since = self.lot_since = self.grace_until = self.linger_until = 0.0
-        self._awaited: tuple[object, ...] = ()
-        self._awaited_since = 0.0
-        #: TIMEOUT votes taken: (hand, step, silent seat) → the seats that voted
-        self.votes: dict[tuple[int, int, int], set[int]] = {}
-        self._voted: set[tuple[int, int, int]] = set()
-        #: when every other seat had sent its result (None: not yet)
-        self.others_done_at: float | None = None
+        #: the table's clocks and TIMEOUT votes (a part of the machine)
+        self.clocks = TableClocks(self)
+        #: the match as the table's game runs it (a part of the machine)
+        self.game_course = GameCourse(self)
+        #: the seats that are gone, and the clocks held for them (a part of the machine)
+        self.away_seats = AwaySeats(self)
         self._told_dealt = False
         #: figures for benchmarks: seconds from each hand's start until it was dealt,
         #: and the clock at the match's start and end
@@ -150,17 +174,70 @@ class Course(Clocks, GameCourse, ABC):
         self.remasks_audited = 0
         self.hand_started_at = self.match_started_at = self.match_ended_at = 0.0
 
-    @abstractmethod
-    def send(self, body: Body) -> None:
-        """Publish a message of this session."""
-
-    @abstractmethod
     def now(self) -> float:
-        """The clock."""
+        """The clock: the last time the machine was given (``receive`` or
+        ``handle_timer``)."""
+        return self._now
 
-    @abstractmethod
+    def send(self, body: Body) -> None:
+        """Publish ``body`` and take it through this machine's own queue (never a second
+        envelope of this seat's for one (hand, seq): :meth:`may_publish`)."""
+        if not self.may_publish(body):
+            return
+        self.outgoing.append(body)
+        self.queues.setdefault(self.me, deque()).append(body)
+
+    def may_publish(self, body: Body) -> bool:
+        """Whether ``body`` may go out: never an envelope of this seat's own at a
+        (hand, seq) where it published another one (:mod:`.signed`)."""
+        if self.seat is None or not body.envelopes:
+            return True
+        clash = self.signed.clash(body.envelopes, self.seat)
+        if clash is None:
+            return True
+        log.error("table %s: kept back a %s that would sign a second envelope at hand %d, "
+                  "seq %d", self.table, body.kind.name, *clash)
+        return False
+
+    def ignore(self, peer: str, reason: str) -> None:
+        """Log a dropped message and count it."""
+        self.ignored += 1
+        log.info("table %s: ignoring a message from %s: %s", self.table, peer, reason)
+
     def online(self, peer: str) -> bool:
-        """Whether a peer is connected."""
+        """Whether ``peer``'s presence says it is connected."""
+        return peer == self.me or peer in self.present
+
+    def standings(self) -> Standings:
+        """The game's standings as they are."""
+        return self.game_course.standings()
+
+    def scores(self) -> tuple[int, ...]:
+        """Per seat, the game's running score."""
+        return self.game_course.scores()
+
+    def watching_host(self) -> bool:
+        """This session is the host's watcher (it keeps the lobby, sits at no seat)."""
+        return self.seat is None and self.host is not None and self.host == self.me
+
+    def holding(self) -> bool:
+        """Whether the table holds its clocks for a seat that is away (:mod:`.away`)."""
+        return self.away_seats.holding()
+
+    @property
+    def away(self) -> dict[int, float]:
+        """The seats that are away, and since when (:attr:`AwaySeats.away`)."""
+        return self.away_seats.away
+
+    @property
+    def ballot(self) -> Ballot:
+        """The clocks' book of TIMEOUT votes and waits (:attr:`TableClocks.ballot`)."""
+        return self.clocks.ballot
+
+    @property
+    def votes(self) -> dict[VoteKey, set[int]]:
+        """The TIMEOUT votes counted here (:attr:`TableClocks.votes`)."""
+        return self.clocks.votes
 
     # --- telling ------------------------------------------------------------------------
 
@@ -168,6 +245,14 @@ class Course(Clocks, GameCourse, ABC):
         """Tell the local player, if any."""
         if self.plan is not None:
             self.events.append(Tell(event))
+
+    def tell_seats(self) -> None:
+        """Tell the player who sits where and who is connected."""
+        if self.roster is None or self.plan is None or self.seat is None:
+            return
+        seats = tuple(SeatInfo(i, s.name, s.kind, self.online(s.peer))
+                      for i, s in enumerate(self.roster.sitters))
+        self.tell(SeatsChanged(seats, self.seat))
 
     def keep(self, **fields: Any) -> None:
         """Keep ``fields`` in this seat's journal (written before what follows is
@@ -178,10 +263,6 @@ class Course(Clocks, GameCourse, ABC):
         """Write ``line`` on the spectator log, if the table keeps one."""
         if self.spectator is not None:
             self.events.append(Spectate(line))
-
-    def refuse(self, action: Any) -> None:
-        """Tell the player its answer was refused."""
-        self.tell(Notice(NoticeLevel.WARNING, f"refused: {action} is not a legal answer now"))
 
     def _wants_views(self) -> bool:
         """A seated player that takes a view after every move (a bot, which decides from
@@ -244,7 +325,7 @@ class Course(Clocks, GameCourse, ABC):
         """The lot is drawn: the match begins."""
         assert self.roster is not None
         self.game = self.roster.game
-        self.game_begin(dealer)
+        self.game_course.begin(dealer)
         self.spectate(dealer_line(dealer))
         self.phase = SessionPhase.MATCH
         self.new_hand()
@@ -253,14 +334,14 @@ class Course(Clocks, GameCourse, ABC):
         """Begin hand number ``hand_no`` with fresh keys."""
         assert self.match is not None and self.roster is not None and self.game is not None
         if self.game.exchanges is None:
-            self.hand = self.game_hand()  # type: ignore[assignment]
+            self.hand = self.game_course.hand()  # type: ignore[assignment]
             self._hand_begun()
             return
         m, r = self.match, self.roster
         identities = tuple(s.pubkey for s in r.sitters)
         self.hand = HandPlay(self.game, m, identities, self.seat, table_id=r.table_id,
                              hand=self.hand_no, identity=self.identity, entropy=self.entropy,
-                             now=self.now(), timeout=self._limit())
+                             now=self.now(), timeout=self.limit())
         self.spectate(hand_line(self.hand_no, m.deals_played + 1, self.hand.public))
         self._hand_begun()
 
@@ -275,7 +356,7 @@ class Course(Clocks, GameCourse, ABC):
         self.audits += 1
         self.remasks_audited += len(self.hand.fair.record.remasks)
         self.voids_in_row = 0
-        self.game_settle()
+        self.game_course.settle()
         self._next_hand()
 
     def _next_hand(self) -> None:
@@ -324,7 +405,7 @@ class Course(Clocks, GameCourse, ABC):
         self.blames.append(blame_line(blame, self.hand_no))
         self.last_blamed = blame.seat
         if not self.game.puts_out:
-            self.game_offence(blame)
+            self.game_course.offence(blame)
             if self.voids_in_row >= MAX_VOIDS:
                 self._close_hand()
                 self.finish(early=True)
@@ -333,7 +414,7 @@ class Course(Clocks, GameCourse, ABC):
             return
         self.game.put_out(self.match, blame.seat)
         reason = f"seat {blame.seat} is out of the match: {blame.check} ({blame.detail})"
-        self._deal_void(reason, f"failed: {blame}", blame.seat)
+        self.deal_void(reason, f"failed: {blame}", blame.seat)
         self._next_hand()
 
     def active(self) -> tuple[bool, ...]:
@@ -341,7 +422,7 @@ class Course(Clocks, GameCourse, ABC):
         assert self.match is not None and self.game is not None
         if self.game.puts_out:
             return self.game.dealt_in(self.match)
-        return (True,) * self._game_match().players
+        return (True,) * self.game_course.game_match().players
 
     def void(self, blame: Blame, *, announce: bool) -> None:
         """The hand is void without an offender put out (kept for a failing table)."""
@@ -353,7 +434,7 @@ class Course(Clocks, GameCourse, ABC):
         self.blames.append(blame_line(blame, self.hand_no))
         self.voids_in_row += 1
         self.last_blamed = blame.seat
-        self._deal_void(f"the hand is void: {blame}", f"not reached: {blame}", blame.seat)
+        self.deal_void(f"the hand is void: {blame}", f"not reached: {blame}", blame.seat)
         self._close_hand()
         self.hand_no += 1
         if self.voids_in_row >= MAX_VOIDS:
@@ -364,7 +445,7 @@ class Course(Clocks, GameCourse, ABC):
         else:
             self.new_hand()
 
-    def _deal_void(self, reason: str, audit: str, blamed: int) -> None:
+    def deal_void(self, reason: str, audit: str, blamed: int) -> None:
         assert self.match is not None
         lives = self.scores()
         zero = (0,) * len(lives)
@@ -398,8 +479,8 @@ class Course(Clocks, GameCourse, ABC):
         if puts_out:
             self.outcome = self._put_out_outcome(early, deals, reason)
         else:
-            self.outcome = self.game_outcome(self.table, deals, reason,
-                                             self.final_standings(early=early))
+            self.outcome = self.game_course.outcome(self.table, deals, reason,
+                                                    self.final_standings(early=early))
         winners, lives = self.outcome.winners, self.outcome.lives
         self.tell(Progress(Phase.MATCH_OVER))
         for line in match_ended_lines(self.outcome):
@@ -488,7 +569,7 @@ class Course(Clocks, GameCourse, ABC):
         """The seats still in the match."""
         return [seat for seat, playing in enumerate(self.active()) if playing]
 
-    def _limit(self) -> float:
+    def limit(self) -> float:
         """The table's time limit, the same for every seat (START; never a seat's claim)."""
         return self.roster.limit_s if self.roster is not None else self.timing.timeout_s
 

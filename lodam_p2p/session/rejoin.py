@@ -145,7 +145,6 @@ from lodam_p2p.session.resumestate import (
     read_state,
 )
 from lodam_p2p.session.returning import Returning
-from lodam_p2p.session.signed import SignedRecord
 from lodam_p2p.session.wire import Body, Msg
 
 __all__ = ["COUNTDOWN_EVERY", "MAX_RETURNS", "Rejoining", "TableGone"]
@@ -164,14 +163,12 @@ class Rejoining(Returning):
         process whose return it follows (see :meth:`rejoin_begin`). ``together``: the
         peers of every seat of this process, which come back together."""
         self.journal = journal or SeatJournal(None, "seat", self.table)
-        self.away, self._countdown_at = {}, {}
         self._rejoin_deadline = 0.0
         self.follow = follow
         self._back, self._votes, self._together = None, {}, tuple(together)
         self._returning, self._asked_back, self._pending, self._went_away = {}, {}, {}, {}
         self._answered_in: int | None = None
         self.returns = {}
-        self.signed = SignedRecord()
         kept = self.journal.entry.get("match") if self.journal.rejoining else None
         begun = kept.get("hand_no") if isinstance(kept, dict) else None
         if isinstance(begun, int) and not isinstance(begun, bool) and begun >= 0:
@@ -220,29 +217,16 @@ class Rejoining(Returning):
     def seat_gone(self, seat: int) -> None:
         """A seated peer's presence went away: hold the table for it (:mod:`.away`), and
         note that this machine saw it go (the first condition of its return)."""
-        super().seat_gone(seat)
+        self.away_seats.seat_gone(seat)
         if self.phase in (SessionPhase.MATCH, SessionPhase.GRACE) and seat != self.seat:
             self._went_away[seat] = self.hand_no
             self.answer_returns()
 
-    def check_timers(self, now: float) -> None:
+    def returns_due(self) -> None:
         """Answer a return that has become acceptable (a seat asking back that has
         missed its clock since), before this seat's own vote on that clock."""
         if self._pending and self.phase in (SessionPhase.MATCH, SessionPhase.GRACE):
             self.answer_returns()
-        super().check_timers(now)
-
-    def may_publish(self, body: Body) -> bool:
-        """Whether ``body`` may go out: never an envelope of this seat's own at a
-        (hand, seq) where it published another one (:mod:`.signed`)."""
-        if self.seat is None or not body.envelopes:
-            return True
-        clash = self.signed.clash(body.envelopes, self.seat)
-        if clash is None:
-            return True
-        log.error("table %s: kept back a %s that would sign a second envelope at hand %d, "
-                  "seq %d", self.table, body.kind.name, *clash)
-        return False
 
     # --- REJOIN and RESUME ---------------------------------------------------------
 
@@ -337,8 +321,7 @@ class Rejoining(Returning):
         hand, asked = self.hand, self._pending.get(seat, 0)
         if asked > self.hand_no:
             return f"it began hand {asked}, this seat is still in hand {self.hand_no}"
-        if hand is not None and any(key[0] == self.hand_no and key[2] == seat
-                                    for key in self._voted):
+        if hand is not None and self.clocks.voted_on(seat, self.hand_no):
             return "this seat has voted on its silence in this hand: the table decides"
         if seat not in self._went_away and not self._missed_clock(seat):
             return "it was never seen gone since the last hand it played through"
@@ -355,7 +338,7 @@ class Rejoining(Returning):
         and the peers would judge differently, so there the table's vote decides."""
         others = [s for s, playing in enumerate(self.active()) if playing
                   and s not in (seat, self.seat)]
-        return len(others) < 2 and self.overdue(seat, self.now())
+        return len(others) < 2 and self.clocks.overdue(seat, self.now())
 
     def _answer(self, seat: int) -> None:
         """Publish the RESUME of ``seat``'s return: the hand after this one, and the
@@ -424,9 +407,9 @@ class Rejoining(Returning):
         returning seat restores the same state). True if a deck was carried."""
         if self.game is None or self.roster is None or self.match is None:
             return False
-        if self.deck is None and self.game.reshuffles(self.match):
+        if self.game_course.deck is None and self.game.reshuffles(self.match):
             return False
-        self.deck = None
+        self.game_course.deck = None
         restored: Any = self.game.restore_match(self.roster.options, len(self.roster.sitters),
                                                 self.game.match_state(self.match))
         self.match = restored

@@ -12,8 +12,7 @@ from typing import Any
 
 from lodam_p2p.games import DEFAULT_GAME, Game
 from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress
-from lodam_p2p.session.away import AwaySeats
-from lodam_p2p.session.course import MAX_VOIDS, SessionPhase
+from lodam_p2p.session.course import MAX_VOIDS, Course, SessionPhase
 from lodam_p2p.session.journal import SeatJournal, check_snapshot, contradiction, match_from
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.log import match_ended_lines
@@ -28,14 +27,13 @@ from lodam_p2p.session.resumestate import (
     return_counts,
     snapshot_of,
 )
-from lodam_p2p.session.signed import SignedRecord
 from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.tableplan import MatchOutcome
 
 log = logging.getLogger("lodam_p2p.session")
 
 
-class Returning(AwaySeats):
+class Returning(Course):
     """The part of a session that comes back to a table from its journal."""
 
     me: str
@@ -59,8 +57,6 @@ class Returning(AwaySeats):
     _went_away: dict[int, int]
     #: per seat, the returns the table took this match (:data:`MAX_RETURNS`)
     returns: dict[int, int]
-    #: what this seat has signed, and the last hand it began (:mod:`.signed`)
-    signed: SignedRecord
 
     def rejoin_begin(self) -> Roster:
         """Sit down again from the journal: roster and seat back, REJOIN sent.
@@ -215,7 +211,7 @@ class Returning(AwaySeats):
     def _after_return(self, seat: int, count: int) -> None:
         """Go on after ``seat``'s ``count``-th return (``hand_no`` is the next hand)."""
         if count > MAX_RETURNS:
-            self.away.pop(seat, None)
+            self.away_seats.away.pop(seat, None)
             self.last_blamed = seat
             self.blames.append(f"seat {seat}: left: came back more than {MAX_RETURNS} "
                                f"times (hand {self.hand_no - 1})")
@@ -234,21 +230,9 @@ class Returning(AwaySeats):
         assert self.roster is not None
         return self.roster.game
 
-    def tell_seats(self) -> None:
-        """Tell the player the seats (the session says how)."""
-
-    def timer(self) -> float | None:
-        """A returning seat's wait, else the session's other deadlines."""
-        if self.phase is SessionPhase.REJOIN:
-            return self._rejoin_deadline
-        return super().timer()
-
-    def check_timers(self, now: float) -> None:
-        """A returning seat's own wait, else the session's other clocks."""
-        if self.phase is SessionPhase.REJOIN:
-            self.rejoin_timer(now)
-        else:
-            super().check_timers(now)
+    def rejoin_due(self) -> float | None:
+        """A returning seat's wait (None: it is not returning)."""
+        return self._rejoin_deadline if self.phase is SessionPhase.REJOIN else None
 
     # --- a host that only watched ----------------------------------------------------
 

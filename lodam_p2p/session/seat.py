@@ -32,7 +32,6 @@ broker, a START without this seat (:class:`SessionError`) or a table gone
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Callable, Sequence
 
 from lodam_p2p.fairdeal import Blame, LocalProtocolError, RemoteProtocolError
@@ -57,6 +56,7 @@ from lodam_p2p.session.link import (
 from lodam_p2p.session.lobby import HostDesk
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.rejoin import TableGone
+from lodam_p2p.session.seating import Seating
 from lodam_p2p.session.wire import BadMessage, Body, Msg
 from lodam_p2p.tableplan import SeatPlan
 
@@ -64,7 +64,7 @@ __all__ = ["Decided", "SessionError", "TableMachine"]
 
 log = logging.getLogger("lodam_p2p.session")
 
-class TableMachine(Asking):
+class TableMachine(Seating):
     """One peer at a table, as a machine: see the module docstring."""
 
     def __init__(self, place: Place, *, plan: SeatPlan | None, entropy: Entropy,
@@ -75,12 +75,8 @@ class TableMachine(Asking):
         super().__init__(place.table, plan, place.identity, entropy=entropy,
                          timing=timing or Timing(), spectator=spectator, desk=desk, host=host)
         self.me = place.peer
-        self.queues: dict[str, deque[Body]] = {}
-        #: the peers whose presence says they are connected
-        self.present: set[str] = set()
-        self._now = 0.0
-        #: messages dropped here (the link counts those it dropped itself)
-        self.ignored = 0
+        #: the local player's part: asked once per step, its answers taken
+        self.asking = Asking(self)
         #: messages whose handler failed in a way it did not foresee (logged, dropped)
         self.unexpected = 0
         #: let such a failure out instead (fuzzing and tests look for them this way)
@@ -119,9 +115,10 @@ class TableMachine(Asking):
         self._now = now
         self._guard(self._step)
 
-    def now(self) -> float:
-        """The clock: the last time :meth:`receive` or :meth:`handle_timer` was given."""
-        return self._now
+    def ask_again(self) -> None:
+        """Ask the player again for the step awaited (its last answer was lost)."""
+        self.asking.asked = None
+        self.asking.maybe_ask()
 
     @property
     def done(self) -> bool:
@@ -131,6 +128,33 @@ class TableMachine(Asking):
     def _step(self) -> None:
         self._advance()
         self.check_timers(self._now)
+
+    def timer(self) -> float | None:
+        """When :meth:`check_timers` next has something to do (None: only something that
+        arrives can move the machine). Early is harmless (nothing is due yet, and the
+        next call says when); late is not, so every wait of :meth:`check_timers` is here:
+        a returning seat's wait, else the clocks' and the away seats' deadlines, and the
+        next ask for a seat."""
+        rejoin = self.rejoin_due()
+        due: list[float | None] = [rejoin] if rejoin is not None else [
+            self.clocks.timer(), *self.away_seats.deadlines()]
+        due.append(self.asking_due())
+        return min((d for d in due if d is not None), default=None)
+
+    def check_timers(self, now: float) -> None:
+        """Blame whoever is late; end the waits that have run out. A seat asks again for
+        a seat; a coordinator answers a return that has become acceptable before its own
+        vote on that seat's clock; a returning seat gives up once its wait is over; the
+        hand's clocks are held while the table holds for an away seat (its waits still
+        followed: a seat that becomes awaited while away is timed from then)."""
+        self.ask_seat_again(now)
+        self.returns_due()
+        if self.phase is SessionPhase.REJOIN:
+            self.rejoin_timer(now)
+        elif not (self.phase is SessionPhase.MATCH and self.away_seats.hold_for_away(now)):
+            self.clocks.check_timers(now)
+        elif self.phase is SessionPhase.MATCH and self.hand is not None:
+            self.clocks.track_awaited(now)
 
     def _guard(self, work: Callable[..., None], *args: object) -> None:
         """Run one piece of work; a bug reached through peer input (or the local player)
@@ -144,14 +168,6 @@ class TableMachine(Asking):
                 raise
             self.unexpected += 1
             log.exception("table %s: unexpected failure, going on", self.table)
-
-    def send(self, body: Body) -> None:
-        """Publish ``body`` and take it through this machine's own queue (never a second
-        envelope of this seat's for one (hand, seq): :meth:`may_publish`)."""
-        if not self.may_publish(body):
-            return
-        self.outgoing.append(body)
-        self.queues.setdefault(self.me, deque()).append(body)
 
     # --- intake -------------------------------------------------------------------------
 
@@ -175,7 +191,7 @@ class TableMachine(Asking):
         elif isinstance(item, LobbySeen):
             self.lobby_seen(item.announcement)
         elif isinstance(item, Decided):
-            self._decided(item)
+            self.asking.decided(item)
         elif isinstance(item, OwnWillSeen):
             self.own_will_seen()
         elif isinstance(item, HeardFrom):
@@ -184,11 +200,6 @@ class TableMachine(Asking):
             self._stream_fault(item)
         elif isinstance(item, LinkDown):
             raise SessionError(f"lost the broker: {item.reason}")
-
-    def ignore(self, peer: str, reason: str) -> None:
-        """Log a dropped message and count it."""
-        self.ignored += 1
-        log.info("table %s: ignoring a message from %s: %s", self.table, peer, reason)
 
     def _presence(self, seen: PresenceSeen) -> None:
         if seen.online:
@@ -205,7 +216,7 @@ class TableMachine(Asking):
         if seat is not None:
             self.tell_seats()
             if seen.online:
-                self.seat_back(seat)
+                self.away_seats.seat_back(seat)
                 self.came_back(seen.peer)
             else:
                 self.seat_gone(seat)
@@ -215,8 +226,8 @@ class TableMachine(Asking):
         for as away whose signed frame came since is back; only the table's checked
         timeout puts a silent seat out."""
         seat = self.roster.seat_of(peer) if self.roster is not None else None
-        if seat is not None and seat in self.away:
-            self.seat_back(seat)
+        if seat is not None and seat in self.away_seats.away:
+            self.away_seats.seat_back(seat)
 
     def _stream_fault(self, seen: StreamFaultSeen) -> None:
         """A broker fault is told, never blamed on a seat; a seated peer's fork (two
@@ -230,10 +241,6 @@ class TableMachine(Asking):
         if (self.phase is SessionPhase.MATCH and self.hand is not None
                 and self.active()[seat] and seat != self.seat):
             self.offence(Blame(seat, "equivocation", fault.detail[:120]), fault.evidence)
-
-    def online(self, peer: str) -> bool:
-        """Whether ``peer``'s presence says it is connected."""
-        return peer == self.me or peer in self.present
 
     # --- routing ------------------------------------------------------------------------
 
@@ -336,14 +343,14 @@ class TableMachine(Asking):
 
     def _result(self, peer: str, body: Body) -> None:
         self.results[peer] = body.args
-        self.others_done(self.now())
+        self.clocks.others_done(self.now())
 
     def _timeout(self, seat: int, body: Body) -> None:
         """A TIMEOUT vote: in the lot (hand 0), or at a step of the hand."""
         if body.hand == 0:
-            self.lot_vote(seat, body)
+            self.clocks.lot_vote(seat, body)
         else:
-            self.timeout_vote(seat, body)
+            self.clocks.timeout_vote(seat, body)
 
     # --- hands --------------------------------------------------------------------------
 
@@ -426,7 +433,7 @@ class TableMachine(Asking):
         if self.phase is SessionPhase.MATCH and self.hand is not None:
             self.drain_hand()
             self.tell_applied()
-            self._maybe_ask()
+            self.asking.maybe_ask()
             if self.hand is not None and self.hand.audited:
                 self.settle()
         return len(self.outgoing) > before

@@ -30,7 +30,6 @@ signed announcement, or the START from its signed stream, is the evidence).
 
 from __future__ import annotations
 
-from abc import abstractmethod
 from typing import Any
 
 from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress, SeatInfo, SeatsChanged
@@ -79,10 +78,6 @@ class Seating(Rejoining):
         self._others: set[str] = set()
         #: the first START each peer other than the host sent (see :meth:`stray_roster`)
         self._stray_starts: dict[str, Body] = {}
-
-    @abstractmethod
-    def ignore(self, peer: str, reason: str) -> None:
-        """Log a dropped message and count it."""
 
     def announce(self) -> None:
         """Publish the desk's announcement (retained), signed by this host's key."""
@@ -211,18 +206,12 @@ class Seating(Rejoining):
             return None
         return self.asked_at + ASK_AGAIN_S
 
-    def timer(self) -> float | None:
-        """The next ask for a seat, else the session's other deadlines."""
-        due, ask = super().timer(), self.asking_due()
-        return ask if due is None else due if ask is None else min(due, ask)
-
-    def check_timers(self, now: float) -> None:
-        """Ask again for a seat the host has not given yet; then the other clocks."""
+    def ask_seat_again(self, now: float) -> None:
+        """Ask again for a seat the host has not given yet, when it is time."""
         ask = self.asking_due()
         if ask is not None and now >= ask:
             self.ask_for_seat("the table is full, waiting for a seat to free" if self.full_seen
                               else "no answer from the host yet")
-        super().check_timers(now)
 
     def take_seats(self, body: Body) -> None:
         """The host's seat list: tell the player where it sits (and its name here), or
@@ -272,14 +261,6 @@ class Seating(Rejoining):
         self.tell(Progress(Phase.DRAWING, detail="drawing the first dealer by lot"))
         if seat is not None:
             self.send(Body(Msg.LOT_COMMIT, args=(self.lot.my_commitment(),)))
-
-    def tell_seats(self) -> None:
-        """Tell the player who sits where and who is connected."""
-        if self.roster is None or self.plan is None or self.seat is None:
-            return
-        seats = tuple(SeatInfo(i, s.name, s.kind, self.online(s.peer))
-                      for i, s in enumerate(self.roster.sitters))
-        self.tell(SeatsChanged(seats, self.seat))
 
     # --- the lot ------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ class Revoker:
 
 def cheating(machine: TableMachine) -> None:
     """Patch ``machine`` so that its player's answers are sent unchecked."""
-    honest = machine._decided
+    honest = machine.asking.decided
 
     def decided(item: Decided) -> None:
         hand = machine.hand
@@ -40,4 +40,4 @@ def cheating(machine: TableMachine) -> None:
             return
         honest(item)
 
-    machine._decided = decided  # type: ignore[method-assign]
+    machine.asking.decided = decided  # type: ignore[method-assign]

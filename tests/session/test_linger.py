@@ -108,8 +108,8 @@ def test_a_seat_every_result_puts_out_ends_at_once() -> None:
     router.play_out()
     assert all(m.done for m in table)
     assert all(m.blames[0].startswith("seat 1: timeout:") for m in table if m is not lost)
-    vote = lost.others_done_at
-    assert vote is not None and lost.put_out_by_all()
+    vote = lost.clocks.others_done_at
+    assert vote is not None and lost.clocks.put_out_by_all()
     assert router.now == vote  # the seat put out waited for nothing after the results
 
 
@@ -129,7 +129,7 @@ def test_a_seat_that_voted_sleeps_until_something_comes() -> None:
     assert due is not None
     router.now = due
     router.settle()
-    assert lost._voted and not lost.done  # it voted, and nothing came back
+    assert lost.clocks.voted and not lost.done  # it voted, and nothing came back
     after = lost.timer()
     assert after is None or after > router.now
 
@@ -150,6 +150,6 @@ def test_a_seat_that_voted_in_the_lot_sleeps_too() -> None:
     assert due is not None
     router.now = due
     router.settle()
-    assert lost._voted and lost.phase is SessionPhase.LOT
+    assert lost.clocks.voted and lost.phase is SessionPhase.LOT
     after = lost.timer()
     assert after is None or after > router.now

@@ -92,7 +92,7 @@ def test_a_decision_is_an_event_and_comes_back_through_receive() -> None:
     seat = waiting[0]
     assert seat.hand is not None
     view, step, sent = seat.hand.view(), seat.hand.step, len(router.sent[seat.me])
-    seat._asked = None  # ask again, and keep the event this time
+    seat.asking.asked = None  # ask again, and keep the event this time
     seat.handle_timer(router.now)
     event = seat.events.pop()
     assert event == AskPlayer(seat.hand_no, step, view) and seat.events == []
