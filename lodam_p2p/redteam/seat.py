@@ -46,6 +46,10 @@ FAKE_CONN = 1_000_000
 class Cheat(TableMachine):
     """A table machine that cheats in the way its ``attack`` says (module docstring)."""
 
+    #: the hand under way: the attacks read their own hand's insides (a Lodam hand's
+    #: pack and holdings), beyond what the machine needs of it (HandMachine)
+    hand: Any
+
     def __init__(self, *args: Any, attack: Attack, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.attack = attack

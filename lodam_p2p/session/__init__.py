@@ -11,11 +11,14 @@ The table drivers (:mod:`.table`) have the shape every client uses:
 Module map: :mod:`.wire` (signed frames and message bodies), :mod:`.link` (one peer's
 connection), :mod:`.lobby` (seating), :mod:`.lot` (the first dealer), :mod:`.handplay`
 (one hand: rules + fair deal), :mod:`.audit` (the rules replay at the end of a hand),
-:mod:`.course` (hands, voids, the end), :mod:`.rejoin` (seats away and coming back),
-:mod:`.journal` (a seat's crash-safe journal), :mod:`.seating` (lobby and lot at a
-seat), :mod:`.asking` (the local player), :mod:`.seat` (the table machine, with no I/O),
-:mod:`.effects` (what the machine and its runner say to each other), :mod:`.runner` (the
-asyncio loop around a machine, and :class:`Session`), :mod:`.log` (the spectator log).
+:mod:`.seat` (the table machine, with no I/O), built on :mod:`.course` (hands, voids,
+the end) and :mod:`.rejoin` with :mod:`.returning` (seats coming back), and owning its
+parts: :mod:`.seating` (lobby and lot at a seat), :mod:`.clocks` (time limits and
+TIMEOUT votes), :mod:`.away` (seats that are gone), :mod:`.gamecourse` (the game's side
+of the course), :mod:`.asking` (the local player); :mod:`.phases` (where a machine is,
+how long it waits), :mod:`.journal` (a seat's crash-safe journal), :mod:`.effects` (what
+the machine and its runner say to each other), :mod:`.runner` (the asyncio loop around a
+machine, and :class:`Session`), :mod:`.log` (the spectator log).
 """
 
 from lodam_p2p.session.course import Timing

@@ -12,10 +12,11 @@ taken. Pure: the machine never waits for the player.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from lodam_p2p.player import Notice, NoticeLevel, TableEvent
 from lodam_p2p.session.effects import AskPlayer, Decided, Event
+from lodam_p2p.session.handmachine import HandMachine
 from lodam_p2p.session.wire import Body
 from lodam_p2p.tableplan import SeatPlan
 
@@ -27,37 +28,14 @@ class AskingTable(Protocol):
     """What the player's part reads and calls on the table machine that owns it."""
 
     events: list[Event]
+    plan: SeatPlan | None
+    hand: HandMachine | None  #: the hand under way (None between hands)
+    hand_no: int
 
-    @property
-    def plan(self) -> SeatPlan | None:
-        """The seat's plan (None: a watcher, nobody to ask)."""
-        ...
-
-    @property
-    def hand(self) -> Any:
-        """The hand under way."""
-        ...
-
-    @property
-    def hand_no(self) -> int:
-        """The number of the hand under way."""
-        ...
-
-    def now(self) -> float:
-        """The machine's clock."""
-        ...
-
-    def tell(self, event: TableEvent) -> None:
-        """Tell the local player."""
-        ...
-
-    def drain_hand(self) -> None:
-        """Send what the hand produced."""
-        ...
-
-    def send(self, body: Body) -> None:
-        """Publish a body of this seat."""
-        ...
+    def now(self) -> float: ...
+    def tell(self, event: TableEvent) -> None: ...
+    def drain_hand(self) -> None: ...
+    def send(self, body: Body) -> None: ...
 
 
 class Asking:

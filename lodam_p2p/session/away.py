@@ -22,8 +22,9 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress, TableEvent
-from lodam_p2p.session.clocks import SessionPhase, TableClocks, Timing
+from lodam_p2p.session.clocks import TableClocks
 from lodam_p2p.session.lobby import Roster
+from lodam_p2p.session.phases import SessionPhase, Timing
 
 #: How often the countdown of an away seat is repeated to the player, in seconds.
 COUNTDOWN_EVERY = 10.0
@@ -36,75 +37,22 @@ class AwayTable(Protocol):
     """What the away seats' part reads and calls on the table machine that owns it."""
 
     last_blamed: int | None
+    phase: SessionPhase
+    timing: Timing
+    seat: int | None
+    roster: Roster | None
+    results: dict[str, tuple[Any, ...]]
+    match: Any
+    hand_no: int
+    blames: list[str]
+    clocks: TableClocks
 
-    @property
-    def phase(self) -> SessionPhase:
-        """Where the machine is."""
-        ...
-
-    @property
-    def timing(self) -> Timing:
-        """How long the machine waits for what."""
-        ...
-
-    @property
-    def seat(self) -> int | None:
-        """This peer's seat (None: it watches)."""
-        ...
-
-    @property
-    def roster(self) -> Roster | None:
-        """The seated table."""
-        ...
-
-    @property
-    def results(self) -> dict[str, tuple[Any, ...]]:
-        """The results heard, by peer."""
-        ...
-
-    @property
-    def match(self) -> Any:
-        """The game's match (None until the lot is drawn)."""
-        ...
-
-    @property
-    def hand_no(self) -> int:
-        """The number of the hand under way."""
-        ...
-
-    @property
-    def blames(self) -> list[str]:
-        """The blame lines of the match."""
-        ...
-
-    @property
-    def clocks(self) -> TableClocks:
-        """The table's clocks and votes."""
-        ...
-
-    def active(self) -> tuple[bool, ...]:
-        """Per seat, whether it still plays."""
-        ...
-
-    def limit(self) -> float:
-        """The table's time limit."""
-        ...
-
-    def now(self) -> float:
-        """The machine's clock."""
-        ...
-
-    def finish(self, *, early: bool) -> None:
-        """The match is over."""
-        ...
-
-    def tell(self, event: TableEvent) -> None:
-        """Tell the local player."""
-        ...
-
-    def spectate(self, line: str) -> None:
-        """Write a line of the spectator log."""
-        ...
+    def active(self) -> tuple[bool, ...]: ...
+    def limit(self) -> float: ...
+    def now(self) -> float: ...
+    def finish(self, *, early: bool) -> None: ...
+    def tell(self, event: TableEvent) -> None: ...
+    def spectate(self, line: str) -> None: ...
 
 
 class AwaySeats:

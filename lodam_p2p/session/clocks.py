@@ -26,16 +26,15 @@ lobby, a blamed seat's grace and the linger after the result have their own wait
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum
 from typing import Any, Protocol
 
 from lodam_p2p.fairdeal import Blame
 from lodam_p2p.fairdeal import Phase as FairPhase
 from lodam_p2p.session.ballot import Ballot, VoteKey
-from lodam_p2p.session.gamehand import GameHand
+from lodam_p2p.session.handmachine import HandMachine
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.lot import Lot
+from lodam_p2p.session.phases import SessionPhase, Timing
 from lodam_p2p.session.verdict import draw_reason
 from lodam_p2p.session.wire import Body, Msg
 
@@ -43,37 +42,15 @@ from lodam_p2p.session.wire import Body, Msg
 HOLDER = 255
 
 
-class SessionPhase(Enum):
-    """Where a session is."""
-
-    LOBBY = "lobby"  #: waiting for the table to fill
-    LOT = "lot"  #: drawing the first dealer
-    MATCH = "match"  #: playing hands
-    GRACE = "grace"  #: a blamed seat is away; waiting for it to come back
-    REJOIN = "rejoin"  #: this seat is back after a restart; waiting for RESUME (.rejoin)
-    LINGER = "linger"  #: result sent; answering resends until everyone has sent theirs
-    DONE = "done"
-
-
-@dataclass(frozen=True, slots=True)
-class Timing:
-    """How long a session waits for what."""
-
-    timeout_s: float = 30.0  #: a protocol step or a decision (a host puts it in START)
-    person_s: float = 300.0  #: the table's limit instead, when its host seats a person
-    grace_s: float = 60.0  #: a blamed, disconnected seat's time to come back
-    linger_s: float = 5.0  #: after the result, time to answer resends (then up to the
-    #: time of a protocol step more while a connected seat has not sent its result)
-    lobby_s: float | None = None  #: time for the table to fill (None: no limit)
-    heartbeat_s: float = 1.0  #: stream heartbeats (a lost last message is noticed by then)
-    retry_s: float = 0.5  #: resend requests are repeated this often
-
-
 class ClockTable(Protocol):
     """What the clocks read and call on the table machine that owns them."""
 
     phase: SessionPhase
     timing: Timing
+    roster: Roster | None
+    lot: Lot | None
+    hand: HandMachine | None  #: the hand under way (None between hands)
+    match: Any  #: the game's match (None until the lot is drawn)
     seat: int | None
     host: str | None
     hand_no: int
@@ -85,78 +62,20 @@ class ClockTable(Protocol):
     grace_until: float
     linger_until: float
 
-    @property
-    def roster(self) -> Roster | None:
-        """The seated table (None before START)."""
-        ...
-
-    @property
-    def lot(self) -> Lot | None:
-        """The lot for the first dealer (None outside it)."""
-        ...
-
-    @property
-    def hand(self) -> Any:
-        """The hand under way (None between hands)."""
-        ...
-
-    @property
-    def match(self) -> Any:
-        """The game's match (None until the lot is drawn)."""
-        ...
-
-    def now(self) -> float:
-        """The machine's clock."""
-        ...
-
-    def limit(self) -> float:
-        """The table's time limit."""
-        ...
-
-    def send(self, body: Body) -> None:
-        """Publish a body of this seat."""
-        ...
-
-    def online(self, peer: str) -> bool:
-        """Whether ``peer`` is connected."""
-        ...
-
-    def watching_host(self) -> bool:
-        """Whether the machine is the host's watcher."""
-        ...
-
-    def active(self) -> tuple[bool, ...]:
-        """Per seat, whether it still plays."""
-        ...
-
-    def holding(self) -> bool:
-        """Whether the table holds its clocks for a seat that is away."""
-        ...
-
+    def now(self) -> float: ...
+    def limit(self) -> float: ...
+    def send(self, body: Body) -> None: ...
+    def online(self, peer: str) -> bool: ...
+    def watching_host(self) -> bool: ...
+    def active(self) -> tuple[bool, ...]: ...
+    def holding(self) -> bool: ...
     def offence(self, blame: Blame, evidence: tuple[bytes, ...] = (), *,
-                announce: bool = True) -> None:
-        """A proven offence: the offender is out (or pays), the hand is void."""
-        ...
-
-    def finish(self, *, early: bool) -> None:
-        """The match is over."""
-        ...
-
-    def end_in_draw(self) -> None:
-        """The match ends as a draw among the seats still playing."""
-        ...
-
-    def deal_void(self, reason: str, audit: str, blamed: int) -> None:
-        """Tell the player and the log that the deal is void."""
-        ...
-
-    def drain_hand(self) -> None:
-        """Send what the hand produced."""
-        ...
-
-    def spectate(self, line: str) -> None:
-        """Write a line of the spectator log."""
-        ...
+                announce: bool = True) -> None: ...
+    def finish(self, *, early: bool) -> None: ...
+    def end_in_draw(self) -> None: ...
+    def deal_void(self, reason: str, audit: str, blamed: int) -> None: ...
+    def drain_hand(self) -> None: ...
+    def spectate(self, line: str) -> None: ...
 
 
 class TableClocks:
@@ -278,7 +197,7 @@ class TableClocks:
         seat but one has voted so, the table's seats open their secrets."""
         t = self.table
         hand = t.hand
-        if not isinstance(hand, GameHand):
+        if hand is None:
             return
         if len(voters) >= sum(active) - 1 and step not in hand.silenced:
             hand.silence(step, t.now())
@@ -337,7 +256,7 @@ class TableClocks:
             waiting = hand.fair.awaited()
             if waiting:
                 seats.update(waiting[0])
-        if isinstance(hand, GameHand) and hand.holder_turn() is not None:
+        if hand.holder_turn() is not None:
             seats.add(HOLDER)
         return seats
 

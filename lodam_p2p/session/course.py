@@ -1,8 +1,10 @@
 """The course of a match at one session: hands begun, settled, voided, and the end.
 
-:class:`Course` is the part of a :class:`~lodam_p2p.session.seat.Session` that knows the
-match, always through the table's :class:`~lodam_p2p.games.Game`: it starts each hand
-with fresh keys (:class:`~lodam_p2p.session.handplay.HandPlay` for a game whose actions
+:class:`Course` is the base of the table machine
+(:class:`~lodam_p2p.session.seat.TableMachine`) that knows the match, and owns the
+machine's parts (:mod:`.clocks`, :mod:`.gamecourse`, :mod:`.away`). It knows the match
+always through the table's :class:`~lodam_p2p.games.Game`: it starts each hand with
+fresh keys (:class:`~lodam_p2p.session.handplay.HandPlay` for a game whose actions
 pass cards face down, :class:`~lodam_p2p.session.gamehand.GameHand` for the others),
 settles it when the audit passes (:meth:`Game.finish_deal
 <lodam_p2p.games.Game.finish_deal>` on the replayed deal, for every game), and
@@ -43,7 +45,6 @@ they travel in the signed RESULT.
 from __future__ import annotations
 
 import logging
-import re
 from collections import deque
 from typing import Any
 
@@ -66,10 +67,11 @@ from lodam_p2p.player import (
 from lodam_p2p.session.audit import RULES_OFFENCES
 from lodam_p2p.session.away import AwaySeats
 from lodam_p2p.session.ballot import Ballot, VoteKey
-from lodam_p2p.session.clocks import SessionPhase, TableClocks, Timing
+from lodam_p2p.session.clocks import TableClocks
 from lodam_p2p.session.effects import Event, Keep, Spectate, Tell, TranscriptReady
 from lodam_p2p.session.gamecourse import GameCourse
 from lodam_p2p.session.gamehand import GameHand
+from lodam_p2p.session.handmachine import HandMachine
 from lodam_p2p.session.handplay import HandPlay
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.lobby import Roster
@@ -82,12 +84,19 @@ from lodam_p2p.session.log import (
     match_ended_lines,
 )
 from lodam_p2p.session.lot import Lot
+from lodam_p2p.session.phases import SessionPhase, Timing
 from lodam_p2p.session.signed import SignedRecord
-from lodam_p2p.session.verdict import early_reason, expelled_reason
+from lodam_p2p.session.verdict import (
+    FALSE_HOST,
+    LEFT,
+    departed_seats,
+    early_reason,
+    expelled_reason,
+)
 from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
-__all__ = ["MAX_VOIDS", "Course", "SessionPhase", "Timing", "blame_line"]
+__all__ = ["FALSE_HOST", "LEFT", "MAX_VOIDS", "Course", "SessionPhase", "Timing", "blame_line"]
 
 log = logging.getLogger("lodam_p2p.session")
 
@@ -100,16 +109,6 @@ _AUDIT_CHECKS = frozenset({"audit-key", "shuffle", "shuffle-commitment", "remask
                            "remask-commitment", "transfer"})
 #: Checks a proof of shuffle fails as it arrives (also the audit's, once seats opened).
 _PROVEN = frozenset({"shuffle", "remask"})
-#: A blame line's seat and check, and its hand (:func:`blame_line`).
-_BLAMED = re.compile(r"seat (\d+): ([\w-]+):")
-_HAND = re.compile(r"\(hand (\d+)\)$")
-#: The check of the blame a seat gone past its grace time earns.
-LEFT = "left"
-#: The check of the blame a seated peer earns by signing a START for a table it does not
-#: host. The START came on the peer's own stream, which every seat hears whole, so every
-#: seat blames it alike; the seat plays on (when the START reached each seat differs, so
-#: no seat could put it out at the same step) but ends below every seat that did not.
-FALSE_HOST = "false-host"
 #: Why a match ended as a draw (:meth:`Course.end_in_draw`).
 DRAW_REASON = "the match ends as a draw among the seats still playing"
 
@@ -135,7 +134,8 @@ class Course:
         self.lot: Lot | None = None
         #: the game's match (None until the lot is drawn)
         self.match: Any = None
-        self.hand: HandPlay | None = None
+        #: the hand under way (None between hands), Lodam's or another game's
+        self.hand: HandMachine | None = None
         #: the table's game, from the match's start on
         self.game: Game | None = None
         self.hand_no = 1
@@ -334,7 +334,7 @@ class Course:
         """Begin hand number ``hand_no`` with fresh keys."""
         assert self.match is not None and self.roster is not None and self.game is not None
         if self.game.exchanges is None:
-            self.hand = self.game_course.hand()  # type: ignore[assignment]
+            self.hand = self.game_course.hand()
             self._hand_begun()
             return
         m, r = self.match, self.roster
@@ -521,44 +521,17 @@ class Course:
                                                 draw=self.drawn)
 
     def departed(self, *, early: bool) -> list[int]:
-        """The seats that left the match or were put out of it, the earliest first.
-
-        A seat left when it was blamed as gone past its grace time (``left``), put out
-        of the match on evidence (a game that :attr:`puts_out
-        <lodam_p2p.games.Game.puts_out>`: blamed, and dealt in no more), and — when the
-        match ends early — when its absence ended it: the seat the table waited for
-        past its grace time, and every seat proven at fault in the run of void hands
-        that ended the match; and a seat that signed a START for a table it does not
-        host (``false-host``). A seat left at its last blame line: the blames are the
-        match's clock, the same at every honest peer."""
+        """The seats that left the match or were put out of it, the earliest first
+        (:func:`~.verdict.departed_seats`, from the blames: the match's clock, the same
+        at every honest peer)."""
         if self.match is None or self.game is None:
             return []
-        dealt = self.active()
-        named = [_blamed(line) for line in self.blames]
-        gone = {seat for seat, check, _ in named
-                if seat is not None and 0 <= seat < len(dealt)
-                and (check in (LEFT, FALSE_HOST) or (self.game.puts_out and not dealt[seat]))}
-        if early and not self.drawn:
-            gone |= self._ended_by(named)
-        last = {seat: at for at, (seat, _, _) in enumerate(named) if seat is not None}
-        # a false host counts as the earliest to leave, whatever step its START reached
-        # this seat at: that step differs from seat to seat, the standings must not
-        false = {seat for seat, check, _ in named if check == FALSE_HOST}
-        return sorted((seat for seat in gone if 0 <= seat < len(dealt)),
-                      key=lambda seat: (seat not in false, last.get(seat, len(named)), seat))
-
-    def _ended_by(self, named: list[tuple[int | None, str, int]]) -> set[int]:
-        """The seats whose absence ended the match early: the one the table waited for
-        past its grace time, or those blamed in the run of void hands that ended it (a
-        hand void without blame — a seat's return — names nobody; the run's first hand
-        is counted from the hand now, which may be one past the last void: the hand
-        before the run passed its audit and names nobody either)."""
-        if self.phase is SessionPhase.GRACE and self.last_blamed is not None:
-            return {self.last_blamed}
-        if self.voids_in_row >= MAX_VOIDS:
-            first = self.hand_no - self.voids_in_row
-            return {seat for seat, _, hand in named if seat is not None and hand >= first}
-        return set()
+        grace = self.phase is SessionPhase.GRACE
+        return departed_seats(self.blames, self.active(), puts_out=self.game.puts_out,
+                              ended_early=early and not self.drawn,
+                              waited_for=self.last_blamed if grace else None,
+                              voids=self.voids_in_row if self.voids_in_row >= MAX_VOIDS
+                              else 0, hand_no=self.hand_no)
 
     def _early_reason(self) -> str:
         return early_reason(seated=self.roster is not None, started=self.match is not None,
@@ -577,11 +550,3 @@ class Course:
 def blame_line(blame: Blame, hand: int) -> str:
     """The result's line for ``blame``: ``seat N: check: detail (hand H)``."""
     return f"seat {blame.seat}: {blame.check}: {blame.detail} (hand {hand})"
-
-
-def _blamed(line: str) -> tuple[int | None, str, int]:
-    """The seat, the check and the hand a blame line names (None, "": not a blame line;
-    hand 0: it names none)."""
-    found, hand = _BLAMED.match(line), _HAND.search(line)
-    number = int(hand.group(1)) if hand else 0
-    return (int(found.group(1)), found.group(2), number) if found else (None, "", number)

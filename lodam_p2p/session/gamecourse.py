@@ -26,6 +26,7 @@ from lodam_p2p.fairdeal import Blame, Hand, Phase
 from lodam_p2p.games import Game, GameMatch, Standings
 from lodam_p2p.player import DealEnded, MatchEnded, Notice, NoticeLevel, TableEvent
 from lodam_p2p.session.gamehand import GameHand
+from lodam_p2p.session.handmachine import HandMachine
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.log import deal_ended_line
@@ -39,67 +40,20 @@ class GameTable(Protocol):
     voids_in_row: int
     #: the hand machine this session deals with (a test seats a cheating one)
     hand_type: type[GameHand]
+    game: Game | None
+    hand: HandMachine | None  #: the hand under way (None between hands)
+    roster: Roster | None
+    seat: int | None
+    identity: Ed25519PrivateKey
+    entropy: Entropy
+    hand_no: int
+    audits: int
+    blames: list[str]
 
-    @property
-    def game(self) -> Game | None:
-        """The table's game (set when the match begins)."""
-        ...
-
-    @property
-    def hand(self) -> Any:
-        """The hand under way."""
-        ...
-
-    @property
-    def roster(self) -> Roster | None:
-        """The seated table."""
-        ...
-
-    @property
-    def seat(self) -> int | None:
-        """This peer's seat (None: it watches)."""
-        ...
-
-    @property
-    def identity(self) -> Ed25519PrivateKey:
-        """This peer's identity key."""
-        ...
-
-    @property
-    def entropy(self) -> Entropy:
-        """This peer's randomness."""
-        ...
-
-    @property
-    def hand_no(self) -> int:
-        """The number of the hand under way."""
-        ...
-
-    @property
-    def audits(self) -> int:
-        """The audits passed."""
-        ...
-
-    @property
-    def blames(self) -> list[str]:
-        """The blame lines of the match."""
-        ...
-
-    def now(self) -> float:
-        """The machine's clock."""
-        ...
-
-    def limit(self) -> float:
-        """The table's time limit."""
-        ...
-
-    def tell(self, event: TableEvent) -> None:
-        """Tell the local player."""
-        ...
-
-    def spectate(self, line: str) -> None:
-        """Write a line of the spectator log."""
-        ...
+    def now(self) -> float: ...
+    def limit(self) -> float: ...
+    def tell(self, event: TableEvent) -> None: ...
+    def spectate(self, line: str) -> None: ...
 
 
 class GameCourse:

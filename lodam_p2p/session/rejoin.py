@@ -8,8 +8,8 @@ restarted. The table must neither end for everyone nor blame the person who drop
 *Noticing.* A seat's connection registers a Last Will on its presence topic
 (:mod:`lodam_p2p.transport.presence`); the broker publishes it the moment the TCP
 connection dies (at once on a crash, within 1.5 keep-alives on a silent network). Every
-peer then marks the seat *away* (:attr:`Rejoining.away`), tells its player who is gone
-and how long the table waits (``rejoin_grace``, 60 s by default), and holds every
+peer then marks the seat *away* (:attr:`.away.AwaySeats.away`), tells its player who is
+gone and how long the table waits (``rejoin_grace``, 60 s by default), and holds every
 decision and protocol timer of the hand: nobody is blamed for waiting on a seat that is
 known to be gone. A broker restart fires no will: every connection comes back, the
 streams' resend requests fill whatever was lost, and the hand simply goes on. A process
@@ -186,7 +186,8 @@ class Rejoining(Returning):
     def new_hand(self) -> None:
         """Keep the match state, then begin the hand, never under a number this seat
         has begun before (:mod:`.signed`): the journal keeps the number before the hand's
-        first envelope is signed."""
+        first envelope is published (the runner carries out the :class:`Keep
+        <lodam_p2p.session.effects.Keep>` before what follows it)."""
         if self.seat is not None:
             if self.hand_no <= self.signed.begun:
                 log.error("table %s: hand %d was begun here before; dealing hand %d "

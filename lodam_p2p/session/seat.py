@@ -5,11 +5,23 @@ Theory of operation. Everything a machine learns comes in through :meth:`receive
 the time it arrived; time alone through :meth:`handle_timer`, which also moves whatever
 can move now (call it after every batch of :meth:`receive`). What the machine says goes
 into lists its runner (:mod:`.runner`) drains: ``outgoing`` (bodies to publish),
-``retained`` (lobby writes) and ``events`` (:mod:`.effects`: ask the player, admit the
-seated peers). :meth:`timer` says when it next has something to do; :meth:`now` is the
-last time it was given, and every handler reads the clock there. The parts: the lobby
-and the lot (:mod:`.seating`), the player (:mod:`.asking`), seats coming back
-(:mod:`.rejoin`), the match and its clocks (:mod:`.course`, :mod:`.clocks`).
+``retained`` (lobby writes) and ``events`` (:mod:`.effects`: tell the player, write the
+spectator log and the journal, ask the player, admit the seated peers): no handler calls
+out. :meth:`timer` says when it next has something to do; :meth:`now` is the last time
+it was given, and every handler reads the clock there.
+
+The machine is a line of classes with one base each — :class:`TableMachine` (routing),
+:class:`~.seating.Seating` (the lobby and the lot), :class:`~.rejoin.Rejoining` and
+:class:`~.returning.Returning` (seats coming back, the journal),
+:class:`~.course.Course` (the match: hands begun, settled, voided, the end) — that owns
+its parts, each a plain class with its own state that reaches the machine only through a
+small protocol naming what it reads and calls there: the clocks and TIMEOUT votes
+(:class:`~.clocks.TableClocks`, ``clocks``), the game's side of the course
+(:class:`~.gamecourse.GameCourse`, ``game_course``), the seats that are away
+(:class:`~.away.AwaySeats`, ``away_seats``) and the local player
+(:class:`~.asking.Asking`, ``asking``). :meth:`TableMachine.timer` and
+:meth:`TableMachine.check_timers` are the one place that puts the parts' waits
+together.
 
 A peer's bodies wait in that peer's queue, in its order (:mod:`.link`); the machine
 takes the head of each queue when its time has come (:meth:`TableMachine._route`):
@@ -38,7 +50,7 @@ from lodam_p2p.fairdeal import Blame, LocalProtocolError, RemoteProtocolError
 from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress
 from lodam_p2p.session.asking import Asking
 from lodam_p2p.session.course import SessionPhase, Timing
-from lodam_p2p.session.effects import Decided, Place, SessionError
+from lodam_p2p.session.effects import Admit, Decided, Place, SessionError
 from lodam_p2p.session.handplay import Blamed, Refused, Route
 from lodam_p2p.session.held import hold
 from lodam_p2p.session.journal import SeatJournal
@@ -53,10 +65,10 @@ from lodam_p2p.session.link import (
     StreamFaultSeen,
     proves_fork,
 )
-from lodam_p2p.session.lobby import HostDesk
+from lodam_p2p.session.lobby import HostDesk, Roster
 from lodam_p2p.session.log import SpectatorLog
-from lodam_p2p.session.rejoin import TableGone
-from lodam_p2p.session.seating import Seating
+from lodam_p2p.session.rejoin import Rejoining, TableGone
+from lodam_p2p.session.seating import SeatingDesk
 from lodam_p2p.session.wire import BadMessage, Body, Msg
 from lodam_p2p.tableplan import SeatPlan
 
@@ -64,7 +76,7 @@ __all__ = ["Decided", "SessionError", "TableMachine"]
 
 log = logging.getLogger("lodam_p2p.session")
 
-class TableMachine(Seating):
+class TableMachine(Rejoining):
     """One peer at a table, as a machine: see the module docstring."""
 
     def __init__(self, place: Place, *, plan: SeatPlan | None, entropy: Entropy,
@@ -73,8 +85,17 @@ class TableMachine(Seating):
                  journal: SeatJournal | None = None, follow: str | None = None,
                  together: Sequence[str] = ()) -> None:
         super().__init__(place.table, plan, place.identity, entropy=entropy,
-                         timing=timing or Timing(), spectator=spectator, desk=desk, host=host)
+                         timing=timing or Timing(), spectator=spectator)
         self.me = place.peer
+        #: the host's peer name (None: the first announcer heard), and at the host's
+        #: watcher its desk
+        self.host, self.desk = host, desk
+        #: the identity key of every peer heard, by peer
+        self.pubkeys: dict[str, bytes] = {}
+        #: retained lobby writes (topic, payload) the runner publishes, in order
+        self.retained: list[tuple[str, bytes]] = []
+        #: the lobby and the lot: seats asked for and given, START, the first dealer
+        self.seating = SeatingDesk(self)
         #: the local player's part: asked once per step, its answers taken
         self.asking = Asking(self)
         #: messages whose handler failed in a way it did not foresee (logged, dropped)
@@ -95,12 +116,12 @@ class TableMachine(Seating):
             self.admit(roster)
             if self.desk is not None:  # a restarted host: the table is still playing
                 self.desk.resume(roster)
-                self.announce()
+                self.seating.announce()
             return
         if self.desk is not None:
-            self.announce()
+            self.seating.announce()
         if self.plan is not None:
-            self.ask_for_seat()  # seated once the host's SEATS or START says so
+            self.seating.ask_for_seat()  # seated once the host's SEATS or START says so
         else:
             self.tell(Progress(Phase.LOBBY, detail=f"waiting for table {self.table} to fill"))
 
@@ -114,6 +135,15 @@ class TableMachine(Seating):
         """Take what can be taken now and check the clocks at ``now``."""
         self._now = now
         self._guard(self._step)
+
+    def withdraw(self) -> None:
+        """The host's table is over: take the announcement down."""
+        if self.desk is not None:
+            self.retained.append((self.desk.announcement().signed(self.identity).topic, b""))
+
+    def admit(self, roster: Roster) -> None:
+        """Take frames only from the seated table (and its host) from now on."""
+        self.events.append(Admit(roster.peers | {self.host or self.me}))
 
     def ask_again(self) -> None:
         """Ask the player again for the step awaited (its last answer was lost)."""
@@ -138,7 +168,7 @@ class TableMachine(Seating):
         rejoin = self.rejoin_due()
         due: list[float | None] = [rejoin] if rejoin is not None else [
             self.clocks.timer(), *self.away_seats.deadlines()]
-        due.append(self.asking_due())
+        due.append(self.seating.asking_due())
         return min((d for d in due if d is not None), default=None)
 
     def check_timers(self, now: float) -> None:
@@ -147,7 +177,7 @@ class TableMachine(Seating):
         vote on that seat's clock; a returning seat gives up once its wait is over; the
         hand's clocks are held while the table holds for an away seat (its waits still
         followed: a seat that becomes awaited while away is timed from then)."""
-        self.ask_seat_again(now)
+        self.seating.ask_seat_again(now)
         self.returns_due()
         if self.phase is SessionPhase.REJOIN:
             self.rejoin_timer(now)
@@ -189,7 +219,7 @@ class TableMachine(Seating):
         elif isinstance(item, PresenceSeen):
             self._presence(item)
         elif isinstance(item, LobbySeen):
-            self.lobby_seen(item.announcement)
+            self.seating.lobby_seen(item.announcement)
         elif isinstance(item, Decided):
             self.asking.decided(item)
         elif isinstance(item, OwnWillSeen):
@@ -206,11 +236,11 @@ class TableMachine(Seating):
             self.present.add(seen.peer)
         else:
             self.present.discard(seen.peer)
-            self.left_lobby(seen.peer)
+            self.seating.left_lobby(seen.peer)
         if (self.phase is SessionPhase.LOBBY and self.desk is None and not seen.online
                 and seen.peer == self.host):
-            if self.host_topic is not None:  # its announcement, left standing
-                self.retained.append((self.host_topic, b""))
+            if self.seating.host_topic is not None:  # its announcement, left standing
+                self.retained.append((self.seating.host_topic, b""))
             raise TableGone(f"the host of table {self.table} left before the start")
         seat = self.roster.seat_of(seen.peer) if self.roster is not None else None
         if seat is not None:
@@ -291,11 +321,11 @@ class TableMachine(Seating):
             if self.host is None:
                 return Route.WAIT  # the announcement naming the host is still to come
             if self.phase is not SessionPhase.LOBBY:
-                self.stray_roster(peer, body)  # a seated peer's false START is blamed
+                self.seating.stray_roster(peer, body)  # a seated peer's false START is blamed
                 return Route.DROP
             if peer == self.host:
                 return Route.TAKE
-            self.stray_roster(peer, body)  # kept, to blame if its signer is seated
+            self.seating.stray_roster(peer, body)  # kept, to blame if its signer is seated
             return Route.DROP
         if kind in (Msg.RESULT, Msg.BYE):
             return Route.TAKE
@@ -429,7 +459,7 @@ class TableMachine(Seating):
     def _after(self) -> bool:
         """Act on what just moved; True if this machine queued messages of its own."""
         before = len(self.outgoing)
-        self.lot_moves()
+        self.seating.lot_moves()
         if self.phase is SessionPhase.MATCH and self.hand is not None:
             self.drain_hand()
             self.tell_applied()
@@ -441,10 +471,10 @@ class TableMachine(Seating):
 
 #: What any peer may say, seated or not: message kind → what the session does.
 _FROM_ANY: dict[Msg, Callable[[TableMachine, str, Body], None]] = {
-    Msg.JOIN: lambda machine, peer, body: machine.take_join(peer, body),
-    Msg.LEAVE: lambda machine, peer, _body: machine.left_lobby(peer),
-    Msg.SEATS: lambda machine, _peer, body: machine.take_seats(body),
-    Msg.START: lambda machine, _peer, body: machine.take_start(body),
+    Msg.JOIN: lambda machine, peer, body: machine.seating.take_join(peer, body),
+    Msg.LEAVE: lambda machine, peer, _body: machine.seating.left_lobby(peer),
+    Msg.SEATS: lambda machine, _peer, body: machine.seating.take_seats(body),
+    Msg.START: lambda machine, _peer, body: machine.seating.take_start(body),
     Msg.RESULT: lambda machine, peer, body: machine._result(peer, body),
     Msg.BYE: lambda _machine, _peer, _body: None,
 }
@@ -455,8 +485,8 @@ _FROM_SEAT: dict[Msg, Callable[[TableMachine, str, int, Body], None]] = {
         None if peer == machine.me else machine.take_rejoin(seat, body.args[1], body.args[0])),
     Msg.RESUME: lambda machine, _peer, _seat, body: machine.take_resume(body),
     Msg.ATTEST: lambda machine, _peer, seat, body: machine.take_attest(seat, body),
-    Msg.LOT_COMMIT: lambda machine, _peer, seat, body: machine.take_lot(seat, body),
-    Msg.LOT_REVEAL: lambda machine, _peer, seat, body: machine.take_lot(seat, body),
+    Msg.LOT_COMMIT: lambda machine, _peer, seat, body: machine.seating.take_lot(seat, body),
+    Msg.LOT_REVEAL: lambda machine, _peer, seat, body: machine.seating.take_lot(seat, body),
     Msg.VOID: lambda machine, peer, _seat, body: (
         None if peer == machine.me else machine._claim(peer, body)),
     Msg.TIMEOUT: lambda machine, _peer, seat, body: machine._timeout(seat, body),

@@ -8,9 +8,11 @@ cheater the evidence against itself. The table machine keeps this record and che
 every body before it is published (:meth:`SignedRecord.clash`): an envelope of its own
 whose (hand, seq) it already published with other bytes is never published. It also
 keeps the highest hand number it has begun (:attr:`SignedRecord.begun`), which the
-seat's journal keeps before the hand's first envelope is signed (the match snapshot of
-:meth:`~lodam_p2p.session.rejoin.Rejoining.new_hand`), so that a restarted process
-never begins a hand under a number its predecessor used. Pure: no I/O.
+seat's journal keeps before any envelope of the hand is published (the match snapshot
+:meth:`~lodam_p2p.session.rejoin.Rejoining.new_hand` leaves as a
+:class:`~lodam_p2p.session.effects.Keep` effect, carried out before what follows it goes
+out), so that a restarted process never begins a hand under a number its predecessor
+published in. Pure: no I/O.
 """
 
 from __future__ import annotations

@@ -171,7 +171,7 @@ def _sessions(table: str, options: Any, seats: int, local: Sequence[SeatPlan], *
     ]
     for session in sessions:
         session.runner.transcripts = transcripts
-        session.runner.machine.pin = fingerprint(host_link.pubkey)  # only this host's table
+        session.runner.machine.seating.pin = fingerprint(host_link.pubkey)  # this host only
     return sessions
 
 
@@ -386,5 +386,6 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
                        journal=kept)
         session.runner.transcripts = transcripts
         if pin is not None:  # the announcer found, and no other (see .seating)
-            session.runner.machine.pin, session.runner.machine.pin_given = pin, pin_given
+            seating = session.runner.machine.seating
+            seating.pin, seating.pin_given = pin, pin_given
         return (await _run_all([session]))[0]

@@ -5,7 +5,9 @@ period, a broken draw for the first dealer — still ends with a verdict, and no
 should have to guess it from a list of blames. :func:`early_reason` says it in one
 sentence, naming seats as "seat N" (the screens put names in); :func:`verdict_standings`
 orders the seats so that the list agrees with the verdict: its winners first, the seat
-that ended the match last among those still in. Pure: no I/O.
+that ended the match last among those still in; :func:`departed_seats` names the seats
+that left or were put out, which stand below every seat that stayed (leaving never
+pays). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -13,9 +15,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+#: The check of the blame a seat gone past its grace time earns.
+LEFT = "left"
+#: The check of the blame a seated peer earns by signing a START for a table it does not
+#: host. The START came on the peer's own stream, which every seat hears whole, so every
+#: seat blames it alike; the seat plays on (when the START reached each seat differs, so
+#: no seat could put it out at the same step) but ends below every seat that did not.
+FALSE_HOST = "false-host"
 #: Spelled counts of failed hands, for the sentence.
 _TIMES = {1: "once", 2: "twice", 3: "three times"}
 _BLAME = re.compile(r"seat (\d+): ([\w-]+):")
+_HAND = re.compile(r"\(hand (\d+)\)$")
 
 
 def early_reason(*, seated: bool, started: bool, grace_over: bool, voids: int,
@@ -107,3 +117,45 @@ def verdict_standings(standings: Sequence[int], winners: Sequence[int],
         return group, standings.index(seat)
 
     return tuple(sorted(standings, key=key))
+
+
+def departed_seats(blames: Sequence[str], dealt: Sequence[bool], *, puts_out: bool,
+                   ended_early: bool, waited_for: int | None, voids: int,
+                   hand_no: int) -> list[int]:
+    """The seats that left the match or were put out of it, the earliest first.
+
+    A seat left when it was blamed as gone past its grace time (:data:`LEFT`), put out
+    of the match on evidence (a game that ``puts_out``: blamed, and no more ``dealt``
+    in), and — when the match ended early, not as a draw (``ended_early``) — when its
+    absence ended it: the seat the table waited for past its grace time
+    (``waited_for``), and every seat proven at fault in the run of ``voids`` void hands
+    that ended the match (none: 0); and a seat that signed a START for a table it does
+    not host (:data:`FALSE_HOST`). A seat left at its last blame line: the blames are
+    the match's clock, the same at every honest peer."""
+    named = [_blamed(line) for line in blames]
+    gone = {seat for seat, check, _ in named
+            if seat is not None and 0 <= seat < len(dealt)
+            and (check in (LEFT, FALSE_HOST) or (puts_out and not dealt[seat]))}
+    if ended_early:
+        if waited_for is not None:
+            gone.add(waited_for)
+        elif voids:
+            # a hand void without blame (a seat's return) names nobody; the run's first
+            # hand is counted from the hand now, which may be one past the last void:
+            # the hand before the run passed its audit and names nobody either
+            first = hand_no - voids
+            gone |= {seat for seat, _, hand in named if seat is not None and hand >= first}
+    last = {seat: at for at, (seat, _, _) in enumerate(named) if seat is not None}
+    # a false host counts as the earliest to leave, whatever step its START reached
+    # this seat at: that step differs from seat to seat, the standings must not
+    false = {seat for seat, check, _ in named if check == FALSE_HOST}
+    return sorted((seat for seat in gone if 0 <= seat < len(dealt)),
+                  key=lambda seat: (seat not in false, last.get(seat, len(named)), seat))
+
+
+def _blamed(line: str) -> tuple[int | None, str, int]:
+    """The seat, the check and the hand a blame line names (None, "": not a blame line;
+    hand 0: it names none)."""
+    found, hand = _BLAME.match(line), _HAND.search(line)
+    number = int(hand.group(1)) if hand else 0
+    return (int(found.group(1)), found.group(2), number) if found else (None, "", number)

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from lodam_p2p.bots import BotRegistry
 from lodam_p2p.bots.adapter import BotPlayer
-from lodam_p2p.games.lodam import Options
+from lodam_p2p.games.lodam import Action, Options, PlayerView
+from lodam_p2p.player import TableEvent
 from lodam_p2p.session import Session, Timing
 from lodam_p2p.session.table import _sessions
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
@@ -22,6 +23,19 @@ QUICK = Timing(timeout_s=2.0, grace_s=1.0, linger_s=1.0, heartbeat_s=0.1, retry_
 PATIENT = Timing(timeout_s=30.0, grace_s=30.0, linger_s=1.0, heartbeat_s=0.1, retry_s=0.1,
                  lobby_s=30.0)
 _REGISTRY: BotRegistry | None = None
+
+
+class Keeper:
+    """A player that plays the first legal action and keeps what it is told."""
+
+    def __init__(self) -> None:
+        self.events: list[TableEvent] = []
+
+    def notify(self, event: TableEvent) -> None:
+        self.events.append(event)
+
+    async def decide(self, view: PlayerView) -> Action:
+        return view.legal[0]
 
 
 def registry() -> BotRegistry:

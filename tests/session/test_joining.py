@@ -84,7 +84,7 @@ def test_a_seated_guest_asks_no_more() -> None:
     router = Router(table)
     router.start()
     router.settle()
-    assert guest.roster is not None and guest.asking_due() is None
+    assert guest.roster is not None and guest.seating.asking_due() is None
     assert [b.kind for b in router.sent[guest.me]].count(Msg.JOIN) == 1
 
 
@@ -118,7 +118,7 @@ def test_another_table_of_that_name_is_told_of_and_not_followed() -> None:
     router.settle()
     assert guest.roster is None  # the other table's list is not its host's: dropped
     assert table[0].desk is not None
-    guest.lobby_seen(table[0].desk.announcement().signed(table[0].identity))
+    guest.seating.lobby_seen(table[0].desk.announcement().signed(table[0].identity))
     router.settle()
     assert guest.host == old_host and guest.roster is None  # never a silent takeover
     notices = [e.text for e in keepers[2].events if isinstance(e, Notice)]
@@ -133,7 +133,7 @@ def test_a_guest_without_an_answer_at_a_table_full_to_guests_says_it_is_full() -
     second.outgoing.clear()  # and the second guest asks after the first
     router.settle()
     assert first.roster is None and watcher.desk is not None
-    second.lobby_seen(watcher.desk.announcement().signed(watcher.identity))  # as its link
+    second.seating.lobby_seen(watcher.desk.announcement().signed(watcher.identity))  # as its link
     # delivers it
     assert keepers[3].lines()[-1] == f"asking the host of table {TABLE} for a seat"
     router.now += ASK_AGAIN_S

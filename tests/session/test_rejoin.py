@@ -232,7 +232,7 @@ async def _gone_after_the_end() -> list[set[int]]:
     assert watcher.desk is not None
     for session in sessions[1:]:
         watcher.desk.join(session.me, session.link.pubkey, "bot", "bot:random")
-    seat.take_start(watcher.desk.start_body(bytes(16)))
+    seat.seating.take_start(watcher.desk.start_body(bytes(16)))
     seat.begin_match(0)
     peer = seat.roster.sitters[2].peer if seat.roster is not None else ""
     seen = []

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from lodam_p2p.games.lodam import Action, Options, PlayerView
-from lodam_p2p.player import Notice, SeatsChanged, TableEvent
+from lodam_p2p.games.lodam import Options
+from lodam_p2p.player import Notice, SeatsChanged
 from lodam_p2p.session.lobby import HostDesk, renamed_notice
 from lodam_p2p.session.wire import Body
 from lodam_p2p.tableplan import SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
-from tests.session.helpers import run_all, table
+from tests.session.helpers import Keeper, run_all, table
 from tests.support.virtual import run_on_table_clock as run
 
 HOST = "p" + "0" * 20
@@ -37,19 +37,6 @@ def test_the_renamed_are_told_their_name_here() -> None:
     assert renamed_notice("Ann", "Ann") is None
     notice = renamed_notice("Ann", "Ann (2)")
     assert notice is not None and "here you are Ann (2)" in notice.text
-
-
-class Keeper:
-    """Plays the first legal action; keeps what it is told."""
-
-    def __init__(self) -> None:
-        self.events: list[TableEvent] = []
-
-    def notify(self, event: TableEvent) -> None:
-        self.events.append(event)
-
-    async def decide(self, view: PlayerView) -> Action:
-        return view.legal[0]
 
 
 def test_two_players_of_one_name_play_under_two_names() -> None:

@@ -113,8 +113,8 @@ def test_a_start_from_another_key_than_the_joined_host_is_ignored() -> None:
     assert watcher.desk is not None
     router = Router(table)
     router.start()
-    guest.lobby_seen(watcher.desk.announcement().signed(watcher.identity))
-    guest.lobby_seen(TableAnnouncement(TABLE, impostor.me, 3).signed(impostor.identity))
+    guest.seating.lobby_seen(watcher.desk.announcement().signed(watcher.identity))
+    guest.seating.lobby_seen(TableAnnouncement(TABLE, impostor.me, 3).signed(impostor.identity))
     assert guest.host == watcher.me  # the first heard stays its host
     router.deliver(impostor, _fake_start(impostor, colluders, guest))
     router.until("the guest seated", lambda: guest.roster is not None)
@@ -134,8 +134,8 @@ def test_an_unpinned_seat_joins_the_first_announcer_heard_and_says_so() -> None:
     router.start()
     fake = TableAnnouncement(TABLE, impostor.me, 3).signed(impostor.identity)
     real = watcher.desk.announcement().signed(watcher.identity)
-    guest.lobby_seen(fake)
-    guest.lobby_seen(real)
+    guest.seating.lobby_seen(fake)
+    guest.seating.lobby_seen(real)
     router._carry(guest)  # the player is told through the machine's effects
     assert guest.host == impostor.me  # without a pin, the first heard: and it is said
     notices = [e.text for e in keepers[2].events if isinstance(e, Notice)]
@@ -150,12 +150,13 @@ def test_a_pinned_seat_hears_only_its_host() -> None:
     impostor, _colluders = _impostor()
     assert watcher.desk is not None
     real = watcher.desk.announcement().signed(watcher.identity)
-    guest.host, guest.pin, guest.pin_given = None, real.fingerprint[:4], True
+    guest.host = None
+    guest.seating.pin, guest.seating.pin_given = real.fingerprint[:4], True
     router = Router(table)
     router.start()
-    guest.lobby_seen(TableAnnouncement(TABLE, impostor.me, 3).signed(impostor.identity))
+    guest.seating.lobby_seen(TableAnnouncement(TABLE, impostor.me, 3).signed(impostor.identity))
     assert guest.host is None
-    guest.lobby_seen(real)
+    guest.seating.lobby_seen(real)
     router._carry(guest)
     assert guest.host == watcher.me
     assert not [e for e in keepers[2].events if isinstance(e, Notice)]
@@ -168,8 +169,8 @@ def test_an_announcement_whose_host_is_not_its_key_is_dropped() -> None:
     guest.host = None
     Router(table).start()
     # the impostor signs an announcement naming the real host: it is no one's
-    guest.lobby_seen(TableAnnouncement(TABLE, watcher.me, 3).signed(impostor.identity))
-    assert guest.host is None and guest.announcers == {}
+    guest.seating.lobby_seen(TableAnnouncement(TABLE, watcher.me, 3).signed(impostor.identity))
+    assert guest.host is None and guest.seating.announcers == {}
 
 
 def test_a_seated_peer_announcing_the_table_it_does_not_host_is_blamed() -> None:
@@ -180,13 +181,13 @@ def test_a_seated_peer_announcing_the_table_it_does_not_host_is_blamed() -> None
     router.until("the table started", lambda: guest.roster is not None)
     assert guest.roster is not None and watcher.desk is not None
     false = TableAnnouncement(TABLE, own.me, 3).signed(own.identity)
-    guest.lobby_seen(false)
-    guest.lobby_seen(false)  # blamed once
+    guest.seating.lobby_seen(false)
+    guest.seating.lobby_seen(false)  # blamed once
     seat = guest.roster.seat_of(own.me)
     assert guest.blames == [f"seat {seat}: announced table {TABLE}, which it does not host: "
                             f"its signed announcement {false.encode().decode()}"]
     guest.blames.clear()
-    guest.lobby_seen(watcher.desk.announcement().signed(watcher.identity))
+    guest.seating.lobby_seen(watcher.desk.announcement().signed(watcher.identity))
     assert guest.blames == []  # the host announcing its own table is no offence
 
 
