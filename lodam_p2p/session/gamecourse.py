@@ -69,8 +69,9 @@ class GameCourse:
 
     def game_match(self) -> GameMatch:
         """The game's match (once the lot is drawn)."""
-        assert self.table.match is not None
-        return self.table.match  # type: ignore[no-any-return]
+        match: GameMatch | None = self.table.match
+        assert match is not None
+        return match
 
     def game(self) -> Game:
         """The game of the table (set when the match begins)."""
