@@ -40,6 +40,9 @@ from lodam_p2p.session.wire import Body, Msg
 
 #: The seat a TIMEOUT vote names when it waits for whoever holds the awaited card.
 HOLDER = 255
+#: How many other seats in play must all vote a seat silent at a step it answered before
+#: that seat accepts it (:meth:`TableClocks._named_silent`).
+MIN_ACCUSERS = 3
 
 
 class ClockTable(Protocol):
@@ -89,6 +92,9 @@ class TableClocks:
         self.votes: dict[VoteKey, set[int]] = {}
         #: the votes this seat signed
         self.voted: set[VoteKey] = set()
+        #: votes that name this seat silent, by the seats that cast them (accepted only
+        #: when every other seat in play voted so: :meth:`_named_silent`)
+        self.named: dict[VoteKey, set[int]] = {}
         #: the step of the hand timed now, (hand, step)
         self.awaited: tuple[object, ...] = ()
         #: when every other seat had sent its result (None: not yet)
@@ -117,6 +123,10 @@ class TableClocks:
         silent, active = body.args[0], t.active()
         if not (0 <= voter < len(active) and active[voter]):
             return
+        if silent == t.seat and voter != silent and (
+                (body.hand, body.step) != self.ballot.step or silent not in self.ballot.since):
+            self._named_silent(voter, body)  # this seat has answered at that step
+            return
         if silent != HOLDER and not (0 <= silent < len(active) and active[silent]
                                      and voter != silent):
             return
@@ -132,6 +142,33 @@ class TableClocks:
             return
         if self.ballot.pend(key, voter):
             self.count_votes(now)
+
+    def _named_silent(self, voter: int, body: Body) -> None:
+        """A vote that names this seat silent at a step of this hand it has answered (at a
+        step where it still has to decide, the vote is checked like any other:
+        :meth:`timeout_vote`).
+
+        This seat knows it answered; a vote against it is false or its answer never
+        reached the voter — a broker that censors it shows nothing else. It accepts
+        the verdict only when every other seat in play voted so, and they are at least
+        :data:`MIN_ACCUSERS` (a majority of a table of four or more; at three seats, two
+        liars would be enough, so a censored seat there may end on its own result):
+        then the others have put it out, or voided the
+        hand, as :meth:`_judge` decides at each of them, and it does the same at the
+        same step, so that it follows the match as they do and ends on their result
+        instead of waiting alone at a table that went on without it."""
+        t, hand, me = self.table, self.table.hand, self.table.seat
+        active = t.active()
+        if (hand is None or me is None or not active[me] or body.hand != t.hand_no
+                or body.step > hand.step):
+            return
+        key = (body.hand, body.step, me)
+        named = self.named.setdefault(key, set())
+        named.add(voter)
+        others = {s for s in range(len(active)) if active[s] and s != me}
+        if len(others) >= MIN_ACCUSERS and others <= named and key not in self.votes:
+            self.votes[key] = set(named)
+            self._judge(key)
 
     def count_votes(self, now: float) -> None:
         """Count the pending votes that check here now: the named seat is one this

@@ -277,3 +277,26 @@ def test_lot_votes_against_a_seat_the_lot_does_not_miss_are_not_counted() -> Non
         assert machine.blames and machine.blames[0].startswith(
             f"seat {seat_of(withholder)}: lot: silent"), machine.blames
         assert not blamed(machine, seat_of(victim))
+
+
+def test_a_seat_named_silent_accepts_it_only_when_every_other_seat_voted_so() -> None:
+    """Four seats: the seat to decide answers; then two of the three others vote it silent
+    at the step it answered (a coalition short of the table): it takes no notice, nor does
+    anyone. Its own machine accepts the verdict only when every other seat in play has
+    voted so — what a broker that kept its answer from all of them shows — and then puts
+    itself out as they did, instead of waiting alone at a table gone on without it."""
+    router, table, accused = stopped_at_a_turn(4)
+    victim = seat_of(accused)
+    assert accused.hand is not None
+    step = accused.hand.step
+    router.answer(accused)
+    router.settle()
+    others = [m for m in table[1:] if m is not accused]
+    for liar in others[:2]:
+        router.lie(liar, victim, step)
+    router.settle()
+    assert not any(blamed(m, victim) for m in table)
+    router.lie(others[2], victim, step)
+    router.settle()
+    assert blamed(accused, victim)
+    assert all(not blamed(m, victim) for m in others)  # they saw it answer
