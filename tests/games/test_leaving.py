@@ -72,6 +72,15 @@ def test_a_game_over_keeps_its_own_winners_and_nobody_wins_when_nobody_plays() -
     assert over.with_leavers([0, 1, 2], []).winners == ()
 
 
+def test_when_only_a_seat_that_left_plays_on_the_best_of_those_who_stayed_wins() -> None:
+    """A false host is named, yet plays on to the end and outlasts the others: it stands
+    last, and the best placed of the seats that stayed wins."""
+    over = Standings((2,), (2, 0, 1), (2.0, 3.0, 1.0), (0, 0, 1), "counters")
+    after = over.with_leavers([2], [2])
+    assert after.winners == (0,) and after.order == (0, 1, 2)
+    assert_sane(after, 3)
+
+
 def test_seats_named_twice_or_outside_the_table_are_taken_once_or_not_at_all() -> None:
     after = points(3, 20, 9).with_leavers([0, 7, 0, -1], [0, 1, 2, 9])
     assert after.order == (2, 1, 0) and after.winners == (2,)

@@ -292,10 +292,16 @@ def _staying_winners(standings: Standings, still: Sequence[int], out: set[int], 
     if draw:
         return tuple(still)
     own = tuple(sorted(seat for seat in standings.winners if seat not in out))
-    if own or not still:
+    if own:
         return own
-    best = min(standings.ranks[seat] for seat in still)
-    return tuple(seat for seat in still if standings.ranks[seat] == best)
+    # none of the game's winners stayed: the best placed seats still playing win, or,
+    # where every seat still playing is one that left (a false host plays on to the
+    # end), the best placed of the seats that stayed
+    stayed = still or [seat for seat in range(len(standings.order)) if seat not in out]
+    if not stayed:
+        return ()
+    best = min(standings.ranks[seat] for seat in stayed)
+    return tuple(seat for seat in stayed if standings.ranks[seat] == best)
 
 
 def shared_ranks(keys: Sequence[tuple[float, ...]]) -> tuple[float, ...]:
