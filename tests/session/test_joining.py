@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from lodam_p2p.games.lodam import Action, Options, PlayerView
-from lodam_p2p.player import Notice, Progress, SeatsChanged, TableEvent
+from lodam_p2p.games.lodam import Options
+from lodam_p2p.player import Notice, Progress, SeatsChanged
 from lodam_p2p.session.course import SessionPhase, Timing
 from lodam_p2p.session.effects import SessionError
 from lodam_p2p.session.lobby import HostDesk
@@ -20,22 +20,14 @@ from lodam_p2p.session.seat import TableMachine
 from lodam_p2p.session.seating import ASK_AGAIN_S
 from lodam_p2p.session.wire import Msg
 from lodam_p2p.tableplan import SeatPlan
+from tests.session import helpers
 from tests.session.machines import TABLE, Router, machines
 
 TIMING = Timing(timeout_s=20.0, grace_s=40.0, linger_s=3.0, lobby_s=600.0)
 
 
-class Keeper:
-    """Plays the first legal action; keeps what it is told."""
-
-    def __init__(self) -> None:
-        self.events: list[TableEvent] = []
-
-    def notify(self, event: TableEvent) -> None:
-        self.events.append(event)
-
-    async def decide(self, view: PlayerView) -> Action:
-        return view.legal[0]
+class Keeper(helpers.Keeper):
+    """Plays the first legal action; keeps what it is told, and reads it back."""
 
     def lines(self) -> list[str]:
         return [e.detail for e in self.events if isinstance(e, Progress)]

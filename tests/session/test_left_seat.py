@@ -6,26 +6,16 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
-from lodam_p2p.games.lodam import Action, Options, PlayerView
-from lodam_p2p.player import Notice, TableEvent
+from lodam_p2p.games.lodam import Options
+from lodam_p2p.player import Notice
 from lodam_p2p.session.table import _run_all
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 from lodam_p2p.transport.memory import MemoryHub
-from tests.session.helpers import QUICK, bots, table
+from tests.session.helpers import QUICK, Keeper, bots, table
 from tests.support.virtual import run_on_table_clock as run
 
-
-class Person:
-    """Plays the first legal action; keeps what it is told."""
-
-    def __init__(self) -> None:
-        self.events: list[TableEvent] = []
-
-    def notify(self, event: TableEvent) -> None:
-        self.events.append(event)
-
-    async def decide(self, view: PlayerView) -> Action:
-        return view.legal[0]
+#: the person: plays the first legal action, keeps what it is told
+Person = Keeper
 
 
 def test_the_bots_play_on_when_the_persons_own_seat_loses_its_connection() -> None:
