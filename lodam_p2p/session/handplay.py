@@ -122,13 +122,13 @@ class HandPlay(HandBase):
         pending = self.pending
         if pending is not None:
             return None if pending.trade_with is None else (pending.trade_with, Tag.OUTCOME)
-        trader = self.trading.remasking()
-        if trader is not None:
-            return trader, Tag.REMASK
         kind = self.exchanges.awaiting(self.public)
         to_act = self.game.turn(self.public)
         if kind is None or not isinstance(to_act, int) or not self.dealt:
-            return None
+            trader = self.trading.remasking()
+            return None if trader is None else (trader, Tag.REMASK)
+        if self.trading.remask_due(to_act):
+            return to_act, Tag.REMASK
         return to_act, TAG_OF[kind]
 
     def holder_turn(self) -> None:
@@ -161,7 +161,9 @@ class HandPlay(HandBase):
         if tag is Tag.REMASK:
             if body.step != self.step:
                 return Route.DROP if body.step < self.step else Route.WAIT
-            return Route.TAKE if self.trading.remask_due(seat) else Route.DROP
+            if not self.trading.remask_due(seat):
+                return Route.DROP
+            return Route.TAKE if self.awaited() == (seat, Tag.REMASK) else Route.WAIT
         if self.public.is_over or body.step < self.step:
             return Route.DROP
         due = self.awaited()

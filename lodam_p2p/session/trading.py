@@ -17,11 +17,25 @@ traded card (or, after a void exchange, the offered one) is later played, the po
 it is revealed from says nothing of the exchange. Nobody answers a re-mask. The
 offerer knows its holding after the exchange when it announces the outcome, so its
 re-mask travels in the outcome's MOVE, after its transfer (one body fewer for every peer
-to check and carry); the acceptor re-masks once the outcome is in. The next decision
-waits until both are in (:meth:`Trading.remasking`). A re-mask is checked against the
-public holding: one that takes anything but exactly the seat's holding, or comes when
-none is due, blames its seat, and so does an answer or an outcome that does not hand
-its card over.
+to check and carry).
+
+*The acceptor's re-mask waits for its own next turn.* The acceptor learns its holding
+only from the outcome. Were the table to wait for its re-mask before the next decision,
+every exchange would cost one more trip through the broker for nothing: no other seat's
+decision reads the acceptor's positions. So the acceptor re-masks when the hand next
+awaits *it* — just before its next decision, in the frames that carry that decision, or
+at the deal's end before the audit opening (:meth:`HandPlay.awaited
+<lodam_p2p.session.handplay.HandPlay.awaited>` names it with ``REMASK`` then, and its
+clock runs as for any decision). Why this is safe: (1) every peer takes the re-mask at
+the same point of the one order of the hand — the step at which the acceptor is
+awaited, before its decision — since a re-mask is routed only then (an early one
+waits, a stale one is dropped, alike everywhere); (2) until then the acceptor reveals
+nothing (a play, an answer's transfer and the audit opening all come after it), so the
+old positions name nothing anybody sees; (3) positions a re-mask makes are numbered by
+the seat and its round alone (:func:`~lodam_p2p.fairdeal.remask.first_position`), never
+by arrival. A re-mask is checked against the public holding: one that takes anything
+but exactly the seat's holding, or comes when none is due, blames its seat, and so does
+an answer or an outcome that does not hand its card over.
 """
 
 from __future__ import annotations
@@ -136,8 +150,9 @@ class Trading:
             hand.holdings[acceptor].remove(pending.position)
             hand.holdings[seat].add(to_offerer)
             hand.holdings[acceptor].add(to_acceptor)
-        self.due = {seat, acceptor}
-        self.remask_sent = seat == hand.me  # an offerer re-masks in its outcome
+        self.due |= {seat, acceptor}
+        if hand.me in (seat, acceptor):
+            self.remask_sent = seat == hand.me  # an offerer re-masks in its outcome
         hand.since = now
         hand.note_applied(move, LoggedMove(acceptor, "answer", hand.step,
                                            (pending.position, position, bool(void))))
@@ -185,10 +200,11 @@ class Trading:
                 self.due.discard(seat)
 
     def remask_mine(self, now: float) -> None:
-        """Re-mask this seat's holding when due (both traders at once: nothing answers a
-        re-mask, so neither waits for the other)."""
+        """Re-mask this seat's holding when the hand awaits it: as the acceptor, just
+        before this seat's next decision (or at the deal's end), in the frames that
+        carry that decision (see the module docstring)."""
         hand = self.hand
-        if hand.me is None or not self.remask_due(hand.me) or self.remask_sent:
+        if hand.me is None or self.remask_sent or hand.awaited() != (hand.me, Tag.REMASK):
             return
         self.remask_sent = True
         hand.fair.remask(sorted(hand.holdings[hand.me]), now)
