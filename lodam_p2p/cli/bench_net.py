@@ -54,6 +54,12 @@ relay the match also reports:
   frame's seat sending it after its own earlier frames costs no round trip; heartbeats,
   resend requests, presence and the lobby do not count. Each such round trip costs
   twice the relay's delay (seat to broker, broker to seat) on top of the direct run.
+- ``turns_per_deal`` — how many of those round trips were the game's own turns (a
+  seat's decision sent after it saw the one before: a card, an offer, an answer, a
+  swallow), which no protocol can overlap, and ``protocol_round_trips_per_deal`` the
+  rest (keys, shuffles, deal shares, the talon's top, an exchange's outcome, the audit
+  openings, the lobby and the lot). With bots that answer at once the turns set the
+  floor of what a LAN costs: see docs/lan-party.md, "What latency costs".
 - ``delay_ms`` — the delay, as given.
 
 ``--side-by-side`` (with ``--delay-ms``) plays each match twice in turn, directly and
@@ -187,13 +193,17 @@ def _show_ratio(direct: dict[str, object], delayed: dict[str, object],
     line: dict[str, Any] = {"delayed_over_direct": ratio, "direct_deal_s": direct["deal_s"],
                             "delayed_deal_s": delayed["deal_s"],
                             "round_trips_per_deal": delayed.get("round_trips_per_deal"),
+                            "turns_per_deal": delayed.get("turns_per_deal"),
+                            "protocol_round_trips_per_deal":
+                                delayed.get("protocol_round_trips_per_deal"),
                             "delay_ms": delayed.get("delay_ms")}
     if args.json:
         print(json.dumps(line), flush=True)
         return
     print(f"side by side: {line['delayed_deal_s']} s per deal through the relay "
           f"({line['delay_ms']} ms) against {line['direct_deal_s']} s directly: "
-          f"x{ratio}; {line['round_trips_per_deal']} round trips per deal", flush=True)
+          f"x{ratio}; {line['round_trips_per_deal']} round trips per deal, of which "
+          f"{line['turns_per_deal']} the game's own turns", flush=True)
 
 
 def _float(value: object) -> float:
@@ -251,7 +261,8 @@ def _show(figures: dict[str, object], args: argparse.Namespace, what: str) -> No
         return
     spread = (f" (fastest {figures['match_s_min']} s, slowest {figures['match_s_max']} s)"
               if "match_s_min" in figures else "")
-    trips = (f"; {figures['round_trips_per_deal']} round trips per deal"
+    trips = (f"; {figures['round_trips_per_deal']} round trips per deal, "
+             f"{figures['turns_per_deal']} of them turns"
              if "round_trips_per_deal" in figures else "")
     print(f"{figures['broker']}: {what}, "
           f"{figures['deals']} deals ({figures['deal_s']} s each{trips}); "
@@ -294,7 +305,11 @@ async def _measure(args: argparse.Namespace, match: int,
                                     url if relay is None else relay.url)
     if relay is not None and delay is not None:
         deals = _float(figures["deals"])
-        figures["round_trips_per_deal"] = relay.round_trips.per_deal(int(deals))
+        trips = relay.round_trips
+        figures["round_trips_per_deal"] = trips.per_deal(int(deals))
+        figures["turns_per_deal"] = trips.turns_per_deal(int(deals))
+        figures["protocol_round_trips_per_deal"] = round(
+            trips.per_deal(int(deals)) - trips.turns_per_deal(int(deals)), 1)
         figures["delay_ms"] = f"{delay.ms:g},{delay.jitter:g}"
     return figures
 

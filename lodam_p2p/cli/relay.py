@@ -27,7 +27,19 @@ connections say:
   divided by the match's deals (the lobby and the lot for the first dealer, a few round
   trips, are included).
 
+- Not every round trip is the protocol's: most are the game's own *turns*, a seat
+  deciding after it has seen what the seat before it did (a card played, an offer
+  made or declined), which no protocol can run side by side. A depth at which some
+  seat sent a decision (a MOVE that is not an exchange's outcome or re-mask) is a
+  turn; ``turns_per_deal`` counts them, and ``protocol_round_trips_per_deal`` the
+  rest: the keys, the shuffles one after another, the deal's shares, the talon's
+  top, an exchange's outcome, the audit openings, the lobby and the lot.
+
 A frame resent (the same sender and number) keeps the depth it was first given.
+
+The relay runs on an event loop of its own, in a thread of its own, so that the work of
+the process that starts it (``bench net``'s host, which checks every proof) never holds
+a read longer than the delay drawn for it.
 Randomness for the jitter comes from the ``random`` module: this is a measuring tool at
 the edge, not a part of the table.
 """
@@ -37,10 +49,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lodam_p2p.session.wire import PUBKEY_LEN, SIG_LEN
+from lodam_p2p.session.movebody import Tag
+from lodam_p2p.session.wire import PUBKEY_LEN, SIG_LEN, BadMessage, Body, Msg
 from lodam_p2p.transport.frames import Frame, FrameError, FrameKind
 from lodam_p2p.transport.topics import BadName, TopicKind, parse_topic
 
@@ -83,18 +97,41 @@ class RoundTrips:
     depth_of: dict[tuple[str, int], int] = field(default_factory=dict)
     #: the deepest frame so far
     deepest: int = 0
+    #: the depths at which some seat sent a decision of the game (its turns)
+    turn_depths: set[int] = field(default_factory=set)
 
     def published(self, frame: Frame, own_deepest: int, received: int) -> int:
         """Give a DATA frame its depth (once: a resend keeps it); return it."""
         key = (frame.sender, frame.seq)
         if key not in self.depth_of:
-            self.depth_of[key] = max(own_deepest, received + 1)
-            self.deepest = max(self.deepest, self.depth_of[key])
+            depth = self.depth_of[key] = max(own_deepest, received + 1)
+            self.deepest = max(self.deepest, depth)
+            if is_turn(frame.body):
+                self.turn_depths.add(depth)
         return self.depth_of[key]
 
     def per_deal(self, deals: int) -> float:
         """The match's depth per deal."""
         return round(self.deepest / max(1, deals), 1)
+
+    def turns_per_deal(self, deals: int) -> float:
+        """The depths that were the game's own turns, per deal."""
+        return round(len(self.turn_depths) / max(1, deals), 1)
+
+
+#: Moves that are the protocol's part of an exchange, not a seat's decision.
+_BOOKKEEPING = frozenset({Tag.OUTCOME.value, Tag.REMASK.value})
+
+
+def is_turn(body: bytes) -> bool:
+    """Whether a DATA frame's body is a seat's decision in the game: a MOVE other than an
+    exchange's outcome or re-mask (a body that does not read is none)."""
+    try:
+        message = Body.decode(body)
+    except BadMessage:
+        return False
+    return (message.kind is Msg.MOVE and bool(message.args)
+            and message.args[0] not in _BOOKKEEPING)
 
 
 class _Peer:
@@ -195,7 +232,10 @@ class _Packets:
 
 
 class DelayRelay:
-    """``async with DelayRelay(broker_host, broker_port, delay) as relay: relay.url``."""
+    """``async with DelayRelay(broker_host, broker_port, delay) as relay: relay.url``.
+
+    The relay serves from a thread of its own (see the module docstring); ``round_trips``
+    is written there and is whole once the ``async with`` has ended."""
 
     def __init__(self, host: str, port: int, delay: Delay,
                  rng: random.Random | None = None) -> None:
@@ -205,14 +245,50 @@ class DelayRelay:
         self.round_trips = RoundTrips()
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._failed: OSError | None = None
         self.url = ""
 
     async def __aenter__(self) -> DelayRelay:
-        self._server = await asyncio.start_server(self._connection, "127.0.0.1", 0)
-        self.url = f"mqtt://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
+        ready = threading.Event()
+        self._thread = threading.Thread(target=self._serve, args=(ready,),
+                                        name="delay-relay", daemon=True)
+        self._thread.start()
+        await asyncio.get_running_loop().run_in_executor(None, ready.wait)
+        if self._failed is not None:
+            raise self._failed
         return self
 
     async def __aexit__(self, *_exc: object) -> None:
+        loop, thread = self._loop, self._thread
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # closed between the check and now
+                loop.call_soon_threadsafe(loop.stop)
+        if thread is not None:
+            await asyncio.get_running_loop().run_in_executor(None, thread.join)
+
+    def _serve(self, ready: threading.Event) -> None:
+        """The relay's thread: listen, tell ``ready``, relay until stopped, clean up."""
+        loop = self._loop = asyncio.new_event_loop()
+        try:
+            try:
+                loop.run_until_complete(self._listen())
+            except OSError as err:
+                self._failed = err
+                return
+            finally:
+                ready.set()
+            loop.run_forever()
+            loop.run_until_complete(self._close())
+        finally:
+            loop.close()
+
+    async def _listen(self) -> None:
+        self._server = await asyncio.start_server(self._connection, "127.0.0.1", 0)
+        self.url = f"mqtt://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
+
+    async def _close(self) -> None:
         if self._server is not None:
             self._server.close()
         for task in list(self._tasks):

@@ -153,3 +153,28 @@ def test_side_by_side_needs_a_delay(capsys: pytest.CaptureFixture[str]) -> None:
     assert "give --delay-ms" in capsys.readouterr().err
     assert main(["bench", "net", "--delay-ms", "3,2", "--broker", "mqtts://h:8883"]) != 0
     assert "mqtts" in capsys.readouterr().err
+
+
+def test_a_turn_is_a_seats_decision_and_nothing_else() -> None:
+    """The relay tells the game's own turns from the protocol's round trips: a MOVE that
+    decides (a card, an offer, an answer) is a turn; an exchange's outcome and re-mask,
+    fair-deal envelopes and bodies that do not read are not."""
+    from lodam_p2p.cli.relay import RoundTrips, is_turn
+    from lodam_p2p.session.wire import Body, Msg
+
+    play = Body(Msg.MOVE, 1, 4, ("play", 7)).encode()
+    offer = Body(Msg.MOVE, 1, 5, ("offer", None, None)).encode()
+    outcome = Body(Msg.MOVE, 1, 6, ("outcome", False, 9)).encode()
+    remask = Body(Msg.MOVE, 1, 6, ("remask",)).encode()
+    proto = Body(Msg.PROTO, 1, 0, (), (b"envelope",)).encode()
+    assert is_turn(play) and is_turn(offer)
+    assert not any(is_turn(body) for body in (outcome, remask, proto, b"\x93junk"))
+    trips = RoundTrips()
+    trips.published(Frame(FrameKind.DATA, "pann", 1, proto), 0, 0)  # depth 1
+    trips.published(Frame(FrameKind.DATA, "pbob", 1, play), 0, 1)  # depth 2: a turn
+    trips.published(Frame(FrameKind.DATA, "pann", 2, outcome), 1, 2)  # depth 3
+    trips.published(Frame(FrameKind.DATA, "pbob", 2, remask), 2, 3)  # depth 4 …
+    trips.published(Frame(FrameKind.DATA, "pbob", 3, offer), 4, 3)  # … its turn
+    assert trips.deepest == 4
+    assert trips.turn_depths == {2, 4}
+    assert trips.turns_per_deal(2) == 1.0 and trips.per_deal(2) == 2.0
