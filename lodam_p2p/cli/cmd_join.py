@@ -11,6 +11,11 @@ its announcement says; a bot that does not play it is refused.
 ``TABLE`` may carry the host's fingerprint as ``lodam tables`` shows it (``oak#7f3a``):
 the seat then joins that host's table only. Without it, the seat joins the first open
 table of that name it hears, and says so when another host announces the same name.
+
+A table not there yet is waited for, up to ``--wait`` seconds: without ``--broker`` it
+is looked for by name (:mod:`lodam_p2p.cli.finding`); with ``--broker`` a person's
+terminal waits for its announcement on that broker. In the terminal client both waits
+are a screen that says what is looked for and where, and that Esc leaves.
 """
 
 from __future__ import annotations
@@ -89,38 +94,52 @@ def join_in_client(args: argparse.Namespace) -> int:
     else:
         play.table = check_label(args.table)
         play.join_row = SimpleNamespace(table=play.table, broker=broker or DEFAULT_BROKER)
-        if broker is None and sys.stdin.isatty() and sys.stdout.isatty():
-            found = find_on_screen(play, play.table, args.wait)
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            found = find_on_screen(play, play.table, args.wait, broker)
             if found is None:
                 return 0  # the person left the waiting screen
             play.join_row.broker, play.join_row.game = found
     return cmd_play.run(play)
 
 
-def find_on_screen(args: argparse.Namespace, label: str, wait_s: float
-                   ) -> tuple[str, str] | None:
-    """Without ``--broker``, in a terminal: find the table ``label`` by name (its
-    brokers, :func:`broker_by_name`) and the game it plays, on a waiting screen that
-    says what is looked for and that Esc leaves (None then); a one-line error when
-    the table is not found in ``wait_s`` seconds."""
+def find_on_screen(args: argparse.Namespace, label: str, wait_s: float,
+                   broker: str | None = None) -> tuple[str, str] | None:
+    """In a terminal: the brokers of the table ``label`` and the game it plays, found on
+    a waiting screen that says what is looked for and where, and that Esc leaves (None
+    then); a one-line error when the table is not found in ``wait_s`` seconds. Without
+    ``broker`` the table is found by name (its brokers, :func:`broker_by_name`); with
+    it, its announcement is waited for there (a host that starts later)."""
     # the screen (prompt_toolkit) and the search (zeroconf) load only for this
-    from lodam_p2p.cli.finding import Finder  # noqa: PLC0415
+    from lodam_p2p.cli.finding import BrokerWait, Finder  # noqa: PLC0415
     from lodam_p2p.cli.netrun import announced_game, kept_game  # noqa: PLC0415
     from lodam_p2p.session import SessionError  # noqa: PLC0415
     from lodam_p2p.transport import ConnectError  # noqa: PLC0415
     from lodam_p2p.ui.app import no_color_wanted  # noqa: PLC0415
     from lodam_p2p.ui.looking import look_on_screen  # noqa: PLC0415
 
-    async def search(say: Callable[[str], None]) -> tuple[str, str]:
+    async def by_name(say: Callable[[str], None]) -> tuple[str, str]:
         say(f"looking for table {label} by DNS-SD and on this machine's broker")
-        broker = await Finder(label, wait_s, DEFAULT_BROKER, say=say).find()
-        say(f"found table {label} at {broker}; reading its announcement")
+        found = await Finder(label, wait_s, DEFAULT_BROKER, say=say).find()
+        say(f"found table {label} at {found}; reading its announcement")
         game = kept_game(args, label) or await announced_game(
-            label, broker, lambda why: say(f"{why}: looking again"))
-        return broker, game
+            label, found, lambda why: say(f"{why}: looking again"))
+        return found, game
 
+    search = by_name
+    if broker is not None:
+        kept = kept_game(args, label)
+        if kept is not None:  # this seat comes back to its match: no need to look
+            return broker, kept
+        where: str = broker
+
+        async def on_broker(say: Callable[[str], None]) -> tuple[str, str]:
+            say(f"waiting for table {label} on {where}…")
+            return where, await BrokerWait(label, where, wait_s, say=say).game()
+
+        search = on_broker
     try:
-        return asyncio.run(look_on_screen(search, title=f"Joining table {label}",
+        return asyncio.run(look_on_screen(search,
+                                          title=f"Joining table {label}",
                                           no_color=no_color_wanted()))
     except TableNotFound as err:
         raise CliError(str(err), EXIT_FAILED) from None

@@ -9,7 +9,12 @@ table this machine hosts on loopback is not advertised; it is found on the local
 (``mqtt://127.0.0.1:1883``) when that broker announces it. A table not found yet is
 waited for, with one "waiting for table oak…" line (a person's terminal client shows it
 on a waiting screen that Esc leaves), up to ``--wait`` seconds; then the seat stops with
-a line that says what was looked for and where. ``--broker`` skips all of this.
+a line that says what was looked for and where. ``--broker`` skips the search by name.
+
+A person's ``lodam join oak --broker URL`` in a terminal waits the same way for the
+table's announcement on that broker (:class:`BrokerWait`): a table whose host starts
+later, or whose broker does not answer yet, is waited for up to ``--wait`` seconds on
+the waiting screen, then the seat stops with a line naming the table and the broker.
 """
 
 from __future__ import annotations
@@ -44,6 +49,13 @@ Browse = Callable[..., Awaitable[list[TableAdvert]]]
 Probe = Callable[[str], Awaitable[bool]]
 #: Whether a broker URL announces a table (by name).
 Announces = Callable[[str, str], Awaitable[bool]]
+#: One look at a broker for a table (its label, the broker): the game its announcement
+#: names, or None and why it is not there (:func:`look_announced`).
+LookAnnounced = Callable[[str, str], Awaitable[tuple[str | None, str]]]
+#: The reason of a table simply not announced (yet) on the broker looked at.
+NOT_ANNOUNCED = "not announced there yet"
+#: Seconds between two looks at a broker for a table not announced yet.
+LOOK_AGAIN_S = 1.0
 
 
 class TableNotFound(Exception):
@@ -162,6 +174,68 @@ class Finder:
                 "--broker mqtt://HOST:1883")
 
 
+async def look_announced(label: str, broker: str) -> tuple[str | None, str]:
+    """One read of ``broker``'s lobby for the table ``label``: the game it plays, or
+    None and why not (:data:`NOT_ANNOUNCED`, a broker that does not answer, …)."""
+    # the session and the MQTT client load only when a table is looked for
+    from lodam_p2p.session.effects import SessionError  # noqa: PLC0415
+    from lodam_p2p.session.table import find_announcement, mqtt_connector  # noqa: PLC0415
+
+    try:
+        found = await find_announcement(mqtt_connector(broker), label, patience_s=0.0)
+    except SessionError as err:
+        why = str(err)
+        return None, NOT_ANNOUNCED if why.startswith("no table ") else why
+    except TransportError as err:
+        return None, str(err)
+    return found.game, ""
+
+
+@dataclass(slots=True)
+class BrokerWait:
+    """Waits for the table ``label`` to be announced on ``broker`` (``--broker``), up to
+    ``wait_s`` seconds: one line said at first and again whenever the reason changes,
+    :class:`TableNotFound` naming the table and the broker at the end."""
+
+    label: str
+    broker: str
+    wait_s: float = DEFAULT_WAIT_S
+    look: LookAnnounced | None = None  # None: :func:`look_announced`
+    say: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr,
+                                                                  flush=True))
+    pause: Callable[[float], Awaitable[None]] = asyncio.sleep
+    clock: Callable[[], float] | None = None
+    why: str = ""  #: why the table was not there at the last look
+
+    async def game(self) -> str:
+        """The game the table's announcement names, once it is there."""
+        clock = self.clock or asyncio.get_running_loop().time
+        look, deadline = self.look or look_announced, clock() + self.wait_s
+        while True:
+            game, why = await look(self.label, self.broker)
+            if game is not None:
+                return game
+            changed, self.why = why != self.why, why
+            if clock() >= deadline:
+                raise TableNotFound(self.gave_up())
+            if changed:
+                self.say(self.waiting())
+            await self.pause(min(LOOK_AGAIN_S, max(0.0, deadline - clock())))
+
+    def waiting(self) -> str:
+        """The waiting line: what is looked for, where, why not yet, for how long."""
+        return (f"lodam: waiting for table {self.label} on {self.broker}… ({self.why}; "
+                f"up to {self.wait_s:g} s, --wait to change)")
+
+    def gave_up(self) -> str:
+        """The failure line: the table, the broker, the last reason."""
+        line = f"no table {self.label} on {self.broker} in {self.wait_s:g} s of waiting"
+        if self.why and self.why != NOT_ANNOUNCED:
+            line += f" ({self.why})"
+        return line + (f"; the tables it announces: lodam tables --broker {self.broker} "
+                       "--no-lan")
+
+
 def find_broker(label: str, wait_s: float, local: str | None) -> str:
     """:meth:`Finder.find` run to its end (outside an event loop): the table's brokers,
     the first one answering."""
@@ -183,5 +257,6 @@ def add_wait(parser: argparse.ArgumentParser) -> None:
     """``--wait SECONDS`` on a seat's command."""
     parser.add_argument(
         "--wait", type=wait_seconds, default=DEFAULT_WAIT_S, metavar="SECONDS",
-        help=f"without --broker: how long to look for the table by DNS-SD (and on this "
-             f"machine's broker) before giving up (default {DEFAULT_WAIT_S:g})")
+        help=f"how long to wait for the table before giving up: without --broker, "
+             f"looking by DNS-SD (and on this machine's broker); in the terminal client, "
+             f"on the --broker given too (default {DEFAULT_WAIT_S:g})")

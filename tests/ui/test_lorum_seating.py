@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from lodam_p2p.cli import cmd_host, cmd_play, main, netrun, play_lorum, play_seats
+from lodam_p2p.cli import cmd_host, cmd_join, cmd_play, main, netrun, play_lorum, play_seats
 from lodam_p2p.session.journal import Journal
 from lodam_p2p.ui.glyphs import Glyphs
 from lodam_p2p.ui.lobby import LobbyModel, LobbyRow, render_lobby
@@ -68,9 +68,14 @@ def test_a_lorum_host_is_refused_in_one_line(
 def test_joining_a_table_sits_at_the_screen_of_the_game_it_announces(
     seated: list[tuple[argparse.Namespace, list[str]]], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    asked: list[tuple[str, str]] = []
-    monkeypatch.setattr(netrun, "joined_game",
-                        lambda args, table, broker: asked.append((table, broker)) or "lorum")
+    asked: list[tuple[str, str | None]] = []
+
+    def found(args: argparse.Namespace, table: str, wait_s: float,
+              broker: str | None) -> tuple[str, str]:
+        asked.append((table, broker))
+        return "mqtt://10.0.0.9:1884", "lorum"
+
+    monkeypatch.setattr(cmd_join, "find_on_screen", found)  # the waiting screen's answer
     assert main(["join", "oak", "--broker", "mqtt://10.0.0.9:1884"]) == 0
     ((args, lineup),) = seated
     assert asked == [("oak", "mqtt://10.0.0.9:1884")]

@@ -184,8 +184,8 @@ def _match(tmux: Tmux, url: str, table: str, *, join_first: bool = False,
            again: bool = False) -> None:
     if join_first:  # the joiner types faster than the host: it waits for the table
         joiner = _join(tmux, url, table)
-        until(lambda: "looking again" in tmux.joined(joiner.pane), "the joiner looking",
-              joiner.text)
+        until(lambda: f"waiting for table {table} on {url}" in tmux.joined(joiner.pane),
+              "the joiner's waiting screen", joiner.text)
         host = _host(tmux, url, table)
     else:
         host = _host(tmux, url, table)
