@@ -1,14 +1,17 @@
 """The few MQTT 3.1.1 packets a broker adversary reads and writes (:mod:`.broker`): the
 fixed header of every packet, a PUBLISH's topic, packet id and payload, a CONNECT's Last
 Will, and the PUBLISH and PUBACK it makes itself. A relay reads no more than a broker
-does."""
+does. The suite's scripted broker (``tests/support/scripted_broker.py``) reads and
+writes its packets with the same functions, and answers the other kinds named here."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
 
-PUBLISH, PUBACK, CONNECT = 3, 4, 1
+#: The kinds of packet (the first byte's high four bits) read or written here.
+CONNECT, CONNACK, PUBLISH, PUBACK, SUBSCRIBE, SUBACK = 1, 2, 3, 4, 8, 9
+PINGREQ, PINGRESP, DISCONNECT = 12, 13, 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +49,14 @@ def _length(n: int) -> bytes:
             return bytes(out)
 
 
-def publish(topic: str, payload: bytes, *, retain: bool = False) -> Packet:
-    """A QoS 0 PUBLISH (nobody acknowledges it)."""
+def publish(topic: str, payload: bytes, *, retain: bool = False,
+            packet_id: int | None = None) -> Packet:
+    """A PUBLISH: at QoS 0 (nobody acknowledges it), or at QoS 1 with ``packet_id``."""
     name = topic.encode()
-    return Packet(0x30 | int(retain), len(name).to_bytes(2, "big") + name + payload)
+    head = len(name).to_bytes(2, "big") + name
+    if packet_id is None:
+        return Packet(PUBLISH << 4 | int(retain), head + payload)
+    return Packet(PUBLISH << 4 | 2 | int(retain), head + packet_id.to_bytes(2, "big") + payload)
 
 
 def puback(packet_id: int) -> Packet:

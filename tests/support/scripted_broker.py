@@ -6,7 +6,8 @@ pushed to the client in *one* write (on loopback they are then all in the client
 socket at once, as messages that arrive together are), or along with the CONNACK. It
 routes nothing and keeps no retained messages: tests that want a broker's behaviour use
 Mosquitto (``tests/support/brokers.py``); this one is for what the client does with the
-bytes it gets, and with the bytes it writes.
+bytes it gets, and with the bytes it writes. Its packets are read and written by the red
+team's broker adversary's (:mod:`lodam_p2p.redteam.packets`).
 """
 
 from __future__ import annotations
@@ -16,8 +17,21 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-CONNECT, CONNACK, PUBLISH, PUBACK, SUBSCRIBE, SUBACK = 1, 2, 3, 4, 8, 9
-PINGREQ, PINGRESP, DISCONNECT = 12, 13, 14
+from lodam_p2p.redteam.packets import (
+    CONNACK,
+    CONNECT,
+    DISCONNECT,
+    PINGREQ,
+    PINGRESP,
+    PUBACK,
+    PUBLISH,
+    SUBACK,
+    SUBSCRIBE,
+    Packet,
+    puback,
+    publish,
+    read_packet,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,60 +83,34 @@ class ScriptedBroker:
 
     def _publish(self, topic: str, payload: bytes) -> bytes:
         self._next_id = self._next_id % 65535 + 1
-        name = topic.encode()
-        body = len(name).to_bytes(2, "big") + name + self._next_id.to_bytes(2, "big") + payload
-        return bytes([PUBLISH << 4 | 2]) + _length(len(body)) + body
+        return publish(topic, payload, packet_id=self._next_id).encode()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._writer = writer
         with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
             while True:
-                first = (await reader.readexactly(1))[0]
-                body = await reader.readexactly(await _read_length(reader))
-                if not self._answer(first, body, writer):
+                if not self._answer(await read_packet(reader), writer):
                     break
                 self.changed.set()
         writer.close()
 
-    def _answer(self, first: int, body: bytes, writer: asyncio.StreamWriter) -> bool:
-        kind = first >> 4
+    def _answer(self, packet: Packet, writer: asyncio.StreamWriter) -> bool:
+        kind = packet.kind
         if kind == CONNECT:
             pushed = b"".join(self._publish(topic, payload) for topic, payload in self.with_connack)
-            writer.write(bytes([CONNACK << 4, 2, 0, 0]) + pushed)
+            writer.write(Packet(CONNACK << 4, b"\0\0").encode() + pushed)
         elif kind == SUBSCRIBE:
-            writer.write(bytes([SUBACK << 4, 3]) + body[:2] + b"\x01")
+            writer.write(Packet(SUBACK << 4, packet.body[:2] + b"\x01").encode())
         elif kind == PUBLISH:
-            self._take_publish(first, body, writer)
+            self._take_publish(packet, writer)
         elif kind == PUBACK:
             self.pubacks += 1
         elif kind == PINGREQ:
-            writer.write(bytes([PINGRESP << 4, 0]))
+            writer.write(Packet(PINGRESP << 4, b"").encode())
         return kind != DISCONNECT
 
-    def _take_publish(self, first: int, body: bytes, writer: asyncio.StreamWriter) -> None:
-        size = int.from_bytes(body[:2], "big")
-        topic, rest = body[2:2 + size].decode(), body[2 + size:]
-        if (first >> 1) & 3:
-            writer.write(bytes([PUBACK << 4, 2]) + rest[:2])
-            rest = rest[2:]
-        self.published.append(Publication(topic, rest, bool(first & 1)))
-
-
-def _length(value: int) -> bytes:
-    """MQTT's variable-length encoding of a remaining length."""
-    out = bytearray()
-    while True:
-        value, digit = divmod(value, 128)
-        out.append(digit | (128 if value else 0))
-        if not value:
-            return bytes(out)
-
-
-async def _read_length(reader: asyncio.StreamReader) -> int:
-    value, shift = 0, 0
-    while True:
-        byte = (await reader.readexactly(1))[0]
-        value |= (byte & 127) << shift
-        shift += 7
-        if not byte & 128:
-            return value
+    def _take_publish(self, packet: Packet, writer: asyncio.StreamWriter) -> None:
+        topic, packet_id, payload = packet.publish_parts()
+        if packet_id is not None:
+            writer.write(puback(packet_id).encode())
+        self.published.append(Publication(topic, payload, bool(packet.first & 1)))
