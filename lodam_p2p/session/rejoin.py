@@ -36,7 +36,7 @@ say so and stop at once, and their journals start a new match next time.
 
 *Who may come back* (protocol/SPEC.md 13, "Returning: rules the table enforces"). A
 return voids a hand without blame, so it is worth something to a cheater. Every peer
-notes a REJOIN; the coordinator answers it (:meth:`Rejoining.answer_returns`) only for
+notes a REJOIN; the coordinator answers it (:meth:`ReturnDesk.answer_returns`) only for
 a seat it saw go since the last hand that passed its audit — presence gone, or its
 clock missed before the coordinator voted on it — and only while the hand is open (no
 audit opening out, its play not over); a REJOIN not acceptable yet stands until the
@@ -115,7 +115,7 @@ Limits
 - A game played through the game interface (Lorum) travels as the game saves it
   (:meth:`Game.match_state <lodam_p2p.games.Game.match_state>`). A short
   First-and-last's stack that carries over is held only in memory: when a seat comes
-  back then, every peer drops it at RESUME (:meth:`Rejoining.drop_carried_deck`) and
+  back then, every peer drops it at RESUME (:meth:`ReturnDesk.drop_carried_deck`) and
   the next deal shuffles anew, so the rest of that deck is never dealt. A RESUME
   carries at most 64 KiB (:data:`~lodam_p2p.session.wire.MAX_STATE`): some 25 rounds
   of Lorum.
@@ -126,15 +126,20 @@ Limits
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from lodam_p2p.player import DealEnded, Notice, NoticeLevel
-from lodam_p2p.session.away import COUNTDOWN_EVERY
-from lodam_p2p.session.course import SessionPhase
+from lodam_p2p.games import Game
+from lodam_p2p.player import DealEnded, Notice, NoticeLevel, TableEvent
+from lodam_p2p.session.away import COUNTDOWN_EVERY, AwaySeats
+from lodam_p2p.session.clocks import TableClocks
+from lodam_p2p.session.course import MAX_VOIDS
+from lodam_p2p.session.gamecourse import GameCourse
+from lodam_p2p.session.handmachine import HandMachine
 from lodam_p2p.session.handplay import Route
-from lodam_p2p.session.journal import SeatJournal, match_snapshot
+from lodam_p2p.session.journal import match_snapshot
+from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.log import deal_ended_line
+from lodam_p2p.session.phases import SessionPhase
 from lodam_p2p.session.resumestate import (
     MAX_RETURNS,
     RETURNS,
@@ -144,187 +149,185 @@ from lodam_p2p.session.resumestate import (
     pack_state,
     read_state,
 )
-from lodam_p2p.session.returning import Returning
 from lodam_p2p.session.wire import Body, Msg
+from lodam_p2p.tableplan import MatchOutcome
 
-__all__ = ["COUNTDOWN_EVERY", "MAX_RETURNS", "Rejoining", "TableGone"]
+__all__ = ["COUNTDOWN_EVERY", "MAX_RETURNS", "ReturnDesk", "ReturnTable", "TableGone"]
 
 log = logging.getLogger("lodam_p2p.session")
 
 
-class Rejoining(Returning):
-    """The part of a session that journals the match and handles seats coming back."""
+class ReturnTable(Protocol):
+    """What the returns' part reads and calls on the table machine that owns it."""
 
-    def setup_rejoin(self, journal: SeatJournal | None, follow: str | None = None,
-                     together: Sequence[str] = ()) -> None:
-        """Attach the journal (None: nothing is kept) and clear the away list.
+    table: str
+    seat: int | None
+    roster: Roster | None
+    phase: SessionPhase
+    match: Any  #: the game's match (None until the lot is drawn)
+    game: Game | None
+    hand: HandMachine | None  #: the hand under way (None between hands)
+    hand_no: int
+    audits: int
+    blames: list[str]
+    voids_in_row: int
+    last_blamed: int | None
+    outcome: MatchOutcome | None
+    game_course: GameCourse
+    clocks: TableClocks
+    away_seats: AwaySeats
 
-        ``follow``: for a watcher (a restarted host), the peer of a seat of its own
-        process whose return it follows (see :meth:`rejoin_begin`). ``together``: the
-        peers of every seat of this process, which come back together."""
-        self.journal = journal or SeatJournal(None, "seat", self.table)
-        self._rejoin_deadline = 0.0
-        self.follow = follow
-        self._back, self._votes, self._together = None, {}, tuple(together)
-        self._returning, self._asked_back, self._pending, self._went_away = {}, {}, {}, {}
-        self._answered_in: int | None = None
-        self.returns = {}
-        kept = self.journal.entry.get("match") if self.journal.rejoining else None
-        begun = kept.get("hand_no") if isinstance(kept, dict) else None
-        if isinstance(begun, int) and not isinstance(begun, bool) and begun >= 0:
-            self.signed.begun = begun  # its last process may have signed in that hand
+    def now(self) -> float: ...
+    def send(self, body: Body) -> None: ...
+    def tell(self, event: TableEvent) -> None: ...
+    def spectate(self, line: str) -> None: ...
+    def scores(self) -> tuple[int, ...]: ...
+    def active(self) -> tuple[bool, ...]: ...
+    def finish(self, *, early: bool) -> None: ...
+    def new_hand(self) -> None: ...
 
-    # --- journaling ----------------------------------------------------------------
 
-    def journal_start(self, body: Body, host: str | None) -> None:
-        """Keep the START (roster, options, table id, time limit) and the host."""
-        table_id, options, rows, limit = body.args
-        self.keep(start=[table_id.hex(), options,
-                         [[p, k.hex(), n, kind] for p, k, n, kind in rows], limit],
-                  host=host, match=None)
+class ReturnDesk:
+    """Seats coming back, as every peer at the table follows them (see the module
+    docstring): who asked back, the coordinator's answer, the RESUME applied."""
 
-    def new_hand(self) -> None:
-        """Keep the match state, then begin the hand, never under a number this seat
-        has begun before (:mod:`.signed`): the journal keeps the number before the hand's
-        first envelope is published (the runner carries out the :class:`Keep
-        <lodam_p2p.session.effects.Keep>` before what follows it)."""
-        if self.seat is not None:
-            if self.hand_no <= self.signed.begun:
-                log.error("table %s: hand %d was begun here before; dealing hand %d "
-                          "instead of signing a second time", self.table, self.hand_no,
-                          self.signed.begun + 1)
-                self.hand_no = self.signed.begun + 1
-            self.signed.begun = self.hand_no
-        if self.match is not None:
-            self.keep(match=match_snapshot(self.match, self.hand_no, self.audits, self.blames,
-                                           self.game))
-        super().new_hand()
+    def __init__(self, table: ReturnTable) -> None:
+        self.table = table
+        #: per returning seat, the seats coming back with it (itself included), as its
+        #: REJOIN told: none of them can coordinate its return
+        self.returning: dict[int, frozenset[int]] = {}
+        #: per seat whose REJOIN was heard and not yet answered, the last hand it began
+        self.asked_back: dict[int, int] = {}
+        #: at the coordinator, per seat asking back and not answered yet: the last hand
+        #: it began (a request stands until answered, or until that hand or a later one
+        #: passes its audit)
+        self.pending: dict[int, int] = {}
+        #: per seat this machine saw go away, the hand it was in then
+        self.went_away: dict[int, int] = {}
+        #: the hand in which this seat, as coordinator, last answered a return
+        self.answered_in: int | None = None
+        #: per seat, the returns the table took this match (:data:`MAX_RETURNS`)
+        self.returns: dict[int, int] = {}
 
-    def finish(self, *, early: bool) -> None:
-        """The match is over: keep the outcome."""
-        super().finish(early=early)
-        if self.outcome is not None:
-            self.keep(outcome=outcome_json(self.outcome))
+    def coordinator(self, back: int) -> int | None:
+        """The seat that answers a returning seat: the lowest one not coming back with
+        it (None: every seat is coming back)."""
+        roster = self.table.roster
+        assert roster is not None
+        out = self.returning.get(back, frozenset()) | {back}
+        return min((s for s in range(len(roster.sitters)) if s not in out), default=None)
 
     def own_will_seen(self) -> None:
         """This process lost its connection long enough for the broker to publish its
         will: the others hold the table for it, so it asks to be taken back (its own
         REJOIN counts as heard here, so that it follows the RESUME that answers it)."""
-        if self.seat is not None and self.phase in (SessionPhase.MATCH, SessionPhase.GRACE):
-            self._returning[self.seat] = frozenset({self.seat})
-            self._asked_back[self.seat] = self.hand_no
-            self.send(Body(Msg.REJOIN, args=(self.hand_no, [])))
+        t = self.table
+        if t.seat is not None and t.phase in (SessionPhase.MATCH, SessionPhase.GRACE):
+            self.returning[t.seat] = frozenset({t.seat})
+            self.asked_back[t.seat] = t.hand_no
+            t.send(Body(Msg.REJOIN, args=(t.hand_no, [])))
 
     def seat_gone(self, seat: int) -> None:
-        """A seated peer's presence went away: hold the table for it (:mod:`.away`), and
-        note that this machine saw it go (the first condition of its return)."""
-        self.away_seats.seat_gone(seat)
-        if self.phase in (SessionPhase.MATCH, SessionPhase.GRACE) and seat != self.seat:
-            self._went_away[seat] = self.hand_no
+        """Note that this machine saw ``seat`` go (the first condition of its return)."""
+        t = self.table
+        if t.phase in (SessionPhase.MATCH, SessionPhase.GRACE) and seat != t.seat:
+            self.went_away[seat] = t.hand_no
             self.answer_returns()
 
     def returns_due(self) -> None:
         """Answer a return that has become acceptable (a seat asking back that has
         missed its clock since), before this seat's own vote on that clock."""
-        if self._pending and self.phase in (SessionPhase.MATCH, SessionPhase.GRACE):
+        if self.pending and self.table.phase in (SessionPhase.MATCH, SessionPhase.GRACE):
             self.answer_returns()
+
+    def settled(self) -> None:
+        """The hand passed its audit, every seat answering all through it: a seat that
+        went away before the hand and a REJOIN about it or an earlier one no longer
+        stand. (A seat may go away while this seat still settles a hand that seat has
+        finished, and ask back from the next one: that stands.)"""
+        hand = self.table.hand_no
+        self.went_away = {s: h for s, h in self.went_away.items() if h >= hand}
+        for seat, asked in sorted(self.pending.items()):
+            if asked <= hand:
+                log.info("table %s: seat %d's return refused: %s", self.table.table, seat,
+                         self.return_refused(seat))
+                del self.pending[seat]
 
     # --- REJOIN and RESUME ---------------------------------------------------------
 
     def route_resume(self, sender: int, body: Body) -> Route:
-        """Where ``sender``'s RESUME goes (protocol/SPEC.md, "Returning").
+        """Where ``sender``'s RESUME goes at a peer that is not coming back
+        (protocol/SPEC.md, "Returning"; a returning seat routes its own,
+        :meth:`.returning.SeatReturn.route_resume`).
 
-        A returning seat takes only the coordinator's RESUME of its own return. Every
-        other peer takes a RESUME only in the coordinator's stream order and only where
+        A peer takes a RESUME only in the coordinator's stream order and only where
         every honest peer decides alike: it waits until the REJOIN it answers is heard
         (no REJOIN, no return) and until this peer has caught up with the hand the
         RESUME voids; it drops a RESUME from any seat but the coordinator, one that does
         not name the hand after the one it voids, and one whose hand is already over
         here (a RESUME never names a hand already begun)."""
+        t = self.table
         back, nxt = body.args[0], body.args[1]
-        if self.phase is SessionPhase.REJOIN:
-            return self._route_back(sender, back)
-        if self.phase not in (SessionPhase.MATCH, SessionPhase.GRACE):
+        if t.phase not in (SessionPhase.MATCH, SessionPhase.GRACE):
             return Route.DROP
-        if back not in self._asked_back:
+        if back not in self.asked_back:
             return Route.WAIT  # the REJOIN it answers is still to come (or never comes)
         if sender != self.coordinator(back) or nxt != body.hand + 1 \
-                or body.hand < self.hand_no:
+                or body.hand < t.hand_no:
             return Route.DROP
-        return Route.TAKE if body.hand == self.hand_no else Route.WAIT
-
-    def _route_back(self, sender: int, back: int) -> Route:
-        """At a returning seat: its own coordinator's RESUME is a vote; another seat's
-        return that follows it in the coordinator's stream waits until this seat sits
-        down and then moves it on with the table (one before it belongs to the hands
-        this seat missed)."""
-        if back == self._back:
-            return Route.TAKE if sender == self.coordinator(back) else Route.DROP
-        mine = self.coordinator(self._back) if self._back is not None else None
-        return Route.WAIT if sender == mine and sender in self._votes else Route.DROP
+        return Route.TAKE if body.hand == t.hand_no else Route.WAIT
 
     def take_rejoin(self, seat: int, together: list[int], hand: int = 0) -> None:
         """A seat asks to be taken back (``together``: the seats coming back with it;
         ``hand``: the last hand it began). Every peer notes that it asked; its
         coordinator answers RESUME once the return is acceptable (:meth:`answer_returns`),
         and otherwise not at all."""
-        assert self.roster is not None
-        players = len(self.roster.sitters)
-        self._returning[seat] = frozenset([seat, *(s for s in together if s < players)])
-        if self.phase is SessionPhase.REJOIN:
-            self._asked_back[seat] = hand  # for when this seat, back too, follows its RESUME
+        t = self.table
+        assert t.roster is not None
+        players = len(t.roster.sitters)
+        self.returning[seat] = frozenset([seat, *(s for s in together if s < players)])
+        if t.phase is SessionPhase.REJOIN:
+            self.asked_back[seat] = hand  # for when this seat, back too, follows its RESUME
             return
-        if self.phase in (SessionPhase.LINGER, SessionPhase.DONE) and self.outcome is not None:
-            if self.seat is not None:
-                state: dict[str, Any] = {"outcome": outcome_json(self.outcome)}
-                kind = Msg.RESUME if self.seat == self.coordinator(seat) else Msg.ATTEST
-                self.send(Body(kind, self.hand_no, 0, (seat, self.hand_no, pack_state(state))))
+        if t.phase in (SessionPhase.LINGER, SessionPhase.DONE) and t.outcome is not None:
+            if t.seat is not None:
+                state: dict[str, Any] = {"outcome": outcome_json(t.outcome)}
+                kind = Msg.RESUME if t.seat == self.coordinator(seat) else Msg.ATTEST
+                t.send(Body(kind, t.hand_no, 0, (seat, t.hand_no, pack_state(state))))
             return
-        if self.match is None or self.phase not in (SessionPhase.MATCH, SessionPhase.GRACE):
+        if t.match is None or t.phase not in (SessionPhase.MATCH, SessionPhase.GRACE):
             return  # the lot: not resumable (see Limits)
-        if seat not in self._asked_back:  # told once, however often it asks
-            self.tell(Notice(NoticeLevel.INFO, f"seat {seat} asks to be taken back"))
-        self._asked_back[seat] = hand
-        if self.seat is not None and self.seat == self.coordinator(seat):
-            self._pending[seat] = hand
+        if seat not in self.asked_back:  # told once, however often it asks
+            t.tell(Notice(NoticeLevel.INFO, f"seat {seat} asks to be taken back"))
+        self.asked_back[seat] = hand
+        if t.seat is not None and t.seat == self.coordinator(seat):
+            self.pending[seat] = hand
             self.answer_returns()
 
     def answer_returns(self) -> None:
         """As the coordinator, answer every pending REJOIN that is now acceptable, one
         at a time (each RESUME moves the hand on: the next waits until it is applied)."""
-        for seat in sorted(self._pending):
-            if self.seat != self.coordinator(seat):
-                del self._pending[seat]
-            elif self._answered_in != self.hand_no and self.return_refused(seat) is None:
-                del self._pending[seat]
-                self._answered_in = self.hand_no
+        t = self.table
+        for seat in sorted(self.pending):
+            if t.seat != self.coordinator(seat):
+                del self.pending[seat]
+            elif self.answered_in != t.hand_no and self.return_refused(seat) is None:
+                del self.pending[seat]
+                self.answered_in = t.hand_no
                 self._answer(seat)
-
-    def settle(self) -> None:
-        """The hand passed its audit, every seat answering all through it: a seat that
-        went away before the hand and a REJOIN about it or an earlier one no longer
-        stand. (A seat may go away while this seat still settles a hand that seat has
-        finished, and ask back from the next one: that stands.)"""
-        hand = self.hand_no
-        self._went_away = {s: h for s, h in self._went_away.items() if h >= hand}
-        for seat, asked in sorted(self._pending.items()):
-            if asked <= hand:
-                log.info("table %s: seat %d's return refused: %s", self.table, seat,
-                         self.return_refused(seat))
-                del self._pending[seat]
-        super().settle()
 
     def return_refused(self, seat: int) -> str | None:
         """Why the coordinator cannot take ``seat`` back now, or None if it can
         (protocol/SPEC.md, "Returning"): it must have seen the seat go away in this
         hand (its presence gone, or its clock missed before this seat voted on it), and
         the hand must still be open (no audit opening out, its play not over)."""
-        hand, asked = self.hand, self._pending.get(seat, 0)
-        if asked > self.hand_no:
-            return f"it began hand {asked}, this seat is still in hand {self.hand_no}"
-        if hand is not None and self.clocks.voted_on(seat, self.hand_no):
+        t = self.table
+        hand, asked = t.hand, self.pending.get(seat, 0)
+        if asked > t.hand_no:
+            return f"it began hand {asked}, this seat is still in hand {t.hand_no}"
+        if hand is not None and t.clocks.voted_on(seat, t.hand_no):
             return "this seat has voted on its silence in this hand: the table decides"
-        if seat not in self._went_away and not self._missed_clock(seat):
+        if seat not in self.went_away and not self._missed_clock(seat):
             return "it was never seen gone since the last hand it played through"
         if hand is not None and (hand.fair.opened() or hand.public.is_over):
             return "the hand's play is over or its audit openings are out"
@@ -334,84 +337,107 @@ class Rejoining(Returning):
         """Whether the hand awaits ``seat`` at its current step past the table's limit,
         where no conviction of that silence can do without this seat's own vote: fewer
         than two other seats in play could vote on it. This seat answers before it votes
-        (:meth:`check_timers`), so every peer takes its RESUME before any conviction;
-        where two others could convict without it, their votes could cross its RESUME
-        and the peers would judge differently, so there the table's vote decides."""
-        others = [s for s, playing in enumerate(self.active()) if playing
-                  and s not in (seat, self.seat)]
-        return len(others) < 2 and self.clocks.overdue(seat, self.now())
+        (:meth:`returns_due`, first in the machine's ``check_timers``), so every peer
+        takes its RESUME before any conviction; where two others could convict without
+        it, their votes could cross its RESUME and the peers would judge differently, so
+        there the table's vote decides."""
+        t = self.table
+        others = [s for s, playing in enumerate(t.active()) if playing
+                  and s not in (seat, t.seat)]
+        return len(others) < 2 and t.clocks.overdue(seat, t.now())
 
     def _answer(self, seat: int) -> None:
         """Publish the RESUME of ``seat``'s return: the hand after this one, and the
         match state as it will stand then (this return counted)."""
-        nxt = self.hand_no + 1
+        t = self.table
+        nxt = t.hand_no + 1
         state = self.return_state(seat, nxt)
-        self.send(Body(Msg.RESUME, self.hand_no, 0, (seat, nxt, pack_state(state))))
+        t.send(Body(Msg.RESUME, t.hand_no, 0, (seat, nxt, pack_state(state))))
 
     def return_state(self, seat: int, nxt: int) -> dict[str, Any]:
         """The match state after ``seat``'s return, to resume in hand ``nxt``: the
         snapshot, the returns counted per seat, and the failed hands in a row."""
-        assert self.match is not None and self.roster is not None
-        returns = [self.returns.get(s, 0) + (s == seat) for s in range(len(self.roster.sitters))]
-        return {**match_snapshot(self.match, nxt, self.audits, self.blames, self.game),
-                RETURNS: returns, VOIDS: self.voids_in_row + 1}
+        t = self.table
+        assert t.match is not None and t.roster is not None
+        returns = [self.returns.get(s, 0) + (s == seat) for s in range(len(t.roster.sitters))]
+        return {**match_snapshot(t.match, nxt, t.audits, t.blames, t.game),
+                RETURNS: returns, VOIDS: t.voids_in_row + 1}
 
     def take_resume(self, body: Body) -> None:
-        """Take the coordinator's RESUME (see the module docstring): a vote at the
-        returning seat, the order to deal again everywhere else."""
+        """Take the coordinator's RESUME (see the module docstring) at a peer that is
+        not coming back: the order to deal again (a returning seat counts it as a vote,
+        :meth:`.returning.SeatReturn.take_resume`)."""
+        t = self.table
         seat, nxt, blob = body.args
-        state = read_state(self.table, blob)
+        state = read_state(t.table, blob)
         if state is None:
             return
-        coordinator = self.coordinator(seat)
-        if self.phase is SessionPhase.REJOIN and seat == self._back:
-            if coordinator is not None:  # always so: routed only from the coordinator
-                self._vote(coordinator, nxt, state)
-        elif self.phase in (SessionPhase.MATCH, SessionPhase.GRACE) and "outcome" not in state:
+        if t.phase in (SessionPhase.MATCH, SessionPhase.GRACE) and "outcome" not in state:
             self._resume_table(seat, nxt, state)
 
     def _resume_table(self, seat: int, nxt: int, state: dict[str, Any]) -> None:
         """Apply a return everywhere but at the returning seat: the hand under way is
         void and hand ``nxt`` is dealt, or the seat, back once too often, has left."""
-        self._asked_back.pop(seat, None)
-        self._pending.pop(seat, None)
-        self._went_away.pop(seat, None)
+        t = self.table
+        self.asked_back.pop(seat, None)
+        self.pending.pop(seat, None)
+        self.went_away.pop(seat, None)
         mine = self.return_state(seat, nxt)
-        if self.seat is not None and self.seat != self.coordinator(seat):
-            self.send(Body(Msg.ATTEST, self.hand_no, 0, (seat, nxt, pack_state(mine))))
+        if t.seat is not None and t.seat != self.coordinator(seat):
+            t.send(Body(Msg.ATTEST, t.hand_no, 0, (seat, nxt, pack_state(mine))))
         if mine != state:  # this seat played the same deals: its own state stands
             log.warning("table %s: the match state seat %d's coordinator told differs "
-                        "from ours; keeping ours", self.table, seat)
+                        "from ours; keeping ours", t.table, seat)
         self.drop_carried_deck()
         self.returns[seat] = count = self.returns.get(seat, 0) + 1
-        if self.hand is not None:
+        if t.hand is not None:
             self._tell_void(seat, count)
-        self.hand, self.hand_no = None, nxt
-        self._after_return(seat, count)
+        t.hand, t.hand_no = None, nxt
+        self.after_return(seat, count)
 
     def _tell_void(self, seat: int, count: int) -> None:
+        t = self.table
         reason = (f"seat {seat} came back: the hand is void and dealt again, no blame "
                   f"(return {count} of {MAX_RETURNS} it may make this match)")
         if count > MAX_RETURNS:
             reason = f"seat {seat} came back once too often: it has left the match"
-        lives = self.scores()
+        lives = t.scores()
         zero = (0,) * len(lives)
-        self.tell(DealEnded(zero, zero, lives, reason, "not reached: a seat came back",
-                            void=True))
-        word = "counters" if self.game is None or self.game.name == "lodam" else "scores"
-        self.spectate(deal_ended_line(reason, "not reached", lives, word=word))
+        t.tell(DealEnded(zero, zero, lives, reason, "not reached: a seat came back",
+                         void=True))
+        word = "counters" if t.game is None or t.game.name == "lodam" else "scores"
+        t.spectate(deal_ended_line(reason, "not reached", lives, word=word))
+
+    def after_return(self, seat: int, count: int) -> None:
+        """Go on after ``seat``'s ``count``-th return (``hand_no`` is the next hand)."""
+        t = self.table
+        if count > MAX_RETURNS:
+            t.away_seats.away.pop(seat, None)
+            t.last_blamed = seat
+            t.blames.append(f"seat {seat}: left: came back more than {MAX_RETURNS} "
+                            f"times (hand {t.hand_no - 1})")
+            t.tell(Notice(NoticeLevel.WARNING, f"seat {seat} came back more than "
+                          f"{MAX_RETURNS} times: it counts as having left", seat))
+            t.finish(early=True)
+            return
+        t.voids_in_row += 1
+        if t.voids_in_row >= MAX_VOIDS:
+            t.finish(early=True)
+        else:
+            t.new_hand()
 
     def drop_carried_deck(self) -> bool:
         """A short deal's deck that carries over lives only in the seats' memory, and
         the returning seat lost it: every peer drops it at the coordinator's RESUME and
         restores its match as saved, so the next deal shuffles anew everywhere (the
         returning seat restores the same state). True if a deck was carried."""
-        if self.game is None or self.roster is None or self.match is None:
+        t = self.table
+        if t.game is None or t.roster is None or t.match is None:
             return False
-        if self.game_course.deck is None and self.game.reshuffles(self.match):
+        if t.game_course.deck is None and t.game.reshuffles(t.match):
             return False
-        self.game_course.deck = None
-        restored: Any = self.game.restore_match(self.roster.options, len(self.roster.sitters),
-                                                self.game.match_state(self.match))
-        self.match = restored
+        t.game_course.deck = None
+        restored: Any = t.game.restore_match(t.roster.options, len(t.roster.sitters),
+                                             t.game.match_state(t.match))
+        t.match = restored
         return True

@@ -1,6 +1,13 @@
 """The returning seat: it sits down again from its journal, asks to be taken back, and
 counts the others' accounts of the match before it believes any (:mod:`.rejoin`
 explains the design: "Coming back" and "Checking").
+
+:class:`SeatReturn` is a part the table machine owns and calls (its ``coming_back``),
+reaching it only through :class:`ReturningTable`: it holds the returning seat's own
+state (the seat it waits for, the accounts counted, its wait) and asks the table's
+side of returns (:class:`~.rejoin.ReturnDesk`, the machine's ``return_desk``) who the
+coordinator is and how the table goes on after a return. A host that only watched
+follows the table to its result the same way (:meth:`SeatReturn.begin`).
 """
 
 from __future__ import annotations
@@ -8,16 +15,19 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from lodam_p2p.games import DEFAULT_GAME, Game
-from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress
-from lodam_p2p.session.course import MAX_VOIDS, Course, SessionPhase
+from lodam_p2p.player import Phase, Progress, TableEvent
+from lodam_p2p.session.handmachine import HandMachine
+from lodam_p2p.session.handplay import Route
 from lodam_p2p.session.journal import SeatJournal, check_snapshot, contradiction, match_from
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.log import match_ended_lines
+from lodam_p2p.session.phases import SessionPhase, Timing
+from lodam_p2p.session.rejoin import ReturnDesk
 from lodam_p2p.session.resumestate import (
-    MAX_RETURNS,
     TableGone,
     kept_snapshot,
     outcome_from,
@@ -27,129 +37,182 @@ from lodam_p2p.session.resumestate import (
     return_counts,
     snapshot_of,
 )
+from lodam_p2p.session.signed import SignedRecord
 from lodam_p2p.session.wire import Body, Msg
 from lodam_p2p.tableplan import MatchOutcome
+
+__all__ = ["ReturningTable", "SeatReturn"]
 
 log = logging.getLogger("lodam_p2p.session")
 
 
-class Returning(Course):
-    """The part of a session that comes back to a table from its journal."""
+class ReturningTable(Protocol):
+    """What the returning seat's part reads and calls on the table machine that owns it."""
 
+    table: str
     me: str
     journal: SeatJournal
-    follow: str | None
-    _rejoin_deadline: float
-    #: the seat whose return this session waits for: its own, or the followed one
-    _back: int | None
-    _votes: dict[int, tuple[int, bytes]]
-    _together: tuple[str, ...]
-    #: per returning seat, the seats coming back with it (itself included), as its
-    #: REJOIN told: none of them can coordinate its return
-    _returning: dict[int, frozenset[int]]
-    #: per seat whose REJOIN was heard and not yet answered, the last hand it began
-    _asked_back: dict[int, int]
-    #: at the coordinator, per seat asking back and not answered yet: the last hand it
-    #: began (a request stands until answered, or until that hand or a later one
-    #: passes its audit)
-    _pending: dict[int, int]
-    #: per seat this machine saw go away, the hand it was in then
-    _went_away: dict[int, int]
-    #: per seat, the returns the table took this match (:data:`MAX_RETURNS`)
-    returns: dict[int, int]
+    timing: Timing
+    roster: Roster | None
+    seat: int | None
+    phase: SessionPhase
+    match: Any  #: the game's match (None until the lot is drawn)
+    game: Game | None
+    hand: HandMachine | None  #: the hand under way (None between hands)
+    hand_no: int
+    audits: int
+    blames: list[str]
+    voids_in_row: int
+    outcome: MatchOutcome | None
+    results: dict[str, tuple[Any, ...]]
+    signed: SignedRecord
+    linger_until: float
+    return_desk: ReturnDesk
 
-    def rejoin_begin(self) -> Roster:
+    def now(self) -> float: ...
+    def send(self, body: Body) -> None: ...
+    def keep(self, **fields: Any) -> None: ...
+    def tell(self, event: TableEvent) -> None: ...
+    def tell_seats(self) -> None: ...
+    def spectate(self, line: str) -> None: ...
+    def watching_host(self) -> bool: ...
+    def online(self, peer: str) -> bool: ...
+
+
+class SeatReturn:
+    """A seat coming back to a table from its journal (see the module docstring)."""
+
+    def __init__(self, table: ReturningTable, follow: str | None = None,
+                 together: Sequence[str] = ()) -> None:
+        """``follow``: for a watcher (a restarted host), the peer of a seat of its own
+        process whose return it follows (see :meth:`begin`). ``together``: the peers of
+        every seat of this process, which come back together."""
+        self.table = table
+        self.follow = follow
+        self.together = tuple(together)
+        #: when a returning seat gives up waiting (or a watcher, hearing nobody)
+        self.deadline = 0.0
+        #: the seat whose return this session waits for: its own, or the followed one
+        self.back: int | None = None
+        #: per seat heard, its account of the match: (the next hand, or -1 for a result;
+        #: the packed state)
+        self.votes: dict[int, tuple[int, bytes]] = {}
+
+    def begin(self) -> Roster:
         """Sit down again from the journal: roster and seat back, REJOIN sent.
 
         A watcher (the table's restarted host) has no seat to ask for: it follows a seat
         of its own process (``follow``) back in, counting the same RESUME and ATTESTs
         that seat counts and adopting the same state, so both print one result."""
+        t = self.table
         try:
-            table_id, options, rows, limit = self.journal.entry["start"]
+            table_id, options, rows, limit = t.journal.entry["start"]
             body = Body(Msg.START, args=(bytes.fromhex(table_id), options, [
                 [p, bytes.fromhex(k), n, kind] for p, k, n, kind in rows], limit))
             roster = Roster.from_start(body)
         except (KeyError, TypeError, ValueError) as err:
-            self.keep(start=None)
+            t.keep(start=None)
             raise TableGone(f"the journal's match is unusable ({err}); start again for a "
                             "new one") from None
-        self.roster, self.seat = roster, roster.seat_of(self.me)
-        self._back = self.seat
-        if self.seat is None and self.follow is not None:
-            self._back = roster.seat_of(self.follow)
-        if self._back is None and self.follow is None and self.watching_host():
+        t.roster, t.seat = roster, roster.seat_of(t.me)
+        self.back = t.seat
+        if t.seat is None and self.follow is not None:
+            self.back = roster.seat_of(self.follow)
+        if self.back is None and self.follow is None and t.watching_host():
             return self._watch_again(roster)
-        if self._back is None:
-            raise TableGone(f"the journal's table {self.table} has no seat for this key"
-                            if self.follow is None else f"the host of table {self.table} "
+        if self.back is None:
+            raise TableGone(f"the journal's table {t.table} has no seat for this key"
+                            if self.follow is None else f"the host of table {t.table} "
                             "comes back only beside a seat of its own")
-        self.phase = SessionPhase.REJOIN
-        self._rejoin_deadline = self.now() + self.timing.grace_s
-        self.tell(Progress(Phase.LOBBY, detail=f"back at table {self.table}: waiting to resume"))
-        together = {roster.seat_of(peer) for peer in self._together} | {self._back}
-        self._returning[self._back] = frozenset(s for s in together if s is not None)
-        if self.coordinator(self._back) is None:
-            self.keep(start=None)  # nobody holds the match: the next start is new
-            raise TableGone(f"every seat of table {self.table} is coming back at once: "
+        t.phase = SessionPhase.REJOIN
+        self.deadline = t.now() + t.timing.grace_s
+        t.tell(Progress(Phase.LOBBY, detail=f"back at table {t.table}: waiting to resume"))
+        together = {roster.seat_of(peer) for peer in self.together} | {self.back}
+        desk = t.return_desk
+        desk.returning[self.back] = frozenset(s for s in together if s is not None)
+        if desk.coordinator(self.back) is None:
+            t.keep(start=None)  # nobody holds the match: the next start is new
+            raise TableGone(f"every seat of table {t.table} is coming back at once: "
                             "nobody holds the match to resume it; start a new one")
-        if self.seat is None:
+        if t.seat is None:
             return roster
-        kept = self.journal.entry.get("match")
+        kept = t.journal.entry.get("match")
         hand = kept.get("hand_no") if isinstance(kept, dict) else None
-        self.send(Body(Msg.REJOIN, args=(hand if isinstance(hand, int) and 0 <= hand < 2**32
-                                         else 0, sorted(together - {self.seat, None}))))
+        t.send(Body(Msg.REJOIN, args=(hand if isinstance(hand, int) and 0 <= hand < 2**32
+                                      else 0, sorted(together - {t.seat, None}))))
         return roster
 
-    def coordinator(self, back: int) -> int | None:
-        """The seat that answers a returning seat: the lowest one not coming back with
-        it (None: every seat is coming back)."""
-        assert self.roster is not None
-        out = self._returning.get(back, frozenset()) | {back}
-        return min((s for s in range(len(self.roster.sitters)) if s not in out), default=None)
+    def due(self) -> float | None:
+        """A returning seat's wait (None: it is not returning)."""
+        return self.deadline if self.table.phase is SessionPhase.REJOIN else None
 
-    def rejoin_unheard(self, back: int) -> bool:
-        """Whether no REJOIN from ``back`` has been heard yet (which seats come back
-        with it, hence its coordinator, is not known)."""
-        return back not in self._returning
-
-    def rejoin_timer(self, now: float) -> None:
+    def check_timer(self, now: float) -> None:
         """A returning seat that hears no RESUME within the grace gives up."""
-        if self._back is None:
+        t = self.table
+        if self.back is None:
             self._watch_timer(now)
             return
-        if self.phase is SessionPhase.REJOIN and now >= self._rejoin_deadline:
-            self.keep(start=None)  # given up: the next start is a new match
-            raise TableGone(f"table {self.table} did not take this seat back within "
-                            f"{self.timing.grace_s:g} s")
+        if t.phase is SessionPhase.REJOIN and now >= self.deadline:
+            t.keep(start=None)  # given up: the next start is a new match
+            raise TableGone(f"table {t.table} did not take this seat back within "
+                            f"{t.timing.grace_s:g} s")
 
-    def take_attest(self, voter: int, body: Body) -> None:
-        """Another seat's own view of the state this returning seat resumes into."""
-        seat, nxt, blob = body.args
-        if self.phase is not SessionPhase.REJOIN or seat != self._back or voter == seat:
-            return
-        state = read_state(self.table, blob)
-        if state is not None:
-            self._vote(voter, nxt, state)
+    # --- the accounts of the match ---------------------------------------------------
 
-    def rejoin_drops(self, seat: int) -> bool:
+    def route_resume(self, sender: int, body: Body) -> Route:
+        """Where ``sender``'s RESUME goes at a returning seat: its own
+        coordinator's RESUME is a vote; another seat's return that follows it in the
+        coordinator's stream waits until this seat sits down and then moves it on with
+        the table (one before it belongs to the hands this seat missed)."""
+        desk, back = self.table.return_desk, body.args[0]
+        if back == self.back:
+            return Route.TAKE if sender == desk.coordinator(back) else Route.DROP
+        mine = desk.coordinator(self.back) if self.back is not None else None
+        return Route.WAIT if sender == mine and sender in self.votes else Route.DROP
+
+    def drops(self, seat: int) -> bool:
         """Whether a returning seat drops ``seat``'s message rather than holding it: the
         coordinator's messages before its RESUME belong to the abandoned hand (a host
         that only watches, back, follows nothing but the results)."""
-        if self._back is None:
+        if self.back is None:
             return True
-        return seat == self.coordinator(self._back) and seat not in self._votes
+        return seat == self.table.return_desk.coordinator(self.back) and seat not in self.votes
+
+    def take_resume(self, body: Body) -> None:
+        """The coordinator's RESUME of this seat's return: a vote (routed only from the
+        coordinator, :meth:`route_resume`)."""
+        t = self.table
+        seat, nxt, blob = body.args
+        state = read_state(t.table, blob)
+        if state is None:
+            return
+        coordinator = t.return_desk.coordinator(seat)
+        if seat == self.back and coordinator is not None:
+            self._vote(coordinator, nxt, state)
+
+    def take_attest(self, voter: int, body: Body) -> None:
+        """Another seat's own view of the state this returning seat resumes into."""
+        t = self.table
+        seat, nxt, blob = body.args
+        if t.phase is not SessionPhase.REJOIN or seat != self.back or voter == seat:
+            return
+        state = read_state(t.table, blob)
+        if state is not None:
+            self._vote(voter, nxt, state)
 
     def _vote(self, voter: int, nxt: int, state: dict[str, Any]) -> None:
         """Count one seat's account of where the match stands; resume once a majority
         of the other seats, the coordinator among those heard, agree on a state that
         can follow this seat's own journal."""
-        assert self.roster is not None and self._back is not None
-        self._votes[voter] = (-1 if "outcome" in state else nxt, pack_state(state))
-        if self.coordinator(self._back) not in self._votes:
+        t = self.table
+        desk = t.return_desk
+        assert t.roster is not None and self.back is not None
+        self.votes[voter] = (-1 if "outcome" in state else nxt, pack_state(state))
+        if desk.coordinator(self.back) not in self.votes:
             return
-        voters = len(self.roster.sitters) - len(self._returning[self._back])
+        voters = len(t.roster.sitters) - len(desk.returning[self.back])
         needed = voters // 2 + 1
-        for (told_nxt, blob), count in Counter(self._votes.values()).most_common():
+        for (told_nxt, blob), count in Counter(self.votes.values()).most_common():
             if count < needed:
                 return
             told = json.loads(blob)
@@ -158,17 +221,18 @@ class Returning(Course):
                 self._resume_here(told_nxt, told)
                 return
             log.warning("table %s: %d seats told a state this seat cannot take (%s)",
-                        self.table, count, problem)
+                        t.table, count, problem)
 
     def _contradiction(self, nxt: int, state: dict[str, Any]) -> str | None:
         """Why ``state`` cannot be resumed into here, or None (checked against what this
         seat's journal kept)."""
-        assert self.roster is not None
-        players = len(self.roster.sitters)
-        kept = kept_snapshot(self.journal.entry.get("match"), players)
+        t = self.table
+        assert t.roster is not None
+        players = len(t.roster.sitters)
+        kept = kept_snapshot(t.journal.entry.get("match"), players)
         if "outcome" in state:
             try:
-                outcome = outcome_from(self.table, state["outcome"])
+                outcome = outcome_from(t.table, state["outcome"])
             except TableGone as err:
                 return str(err)
             if kept is not None and outcome.deals < kept["deals_played"]:
@@ -178,61 +242,42 @@ class Returning(Course):
             return_counts(state, players)
             state = snapshot_of(state)
             check_snapshot(state, players)
-            match_from(state, self.roster.options, self._played(), players)
+            match_from(state, t.roster.options, self._played(), players)
         except ValueError as err:
             return str(err)
         if state["hand_no"] != nxt:
             return f"state of hand {state['hand_no']} told for hand {nxt}"
-        if nxt <= self.signed.begun:
-            return f"hand {nxt} was begun here before (hand {self.signed.begun})"
+        if nxt <= t.signed.begun:
+            return f"hand {nxt} was begun here before (hand {t.signed.begun})"
         return contradiction(state, kept)
 
     def _resume_here(self, nxt: int, state: dict[str, Any]) -> None:
         """Sit down in ``state`` (checked by :meth:`_vote`)."""
-        assert self.roster is not None
-        self._votes.clear()
+        t = self.table
+        assert t.roster is not None
+        self.votes.clear()
         if "outcome" in state:
-            self.outcome = outcome_from(self.table, state["outcome"])
-            self.keep(outcome=outcome_json(self.outcome))
-            self.phase = SessionPhase.DONE
+            t.outcome = outcome_from(t.table, state["outcome"])
+            t.keep(outcome=outcome_json(t.outcome))
+            t.phase = SessionPhase.DONE
             return
-        players = len(self.roster.sitters)
+        players = len(t.roster.sitters)
         returns, voids = return_counts(state, players)
-        self.game = self._played()
-        self.match = match_from(snapshot_of(state), self.roster.options, self.game, players)
-        self.audits, self.blames = state["audits"], list(state["blames"])
-        self.returns = {seat: count for seat, count in enumerate(returns) if count}
-        assert self._back is not None
-        self.voids_in_row = voids - 1  # as before this return: counted again below
-        self.hand_no, self.hand, self.phase = nxt, None, SessionPhase.MATCH
-        self.tell_seats()
-        self._after_return(self._back, returns[self._back])
-
-    def _after_return(self, seat: int, count: int) -> None:
-        """Go on after ``seat``'s ``count``-th return (``hand_no`` is the next hand)."""
-        if count > MAX_RETURNS:
-            self.away_seats.away.pop(seat, None)
-            self.last_blamed = seat
-            self.blames.append(f"seat {seat}: left: came back more than {MAX_RETURNS} "
-                               f"times (hand {self.hand_no - 1})")
-            self.tell(Notice(NoticeLevel.WARNING, f"seat {seat} came back more than "
-                             f"{MAX_RETURNS} times: it counts as having left", seat))
-            self.finish(early=True)
-            return
-        self.voids_in_row += 1
-        if self.voids_in_row >= MAX_VOIDS:
-            self.finish(early=True)
-        else:
-            self.new_hand()
+        t.game = self._played()
+        t.match = match_from(snapshot_of(state), t.roster.options, t.game, players)
+        t.audits, t.blames = state["audits"], list(state["blames"])
+        desk = t.return_desk
+        desk.returns = {seat: count for seat, count in enumerate(returns) if count}
+        assert self.back is not None
+        t.voids_in_row = voids - 1  # as before this return: counted again below
+        t.hand_no, t.hand, t.phase = nxt, None, SessionPhase.MATCH
+        t.tell_seats()
+        desk.after_return(self.back, returns[self.back])
 
     def _played(self) -> Game:
         """The game played at this table."""
-        assert self.roster is not None
-        return self.roster.game
-
-    def rejoin_due(self) -> float | None:
-        """A returning seat's wait (None: it is not returning)."""
-        return self._rejoin_deadline if self.phase is SessionPhase.REJOIN else None
+        assert self.table.roster is not None
+        return self.table.roster.game
 
     # --- a host that only watched ----------------------------------------------------
 
@@ -241,49 +286,53 @@ class Returning(Course):
         never waited for it, and it holds no hand to resume, so it follows the table
         to its end and takes the result a majority of the seats publish. The hands in
         between are not in its log."""
+        t = self.table
         if roster.game.name != DEFAULT_GAME:
-            raise TableGone(f"the host of {roster.game.title} table {self.table} comes "
+            raise TableGone(f"the host of {roster.game.title} table {t.table} comes "
                             "back only beside a seat of its own")
-        self.phase = SessionPhase.REJOIN
-        self._rejoin_deadline = self.now() + self.timing.grace_s
-        self.spectate(f"back at table {self.table}: following it to its result")
+        t.phase = SessionPhase.REJOIN
+        self.deadline = t.now() + t.timing.grace_s
+        t.spectate(f"back at table {t.table}: following it to its result")
         return roster
 
     def _watch_timer(self, now: float) -> None:
         """Take the seats' result once a majority agree; give up once no seat has been
         connected for the grace (the table ended unheard)."""
-        assert self.roster is not None
+        t = self.table
+        assert t.roster is not None
         outcome = self._told_result()
         if outcome is not None:
             self._watched_to_the_end(outcome, now)
-        elif any(self.online(s.peer) for s in self.roster.sitters):
-            self._rejoin_deadline = now + self.timing.grace_s
-        elif now >= self._rejoin_deadline:
-            self.keep(start=None)
-            raise TableGone(f"table {self.table} ended without this host hearing its "
+        elif any(t.online(s.peer) for s in t.roster.sitters):
+            self.deadline = now + t.timing.grace_s
+        elif now >= self.deadline:
+            t.keep(start=None)
+            raise TableGone(f"table {t.table} ended without this host hearing its "
                             "result")
 
     def _told_result(self) -> MatchOutcome | None:
         """The result (RESULT) a majority of the seats published alike, if any."""
-        assert self.roster is not None
-        told = [self.results[s.peer] for s in self.roster.sitters if s.peer in self.results]
+        t = self.table
+        assert t.roster is not None
+        told = [t.results[s.peer] for s in t.roster.sitters if s.peer in t.results]
         counts = Counter(repr(args) for args in told)
-        needed = len(self.roster.sitters) // 2 + 1
+        needed = len(t.roster.sitters) // 2 + 1
         for args in told:
             if counts[repr(args)] >= needed:
                 winners, deals, audits, lives, blames, *standings = args
-                return MatchOutcome(self.table, tuple(winners), deals, audits,
+                return MatchOutcome(t.table, tuple(winners), deals, audits,
                                     tuple(blames), tuple(lives),
                                     standings=tuple(standings[0]) if standings else ())
         return None
 
     def _watched_to_the_end(self, outcome: MatchOutcome, now: float) -> None:
         """Keep and tell the result, say it too (seats linger for the host's), linger."""
-        self.outcome = outcome
-        self.keep(outcome=outcome_json(outcome))
+        t = self.table
+        t.outcome = outcome
+        t.keep(outcome=outcome_json(outcome))
         for line in match_ended_lines(outcome):
-            self.spectate(line)
-        self.send(Body(Msg.RESULT, args=(list(outcome.winners), outcome.deals,
-                                         outcome.audits_passed, list(outcome.lives),
-                                         list(outcome.blames), list(outcome.standings))))
-        self.phase, self.linger_until = SessionPhase.LINGER, now + self.timing.linger_s
+            t.spectate(line)
+        t.send(Body(Msg.RESULT, args=(list(outcome.winners), outcome.deals,
+                                      outcome.audits_passed, list(outcome.lives),
+                                      list(outcome.blames), list(outcome.standings))))
+        t.phase, t.linger_until = SessionPhase.LINGER, now + t.timing.linger_s

@@ -49,11 +49,11 @@ from collections.abc import Callable, Sequence
 from lodam_p2p.fairdeal import Blame, LocalProtocolError, RemoteProtocolError
 from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress
 from lodam_p2p.session.asking import Asking
-from lodam_p2p.session.course import SessionPhase, Timing
+from lodam_p2p.session.course import Course, SessionPhase, Timing
 from lodam_p2p.session.effects import Admit, Decided, Place, SessionError
 from lodam_p2p.session.handplay import Blamed, Refused, Route
 from lodam_p2p.session.held import hold
-from lodam_p2p.session.journal import SeatJournal
+from lodam_p2p.session.journal import SeatJournal, match_snapshot
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.link import (
     Delivered,
@@ -67,7 +67,9 @@ from lodam_p2p.session.link import (
 )
 from lodam_p2p.session.lobby import HostDesk, Roster
 from lodam_p2p.session.log import SpectatorLog
-from lodam_p2p.session.rejoin import Rejoining, TableGone
+from lodam_p2p.session.rejoin import ReturnDesk, TableGone
+from lodam_p2p.session.resumestate import outcome_json
+from lodam_p2p.session.returning import SeatReturn
 from lodam_p2p.session.seating import SeatingDesk
 from lodam_p2p.session.wire import BadMessage, Body, Msg
 from lodam_p2p.tableplan import SeatPlan
@@ -76,7 +78,7 @@ __all__ = ["Decided", "SessionError", "TableMachine"]
 
 log = logging.getLogger("lodam_p2p.session")
 
-class TableMachine(Rejoining):
+class TableMachine(Course):
     """One peer at a table, as a machine: see the module docstring."""
 
     def __init__(self, place: Place, *, plan: SeatPlan | None, entropy: Entropy,
@@ -95,14 +97,23 @@ class TableMachine(Rejoining):
         #: retained lobby writes (topic, payload) the runner publishes, in order
         self.retained: list[tuple[str, bytes]] = []
         #: the lobby and the lot: seats asked for and given, START, the first dealer
-        self.seating = SeatingDesk(self)
+        self.seating: SeatingDesk = SeatingDesk(self)
         #: the local player's part: asked once per step, its answers taken
         self.asking = Asking(self)
         #: messages whose handler failed in a way it did not foresee (logged, dropped)
         self.unexpected = 0
         #: let such a failure out instead (fuzzing and tests look for them this way)
         self.strict = False
-        self.setup_rejoin(journal, follow, together)
+        #: this seat's journal (:mod:`.journal`; one that keeps nothing if none is given)
+        self.journal = journal or SeatJournal(None, "seat", self.table)
+        kept = self.journal.entry.get("match") if self.journal.rejoining else None
+        begun = kept.get("hand_no") if isinstance(kept, dict) else None
+        if isinstance(begun, int) and not isinstance(begun, bool) and begun >= 0:
+            self.signed.begun = begun  # its last process may have signed in that hand
+        #: seats coming back, as the table follows them (who asked, the coordinator)
+        self.return_desk: ReturnDesk = ReturnDesk(self)
+        #: this seat coming back from its journal (or a restarted host following one)
+        self.coming_back: SeatReturn = SeatReturn(self, follow, together)
 
     # --- driving the machine ------------------------------------------------------------
 
@@ -112,7 +123,7 @@ class TableMachine(Rejoining):
         self.lobby_since = now
         if self.journal.rejoining:
             self.host = self.host or self.journal.entry.get("host")
-            roster = self.rejoin_begin()
+            roster = self.coming_back.begin()
             self.admit(roster)
             if self.desk is not None:  # a restarted host: the table is still playing
                 self.desk.resume(roster)
@@ -165,7 +176,7 @@ class TableMachine(Rejoining):
         next call says when); late is not, so every wait of :meth:`check_timers` is here:
         a returning seat's wait, else the clocks' and the away seats' deadlines, and the
         next ask for a seat."""
-        rejoin = self.rejoin_due()
+        rejoin = self.coming_back.due()
         due: list[float | None] = [rejoin] if rejoin is not None else [
             self.clocks.timer(), *self.away_seats.deadlines()]
         due.append(self.seating.asking_due())
@@ -178,9 +189,9 @@ class TableMachine(Rejoining):
         hand's clocks are held while the table holds for an away seat (its waits still
         followed: a seat that becomes awaited while away is timed from then)."""
         self.seating.ask_seat_again(now)
-        self.returns_due()
+        self.return_desk.returns_due()
         if self.phase is SessionPhase.REJOIN:
-            self.rejoin_timer(now)
+            self.coming_back.check_timer(now)
         elif not (self.phase is SessionPhase.MATCH and self.away_seats.hold_for_away(now)):
             self.clocks.check_timers(now)
         elif self.phase is SessionPhase.MATCH and self.hand is not None:
@@ -198,6 +209,54 @@ class TableMachine(Rejoining):
                 raise
             self.unexpected += 1
             log.exception("table %s: unexpected failure, going on", self.table)
+
+    # --- the journal and returns -----------------------------------------------------
+
+    def journal_start(self, body: Body, host: str | None) -> None:
+        """Keep the START (roster, options, table id, time limit) and the host."""
+        table_id, options, rows, limit = body.args
+        self.keep(start=[table_id.hex(), options,
+                         [[p, k.hex(), n, kind] for p, k, n, kind in rows], limit],
+                  host=host, match=None)
+
+    def new_hand(self) -> None:
+        """Keep the match state, then begin the hand, never under a number this seat
+        has begun before (:mod:`.signed`): the journal keeps the number before the hand's
+        first envelope is published (the runner carries out the :class:`Keep
+        <lodam_p2p.session.effects.Keep>` before what follows it)."""
+        if self.seat is not None:
+            if self.hand_no <= self.signed.begun:
+                log.error("table %s: hand %d was begun here before; dealing hand %d "
+                          "instead of signing a second time", self.table, self.hand_no,
+                          self.signed.begun + 1)
+                self.hand_no = self.signed.begun + 1
+            self.signed.begun = self.hand_no
+        if self.match is not None:
+            self.keep(match=match_snapshot(self.match, self.hand_no, self.audits, self.blames,
+                                           self.game))
+        super().new_hand()
+
+    def finish(self, *, early: bool) -> None:
+        """The match is over: keep the outcome."""
+        super().finish(early=early)
+        if self.outcome is not None:
+            self.keep(outcome=outcome_json(self.outcome))
+
+    def settle(self) -> None:
+        """The hand passed its audit: the returns it decides are settled too
+        (:meth:`ReturnDesk.settled`)."""
+        self.return_desk.settled()
+        super().settle()
+
+    def seat_gone(self, seat: int) -> None:
+        """A seated peer's presence went away: hold the table for it (:mod:`.away`), and
+        note that this machine saw it go (the first condition of its return)."""
+        self.away_seats.seat_gone(seat)
+        self.return_desk.seat_gone(seat)
+
+    def coordinator(self, back: int) -> int | None:
+        """The seat that answers ``back``'s return (:meth:`ReturnDesk.coordinator`)."""
+        return self.return_desk.coordinator(back)
 
     # --- intake -------------------------------------------------------------------------
 
@@ -223,7 +282,7 @@ class TableMachine(Rejoining):
         elif isinstance(item, Decided):
             self.asking.decided(item)
         elif isinstance(item, OwnWillSeen):
-            self.own_will_seen()
+            self.return_desk.own_will_seen()
         elif isinstance(item, HeardFrom):
             self._heard_from(item.peer)
         elif isinstance(item, StreamFaultSeen):
@@ -337,11 +396,13 @@ class TableMachine(Rejoining):
         if kind in (Msg.REJOIN, Msg.ATTEST):
             return Route.TAKE
         if kind is Msg.RESUME:
-            return self.route_resume(seat, body)
+            if self.phase is SessionPhase.REJOIN:
+                return self.coming_back.route_resume(seat, body)
+            return self.return_desk.route_resume(seat, body)
         if self.phase is SessionPhase.REJOIN:
             # the coordinator's RESUME comes after all it said of the old hand; others'
             # messages may already belong to the next hand: they wait for RESUME
-            return Route.DROP if self.rejoin_drops(seat) else Route.WAIT
+            return Route.DROP if self.coming_back.drops(seat) else Route.WAIT
         if kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL) or (kind is Msg.TIMEOUT and body.hand == 0):
             return Route.TAKE if self.phase is SessionPhase.LOT else Route.DROP
         if kind is Msg.TIMEOUT and body.hand > self.hand_no:
@@ -482,9 +543,12 @@ _FROM_ANY: dict[Msg, Callable[[TableMachine, str, Body], None]] = {
 #: a session's own REJOIN and VOID have done their work when it sent them.
 _FROM_SEAT: dict[Msg, Callable[[TableMachine, str, int, Body], None]] = {
     Msg.REJOIN: lambda machine, peer, seat, body: (
-        None if peer == machine.me else machine.take_rejoin(seat, body.args[1], body.args[0])),
-    Msg.RESUME: lambda machine, _peer, _seat, body: machine.take_resume(body),
-    Msg.ATTEST: lambda machine, _peer, seat, body: machine.take_attest(seat, body),
+        None if peer == machine.me
+        else machine.return_desk.take_rejoin(seat, body.args[1], body.args[0])),
+    Msg.RESUME: lambda machine, _peer, _seat, body: (
+        machine.coming_back.take_resume(body) if machine.phase is SessionPhase.REJOIN
+        else machine.return_desk.take_resume(body)),
+    Msg.ATTEST: lambda machine, _peer, seat, body: machine.coming_back.take_attest(seat, body),
     Msg.LOT_COMMIT: lambda machine, _peer, seat, body: machine.seating.take_lot(seat, body),
     Msg.LOT_REVEAL: lambda machine, _peer, seat, body: machine.seating.take_lot(seat, body),
     Msg.VOID: lambda machine, peer, _seat, body: (

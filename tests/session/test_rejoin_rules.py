@@ -110,7 +110,7 @@ def test_a_connected_seat_asking_back_is_refused_without_a_void_or_a_blame() -> 
     assert not _resumes(router)
     assert result.blames == () and result.winners
     assert table[1].hand_no - 1 == result.deals  # every hand begun was played out
-    assert all(m.returns == {} for m in table)
+    assert all(m.return_desk.returns == {} for m in table)
 
 
 def test_a_seat_asking_back_once_the_hand_is_played_out_is_refused() -> None:
@@ -126,9 +126,9 @@ def test_a_seat_asking_back_once_the_hand_is_played_out_is_refused() -> None:
         for other in router.machines:
             if other is not away:
                 other.receive(PresenceSeen(away.me, state), router.now)
-    assert 2 in coordinator._went_away  # seen gone: only the played-out hand refuses it
-    coordinator.take_rejoin(2, [], hand)  # its REJOIN arrives: the hand is decided
-    assert coordinator.return_refused(2) == (
+    assert 2 in coordinator.return_desk.went_away  # seen gone: only the played-out hand refuses it
+    coordinator.return_desk.take_rejoin(2, [], hand)  # its REJOIN arrives: the hand is decided
+    assert coordinator.return_desk.return_refused(2) == (
         "the hand's play is over or its audit openings are out")
     router.play_out()
     result = _one_result(table)
@@ -145,7 +145,7 @@ def test_a_seat_seen_gone_is_taken_back_and_its_return_counted() -> None:
     table[1].tell = lambda event: (  # type: ignore[method-assign]
         told.append(event) if isinstance(event, DealEnded) else None, tell(event))
     _bounce(router, _seat(table, 2))
-    router.until("the return taken", lambda: all(m.returns == {2: 1} for m in table))
+    router.until("the return taken", lambda: all(m.return_desk.returns == {2: 1} for m in table))
     assert all(m.hand_no == hand + 1 and m.voids_in_row == 1 for m in table)
     assert told[0].void and told[0].reason == (
         f"seat 2 came back: the hand is void and dealt again, no blame (return 1 of "
@@ -167,9 +167,9 @@ def test_a_seat_that_missed_its_clock_is_taken_back_before_the_vote() -> None:
         coordinator.hand.awaited() or (None,))[0] == 2)
     late.receive(OwnWillSeen(), router.now)
     router.settle()
-    assert not _resumes(router) and 2 in coordinator._pending  # not away: it stands
+    assert not _resumes(router) and 2 in coordinator.return_desk.pending  # not away: it stands
     router.now += TIMING.timeout_s
-    router.until("the return taken", lambda: all(m.returns == {2: 1} for m in table))
+    router.until("the return taken", lambda: all(m.return_desk.returns == {2: 1} for m in table))
     router.mute.discard(late.me)
     router.play_out()
     result = _one_result(table)
@@ -183,7 +183,7 @@ def test_a_third_return_counts_as_leaving() -> None:
     for count in range(1, MAX_RETURNS + 2):
         _bounce(router, back)
         router.until(f"return {count} taken", lambda count=count: all(
-            m.returns.get(2) == count for m in table))
+            m.return_desk.returns.get(2) == count for m in table))
     router.play_out()
     result = _one_result(table)
     assert len(result.blames) == 1
@@ -196,10 +196,11 @@ def test_a_resume_without_a_rejoin_is_never_taken() -> None:
     router.until("a hand dealt", _dealt(table))
     zero = _seat(table, 0)
     nxt = zero.hand_no + 1
-    zero.send(Body(Msg.RESUME, zero.hand_no, 0, (2, nxt, pack_state(zero.return_state(2, nxt)))))
+    state = pack_state(zero.return_desk.return_state(2, nxt))
+    zero.send(Body(Msg.RESUME, zero.hand_no, 0, (2, nxt, state)))
     router.play_out()
     honest = [m for m in table if m.seat != 0]
-    assert all(m.returns == {} for m in table)
+    assert all(m.return_desk.returns == {} for m in table)
     result = _one_result(honest)
     assert all(blame.startswith("seat 0: ") for blame in result.blames), result.blames
 
@@ -215,15 +216,15 @@ def test_a_resume_naming_a_hand_already_begun_is_refused_and_frames_nobody() -> 
 
     def forged(seat: int) -> None:
         for hand in (zero.hand_no - 1, zero.hand_no):
-            state = zero.return_state(seat, zero.hand_no)
+            state = zero.return_desk.return_state(seat, zero.hand_no)
             zero.send(Body(Msg.RESUME, hand, 0, (seat, zero.hand_no, pack_state(state))))
-    zero._answer = forged  # type: ignore[method-assign]
+    zero.return_desk._answer = forged  # type: ignore[method-assign]
     _bounce(router, _seat(table, 2))
     router.play_out()
     assert len(_resumes(router)) == 2
     assert signed_twice(router, table) == []
     result = _one_result(table)
-    assert result.blames == () and all(m.returns == {} for m in table)
+    assert result.blames == () and all(m.return_desk.returns == {} for m in table)
 
 
 # --- the invariant over random schedules --------------------------------------------------
@@ -266,7 +267,7 @@ def _happen(router: Router, table: Sequence[TableMachine], event: tuple[str, int
         if under_way and coordinator.match is not None and not coordinator.done:
             nxt = max(1, coordinator.hand_no + delta)
             hand = max(0, nxt - 1) if delta % 2 == 0 else coordinator.hand_no
-            state = pack_state(coordinator.return_state(seat, nxt))
+            state = pack_state(coordinator.return_desk.return_state(seat, nxt))
             coordinator.send(Body(Msg.RESUME, hand, 0, (seat, nxt, state)))
             return coordinator.seat
     elif what == "drop":  # gone for a while, then back with the same process
@@ -335,8 +336,8 @@ def test_a_seat_never_begins_a_hand_under_a_number_it_began_before() -> None:
     seat = table[1]
     begun = seat.hand_no
     assert seat.signed.begun == begun
-    state = seat.return_state(2, begun)
-    assert seat._contradiction(begun, state) == (
+    state = seat.return_desk.return_state(2, begun)
+    assert seat.coming_back._contradiction(begun, state) == (
         f"hand {begun} was begun here before (hand {begun})")
     seat.hand = None
     seat.new_hand()  # as if told to deal the same hand again

@@ -32,12 +32,12 @@ async def _a_seated_cheater_names_honest_seats(tmp_path: Path) -> tuple[
         await until("a hand dealt at the cheater", lambda: cheater.hand_no >= 2
                     and cheater.hand is not None and cheater.hand.dealt)
         for session in table.sessions:
-            take = session.take_resume
+            take = session.return_desk.take_resume
 
             def noting(body: Body, take: object = take) -> None:
                 resumed.append(body.args[0])
                 take(body)  # type: ignore[operator]
-            session.take_resume = noting  # type: ignore[method-assign]
+            session.return_desk.take_resume = noting  # type: ignore[method-assign]
         # still connected and never restarted, it says seats 0 and 1 come back with it
         cheater.send(Body(Msg.REJOIN, args=(cheater.hand_no, [0, 1])))
         cheater.runner.inbox.put_nowait(object())  # wake its loop to publish the lie
@@ -68,7 +68,7 @@ async def _a_returning_seat_names_honest_seats(tmp_path: Path) -> tuple[
         back = table.back()
         named = [seat for seat in range(4) if seat != table.victim.seat][:2]
         # its REJOIN names two honest seats as coming back with it
-        back._together = tuple(table.seat(seat).me for seat in named)
+        back.coming_back.together = tuple(table.seat(seat).me for seat in named)
         outcomes = list(await asyncio.gather(*table.tasks.values(), back.run()))
     finally:
         await table.close()

@@ -143,14 +143,14 @@ class _Table:
 def _lying_coordinator(liar: Session, told: list[dict[str, Any]]) -> None:
     """Make ``liar`` answer REJOIN with a RESUME whose match state is false."""
     def take_rejoin(seat: int, _together: list[int], hand: int = 0) -> None:
-        liar._asked_back[seat] = hand  # its own RESUME follows a REJOIN it heard
+        liar.return_desk.asked_back[seat] = hand  # its own RESUME follows a REJOIN it heard
         liar.away.pop(seat, None)
         assert liar.match is not None
         nxt = liar.hand_no + 1
-        state = _lie(liar.return_state(seat, nxt))
+        state = _lie(liar.return_desk.return_state(seat, nxt))
         told.append(state)
         liar.send(Body(Msg.RESUME, liar.hand_no, 0, (seat, nxt, _pack(state))))
-    liar.take_rejoin = take_rejoin  # type: ignore[method-assign]
+    liar.return_desk.take_rejoin = take_rejoin  # type: ignore[method-assign]
 
 
 async def _a_lie_is_outvoted(tmp_path: Path) -> None:
@@ -162,12 +162,12 @@ async def _a_lie_is_outvoted(tmp_path: Path) -> None:
         told: list[dict[str, Any]] = []
         _lying_coordinator(coordinator, told)
         taken: list[dict[str, Any]] = []
-        resume_here = back._resume_here
+        resume_here = back.coming_back._resume_here
 
         def record(nxt: int, state: dict[str, Any]) -> None:
             taken.append(state)
             resume_here(nxt, state)
-        back._resume_here = record  # type: ignore[method-assign]
+        back.coming_back._resume_here = record  # type: ignore[method-assign]
         outcomes = await asyncio.gather(*table.tasks.values(), back.run())
     finally:
         await table.close()

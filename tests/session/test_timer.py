@@ -34,7 +34,7 @@ def test_each_phase_names_its_deadline(seat: Session) -> None:
     assert seat.timer() == 70.0
     seat.phase, seat.linger_until = SessionPhase.LINGER, 10.0
     assert seat.timer() == 17.0  # the linger, and a protocol step for a late seat
-    seat.phase, seat._rejoin_deadline = SessionPhase.REJOIN, 33.0
+    seat.phase, seat.coming_back.deadline = SessionPhase.REJOIN, 33.0
     assert seat.timer() == 33.0
     seat.phase = SessionPhase.DONE
     assert seat.timer() is None
