@@ -1,0 +1,119 @@
+"""One connection to a broker, as the transport that supervises it sees it.
+
+The supervising transport (:class:`~lodam_p2p.transport.supervisor.BrokerTransport`)
+makes a connection per attempt, through the client driver of its subclass (paho's, in
+:mod:`.mqtt`), and meets it only through :class:`BrokerConnection`: connect, subscribe,
+publish, disconnect, and an event set when the link breaks, for good (each reconnection
+is a new connection). What the connection receives goes through an :class:`Inlet`,
+which holds it until the connection's set-up is done. Here too are the errors a
+connection raises (:class:`LinkError`, and the two kinds of :class:`ConnectError` the
+supervisor tells apart) and the :class:`Backoff` between attempts.
+
+Nothing here imports the MQTT client: swapping it touches :mod:`.mqtt` alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from lodam_p2p.transport.base import ConnectError, Message
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Reconnection delays: ``initial`` seconds, times ``factor`` per failure, up to ``maximum``."""
+
+    initial: float = 0.1
+    factor: float = 2.0
+    maximum: float = 5.0
+
+    def delays(self) -> AsyncIterator[float]:
+        """Sleep through the successive delays, yielding each one slept."""
+        return _sleep_through(self)
+
+
+async def _sleep_through(backoff: Backoff) -> AsyncIterator[float]:
+    delay = backoff.initial
+    while True:
+        await asyncio.sleep(delay)
+        yield delay
+        delay = min(delay * backoff.factor, backoff.maximum)
+
+
+class Unrecoverable(ConnectError):
+    """A refusal that retrying will not cure (bad credentials, bad TLS files)."""
+
+
+class SetupLost(ConnectError):
+    """The broker took the connection but did not answer its set-up in time."""
+
+
+class LinkError(Exception):
+    """The connection failed or broke; ``code`` is a refusal's reason code, if any."""
+
+    def __init__(self, reason: str, code: int | None = None) -> None:
+        super().__init__(reason)
+        self.code = code
+
+
+class BrokerConnection(Protocol):
+    """One connection to the broker, made by a client driver (:mod:`.mqtt`'s)."""
+
+    #: the broker, as logs and counts name it (its redacted URL)
+    where: str
+    #: set when the link breaks, for good
+    broken: asyncio.Event
+
+    async def connect(self, timeout: float) -> None:
+        """Connect and wait for the broker's answer; :class:`LinkError` if that fails."""
+        ...
+
+    async def subscribe(self, pattern: str, qos: int) -> None:
+        """Subscribe and wait for the answer; :class:`LinkError` if refused or broken."""
+        ...
+
+    async def publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> None:
+        """Publish; at QoS 1 wait for the acknowledgement. :class:`LinkError` if broken."""
+        ...
+
+    def disconnect(self) -> None:
+        """Say goodbye if the link is up, close the socket and stop; never raises nor
+        waits."""
+        ...
+
+
+class Inlet:
+    """Where one connection's received messages go (see the module docstring): held
+    until :meth:`open`, then handed on one by one as paho decodes them."""
+
+    def __init__(self) -> None:
+        self._held: list[Message] = []
+        self._take: Callable[[Message], None] | None = None
+
+    def put(self, message: Message) -> None:
+        """A message as the connection received it."""
+        if self._take is None:
+            self._held.append(message)
+        else:
+            self._take(message)
+
+    def open(self, take: Callable[[Message], None]) -> None:
+        """From now on hand every message to ``take``, those held first."""
+        held, self._held, self._take = self._held, [], take
+        for message in held:
+            take(message)
+
+
+#: Longest wait for a connection's housekeeping to end once it is disconnected.
+DISCONNECT_WAIT_S = 5.0
+
+
+async def quietly_disconnect(client: BrokerConnection) -> None:
+    """Leave the broker cleanly if we still can; never raise, never hang: the DISCONNECT
+    is written at once if the socket takes it, and the socket is closed either way (a
+    process that has finished its match must still exit)."""
+    client.disconnect()
+    await asyncio.sleep(0)  # the cancelled housekeeping ends
