@@ -13,9 +13,13 @@ the seat then joins that host's table only. Without it, the seat joins the first
 table of that name it hears, and says so when another host announces the same name.
 
 A table not there yet is waited for, up to ``--wait`` seconds: without ``--broker`` it
-is looked for by name (:mod:`lodam_p2p.cli.finding`); with ``--broker`` a person's
-terminal waits for its announcement on that broker. In the terminal client both waits
-are a screen that says what is looked for and where, and that Esc leaves.
+is looked for by name (:mod:`lodam_p2p.cli.finding`); with ``--broker`` its announcement
+is waited for on that broker (a host that starts later, a broker not up yet). In the
+terminal client both waits are a screen that says what is looked for and where, and
+that Esc leaves; a bot's seat says it in one line on stderr ("waiting for table oak on
+URL…"), and again only when the reason changes. Then the seat stops, exit status 1,
+with one line naming the table and where it was looked for. A seat coming back to its
+match (its journal holds one at the table) does not wait for the announcement.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bot_flags import SingleLineup
 from lodam_p2p.cli.broker_list import with_announced
 from lodam_p2p.cli.cmd_bots import add_bot_arguments, bot_setup
-from lodam_p2p.cli.finding import TableNotFound, add_wait, find_broker
+from lodam_p2p.cli.finding import TableNotFound, add_wait, find_broker, wait_on_broker
 from lodam_p2p.cli.netrun import (
     EXIT_FAILED,
     add_common,
@@ -46,6 +50,7 @@ from lodam_p2p.cli.netrun import (
     timing_for,
 )
 from lodam_p2p.session import join_table
+from lodam_p2p.session.journal import SEAT
 from lodam_p2p.tableplan import MatchOutcome
 from lodam_p2p.transport.lobby import split_label
 
@@ -155,6 +160,7 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
     setup = bot_setup(args)
     seat = bot_seats([bot], args.seed, game=None, setup=setup, verbose=args.verbose)[0]
     timing = timing_for(args)
+    given = broker is not None
     if broker is None:
         broker = DEFAULT_BROKER if label is None else broker_by_name(label, args.wait)
     journal = journal_for(args, name)
@@ -167,6 +173,8 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
                                 transcripts=args.transcripts)
 
     try:
+        if given and label is not None and not journal.resumable(name, SEAT):
+            broker_announces(label, broker, args.wait)
         return run_match(args, match, [seat.player])
     finally:
         journal.close()
@@ -177,6 +185,16 @@ def broker_by_name(label: str, wait_s: float) -> str:
     this machine's broker, waited for up to ``wait_s`` seconds (a one-line error then)."""
     try:
         return find_broker(label, wait_s, local=DEFAULT_BROKER)
+    except TableNotFound as err:
+        raise CliError(str(err), EXIT_FAILED) from None
+
+
+def broker_announces(label: str, broker: str, wait_s: float) -> None:
+    """With ``--broker``: wait up to ``wait_s`` seconds for the table ``label`` to be
+    announced on ``broker``, saying so on stderr (nothing when it is there at once);
+    a one-line error naming the table and the broker then."""
+    try:
+        wait_on_broker(label, broker, wait_s)
     except TableNotFound as err:
         raise CliError(str(err), EXIT_FAILED) from None
 

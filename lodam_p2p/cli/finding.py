@@ -11,10 +11,13 @@ waited for, with one "waiting for table oak…" line (a person's terminal client
 on a waiting screen that Esc leaves), up to ``--wait`` seconds; then the seat stops with
 a line that says what was looked for and where. ``--broker`` skips the search by name.
 
-A person's ``lodam join oak --broker URL`` in a terminal waits the same way for the
-table's announcement on that broker (:class:`BrokerWait`): a table whose host starts
-later, or whose broker does not answer yet, is waited for up to ``--wait`` seconds on
-the waiting screen, then the seat stops with a line naming the table and the broker.
+A seat given ``--broker URL`` waits the same way for the table's announcement on that
+broker (:class:`BrokerWait`): a table whose host starts later, or whose broker does not
+answer yet, is waited for up to ``--wait`` seconds, then the seat stops with a line
+naming the table and the broker. A person's ``lodam join oak --broker URL`` waits on
+the waiting screen; a bot's seat (``lodam bot NAME --table oak --broker URL``) says one
+"waiting for table oak on URL…" line on stderr, and another only when the reason
+changes (the broker refuses connections, then answers without the table).
 """
 
 from __future__ import annotations
@@ -242,6 +245,12 @@ def find_broker(label: str, wait_s: float, local: str | None) -> str:
     return asyncio.run(Finder(label, wait_s, local).find())
 
 
+def wait_on_broker(label: str, broker: str, wait_s: float) -> str:
+    """:meth:`BrokerWait.game` run to its end (outside an event loop), its lines on
+    stderr: the game the announcement of the table ``label`` on ``broker`` names."""
+    return asyncio.run(BrokerWait(label, broker, wait_s).game())
+
+
 def wait_seconds(text: str) -> float:
     """``--wait SECONDS``: 0 to a day."""
     try:
@@ -258,5 +267,5 @@ def add_wait(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--wait", type=wait_seconds, default=DEFAULT_WAIT_S, metavar="SECONDS",
         help=f"how long to wait for the table before giving up: without --broker, "
-             f"looking by DNS-SD (and on this machine's broker); in the terminal client, "
-             f"on the --broker given too (default {DEFAULT_WAIT_S:g})")
+             f"looking by DNS-SD (and on this machine's broker); with --broker, for its "
+             f"announcement there (default {DEFAULT_WAIT_S:g})")

@@ -18,7 +18,8 @@ from lodam_p2p.session.journal import Journal
     (["host", "--table", "oak", "--seats", "3", "--bot", "nosuchbot"], "unknown bot"),
     (["host", "--table", "oak", "--seats", "3", "--broker", "http://x"], "broker"),
     (["join", "oak"], "needs a terminal"),
-    (["bot", "random", "--broker", "mqtt://127.0.0.1:1", "--table", "oak"], "lodam:"),
+    (["bot", "random", "--broker", "mqtt://127.0.0.1:1", "--table", "oak", "--wait", "0"],
+     "lodam: no table oak on mqtt://127.0.0.1:1"),
     (["bench", "net", "--seats", "11"], "--seats must be between 3 and 10"),
     (["bench", "net", "--profile", "pyproject.toml"], "--profile: cannot use pyproject.toml"),
 ])

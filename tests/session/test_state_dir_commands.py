@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from lodam_p2p import session
-from lodam_p2p.cli import cmd_adversary, cmd_host, cmd_join, main
+from lodam_p2p.cli import cmd_adversary, cmd_host, cmd_join, finding, main
 from lodam_p2p.cli.cmd_play import play_defaults
 from lodam_p2p.cli.play_drivers import choose_driver
 from lodam_p2p.session import SessionError
@@ -86,8 +86,12 @@ def test_join_and_bot(home: Path, tmp_path: Path, argv: list[str],
     async def announced(broker: str, _name: object) -> str:
         return broker
 
+    async def looked(_label: str, _broker: str) -> tuple[str | None, str]:
+        return "lodam", ""  # the table is announced there: the seat does not wait for it
+
     monkeypatch.setattr(cmd_join, "join_table", taken)
     monkeypatch.setattr(cmd_join, "with_announced", announced)
+    monkeypatch.setattr(finding, "look_announced", looked)
     _run([*argv, "--broker", BROKER], taken, tmp_path / "mine")
 
 
