@@ -44,16 +44,43 @@ broker, a START without this seat (:class:`SessionError`) or a table gone
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from lodam_p2p.fairdeal import Blame, LocalProtocolError, RemoteProtocolError
-from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress
+from lodam_p2p.games import Game, Standings
+from lodam_p2p.player import (
+    Notice,
+    NoticeLevel,
+    Phase,
+    Progress,
+    SeatInfo,
+    SeatsChanged,
+    TableEvent,
+)
 from lodam_p2p.session.asking import Asking
-from lodam_p2p.session.course import Course, SessionPhase, Timing
-from lodam_p2p.session.effects import Admit, Decided, Place, SessionError
+from lodam_p2p.session.away import AwaySeats
+from lodam_p2p.session.ballot import Ballot, VoteKey
+from lodam_p2p.session.clocks import TableClocks
+from lodam_p2p.session.course import MatchCourse
+from lodam_p2p.session.effects import (
+    Admit,
+    Decided,
+    Event,
+    Keep,
+    Place,
+    SessionError,
+    Spectate,
+    Tell,
+)
+from lodam_p2p.session.ending import MatchEnd
+from lodam_p2p.session.gamecourse import GameCourse
+from lodam_p2p.session.gamehand import GameHand
+from lodam_p2p.session.handmachine import HandMachine
 from lodam_p2p.session.handplay import Blamed, Refused, Route
 from lodam_p2p.session.held import hold
-from lodam_p2p.session.journal import SeatJournal, match_snapshot
+from lodam_p2p.session.journal import SeatJournal
 from lodam_p2p.session.keys import Entropy
 from lodam_p2p.session.link import (
     Delivered,
@@ -67,39 +94,74 @@ from lodam_p2p.session.link import (
 )
 from lodam_p2p.session.lobby import HostDesk, Roster
 from lodam_p2p.session.log import SpectatorLog
+from lodam_p2p.session.lot import Lot
+from lodam_p2p.session.phases import SessionPhase, Timing
 from lodam_p2p.session.rejoin import ReturnDesk, TableGone
-from lodam_p2p.session.resumestate import outcome_json
 from lodam_p2p.session.returning import SeatReturn
 from lodam_p2p.session.seating import SeatingDesk
+from lodam_p2p.session.signed import SignedRecord
 from lodam_p2p.session.wire import BadMessage, Body, Msg
-from lodam_p2p.tableplan import SeatPlan
+from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
 __all__ = ["Decided", "SessionError", "TableMachine"]
 
 log = logging.getLogger("lodam_p2p.session")
 
-class TableMachine(Course):
+class TableMachine:
     """One peer at a table, as a machine: see the module docstring."""
+
+    #: the hand machine this session deals in a game without exchanges (a test seats a
+    #: cheating one)
+    hand_type: type[GameHand] = GameHand
 
     def __init__(self, place: Place, *, plan: SeatPlan | None, entropy: Entropy,
                  timing: Timing | None = None, host: str | None = None,
                  desk: HostDesk | None = None, spectator: SpectatorLog | None = None,
                  journal: SeatJournal | None = None, follow: str | None = None,
                  together: Sequence[str] = ()) -> None:
-        super().__init__(place.table, plan, place.identity, entropy=entropy,
-                         timing=timing or Timing(), spectator=spectator)
+        self.table, self.plan, self.entropy = place.table, plan, entropy
+        self.timing = timing or Timing()
+        self.spectator = spectator
+        self.identity = place.identity
+        #: this peer's name
         self.me = place.peer
         #: the host's peer name (None: the first announcer heard), and at the host's
         #: watcher its desk
         self.host, self.desk = host, desk
+        self.phase = SessionPhase.LOBBY
+        self.roster: Roster | None = None
+        self.seat: int | None = None
+        self.lot: Lot | None = None
+        #: the game's match (None until the lot is drawn)
+        self.match: Any = None
+        #: the hand under way (None between hands), Lodam's or another game's
+        self.hand: HandMachine | None = None
+        #: the table's game, from the match's start on
+        self.game: Game | None = None
+        self.hand_no = 1
+        self.blames: list[str] = []
+        self.audits = 0
+        self.voids_in_row = 0
+        self.last_blamed: int | None = None
+        self.outcome: MatchOutcome | None = None
+        self.results: dict[str, tuple[Any, ...]] = {}
+        self.outgoing: list[Body] = []
+        #: per peer, its bodies not taken yet, in its order (this machine's own too)
+        self.queues: dict[str, deque[Body]] = {}
+        #: the peers whose presence says they are connected
+        self.present: set[str] = set()
+        self._now = 0.0
+        #: messages dropped here (the link counts those it dropped itself)
+        self.ignored = 0
+        #: what this seat has signed, and the last hand it began (:mod:`.signed`)
+        self.signed = SignedRecord()
+        #: what the runner is asked to do (:mod:`.effects`), in order
+        self.events: list[Event] = []
+        self.lobby_since = self.lot_since = self.grace_until = self.linger_until = 0.0
         #: the identity key of every peer heard, by peer
         self.pubkeys: dict[str, bytes] = {}
         #: retained lobby writes (topic, payload) the runner publishes, in order
         self.retained: list[tuple[str, bytes]] = []
-        #: the lobby and the lot: seats asked for and given, START, the first dealer
-        self.seating: SeatingDesk = SeatingDesk(self)
-        #: the local player's part: asked once per step, its answers taken
-        self.asking = Asking(self)
         #: messages whose handler failed in a way it did not foresee (logged, dropped)
         self.unexpected = 0
         #: let such a failure out instead (fuzzing and tests look for them this way)
@@ -110,10 +172,180 @@ class TableMachine(Course):
         begun = kept.get("hand_no") if isinstance(kept, dict) else None
         if isinstance(begun, int) and not isinstance(begun, bool) and begun >= 0:
             self.signed.begun = begun  # its last process may have signed in that hand
+        #: figures for benchmarks: seconds from each hand's start until it was dealt,
+        #: the re-masks in the hands that passed their audit (each one proven and
+        #: shared), and the clock at the match's start and end
+        self.deal_times: list[float] = []
+        self.remasks_audited = 0
+        self.match_started_at = self.match_ended_at = 0.0
+        # the parts, each with its own state, reaching this machine through a protocol
+        #: the table's clocks and TIMEOUT votes
+        self.clocks: TableClocks = TableClocks(self)
+        #: the match as the table's game runs it
+        self.game_course: GameCourse = GameCourse(self)
+        #: the seats that are gone, and the clocks held for them
+        self.away_seats: AwaySeats = AwaySeats(self)
+        #: the course of the match: hands begun, settled, voided
+        self.course: MatchCourse = MatchCourse(self)
+        #: the end of the match: the outcome, told, kept and published
+        self.ending: MatchEnd = MatchEnd(self)
+        #: the lobby and the lot: seats asked for and given, START, the first dealer
+        self.seating: SeatingDesk = SeatingDesk(self)
+        #: the local player's part: asked once per step, its answers taken
+        self.asking: Asking = Asking(self)
         #: seats coming back, as the table follows them (who asked, the coordinator)
         self.return_desk: ReturnDesk = ReturnDesk(self)
         #: this seat coming back from its journal (or a restarted host following one)
         self.coming_back: SeatReturn = SeatReturn(self, follow, together)
+
+    # --- what every part reads and calls here -------------------------------------------
+
+    def now(self) -> float:
+        """The clock: the last time the machine was given (``receive`` or
+        ``handle_timer``)."""
+        return self._now
+
+    def send(self, body: Body) -> None:
+        """Publish ``body`` and take it through this machine's own queue (never a second
+        envelope of this seat's for one (hand, seq): :meth:`may_publish`)."""
+        if not self.may_publish(body):
+            return
+        self.outgoing.append(body)
+        self.queues.setdefault(self.me, deque()).append(body)
+
+    def may_publish(self, body: Body) -> bool:
+        """Whether ``body`` may go out: never an envelope of this seat's own at a
+        (hand, seq) where it published another one (:mod:`.signed`)."""
+        if self.seat is None or not body.envelopes:
+            return True
+        clash = self.signed.clash(body.envelopes, self.seat)
+        if clash is None:
+            return True
+        log.error("table %s: kept back a %s that would sign a second envelope at hand %d, "
+                  "seq %d", self.table, body.kind.name, *clash)
+        return False
+
+    def ignore(self, peer: str, reason: str) -> None:
+        """Log a dropped message and count it."""
+        self.ignored += 1
+        log.info("table %s: ignoring a message from %s: %s", self.table, peer, reason)
+
+    def online(self, peer: str) -> bool:
+        """Whether ``peer``'s presence says it is connected."""
+        return peer == self.me or peer in self.present
+
+    def tell(self, event: TableEvent) -> None:
+        """Tell the local player, if any."""
+        if self.plan is not None:
+            self.events.append(Tell(event))
+
+    def tell_seats(self) -> None:
+        """Tell the player who sits where and who is connected."""
+        if self.roster is None or self.plan is None or self.seat is None:
+            return
+        seats = tuple(SeatInfo(i, s.name, s.kind, self.online(s.peer))
+                      for i, s in enumerate(self.roster.sitters))
+        self.tell(SeatsChanged(seats, self.seat))
+
+    def keep(self, **fields: Any) -> None:
+        """Keep ``fields`` in this seat's journal (written before what follows is
+        published)."""
+        self.events.append(Keep(fields))
+
+    def spectate(self, line: str) -> None:
+        """Write ``line`` on the spectator log, if the table keeps one."""
+        if self.spectator is not None:
+            self.events.append(Spectate(line))
+
+    def journal_start(self, body: Body, host: str | None) -> None:
+        """Keep the START (roster, options, table id, time limit) and the host."""
+        table_id, options, rows, limit = body.args
+        self.keep(start=[table_id.hex(), options,
+                         [[p, k.hex(), n, kind] for p, k, n, kind in rows], limit],
+                  host=host, match=None)
+
+    def limit(self) -> float:
+        """The table's time limit, the same for every seat (START; never a seat's claim)."""
+        return self.roster.limit_s if self.roster is not None else self.timing.timeout_s
+
+    def watching_host(self) -> bool:
+        """This session is the host's watcher (it keeps the lobby, sits at no seat)."""
+        return self.seat is None and self.host is not None and self.host == self.me
+
+    def active(self) -> tuple[bool, ...]:
+        """Per seat, whether it still plays (everyone, in a game that puts nobody out)."""
+        assert self.match is not None and self.game is not None
+        if self.game.puts_out:
+            return self.game.dealt_in(self.match)
+        return (True,) * self.game_course.game_match().players
+
+    def standings(self) -> Standings:
+        """The game's standings as they are."""
+        return self.game_course.standings()
+
+    def scores(self) -> tuple[int, ...]:
+        """Per seat, the game's running score."""
+        return self.game_course.scores()
+
+    def holding(self) -> bool:
+        """Whether the table holds its clocks for a seat that is away (:mod:`.away`)."""
+        return self.away_seats.holding()
+
+    @property
+    def away(self) -> dict[int, float]:
+        """The seats that are away, and since when (:attr:`AwaySeats.away`)."""
+        return self.away_seats.away
+
+    @property
+    def ballot(self) -> Ballot:
+        """The clocks' book of TIMEOUT votes and waits (:attr:`TableClocks.ballot`)."""
+        return self.clocks.ballot
+
+    @property
+    def votes(self) -> dict[VoteKey, set[int]]:
+        """The TIMEOUT votes counted here (:attr:`TableClocks.votes`)."""
+        return self.clocks.votes
+
+    def seat_gone(self, seat: int) -> None:
+        """A seated peer's presence went away: hold the table for it (:mod:`.away`), and
+        note that this machine saw it go (the first condition of its return)."""
+        self.away_seats.seat_gone(seat)
+        self.return_desk.seat_gone(seat)
+
+    def coordinator(self, back: int) -> int | None:
+        """The seat that answers ``back``'s return (:meth:`ReturnDesk.coordinator`)."""
+        return self.return_desk.coordinator(back)
+
+    # --- the course of the match, as the parts call it (:mod:`.course`, :mod:`.ending`)
+
+    def begin_match(self, dealer: int) -> None:
+        """The lot is drawn: the match begins (:meth:`MatchCourse.begin_match`)."""
+        self.course.begin_match(dealer)
+
+    def new_hand(self) -> None:
+        """Begin hand number ``hand_no`` (:meth:`MatchCourse.new_hand`)."""
+        self.course.new_hand()
+
+    def drain_hand(self) -> None:
+        """Send what the hand produced (:meth:`MatchCourse.drain_hand`)."""
+        self.course.drain_hand()
+
+    def offence(self, blame: Blame, evidence: tuple[bytes, ...] = (), *,
+                announce: bool = True) -> None:
+        """A proven offence (:meth:`MatchCourse.offence`)."""
+        self.course.offence(blame, evidence, announce=announce)
+
+    def deal_void(self, reason: str, audit: str, blamed: int) -> None:
+        """Tell that the hand is void (:meth:`MatchCourse.deal_void`)."""
+        self.course.deal_void(reason, audit, blamed)
+
+    def finish(self, *, early: bool) -> None:
+        """The match is over (:meth:`MatchEnd.finish`)."""
+        self.ending.finish(early=early)
+
+    def end_in_draw(self) -> None:
+        """End the match as a draw (:meth:`MatchEnd.end_in_draw`)."""
+        self.ending.end_in_draw()
 
     # --- driving the machine ------------------------------------------------------------
 
@@ -210,54 +442,6 @@ class TableMachine(Course):
             self.unexpected += 1
             log.exception("table %s: unexpected failure, going on", self.table)
 
-    # --- the journal and returns -----------------------------------------------------
-
-    def journal_start(self, body: Body, host: str | None) -> None:
-        """Keep the START (roster, options, table id, time limit) and the host."""
-        table_id, options, rows, limit = body.args
-        self.keep(start=[table_id.hex(), options,
-                         [[p, k.hex(), n, kind] for p, k, n, kind in rows], limit],
-                  host=host, match=None)
-
-    def new_hand(self) -> None:
-        """Keep the match state, then begin the hand, never under a number this seat
-        has begun before (:mod:`.signed`): the journal keeps the number before the hand's
-        first envelope is published (the runner carries out the :class:`Keep
-        <lodam_p2p.session.effects.Keep>` before what follows it)."""
-        if self.seat is not None:
-            if self.hand_no <= self.signed.begun:
-                log.error("table %s: hand %d was begun here before; dealing hand %d "
-                          "instead of signing a second time", self.table, self.hand_no,
-                          self.signed.begun + 1)
-                self.hand_no = self.signed.begun + 1
-            self.signed.begun = self.hand_no
-        if self.match is not None:
-            self.keep(match=match_snapshot(self.match, self.hand_no, self.audits, self.blames,
-                                           self.game))
-        super().new_hand()
-
-    def finish(self, *, early: bool) -> None:
-        """The match is over: keep the outcome."""
-        super().finish(early=early)
-        if self.outcome is not None:
-            self.keep(outcome=outcome_json(self.outcome))
-
-    def settle(self) -> None:
-        """The hand passed its audit: the returns it decides are settled too
-        (:meth:`ReturnDesk.settled`)."""
-        self.return_desk.settled()
-        super().settle()
-
-    def seat_gone(self, seat: int) -> None:
-        """A seated peer's presence went away: hold the table for it (:mod:`.away`), and
-        note that this machine saw it go (the first condition of its return)."""
-        self.away_seats.seat_gone(seat)
-        self.return_desk.seat_gone(seat)
-
-    def coordinator(self, back: int) -> int | None:
-        """The seat that answers ``back``'s return (:meth:`ReturnDesk.coordinator`)."""
-        return self.return_desk.coordinator(back)
-
     # --- intake -------------------------------------------------------------------------
 
     def _intake(self, item: object) -> None:
@@ -306,7 +490,7 @@ class TableMachine(Course):
             self.tell_seats()
             if seen.online:
                 self.away_seats.seat_back(seat)
-                self.came_back(seen.peer)
+                self.course.came_back(seen.peer)
             else:
                 self.seat_gone(seat)
 
@@ -464,12 +648,12 @@ class TableMachine(Course):
         except Blamed as err:
             earlier = self._earlier_offence()
             if earlier is not None:
-                self.protocol_failure(earlier)
+                self.course.protocol_failure(earlier)
             else:
                 self.offence(err.blame, err.evidence)
             return True
         except RemoteProtocolError as err:
-            self.protocol_failure(self._earlier_offence() or err)
+            self.course.protocol_failure(self._earlier_offence() or err)
             return True
         except LocalProtocolError as err:
             self.ignore(peer, f"out of place for the hand: {err}")
@@ -522,11 +706,12 @@ class TableMachine(Course):
         before = len(self.outgoing)
         self.seating.lot_moves()
         if self.phase is SessionPhase.MATCH and self.hand is not None:
-            self.drain_hand()
-            self.tell_applied()
+            self.course.drain_hand()
+            self.course.tell_applied()
             self.asking.maybe_ask()
             if self.hand is not None and self.hand.audited:
-                self.settle()
+                self.return_desk.settled()
+                self.course.settle()
         return len(self.outgoing) > before
 
 

@@ -33,7 +33,7 @@ class _Seen:
 
 
 def _note_deals(session: Session, seen: list[_Seen]) -> None:
-    settle = session.settle
+    settle = session.course.settle
 
     def noting() -> None:
         hand = session.hand
@@ -47,7 +47,7 @@ def _note_deals(session: Session, seen: list[_Seen]) -> None:
                           hand.fair.opened()))
         settle()
 
-    session.settle = noting  # type: ignore[method-assign]
+    session.course.settle = noting  # type: ignore[method-assign]
 
 
 @pytest.mark.parametrize(("seats", "options", "decks"), [

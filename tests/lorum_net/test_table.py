@@ -56,7 +56,7 @@ def test_three_seats_set_7s_8s_aside_outside_the_encrypted_deck() -> None:
     sessions = lorum_table(MemoryHub(), 3, "contracts=quartet,lorum", timing=PATIENT)
     sizes: set[int] = set()
     for session in sessions:
-        new_hand = session.new_hand
+        new_hand = session.course.new_hand
 
         def noting(new_hand=new_hand, session=session) -> None:
             new_hand()
@@ -66,7 +66,7 @@ def test_three_seats_set_7s_8s_aside_outside_the_encrypted_deck() -> None:
                 assert set(hand.plan.set_aside) == {Card.parse("7S"), Card.parse("8S")}
                 assert not set(hand.plan.set_aside) & set(hand.plan.pack)
 
-        session.new_hand = noting  # type: ignore[method-assign]
+        session.course.new_hand = noting  # type: ignore[method-assign]
     outcome = _agree(run(run_all(sessions), MATCH_PATIENCE))
     assert sizes == {30}
     assert outcome.deals == outcome.audits_passed == 6 and outcome.blames == ()
@@ -146,7 +146,7 @@ def test_a_watcher_learns_no_run_holder_before_the_reveal_and_no_passers_hand() 
     _watch(sessions[0], seen)
     honest = sessions[1]
     known: list[tuple[set[int], set[int]]] = []
-    settle = honest.settle
+    settle = honest.course.settle
 
     def noting_settle() -> None:
         hand = honest.hand
@@ -155,7 +155,7 @@ def test_a_watcher_learns_no_run_holder_before_the_reveal_and_no_passers_hand() 
         known.append((set(hand.fair.cards), set(hand.plan.positions_of(honest.seat))))
         settle()
 
-    honest.settle = noting_settle  # type: ignore[method-assign]
+    honest.course.settle = noting_settle  # type: ignore[method-assign]
     outcome = _agree(run(run_all(sessions), MATCH_PATIENCE))
     assert outcome.blames == () and outcome.audits_passed == outcome.deals == 8
     assert known and all(cards <= dealt for cards, dealt in known)
@@ -219,7 +219,7 @@ def test_the_blind_red_king_shows_no_seat_a_card_before_it_is_played() -> None:
                            timing=PATIENT)
     blind_deals: list[tuple[int, dict[int, int], set[object], set[object]]] = []
     for session in sessions[1:]:
-        settle = session.settle
+        settle = session.course.settle
 
         def noting(session: Session = session, settle=settle) -> None:  # type: ignore[no-untyped-def]
             hand = session.hand
@@ -231,7 +231,7 @@ def test_the_blind_red_king_shows_no_seat_a_card_before_it_is_played() -> None:
                                     revealed))
             settle()
 
-        session.settle = noting  # type: ignore[method-assign]
+        session.course.settle = noting  # type: ignore[method-assign]
     outcome = _agree(run(run_all(sessions), MATCH_PATIENCE))
     assert outcome.blames == () and outcome.deals == outcome.audits_passed == 6
     assert len(blind_deals) == 3 * 3

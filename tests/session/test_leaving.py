@@ -71,12 +71,12 @@ def test_the_seats_that_left_are_read_from_the_blames_and_the_match() -> None:
     seat.blames = ["seat 1: timeout: silent (hand 3)", "seat 3: play: refused (hand 9)",
                    "seat 2: timeout: silent (hand 10)"]
     seat.hand_no, seat.voids_in_row = 12, 3
-    assert seat.departed(early=False) == []  # a Lorum breach alone is no leaving
-    assert seat.departed(early=True) == [3, 2]  # the later blamed left later
+    assert seat.ending.departed(early=False) == []  # a Lorum breach alone is no leaving
+    assert seat.ending.departed(early=True) == [3, 2]  # the later blamed left later
     seat.blames.append("seat 0: left: away for 40 s (hand 12)")
-    assert seat.departed(early=False) == [0]
-    seat.drawn = True  # a draw names nobody for ending the match
-    assert seat.departed(early=True) == [0]
+    assert seat.ending.departed(early=False) == [0]
+    seat.ending.drawn = True  # a draw names nobody for ending the match
+    assert seat.ending.departed(early=True) == [0]
 
 
 def test_a_lodam_seat_put_out_has_left_and_one_beaten_at_the_cards_has_not() -> None:
@@ -86,4 +86,4 @@ def test_a_lodam_seat_put_out_has_left_and_one_beaten_at_the_cards_has_not() -> 
     seat.match.settle([0, 0, -2, 0])  # seat 2 is beaten at the cards
     lodam.put_out(seat.match, 1)
     seat.blames = ["seat 1: revoke: held a heart (hand 2)"]
-    assert seat.departed(early=False) == [1]
+    assert seat.ending.departed(early=False) == [1]
