@@ -44,7 +44,7 @@ from typing import Any, Protocol
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lodam_p2p.fairdeal import Blame, RemoteProtocolError, Transcript
+from lodam_p2p.fairdeal import Blame, Transcript
 from lodam_p2p.games import Game
 from lodam_p2p.player import (
     DealEnded,
@@ -55,7 +55,6 @@ from lodam_p2p.player import (
     TableEvent,
     ViewChanged,
 )
-from lodam_p2p.session.audit import RULES_OFFENCES
 from lodam_p2p.session.effects import Event, TranscriptReady
 from lodam_p2p.session.gamecourse import GameCourse
 from lodam_p2p.session.handmachine import HandMachine
@@ -75,13 +74,6 @@ log = logging.getLogger("lodam_p2p.session")
 
 #: Failed hands in a row after which the table ends.
 MAX_VOIDS = 3
-#: Checks every peer makes alike with no claim to prompt it: the audit opening's (every
-#: peer sees the same opening), and a transfer's key-switch proof, which every peer,
-#: followers included, checks as it arrives.
-_AUDIT_CHECKS = frozenset({"audit-key", "shuffle", "shuffle-commitment", "remask",
-                           "remask-commitment", "transfer"})
-#: Checks a proof of shuffle fails as it arrives (also the audit's, once seats opened).
-_PROVEN = frozenset({"shuffle", "remask"})
 
 
 class CourseTable(Protocol):
@@ -261,24 +253,6 @@ class MatchCourse:
             t.finish(early=False)
         else:
             self.new_hand()
-
-    def protocol_failure(self, err: RemoteProtocolError) -> None:
-        """A signed message failed a check (as it arrived, or at the audit): an offence.
-
-        Every check the fair-deal hand makes on an attributable message is public: any
-        peer holding the same signed envelopes reaches the same verdict."""
-        hand = self.table.hand
-        assert hand is not None
-        # A proof that fails as it arrives is judged by every seat on its own, but a
-        # follower that answers nothing (the host's watcher) takes proofs of shuffle
-        # (the deck's and the re-masks') unchecked until a claim comes: the claim
-        # carries the failed proof so that it checks too.
-        arrived = err.check in _PROVEN and not hand.fair.opened()
-        at_audit = not arrived and (
-            (hand.verdict is not None and err.blame == hand.verdict)
-            or err.check in _AUDIT_CHECKS or err.check in RULES_OFFENCES)
-        evidence = () if at_audit else hand.last_fed.get(err.blame.seat, ())
-        self.offence(err.blame, evidence)
 
     def offence(self, blame: Blame, evidence: tuple[bytes, ...] = (), *,
                 announce: bool = True) -> None:

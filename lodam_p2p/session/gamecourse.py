@@ -13,7 +13,7 @@ a deal through (the same seat or another proven at fault
 :data:`~lodam_p2p.session.course.MAX_VOIDS` deals in a row — a seat that is gone, say)
 ends early with the standings as they are, except that the seats at fault in that run
 stand below every other seat and win nothing (leaving never pays: see
-:meth:`Course.departed <lodam_p2p.session.course.Course.departed>`).
+:meth:`MatchEnd.departed <lodam_p2p.session.ending.MatchEnd.departed>`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Where a table machine is (:class:`SessionPhase`), and how long it waits for what
 (:class:`Timing`): the two things every part of the machine reads
-(:mod:`.clocks`, :mod:`.away`, :mod:`.course`, :mod:`.returning`, :mod:`.seating`).
+(:mod:`.clocks`, :mod:`.away`, :mod:`.course`, :mod:`.ending`, :mod:`.rejoin`,
+:mod:`.returning`, :mod:`.routing`, :mod:`.seating`).
 """
 
 from __future__ import annotations

@@ -77,50 +77,17 @@ local seat back in: it counts the same RESUME and ATTESTs, checks them against i
 journal, and adopts the same state, so the host's ``--json`` line is the one every seat
 prints. The others never needed the watcher: while it is gone they wait only for its
 seats, as for any seat that is away. A host without seats of its own follows the table
-to the result its seats publish (see Limits). The embedded broker of ``lodam host`` runs
-in a process of its own (:mod:`lodam_p2p.transport.hostbroker`), so a killed host does not take
-the table's broker with it.
+to the result its seats publish (see :mod:`.returning`, Limits). The embedded broker of
+``lodam host`` runs in a process of its own (:mod:`lodam_p2p.transport.hostbroker`), so
+a killed host does not take the table's broker with it.
 
 *Giving up.* When a seat stays away past ``rejoin_grace`` it has left: it is blamed
 (``left``) and the match ends with the result of the seats that remain, as for any
 seat that cannot be waited for.
 
-Limits
-------
-- Trust: a returning seat needs a majority of the other seats to agree; a table
-  where half the others are away or lie cannot take it back. A majority of liars can
-  seat it in a state its journal does not contradict (after deals it missed).
-- The lot: a seat that drops while the first dealer is being drawn cannot rejoin that
-  lot; the lot's own timeout ends the table.
-- The coordinator itself away: REJOIN waits for no one else; a returning seat gives up
-  after ``rejoin_grace`` without an answer.
-- A hand is lost at each return, even one that could in principle go on.
-- A coordinator in league with the returning seat can answer a return its own rules
-  would refuse (only it saw what they rest on); it cannot answer after its own audit
-  opening, past the limit, without a REJOIN, or into a hand already begun.
-- In a short First-and-last deal a RESUME can cross the deal's last card: a peer that
-  settled the deal first drops it while the others void the deal (nobody signs twice,
-  but the table splits and one seat may be found silent).
-- A restarted seat whose will nobody saw (its new connection announced first) is taken
-  back on its missed clock only at a table of three; with more seats the table votes on
-  its silence (their votes could cross the RESUME).
-- A restarted host that only watched (``--watch``, no seat of its own) holds no hand
-  and is waited for by nobody: it follows the table to its end and takes the result a
-  majority of the seats publish (their RESULT), without the hands in between; it
-  cannot come back to a table that ended while it was gone, nor (for now) to a game
-  other than Lodam, whose RESULT does not carry the standings.
-  Its seats come back together, and only the seats that stayed vote: at a table of
-  three, a host with two seats of its own comes back on the word of the third alone.
-- A table whose every seat is coming back cannot resume (nobody holds the match).
-- A game played through the game interface (Lorum) travels as the game saves it
-  (:meth:`Game.match_state <lodam_p2p.games.Game.match_state>`). A short
-  First-and-last's stack that carries over is held only in memory: when a seat comes
-  back then, every peer drops it at RESUME (:meth:`ReturnDesk.drop_carried_deck`) and
-  the next deal shuffles anew, so the rest of that deck is never dealt. A RESUME
-  carries at most 64 KiB (:data:`~lodam_p2p.session.wire.MAX_STATE`): some 25 rounds
-  of Lorum.
-- The grace is each peer's own setting (``--option rejoin_grace``); peers configured
-  differently may end the wait at different times.
+:class:`ReturnDesk` (the machine's ``return_desk``, through :class:`ReturnTable`) is every
+peer's side of a return; :class:`~.returning.SeatReturn` the returning seat's own, and
+the limits of returning.
 """
 
 from __future__ import annotations
@@ -296,7 +263,7 @@ class ReturnDesk:
                 t.send(Body(kind, t.hand_no, 0, (seat, t.hand_no, pack_state(state))))
             return
         if t.match is None or t.phase not in (SessionPhase.MATCH, SessionPhase.GRACE):
-            return  # the lot: not resumable (see Limits)
+            return  # the lot: not resumable (see .returning, Limits)
         if seat not in self.asked_back:  # told once, however often it asks
             t.tell(Notice(NoticeLevel.INFO, f"seat {seat} asks to be taken back"))
         self.asked_back[seat] = hand

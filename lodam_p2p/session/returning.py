@@ -8,6 +8,45 @@ state (the seat it waits for, the accounts counted, its wait) and asks the table
 side of returns (:class:`~.rejoin.ReturnDesk`, the machine's ``return_desk``) who the
 coordinator is and how the table goes on after a return. A host that only watched
 follows the table to its result the same way (:meth:`SeatReturn.begin`).
+
+Limits
+------
+What returning (here and in :mod:`.rejoin`) cannot do:
+
+- Trust: a returning seat needs a majority of the other seats to agree; a table
+  where half the others are away or lie cannot take it back. A majority of liars can
+  seat it in a state its journal does not contradict (after deals it missed).
+- The lot: a seat that drops while the first dealer is being drawn cannot rejoin that
+  lot; the lot's own timeout ends the table.
+- The coordinator itself away: REJOIN waits for no one else; a returning seat gives up
+  after ``rejoin_grace`` without an answer.
+- A hand is lost at each return, even one that could in principle go on.
+- A coordinator in league with the returning seat can answer a return its own rules
+  would refuse (only it saw what they rest on); it cannot answer after its own audit
+  opening, past the limit, without a REJOIN, or into a hand already begun.
+- In a short First-and-last deal a RESUME can cross the deal's last card: a peer that
+  settled the deal first drops it while the others void the deal (nobody signs twice,
+  but the table splits and one seat may be found silent).
+- A restarted seat whose will nobody saw (its new connection announced first) is taken
+  back on its missed clock only at a table of three; with more seats the table votes on
+  its silence (their votes could cross the RESUME).
+- A restarted host that only watched (``--watch``, no seat of its own) holds no hand
+  and is waited for by nobody: it follows the table to its end and takes the result a
+  majority of the seats publish (their RESULT), without the hands in between; it
+  cannot come back to a table that ended while it was gone, nor (for now) to a game
+  other than Lodam, whose RESULT does not carry the standings.
+  Its seats come back together, and only the seats that stayed vote: at a table of
+  three, a host with two seats of its own comes back on the word of the third alone.
+- A table whose every seat is coming back cannot resume (nobody holds the match).
+- A game played through the game interface (Lorum) travels as the game saves it
+  (:meth:`Game.match_state <lodam_p2p.games.Game.match_state>`). A short
+  First-and-last's stack that carries over is held only in memory: when a seat comes
+  back then, every peer drops it at RESUME (:meth:`ReturnDesk.drop_carried_deck`) and
+  the next deal shuffles anew, so the rest of that deck is never dealt. A RESUME
+  carries at most 64 KiB (:data:`~lodam_p2p.session.wire.MAX_STATE`): some 25 rounds
+  of Lorum.
+- The grace is each peer's own setting (``--option rejoin_grace``); peers configured
+  differently may end the wait at different times.
 """
 
 from __future__ import annotations

@@ -10,35 +10,32 @@ spectator log and the journal, ask the player, admit the seated peers): no handl
 out. :meth:`timer` says when it next has something to do; :meth:`now` is the last time
 it was given, and every handler reads the clock there.
 
-The machine is a line of classes with one base each — :class:`TableMachine` (routing),
-:class:`~.seating.Seating` (the lobby and the lot), :class:`~.rejoin.Rejoining` and
-:class:`~.returning.Returning` (seats coming back, the journal),
-:class:`~.course.Course` (the match: hands begun, settled, voided, the end) — that owns
-its parts, each a plain class with its own state that reaches the machine only through a
-small protocol naming what it reads and calls there: the clocks and TIMEOUT votes
-(:class:`~.clocks.TableClocks`, ``clocks``), the game's side of the course
-(:class:`~.gamecourse.GameCourse`, ``game_course``), the seats that are away
-(:class:`~.away.AwaySeats`, ``away_seats``) and the local player
-(:class:`~.asking.Asking`, ``asking``). :meth:`TableMachine.timer` and
+The machine holds the state every part reads (the phase, the roster and this seat, the
+match and the hand under way, the blames, the queues and what goes out) and owns its
+parts, each a plain class with its own state that reaches the machine only through a
+small protocol naming what it reads and calls there: the way in
+(:class:`~.routing.Router`, ``router``: each peer's queue, where each message goes),
+the lobby and the lot (:class:`~.seating.SeatingDesk`, ``seating``), the course of the
+match (:class:`~.course.MatchCourse`, ``course``: hands begun, settled, voided) and its
+end (:class:`~.ending.MatchEnd`, ``ending``), the game's side of the course
+(:class:`~.gamecourse.GameCourse`, ``game_course``), a hand's messages and claims
+judged (:class:`~.judging.HandJudge`, ``judge``), the clocks and TIMEOUT votes
+(:class:`~.clocks.TableClocks`, ``clocks``), the seats that are away
+(:class:`~.away.AwaySeats`, ``away_seats``), seats coming back as the table follows
+them (:class:`~.rejoin.ReturnDesk`, ``return_desk``) and this seat coming back from its
+journal (:class:`~.returning.SeatReturn`, ``coming_back``), and the local player
+(:class:`~.asking.Asking`, ``asking``). A part calls another only through the machine
+(:meth:`finish`, :meth:`offence`, :meth:`new_hand`, …, each handing the call to the part
+that does it) or through a part its protocol names. :meth:`TableMachine.timer` and
 :meth:`TableMachine.check_timers` are the one place that puts the parts' waits
 together.
 
-A peer's bodies wait in that peer's queue, in its order (:mod:`.link`); the machine
-takes the head of each queue when its time has come (:meth:`TableMachine._route`):
-lobby messages at once, lot messages in the lot, hand messages when they belong to the
-current hand and — for decisions — when the public deal awaits exactly that seat at
-exactly that step (:meth:`HandPlay.route`). Later ones wait; stale or out-of-place ones
-are dropped with the reason logged. The machine's own messages go through its own queue
-the same way, so every peer applies the same events in the same order. A message routed
-TAKE is applied by the table of transitions (:data:`_FROM_ANY`, :data:`_FROM_SEAT`) or
-by the hand; then :meth:`TableMachine._after` does what follows from it.
-
 Nothing a peer sends can stop a machine: every message is handled inside a guard
-(:meth:`TableMachine._handle`) that logs and drops whatever a handler did not foresee,
-and :meth:`receive` and :meth:`handle_timer` survive anything raised while they work
-through peer input (``strict`` lets it out instead, for fuzzing). Only the loss of the
-broker, a START without this seat (:class:`SessionError`) or a table gone
-(:class:`~lodam_p2p.session.rejoin.TableGone`) end a machine early.
+(:meth:`Router.handle <.routing.Router.handle>`) that logs and drops whatever a handler
+did not foresee, and :meth:`receive` and :meth:`handle_timer` survive anything raised
+while they work through peer input (``strict`` lets it out instead, for fuzzing). Only
+the loss of the broker, a START without this seat (:class:`SessionError`) or a table
+gone (:class:`~lodam_p2p.session.rejoin.TableGone`) end a machine early.
 """
 
 from __future__ import annotations
@@ -48,17 +45,9 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from lodam_p2p.fairdeal import Blame, LocalProtocolError, RemoteProtocolError
+from lodam_p2p.fairdeal import Blame
 from lodam_p2p.games import Game, Standings
-from lodam_p2p.player import (
-    Notice,
-    NoticeLevel,
-    Phase,
-    Progress,
-    SeatInfo,
-    SeatsChanged,
-    TableEvent,
-)
+from lodam_p2p.player import Phase, Progress, SeatInfo, SeatsChanged, TableEvent
 from lodam_p2p.session.asking import Asking
 from lodam_p2p.session.away import AwaySeats
 from lodam_p2p.session.ballot import Ballot, VoteKey
@@ -78,34 +67,25 @@ from lodam_p2p.session.ending import MatchEnd
 from lodam_p2p.session.gamecourse import GameCourse
 from lodam_p2p.session.gamehand import GameHand
 from lodam_p2p.session.handmachine import HandMachine
-from lodam_p2p.session.handplay import Blamed, Refused, Route
-from lodam_p2p.session.held import hold
 from lodam_p2p.session.journal import SeatJournal
+from lodam_p2p.session.judging import HandJudge
 from lodam_p2p.session.keys import Entropy
-from lodam_p2p.session.link import (
-    Delivered,
-    HeardFrom,
-    LinkDown,
-    LobbySeen,
-    OwnWillSeen,
-    PresenceSeen,
-    StreamFaultSeen,
-    proves_fork,
-)
 from lodam_p2p.session.lobby import HostDesk, Roster
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.lot import Lot
 from lodam_p2p.session.phases import SessionPhase, Timing
 from lodam_p2p.session.rejoin import ReturnDesk, TableGone
 from lodam_p2p.session.returning import SeatReturn
+from lodam_p2p.session.routing import Router
 from lodam_p2p.session.seating import SeatingDesk
 from lodam_p2p.session.signed import SignedRecord
-from lodam_p2p.session.wire import BadMessage, Body, Msg
+from lodam_p2p.session.wire import Body
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
 
 __all__ = ["Decided", "SessionError", "TableMachine"]
 
 log = logging.getLogger("lodam_p2p.session")
+
 
 class TableMachine:
     """One peer at a table, as a machine: see the module docstring."""
@@ -153,8 +133,11 @@ class TableMachine:
         self._now = 0.0
         #: messages dropped here (the link counts those it dropped itself)
         self.ignored = 0
-        #: what this seat has signed, and the last hand it began (:mod:`.signed`)
-        self.signed = SignedRecord()
+        #: this seat's journal (:mod:`.journal`; one that keeps nothing if none is given)
+        self.journal = journal or SeatJournal(None, "seat", self.table)
+        #: what this seat has signed, and the last hand it began (:mod:`.signed`): its
+        #: last process may have signed in the hand its journal kept
+        self.signed = SignedRecord(begun=_begun(self.journal))
         #: what the runner is asked to do (:mod:`.effects`), in order
         self.events: list[Event] = []
         self.lobby_since = self.lot_since = self.grace_until = self.linger_until = 0.0
@@ -166,12 +149,6 @@ class TableMachine:
         self.unexpected = 0
         #: let such a failure out instead (fuzzing and tests look for them this way)
         self.strict = False
-        #: this seat's journal (:mod:`.journal`; one that keeps nothing if none is given)
-        self.journal = journal or SeatJournal(None, "seat", self.table)
-        kept = self.journal.entry.get("match") if self.journal.rejoining else None
-        begun = kept.get("hand_no") if isinstance(kept, dict) else None
-        if isinstance(begun, int) and not isinstance(begun, bool) and begun >= 0:
-            self.signed.begun = begun  # its last process may have signed in that hand
         #: figures for benchmarks: seconds from each hand's start until it was dealt,
         #: the re-masks in the hands that passed their audit (each one proven and
         #: shared), and the clock at the match's start and end
@@ -197,6 +174,10 @@ class TableMachine:
         self.return_desk: ReturnDesk = ReturnDesk(self)
         #: this seat coming back from its journal (or a restarted host following one)
         self.coming_back: SeatReturn = SeatReturn(self, follow, together)
+        #: a hand's messages and claims, judged on what they prove
+        self.judge: HandJudge = HandJudge(self)
+        #: what the link and the player deliver, each peer's queue, and where it goes
+        self.router: Router = Router(self)
 
     # --- what every part reads and calls here -------------------------------------------
 
@@ -372,7 +353,7 @@ class TableMachine:
         """Take one thing the link or the player delivered at ``now`` (a body, a presence
         change, the lobby, a decision); what a peer sent never raises out of here."""
         self._now = now
-        self._guard(self._intake, item)
+        self._guard(self.router.take_in, item)
 
     def handle_timer(self, now: float) -> None:
         """Take what can be taken now and check the clocks at ``now``."""
@@ -399,7 +380,7 @@ class TableMachine:
         return self.phase is SessionPhase.DONE
 
     def _step(self) -> None:
-        self._advance()
+        self.router.advance()
         self.check_timers(self._now)
 
     def timer(self) -> float | None:
@@ -442,301 +423,11 @@ class TableMachine:
             self.unexpected += 1
             log.exception("table %s: unexpected failure, going on", self.table)
 
-    # --- intake -------------------------------------------------------------------------
 
-    def _intake(self, item: object) -> None:
-        if isinstance(item, Delivered):
-            try:
-                body = Body.decode(item.body)
-            except BadMessage as err:
-                self.ignore(item.sender, str(err))
-                return
-            self.pubkeys[item.sender] = item.pubkey
-            if body.kind in (Msg.RESULT, Msg.ATTEST):  # at once: it may sit behind bodies
-                # that never fit (ATTEST: behind the abandoned hand's, at a returning seat)
-                self._handle(item.sender, body)
-                return
-            if not hold(self.queues, item.sender, body, len(item.body),
-                        started=self.roster is not None):  # a flood: see .held
-                self.ignored += 1
-        elif isinstance(item, PresenceSeen):
-            self._presence(item)
-        elif isinstance(item, LobbySeen):
-            self.seating.lobby_seen(item.announcement)
-        elif isinstance(item, Decided):
-            self.asking.decided(item)
-        elif isinstance(item, OwnWillSeen):
-            self.return_desk.own_will_seen()
-        elif isinstance(item, HeardFrom):
-            self._heard_from(item.peer)
-        elif isinstance(item, StreamFaultSeen):
-            self._stream_fault(item)
-        elif isinstance(item, LinkDown):
-            raise SessionError(f"lost the broker: {item.reason}")
-
-    def _presence(self, seen: PresenceSeen) -> None:
-        if seen.online:
-            self.present.add(seen.peer)
-        else:
-            self.present.discard(seen.peer)
-            self.seating.left_lobby(seen.peer)
-        if (self.phase is SessionPhase.LOBBY and self.desk is None and not seen.online
-                and seen.peer == self.host):
-            if self.seating.host_topic is not None:  # its announcement, left standing
-                self.retained.append((self.seating.host_topic, b""))
-            raise TableGone(f"the host of table {self.table} left before the start")
-        seat = self.roster.seat_of(seen.peer) if self.roster is not None else None
-        if seat is not None:
-            self.tell_seats()
-            if seen.online:
-                self.away_seats.seat_back(seat)
-                self.course.came_back(seen.peer)
-            else:
-                self.seat_gone(seat)
-
-    def _heard_from(self, peer: str) -> None:
-        """A will is a hint (protocol/SPEC.md, "The broker and strangers"): a seat held
-        for as away whose signed frame came since is back; only the table's checked
-        timeout puts a silent seat out."""
-        seat = self.roster.seat_of(peer) if self.roster is not None else None
-        if seat is not None and seat in self.away_seats.away:
-            self.away_seats.seat_back(seat)
-
-    def _stream_fault(self, seen: StreamFaultSeen) -> None:
-        """A broker fault is told, never blamed on a seat; a seated peer's fork (two
-        signed frames at one position of its stream) is an offence, its two frames the
-        evidence that goes with the claim."""
-        fault = seen.fault
-        seat = self.roster.seat_of(fault.sender) if self.roster is not None else None
-        if fault.broker or seat is None:
-            self.tell(Notice(NoticeLevel.WARNING, f"the broker: {fault.line()}"))
-            return
-        if (self.phase is SessionPhase.MATCH and self.hand is not None
-                and self.active()[seat] and seat != self.seat):
-            self.offence(Blame(seat, "equivocation", fault.detail[:120]), fault.evidence)
-
-    # --- routing ------------------------------------------------------------------------
-
-    def _advance(self) -> None:
-        moved = True
-        while moved:
-            moved = False
-            for peer, queue in list(self.queues.items()):
-                while queue and self.phase is not SessionPhase.DONE:
-                    route = self._route(peer, queue[0])
-                    if route is Route.WAIT:
-                        break
-                    body = queue.popleft()
-                    moved = True
-                    if route is Route.TAKE:
-                        self._handle(peer, body)
-                    elif peer != self.me:  # our own, after the hand moved on: nothing lost
-                        self.ignore(peer, f"{body.kind.name} (hand {body.hand}, step "
-                                    f"{body.step}) out of place at hand {self.hand_no}")
-            moved = self._after() or moved
-
-    def _handle(self, peer: str, body: Body) -> None:
-        """Take ``body``; whatever a handler did not foresee drops the message, logged."""
-        try:
-            self._take(peer, body)
-        except (SessionError, TableGone):  # the machine's own ends, not failures
-            raise
-        except Exception as err:  # a peer never crashes a machine
-            if self.strict:
-                raise
-            self.unexpected += 1
-            log.warning("table %s: %s from %s failed: %r", self.table, body.kind.name, peer,
-                        err, exc_info=log.isEnabledFor(logging.DEBUG))
-            self.ignore(peer, f"{body.kind.name} could not be taken: {err!r}")
-
-    def _route(self, peer: str, body: Body) -> Route:
-        try:
-            return self._route_of(peer, body)
-        except Exception as err:  # a peer never crashes a session
-            self.ignore(peer, f"{body.kind.name} could not be routed: {err!r}")
-            return Route.DROP
-
-    def _route_of(self, peer: str, body: Body) -> Route:
-        kind = body.kind
-        if kind in (Msg.JOIN, Msg.LEAVE):
-            return Route.TAKE  # for the host's desk; others just pass them by
-        if kind in (Msg.SEATS, Msg.START):
-            if self.host is None:
-                return Route.WAIT  # the announcement naming the host is still to come
-            if self.phase is not SessionPhase.LOBBY:
-                self.seating.stray_roster(peer, body)  # a seated peer's false START is blamed
-                return Route.DROP
-            if peer == self.host:
-                return Route.TAKE
-            self.seating.stray_roster(peer, body)  # kept, to blame if its signer is seated
-            return Route.DROP
-        if kind in (Msg.RESULT, Msg.BYE):
-            return Route.TAKE
-        if self.roster is None:
-            return Route.WAIT
-        seat = self.roster.seat_of(peer)
-        if seat is None:
-            return Route.DROP
-        if kind in (Msg.REJOIN, Msg.ATTEST):
-            return Route.TAKE
-        if kind is Msg.RESUME:
-            if self.phase is SessionPhase.REJOIN:
-                return self.coming_back.route_resume(seat, body)
-            return self.return_desk.route_resume(seat, body)
-        if self.phase is SessionPhase.REJOIN:
-            # the coordinator's RESUME comes after all it said of the old hand; others'
-            # messages may already belong to the next hand: they wait for RESUME
-            return Route.DROP if self.coming_back.drops(seat) else Route.WAIT
-        if kind in (Msg.LOT_COMMIT, Msg.LOT_REVEAL) or (kind is Msg.TIMEOUT and body.hand == 0):
-            return Route.TAKE if self.phase is SessionPhase.LOT else Route.DROP
-        if kind is Msg.TIMEOUT and body.hand > self.hand_no:
-            return Route.DROP  # a vote on a hand not begun here cannot be a fact here
-        if self.phase is SessionPhase.LOT or body.hand > self.hand_no:
-            return Route.WAIT
-        if body.hand < self.hand_no or self.hand is None:
-            return Route.DROP if body.hand < self.hand_no else Route.WAIT
-        if kind in (Msg.VOID, Msg.TIMEOUT):
-            return Route.TAKE
-        return self.hand.route(seat, body)
-
-    def _take(self, peer: str, body: Body) -> None:
-        """Apply ``body`` (routed TAKE) by the table of transitions: :data:`_FROM_ANY`
-        for what any peer may say, :data:`_FROM_SEAT` for a seated peer's messages, the
-        hand for the rest."""
-        anyone = _FROM_ANY.get(body.kind)
-        if anyone is not None:
-            anyone(self, peer, body)
-            return
-        seat = self.roster.seat_of(peer) if self.roster is not None else None
-        if seat is None:
-            return
-        seated = _FROM_SEAT.get(body.kind)
-        if seated is not None:
-            seated(self, peer, seat, body)
-        else:
-            self._hand_message(seat, body)
-
-    def _result(self, peer: str, body: Body) -> None:
-        self.results[peer] = body.args
-        self.clocks.others_done(self.now())
-
-    def _timeout(self, seat: int, body: Body) -> None:
-        """A TIMEOUT vote: in the lot (hand 0), or at a step of the hand."""
-        if body.hand == 0:
-            self.clocks.lot_vote(seat, body)
-        else:
-            self.clocks.timeout_vote(seat, body)
-
-    # --- hands --------------------------------------------------------------------------
-
-    def _hand_message(self, seat: int, body: Body) -> None:
-        hand = self.hand
-        assert hand is not None
-
-        def take() -> None:
-            hand.screen(seat, body)
-            hand.take(seat, body, self.now())
-
-        self._checked(f"seat {seat}", take)
-
-    def _checked(self, peer: str, work: Callable[[], object]) -> bool:
-        """Run ``work`` on the hand; True if it convicted a seat (now out)."""
-        try:
-            work()
-        except Refused as err:
-            self.ignore(peer, str(err))
-        except Blamed as err:
-            earlier = self._earlier_offence()
-            if earlier is not None:
-                self.course.protocol_failure(earlier)
-            else:
-                self.offence(err.blame, err.evidence)
-            return True
-        except RemoteProtocolError as err:
-            self.course.protocol_failure(self._earlier_offence() or err)
-            return True
-        except LocalProtocolError as err:
-            self.ignore(peer, f"out of place for the hand: {err}")
-        return False
-
-    def _earlier_offence(self) -> RemoteProtocolError | None:
-        """A follower that took proofs unchecked convicts on the first of them that fails
-        rather than on a later offence: the verdict the seats reached (SPEC.md 12)."""
-        return None if self.hand is None else self.hand.earlier_offence()
-
-    def _claim(self, peer: str, body: Body) -> None:
-        """A VOID from seat ``peer``: check its evidence here (SPEC.md, "Evidence").
-
-        A claim naming no other seat of the hand, or carrying no evidence at all, is
-        false on its face (an honest seat claims only with evidence): its own signer is
-        put out. Evidence that does not convict here (yet) is logged and ignored."""
-        blamed, reason = body.args
-        hand, match = self.hand, self.match
-        seat = self.roster.seat_of(peer) if self.roster is not None else None
-        if hand is None or match is None or seat is None or not self.active()[seat]:
-            return
-        signed = [e for e in body.envelopes if hand.signed_by(blamed, e) is not None]
-        if blamed == seat or blamed not in hand.config.seats or not body.envelopes:
-            self.offence(Blame(seat, "false-claim", f"claimed seat {blamed} cheated, "
-                               "without evidence"), announce=False)
-            return
-        assert self.roster is not None
-        if proves_fork(body.envelopes, self.table, self.roster.sitters[blamed].peer):
-            self.offence(Blame(blamed, "equivocation", "two signed frames at one position "
-                               "of its stream"), announce=False)
-            return
-        # Only envelopes at steps this seat already took from the named seat are fed:
-        # they can show a second version of one (equivocation, which a seat may show to
-        # one peer alone) but never move the hand ahead of the named seat's own bodies.
-        # The rest this seat judges when they come from their signer.
-        evidence = tuple(e for e in signed if hand.taken_from(blamed, e))
-
-        def judge() -> None:
-            # a follower that took proofs unchecked checks them first: the claim's
-            # evidence may be a message it took without its check
-            hand.vigilant()
-            hand.feed(blamed, evidence, self.now(), own=False)
-
-        if not self._checked(peer, judge):
-            self.ignore(peer, f"VOID naming seat {blamed} with evidence that does not "
-                        f"convict here: {reason}")
-
-    def _after(self) -> bool:
-        """Act on what just moved; True if this machine queued messages of its own."""
-        before = len(self.outgoing)
-        self.seating.lot_moves()
-        if self.phase is SessionPhase.MATCH and self.hand is not None:
-            self.course.drain_hand()
-            self.course.tell_applied()
-            self.asking.maybe_ask()
-            if self.hand is not None and self.hand.audited:
-                self.return_desk.settled()
-                self.course.settle()
-        return len(self.outgoing) > before
-
-
-#: What any peer may say, seated or not: message kind → what the session does.
-_FROM_ANY: dict[Msg, Callable[[TableMachine, str, Body], None]] = {
-    Msg.JOIN: lambda machine, peer, body: machine.seating.take_join(peer, body),
-    Msg.LEAVE: lambda machine, peer, _body: machine.seating.left_lobby(peer),
-    Msg.SEATS: lambda machine, _peer, body: machine.seating.take_seats(body),
-    Msg.START: lambda machine, _peer, body: machine.seating.take_start(body),
-    Msg.RESULT: lambda machine, peer, body: machine._result(peer, body),
-    Msg.BYE: lambda _machine, _peer, _body: None,
-}
-#: What a seated peer says outside the hand's own messages (those go to the hand);
-#: a session's own REJOIN and VOID have done their work when it sent them.
-_FROM_SEAT: dict[Msg, Callable[[TableMachine, str, int, Body], None]] = {
-    Msg.REJOIN: lambda machine, peer, seat, body: (
-        None if peer == machine.me
-        else machine.return_desk.take_rejoin(seat, body.args[1], body.args[0])),
-    Msg.RESUME: lambda machine, _peer, _seat, body: (
-        machine.coming_back.take_resume(body) if machine.phase is SessionPhase.REJOIN
-        else machine.return_desk.take_resume(body)),
-    Msg.ATTEST: lambda machine, _peer, seat, body: machine.coming_back.take_attest(seat, body),
-    Msg.LOT_COMMIT: lambda machine, _peer, seat, body: machine.seating.take_lot(seat, body),
-    Msg.LOT_REVEAL: lambda machine, _peer, seat, body: machine.seating.take_lot(seat, body),
-    Msg.VOID: lambda machine, peer, _seat, body: (
-        None if peer == machine.me else machine._claim(peer, body)),
-    Msg.TIMEOUT: lambda machine, _peer, seat, body: machine._timeout(seat, body),
-}
+def _begun(journal: SeatJournal) -> int:
+    """The last hand a seat's journal says it began (0: none, or nothing to resume)."""
+    kept = journal.entry.get("match") if journal.rejoining else None
+    begun = kept.get("hand_no") if isinstance(kept, dict) else None
+    if isinstance(begun, int) and not isinstance(begun, bool) and begun >= 0:
+        return begun
+    return 0

@@ -9,7 +9,7 @@ every body before it is published (:meth:`SignedRecord.clash`): an envelope of i
 whose (hand, seq) it already published with other bytes is never published. It also
 keeps the highest hand number it has begun (:attr:`SignedRecord.begun`), which the
 seat's journal keeps before any envelope of the hand is published (the match snapshot
-:meth:`~lodam_p2p.session.seat.TableMachine.new_hand` leaves as a
+:meth:`~lodam_p2p.session.course.MatchCourse.new_hand` leaves as a
 :class:`~lodam_p2p.session.effects.Keep` effect, carried out before what follows it goes
 out), so that a restarted process never begins a hand under a number its predecessor
 published in. Pure: no I/O.

@@ -114,7 +114,7 @@ def _watch(session: Session, seen: dict[int, list[tuple[Body, frozenset[object],
            ) -> None:
     """Record each hand message ``session`` takes, with the cards public before it and
     the turn the public part named then."""
-    take = session._hand_message
+    take = session.judge.hand_message
 
     def recording(seat: int, body: Body) -> None:
         hand = session.hand
@@ -124,7 +124,7 @@ def _watch(session: Session, seen: dict[int, list[tuple[Body, frozenset[object],
             seen[session.hand_no].append((body, public, turn))
         take(seat, body)
 
-    session._hand_message = recording  # type: ignore[method-assign]
+    session.judge.hand_message = recording  # type: ignore[method-assign]
 
 
 def _revealed(body: Body) -> list[int]:

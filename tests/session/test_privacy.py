@@ -35,7 +35,7 @@ class Seen:
 
 def _watch(watcher: Session) -> list[Seen]:
     seen: list[Seen] = []
-    take = watcher._hand_message
+    take = watcher.judge.hand_message
 
     def recording(seat: int, body: Body) -> None:
         hand_no = watcher.hand_no
@@ -44,7 +44,7 @@ def _watch(watcher: Session) -> list[Seen]:
         made = dict(hand.fair.record.switched) if hand is not None else {}
         seen.append(Seen(hand_no, seat, body, made))
 
-    watcher._hand_message = recording  # type: ignore[method-assign]
+    watcher.judge.hand_message = recording  # type: ignore[method-assign]
     return seen
 
 

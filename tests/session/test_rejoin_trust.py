@@ -250,8 +250,8 @@ def _feed(target: Session, senders: list[Session], rng: random.Random, good: dic
     for _ in range(count):
         sender = rng.choice([s for s in senders if s is not target])
         body = _bodies(rng, good, 4)
-        target._intake(Delivered(sender.me, sender.link.pubkey, body.encode()))
-        target._advance()
+        target.router.take_in(Delivered(sender.me, sender.link.pubkey, body.encode()))
+        target.router.advance()
 
 
 async def _mangled_bodies(tmp_path: Path) -> tuple[int, int, SessionPhase]:
