@@ -206,6 +206,8 @@ class TableClocks(SilenceVotes):
             if seat != t.seat and now >= since + limit:
                 self.vote_timeout(seat)
         self.count_votes(now)
+        if t.hand is not None and t.phase is SessionPhase.MATCH:
+            self.stalled(now)
 
     def _vote_due(self) -> bool:
         """The hand's current wait can still end in this seat's TIMEOUT vote, or in
@@ -228,4 +230,7 @@ class TableClocks(SilenceVotes):
             if (seat != t.seat and hand.me is not None and key not in self.voted) \
                     or key in ballot.pending:
                 due.append(since + limit)
+        stall = self.stall_deadline()
+        if stall is not None:
+            due.append(stall)
         return min(due, default=None)

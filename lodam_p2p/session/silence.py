@@ -17,6 +17,18 @@ would win by its exit, :meth:`SilenceVotes.gainers`) put the silent seat at faul
 seat's counted vote voids the hand without blame and the match ends as a draw among the
 seats still playing.
 
+*A vote withheld stalls nothing.* A silent seat's partner could refuse to vote, so that
+the one honest seat left never gathers two votes and waits for ever. So once a vote
+against the silent seat has been counted here (this machine's own clock agrees that its
+time ran out) and the grace time and :data:`STALL_LIMITS` more limits pass with neither
+a verdict nor an answer, the hand is void without blame and the match ends as a draw among the seats
+still playing (:meth:`SilenceVotes.stalled`) — what the rule gives a table too small to
+convict, and never an award to anyone. An honest seat's vote comes within a limit or
+so of the others' (each times the same step on its own clock), or, where it held its
+clock for a seat it saw away (perhaps this one), within the grace time more, which is
+all a step's holds may add up to; so where two honest seats are left they convict
+long before that, and they never end apart.
+
 When the public part awaits the holder of a card (Lorum's Quartet) nobody can name the
 silent seat: the vote names the step and :data:`HOLDER` for the seat, and once every
 active seat but one (the silent holder) has voted so, each seat opens its secrets and
@@ -40,6 +52,9 @@ from lodam_p2p.session.wire import Body, Msg
 
 #: The seat a TIMEOUT vote names when it waits for whoever holds the awaited card.
 HOLDER = 255
+#: How many more of the table's limits a machine waits, once a vote against a silent seat
+#: is counted here, for the other votes that could decide it (:meth:`SilenceVotes.stalled`)
+STALL_LIMITS = 3
 #: How many other seats in play must all vote a seat silent at a step it answered before
 #: that seat accepts it (:meth:`SilenceVotes._named_silent`).
 MIN_ACCUSERS = 3
@@ -203,6 +218,47 @@ class SilenceVotes:
             t.offence(Blame(silent, "timeout", detail), announce=False)
         elif voters >= others and len(others - gain) < 2:
             self._void_as_draw(silent, step)
+
+    def stall_deadline(self) -> float | None:
+        """When the wait for votes on a silent seat at the current step, one of them
+        counted here, has run :data:`STALL_LIMITS` more limits (None: no such wait)."""
+        ballot = self.ballot
+        if ballot.step is None or self.awaited != ballot.step:
+            return None
+        due = [since + self._stall_wait() for seat, since in ballot.since.items()
+               if seat != HOLDER and self.votes.get((*ballot.step, seat))]
+        return min(due, default=None)
+
+    def _stall_wait(self) -> float:
+        """From the start of a wait to the end of its stall: the limit, the longest hold
+        another seat may give that step for a seat it sees away (the grace time, which
+        this seat may not see: it may be the one they see away), and
+        :data:`STALL_LIMITS` more limits."""
+        t = self.table
+        return t.limit() * (1 + STALL_LIMITS) + t.timing.grace_s
+
+    def stalled(self, now: float) -> None:
+        """End a stall (see the module docstring): void the hand without blame, and end
+        the match as a draw among the seats still playing."""
+        t, ballot = self.table, self.ballot
+        due = self.stall_deadline()
+        if t.hand is None or t.holding() or due is None or now < due or ballot.step is None:
+            return
+        limit = t.limit()
+        silent = min(seat for seat, since in ballot.since.items()
+                     if seat != HOLDER and self.votes.get((*ballot.step, seat))
+                     and now >= since + self._stall_wait())
+        step = ballot.step[1]
+        voters = sorted(self.votes[(*ballot.step, silent)])
+        reason = (f"seat {silent} was silent at step {step} past the table's limit of "
+                  f"{limit:g} s, and in {STALL_LIMITS} more limits only seat"
+                  f"{'s' if len(voters) > 1 else ''} {', '.join(map(str, voters))} voted "
+                  "so: too few to put it out, so the hand is void, nobody is blamed, and "
+                  "the match ends as a draw")
+        t.spectate(reason)
+        t.drain_hand()
+        t.deal_void(reason, f"not reached: {reason}", silent)
+        t.end_in_draw()
 
     def gainers(self, accused: int) -> set[int]:
         """The seats that would gain from putting ``accused`` out for silence (SPEC.md,
