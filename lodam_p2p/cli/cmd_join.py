@@ -18,8 +18,11 @@ is waited for on that broker (a host that starts later, a broker not up yet). In
 terminal client both waits are a screen that says what is looked for and where, and
 that Esc leaves; a bot's seat says it in one line on stderr ("waiting for table oak on
 URL…"), and again only when the reason changes. Then the seat stops, exit status 1,
-with one line naming the table and where it was looked for. A seat coming back to its
-match (its journal holds one at the table) does not wait for the announcement.
+with one line naming the table and where it was looked for. A bot's seat at a table
+announced but full or playing a match, or without ``TABLE`` on a broker with no open
+table, waits the same way for a seat ("table 'oak' is full: waiting for a seat…"), up
+to ``--wait`` seconds again. A seat coming back to its match (its journal holds one at
+the table) does not wait for the announcement.
 """
 
 from __future__ import annotations
@@ -34,7 +37,13 @@ from lodam_p2p.cli import CliError
 from lodam_p2p.cli.bot_flags import SingleLineup
 from lodam_p2p.cli.broker_list import with_announced
 from lodam_p2p.cli.cmd_bots import add_bot_arguments, bot_setup
-from lodam_p2p.cli.finding import TableNotFound, add_wait, find_broker, wait_on_broker
+from lodam_p2p.cli.finding import (
+    SeatWait,
+    TableNotFound,
+    add_wait,
+    find_broker,
+    wait_on_broker,
+)
 from lodam_p2p.cli.netrun import (
     EXIT_FAILED,
     add_common,
@@ -49,8 +58,9 @@ from lodam_p2p.cli.netrun import (
     spectator_for,
     timing_for,
 )
-from lodam_p2p.session import join_table
+from lodam_p2p.session import SessionError, join_table
 from lodam_p2p.session.journal import SEAT
+from lodam_p2p.session.table import TableWaitOver
 from lodam_p2p.tableplan import MatchOutcome
 from lodam_p2p.transport.lobby import split_label
 
@@ -164,13 +174,19 @@ def join_as(args: argparse.Namespace, bot: str, table: str | None) -> int:
     if broker is None:
         broker = DEFAULT_BROKER if label is None else broker_by_name(label, args.wait)
     journal = journal_for(args, name)
+    seat_wait = SeatWait(label, broker.split(",")[0], args.wait)
 
     async def match() -> MatchOutcome:
         cluster = await with_announced(broker, name)  # every node the host announces
-        return await join_table(table=label, seat=seat, broker_url=cluster, timing=timing,
-                                spectator=spectator_for(args, name or "?"), journal=journal,
-                                accept=lambda found: bot_plays(bot, found.game, setup),
-                                transcripts=args.transcripts)
+        try:
+            return await join_table(
+                table=label, seat=seat, broker_url=cluster, timing=timing,
+                spectator=spectator_for(args, name or "?"), journal=journal,
+                accept=lambda found: bot_plays(bot, found.game, setup),
+                transcripts=args.transcripts, patience_s=args.wait,
+                waiting=seat_wait.waiting)
+        except TableWaitOver as err:  # announced, but no seat came free in time
+            raise SessionError(seat_wait.gave_up(str(err))) from None
 
     try:
         if given and label is not None and not journal.resumable(name, SEAT):

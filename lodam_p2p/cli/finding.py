@@ -18,6 +18,11 @@ naming the table and the broker. A person's ``lodam join oak --broker URL`` wait
 the waiting screen; a bot's seat (``lodam bot NAME --table oak --broker URL``) says one
 "waiting for table oak on URL…" line on stderr, and another only when the reason
 changes (the broker refuses connections, then answers without the table).
+
+Once announced, a table may still have no seat free (full, or playing a match), and a
+bot given no table name waits for any open one: a bot's seat says that too in one line
+(:class:`SeatWait`), again only when the reason changes, and stops after ``--wait``
+seconds with a line naming the table, the broker and the reason.
 """
 
 from __future__ import annotations
@@ -239,6 +244,41 @@ class BrokerWait:
                        "--no-lan")
 
 
+@dataclass(slots=True)
+class SeatWait:
+    """A bot's seat waiting on ``broker`` for a seat at the table ``label`` announced
+    but full or playing a match, or (``label`` None) for any open table, up to
+    ``wait_s`` seconds (``--wait``): :meth:`waiting` is told each new reason and says
+    one line; :meth:`gave_up` is the failure line, naming the table, the broker and
+    the reason."""
+
+    label: str | None
+    broker: str
+    wait_s: float = DEFAULT_WAIT_S
+    say: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr,
+                                                                  flush=True))
+
+    def waiting(self, why: str) -> None:
+        """Say why the seat waits (the session's reason), what for, and how long."""
+        where, named = self._where(why)
+        what = "a seat" if self.label is not None else "one to open"
+        on = "" if named else f"on {self.broker}; "
+        self.say(f"lodam: {where}: waiting for {what}… ({on}up to {self.wait_s:g} s, "
+                 "--wait to change)")
+
+    def gave_up(self, why: str) -> str:
+        """The failure line once the wait is over; ``why`` is the last reason."""
+        where, named = self._where(why)
+        line = where if named else f"{where} on {self.broker}"
+        return (f"{line} after {self.wait_s:g} s of waiting; the tables it announces: "
+                f"lodam tables --broker {self.broker} --no-lan")
+
+    def _where(self, why: str) -> tuple[str, bool]:
+        """``why`` with "this broker" named, and whether it was."""
+        named = why.replace("on this broker", f"on {self.broker}")
+        return named, named != why
+
+
 def find_broker(label: str, wait_s: float, local: str | None) -> str:
     """:meth:`Finder.find` run to its end (outside an event loop): the table's brokers,
     the first one answering."""
@@ -268,4 +308,5 @@ def add_wait(parser: argparse.ArgumentParser) -> None:
         "--wait", type=wait_seconds, default=DEFAULT_WAIT_S, metavar="SECONDS",
         help=f"how long to wait for the table before giving up: without --broker, "
              f"looking by DNS-SD (and on this machine's broker); with --broker, for its "
-             f"announcement there (default {DEFAULT_WAIT_S:g})")
+             f"announcement there; then, a bot, for a seat free at it (default "
+             f"{DEFAULT_WAIT_S:g} each)")

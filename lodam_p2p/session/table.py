@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ from lodam_p2p.transport.broker import (
     ListenAddress,
 )
 from lodam_p2p.transport.lobby import TableAnnouncement, fingerprint, read_lobby, split_label
+from lodam_p2p.transport.topics import PROTOCOL_VERSION
 
 log = logging.getLogger("lodam_p2p.session")
 
@@ -285,30 +286,39 @@ LOOK_AGAIN_S = 1.0
 TABLE_PATIENCE_S = 60.0
 
 
+class TableWaitOver(SessionError):
+    """The table to join stayed unannounced, or without a seat free, for the whole
+    patience of :func:`find_announcement`; the message is the last reason."""
+
+
 async def find_announcement(connect: Connector, table: str | None, *, open_only: bool = False,
                             patience_s: float | None = 0.0,
-                            waiting: Callable[[str], None] | None = None
+                            waiting: Callable[[str], None] | None = None,
+                            pause: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                            clock: Callable[[], float] | None = None
                             ) -> TableAnnouncement:
     """The announcement of the table to join (see :func:`find_table`): its game too.
 
     With ``open_only`` a named table must have a seat free (not full, not playing).
     While it is not there (or not open) the lobby is read again every
     :data:`LOOK_AGAIN_S` seconds for ``patience_s`` seconds (None: until cancelled),
-    ``waiting`` told why at each change; then the reason is the :class:`SessionError`.
-    So "no table" is said only of a table that stayed unannounced that long."""
-    loop = asyncio.get_running_loop()
-    give_up = None if patience_s is None else loop.time() + patience_s
+    ``waiting`` told why at first and at each change; then the reason is the
+    :class:`TableWaitOver`. So "no table" is said only of a table that stayed
+    unannounced that long. ``pause`` and ``clock`` (default: the event loop's) are
+    those of the wait."""
+    clock = clock or asyncio.get_running_loop().time
+    give_up = None if patience_s is None else clock() + patience_s
     said = ""
     while True:
         found, why = await _look(connect, table, open_only)
         if found is not None:
             return found
-        if give_up is not None and loop.time() >= give_up:
-            raise SessionError(why.removesuffix(" yet"))
+        if give_up is not None and clock() >= give_up:
+            raise TableWaitOver(why.removesuffix(" yet"))
         if waiting is not None and why != said:
             waiting(why)
         said = why
-        await asyncio.sleep(LOOK_AGAIN_S)
+        await pause(LOOK_AGAIN_S)
 
 
 async def _look(connect: Connector, table: str | None, open_only: bool
@@ -331,13 +341,19 @@ async def _look(connect: Connector, table: str | None, open_only: bool
                           f"digits of the fingerprint ({prints})")
         joinable = [a for a in named if a.joinable]  # the first heard of those open
         if open_only and not joinable:
-            state = {"playing": "playing a match", "open": "of another protocol version"}
-            return None, f"table {table!r} is {state.get(named[0].state, 'full')}"
+            return None, f"table {table!r} is {_not_open(named[0])}"
         return (joinable or named)[0], ""
     joinable = [a for a in tables if a.joinable]
     if not joinable:
         return None, "no open table on this broker yet"
     return joinable[0], ""
+
+
+def _not_open(found: TableAnnouncement) -> str:
+    """Why the announced table ``found`` has no seat for us."""
+    if found.version != PROTOCOL_VERSION:
+        return "of another protocol version"
+    return "playing a match" if found.state == "playing" else "full"
 
 
 async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
@@ -347,7 +363,8 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
                      make: Callable[..., Session] = Session,
                      journal: Journal | None = None,
                      accept: Callable[[TableAnnouncement], None] | None = None,
-                     transcripts: Path | None = None) -> MatchOutcome:
+                     transcripts: Path | None = None, patience_s: float | None = None,
+                     waiting: Callable[[str], None] | None = None) -> MatchOutcome:
     """Join ``table`` (None: the first open one on the broker) with one local seat.
 
     ``make`` builds the session (``Session``, or a subclass such as the adversary's).
@@ -365,10 +382,15 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
         if kept.rejoining:
             name = kept.entry["table"]
         else:
-            found = await find_announcement(
-                connect, table, open_only=True, waiting=lambda why: seat.player.notify(
-                    Progress(Phase.LOBBY, detail=f"{why}: looking again")),
-                patience_s=None if seat.kind == "human" else TABLE_PATIENCE_S)
+            def told(why: str) -> None:
+                seat.player.notify(Progress(Phase.LOBBY, detail=f"{why}: looking again"))
+                if waiting is not None:
+                    waiting(why)
+
+            if patience_s is None and seat.kind != "human":
+                patience_s = TABLE_PATIENCE_S
+            found = await find_announcement(connect, table, open_only=True, waiting=told,
+                                            patience_s=patience_s)
             if accept is not None:
                 accept(found)
             name = found.table
