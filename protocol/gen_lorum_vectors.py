@@ -126,19 +126,19 @@ def lorum_vector(players: int, options: tuple[str, ...], dealer: int
     assert verdict.sound and verdict.deal is not None, verdict.summary
     deal = watcher.full
     summary = GAME.finish_deal(table.match, deal)
-    pack = watcher.plan.pack
+    pack = watcher.deal.plan.pack
     vector = {
         "seats": players, "options": list(options), "dealer": dealer,
         "identity_seeds": {str(s): table.seeds[s].hex() for s in range(players)},
         "entropy_seeds": {str(s): (b"lorum vector entropy" + bytes([s])).hex()
                           for s in range(players)},
         "pack": [str(card) for card in pack],
-        "set_aside": [str(card) for card in watcher.plan.set_aside],
+        "set_aside": [str(card) for card in watcher.deal.plan.set_aside],
         "config": json.loads(Transcript(config, ()).to_json()),
         "bodies": [[seat, body.encode().hex()] for seat, body in table.sent],
         "moves": table.moves,
         "deal": list(verdict.deal),
-        "hands": {str(s): [str(pack[verdict.deal[p]]) for p in watcher.plan.positions_of(s)]
+        "hands": {str(s): [str(pack[verdict.deal[p]]) for p in watcher.deal.plan.positions_of(s)]
                   for s in range(players)},
         "points": list(summary.points),
         "verdict": verdict.summary,

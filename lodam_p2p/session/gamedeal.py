@@ -1,20 +1,25 @@
-"""One deal of a game without exchanges (Lorum) at one peer: what it holds and knows.
+"""One deal of a game without exchanges (Lorum) by the game's rules, as every peer follows it.
 
-:class:`GameDeal` is the base of :class:`~lodam_p2p.session.gamehand.GameHand` (whose
-module docstring tells how a deal is played over the wire). It holds the deal's state —
-the game's plan and public part, the fair-deal hand (a fresh one, or the last deal's
-when the deck carries over, :func:`carries`), which deck positions each seat still
-holds, the moves taken, the step — and answers what does not take a message: whose
-move the deal awaits (a seat, or the holder of a card, :meth:`GameDeal.holder_turn`),
-this seat's cards and view, and how a move is decoded and applied to the public part.
+:class:`GameDeal` is a part of :class:`~lodam_p2p.session.gamehand.GameHand` (whose
+module docstring tells how a deal is played over the wire), which owns it as
+:attr:`GameHand.deal <lodam_p2p.session.gamehand.GameHand.deal>` and keeps the
+fair-deal hand, the messages and the move being revealed. The deal keeps what the
+game's rules say of it, the same at every peer: the game's plan and public part, the
+seats dealt in (:attr:`GameDeal.order`), which deck positions each seat still holds,
+the moves taken and the step, the steps at which a card's holder was awaited or
+found silent, and when each seat opened its secrets. It decodes a move and applies it
+to the public part (:meth:`GameDeal.apply`); given the cards the fair-deal hand has
+opened to this seat, it names this seat's cards, view and positions.
 
-It also holds the audit's checker (:meth:`GameDeal._check`), which the fair-deal hand
-calls with the opened deck: the replay of the full deal over the logged moves, up to
-the fewest moves any seat had taken when it opened its secrets. The first move the
-rules refuse, or the silent holder of the awaited card, is the verdict; opening one's
-secrets before the end, when the table had not found a holder silent, is an offence.
+It also holds the audit's checker (:meth:`GameDeal.check`), which the hand gives the
+fair-deal hand to call with the opened deck: the replay of the full deal over the
+logged moves, up to the fewest moves any seat had taken when it opened its secrets.
+The first move the rules refuse, or the silent holder of the awaited card, is the
+verdict; opening one's secrets before the end, when the table had not found a holder
+silent, is an offence.
 
-Sans-IO, as the hand: it never reads a clock (``now`` comes in as an argument).
+The deal never sees the fair-deal hand: what it needs of it comes in as arguments
+(the positions opened to this seat, those revealed). Pure: no clock, no I/O.
 """
 
 from __future__ import annotations
@@ -23,10 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase
-from lodam_p2p.fairdeal.group import Entropy
+from lodam_p2p.fairdeal import Blame
 from lodam_p2p.games import (
     DealPlan,
     Game,
@@ -34,11 +36,10 @@ from lodam_p2p.games import (
     GameMatch,
     Holder,
     PublicMove,
+    Turn,
     WireAction,
 )
-from lodam_p2p.session.handbase import HandBase
-from lodam_p2p.session.handtypes import Applied, Blamed, Refused
-from lodam_p2p.session.wire import Body, Msg
+from lodam_p2p.session.handtypes import Blamed, Refused
 
 
 def carries(plan: DealPlan) -> bool:
@@ -57,113 +58,53 @@ class PendingMove:
     position: int
 
 
-class GameDeal(HandBase):
-    """One deal as followed by ``seat`` (None: a watcher): its state, and what it knows
-    without taking a message (see the module docstring)."""
+class GameDeal:
+    """One deal by the game's rules, as followed by ``seat`` (None: a watcher) among
+    ``players`` seats (see the module docstring)."""
 
-    def __init__(self, game: Game, match: GameMatch, identities: tuple[bytes, ...],
-                 seat: int | None, *, table_id: bytes, hand: int,
-                 identity: Ed25519PrivateKey | None, entropy: Entropy, now: float,
-                 timeout: float, carried: Hand | None = None) -> None:
+    def __init__(self, game: Game, match: GameMatch, players: int, seat: int | None) -> None:
         self.game, self.match, self.seat = game, match, seat
         self.plan = plan = game.deal_plan(match)
-        self.number = hand
         self.public = game.public_start(match)
         #: dealt face down to everyone: the protocol deals nobody anything, and each play
         #: is revealed by every seat's share of the player's next position in dealt order
         self.blind = game.face_down(match)
-        players = len(identities)
-        order = tuple((match.dealer + 1 + k) % players for k in range(players))
-        schedule = (None,) * len(plan.pack) if self.blind else plan.schedule
-        self.me = seat
-        #: the deck carries over from the last deal (see the module docstring): the same
-        #: fair-deal hand deals on; its context stays the hand number of its first deal
-        self.carried = carried is not None and not plan.fresh and carries(plan)
-        if self.carried:
-            assert carried is not None
-            self.fair = carried
-            self.fair.check_with(self._check)
-            self.fair.deal_on(schedule, now)
-        else:
-            config = HandConfig(table_id, hand, order, tuple(identities[s] for s in order),
-                                len(plan.pack), schedule, timeout)
-            self.fair = Hand(config, seat, identity if seat is not None else None,
-                             entropy if seat is not None else None, now,
-                             checker=self._check, lazy=seat is None)
-        self.config = self.fair.config
-        #: a short deal of a deck that may carry on: every card it deals is played, and
-        #: its check is the replay over them, with no secret opened (see ``_played_check``)
-        self.short = carries(plan)
-        self._played_ok = False  #: the replay over the played cards passed
-        self.holdings = {s: set(plan.positions_of(s)) for s in order}
+        #: the seats dealt in, the dealer's left first: the fair-deal hand's order
+        self.order = tuple((match.dealer + 1 + k) % players for k in range(players))
+        self.holdings = {s: set(plan.positions_of(s)) for s in self.order}
         self.step = 0
-        self.since = now  #: when the current step began
         self.log: list[Any] = []  #: every move taken, the game's actions, for the audit
-        self.outbox: list[Body] = []
-        self.applied: list[Applied] = []
-        self.full: Any = None
+        self.full: Any = None  #: the full deal the audit replayed
         self.verdict: Blame | None = None
-        self.stalled = False  #: this seat gave up waiting for a silent holder
         #: the steps at which the table agreed (TIMEOUT votes) that a holder was silent
         self.silenced: set[int] = set()
-        self.last_fed: dict[int, tuple[bytes, ...]] = {}
-        self._pending: PendingMove | None = None
-        self._mine: Any = None
-        self._finished = False
-        self._blind_sent = -1  #: the step this seat last sent its blind play for
         #: the steps at which the public part awaited a card's holder, not a seat
         self.holder_steps: set[int] = set()
         #: per seat, the moves it had taken when it opened its secrets (its NOTES); the
         #: audit replays the moves up to the fewest (every peer sees every NOTES)
         self.opened_at: dict[int, int] = {}
         self._note_turn()
-        self.flush()
 
-    @property
-    def hand_no(self) -> int:
-        """The session's hand number (a carried deck's context is its first deal's)."""
-        return self.number
+    # --- whose move -------------------------------------------------------------------
 
-    @property
-    def audited(self) -> bool:
-        """The audit passed (for a short deal: the replay over its played cards)."""
-        return self._played_ok or self.fair.phase is Phase.DONE
-
-    # --- what the hand waits for ------------------------------------------------------
-
-    def holder_turn(self) -> Holder | None:
-        """The card whose holder is awaited, when the public part names no seat."""
-        if self.public.is_over or not self.dealt or self._pending is not None:
-            return None
-        turn = self.game.turn(self.public)
-        return turn if isinstance(turn, Holder) else None
-
-    def awaited(self) -> tuple[int, Msg] | None:
-        """The seat whose move the hand waits for now (None: nobody known to all, or
-        this seat when it holds the card the public part awaits)."""
-        if (self._pending is not None or self.public.is_over or self.stalled
-                or self.fair.phase is not Phase.PLAY):
-            return None
-        turn = self.game.turn(self.public)
-        if isinstance(turn, Holder):
-            return (self.me, Msg.MOVE) if self.me is not None and (
-                turn.card in self.hand_cards()) else None
-        return None if turn is None else (turn, Msg.MOVE)
+    def turn(self) -> Turn:
+        """Whose move the public part names: a seat, a card's holder, or nobody."""
+        return self.game.turn(self.public)
 
     def _note_turn(self) -> None:
-        if not self.public.is_over and isinstance(self.game.turn(self.public), Holder):
+        if not self.public.is_over and isinstance(self.turn(), Holder):
             self.holder_steps.add(self.step)
-
-    def my_turn(self) -> bool:
-        """This seat must decide now (never in a blind deal: its next card is played)."""
-        due = self.awaited()
-        return due is not None and due[0] == self.seat and not self.blind
 
     def next_position(self, seat: int) -> int | None:
         """Blind: the position ``seat`` plays next, the first of its dealt order left."""
         left = [p for p in self.plan.positions_of(seat) if p in self.holdings[seat]]
         return left[0] if left else None
-    def _decode(self, seat: int, kind: str, args: tuple[Any, ...], card: Any) -> Any:
+
+    # --- moves ------------------------------------------------------------------------
+
+    def decode(self, seat: int, kind: str, args: tuple[Any, ...], card: Any) -> Any:
+        """``seat``'s move as the game's action: refused when it showed no card, an
+        offence when its revealed card does not fit."""
         try:
             return self.game.decode_action(seat, WireAction(kind, args, card))
         except GameError as err:
@@ -171,7 +112,7 @@ class GameDeal(HandBase):
                 raise Refused(str(err)) from None
             raise Blamed(Blame(seat, "move", str(err))) from None
 
-    def _apply(self, seat: int, action: Any, *, refuse: bool) -> None:
+    def apply(self, seat: int, action: Any, *, refuse: bool) -> None:
         """Advance the public part by ``seat``'s ``action``: refused (ignored) when it
         showed no card, an offence when its revealed card does not fit."""
         wire = self.game.encode_action(action)
@@ -185,36 +126,55 @@ class GameDeal(HandBase):
         self.log.append(action)
         self.step += 1
         self._note_turn()
-        shown = self.game.public_action(action)
-        if seat == self.seat and self._mine is not None:
-            shown, self._mine = self._mine, None
-        self.applied.append(Applied(seat, shown, f"seat {seat}: {action}"))
 
-    # --- this seat's moves --------------------------------------------------------------
+    def played(self, pending: PendingMove, card: Any) -> Any:
+        """The move ``pending``, its card revealed as ``card``: applied, and the position
+        no longer held unless the game keeps the card in hand; the game's action."""
+        action = self.decode(pending.seat, pending.kind, pending.args, card)
+        self.apply(pending.seat, action, refuse=False)
+        if not self.game.keeps_card(self.game.encode_action(action)):
+            self.holdings[pending.seat].discard(pending.position)
+        return action
 
-    def hand_cards(self) -> tuple[Any, ...]:
-        """This seat's current hand, in pack order."""
-        if self.me is None:
+    # --- this seat's cards --------------------------------------------------------------
+
+    def hand_cards(self, cards: Mapping[int, int]) -> tuple[Any, ...]:
+        """This seat's current hand in pack order, ``cards`` being the deck indices the
+        fair-deal hand opened to it (by position)."""
+        if self.seat is None:
             return ()
-        indices = sorted(self.fair.cards[pos] for pos in self.holdings[self.me]
-                         if pos in self.fair.cards)
+        indices = sorted(cards[pos] for pos in self.holdings[self.seat] if pos in cards)
         return tuple(self.plan.pack[i] for i in indices)
 
-    def view(self) -> Any:
+    def view(self, cards: Mapping[int, int]) -> Any:
         """What this seat may know now: the public part and its own hand."""
         assert self.seat is not None
-        return self.game.seat_view(self.public, self.seat, self.hand_cards())
+        return self.game.seat_view(self.public, self.seat, self.hand_cards(cards))
 
-    def _position_of(self, card: Any) -> int:
-        assert self.me is not None
-        for position in self.holdings[self.me]:
-            if position in self.fair.cards and self.plan.pack[self.fair.cards[position]] == card:
+    def position_of(self, cards: Mapping[int, int], card: Any) -> int:
+        """The position this seat holds ``card`` at (``cards`` as for :meth:`hand_cards`)."""
+        assert self.seat is not None
+        for position in self.holdings[self.seat]:
+            if position in cards and self.plan.pack[cards[position]] == card:
                 return position
         raise GameError(f"{card} is not in this seat's hand")
 
     # --- the audit ----------------------------------------------------------------------
 
-    def _check(self, indices: tuple[int, ...], masked: Mapping[int, int]) -> Blame | None:
+    def all_played(self, revealed: Mapping[int, int]) -> bool:
+        """Whether every position dealt is among the ``revealed`` ones."""
+        return all(seat is None or j in revealed for j, seat in enumerate(self.plan.schedule))
+
+    def played_deck(self, revealed: Mapping[int, int]) -> tuple[int, ...]:
+        """A short deal's deck for its check: each dealt position's revealed card, the
+        positions not dealt filled, in order, with the cards left (never opened)."""
+        dealt = {j: revealed[j] for j, seat in enumerate(self.plan.schedule)
+                 if seat is not None}
+        rest = iter(sorted(set(range(len(self.plan.pack))) - set(dealt.values())))
+        return tuple(dealt[j] if j in dealt else next(rest)
+                     for j in range(len(self.plan.pack)))
+
+    def check(self, indices: tuple[int, ...], masked: Mapping[int, int]) -> Blame | None:
         """The fair-deal audit's checker: replay the full deal over the logged moves."""
         cut = min(self.opened_at.values(), default=len(self.log))
         deck = tuple(self.plan.pack[i] for i in indices)

@@ -33,28 +33,38 @@ the others are public in play). Every peer tracks the public part only
   (the stack stays closed);
 - at the end each seat opens its secrets (NOTES, stamped with the moves it had taken:
   another seat holds them until it has taken as many, :meth:`GameHand._route_notes`)
-  and the fair-deal audit calls :meth:`GameDeal._check
-  <lodam_p2p.session.gamedeal.GameDeal._check>`, which replays the full deal over the
-  logged moves
-  (:meth:`Game.replay <lodam_p2p.games.Game.replay>`): the first move the rules refuse,
-  or the silent holder, is the verdict — the same at every honest peer.
+  and the fair-deal audit calls :meth:`GameDeal.check
+  <lodam_p2p.session.gamedeal.GameDeal.check>`, which replays the full deal over the
+  logged moves (:meth:`Game.replay <lodam_p2p.games.Game.replay>`): the first move the
+  rules refuse, or the silent holder, is the verdict — the same at every honest peer.
 
-The deal's state, what it awaits, this seat's cards and the audit's replay are
-:class:`~lodam_p2p.session.gamedeal.GameDeal`, which :class:`GameHand` builds on; here
-are the messages: their routing, taking them, this seat's moves, and moving on.
+:class:`GameHand` owns two things: the fair-deal hand (:attr:`GameHand.fair`, fed
+and flushed by :class:`~lodam_p2p.session.handbase.HandBase`) and the deal by the
+game's rules (:attr:`GameHand.deal`, a :class:`~lodam_p2p.session.gamedeal.GameDeal`:
+its public part, holdings, moves and step, and the audit's replay, which the hand
+gives the fair-deal hand as its checker). The hand passes the deal what the fair-deal
+hand opened (this seat's cards, the revealed positions) and keeps the rest here: the
+messages (their routing, taking them, screening what they carry), the move whose card
+is being revealed, what the hand awaits, this seat's moves, and moving on. The table
+machine reads the deal's public part, step and silenced steps through the hand.
 
 The class is sans-IO: it returns bodies to send (:attr:`outbox`) and never reads a clock.
 """
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
-from lodam_p2p.fairdeal import Blame, Phase
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase
+from lodam_p2p.fairdeal.group import Entropy
 from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
-from lodam_p2p.games import GameError, Holder, Passage
+from lodam_p2p.games import Game, GameError, GameMatch, Holder, Passage
 from lodam_p2p.session.gamedeal import GameDeal, PendingMove, carries
-from lodam_p2p.session.handtypes import Blamed, Refused, Route
+from lodam_p2p.session.handbase import HandBase
+from lodam_p2p.session.handtypes import Applied, Blamed, Refused, Route
 from lodam_p2p.session.movebody import BadMove, GameMove
 from lodam_p2p.session.wire import Body, Msg
 
@@ -70,8 +80,128 @@ def _reads(body: Body) -> bool:
     return True
 
 
-class GameHand(GameDeal):
-    """One deal as followed by ``seat`` (None: a watcher); see the module docstring."""
+class GameHand(HandBase):
+    """One deal as followed by ``seat`` (None: a watcher); see the module docstring.
+    ``carried``: the last deal's fair-deal hand, when its deck may carry over."""
+
+    def __init__(self, game: Game, match: GameMatch, identities: tuple[bytes, ...],
+                 seat: int | None, *, table_id: bytes, hand: int,
+                 identity: Ed25519PrivateKey | None, entropy: Entropy, now: float,
+                 timeout: float, carried: Hand | None = None) -> None:
+        self.game, self.seat, self.me = game, seat, seat
+        self.number = hand
+        #: the deal by the game's rules: public part, holdings, moves, the audit's replay
+        self.deal = deal = GameDeal(game, match, len(identities), seat)
+        plan = deal.plan
+        schedule = (None,) * len(plan.pack) if deal.blind else plan.schedule
+        #: the deck carries over from the last deal (see the module docstring): the same
+        #: fair-deal hand deals on; its context stays the hand number of its first deal
+        self.carried = carried is not None and not plan.fresh and carries(plan)
+        if self.carried:
+            assert carried is not None
+            self.fair = carried
+            self.fair.check_with(deal.check)
+            self.fair.deal_on(schedule, now)
+        else:
+            config = HandConfig(table_id, hand, deal.order,
+                                tuple(identities[s] for s in deal.order), len(plan.pack),
+                                schedule, timeout)
+            self.fair = Hand(config, seat, identity if seat is not None else None,
+                             entropy if seat is not None else None, now,
+                             checker=deal.check, lazy=seat is None)
+        self.config = self.fair.config
+        #: a short deal of a deck that may carry on: every card it deals is played, and
+        #: its check is the replay over them, with no secret opened (see ``_played_check``)
+        self.short = carries(plan)
+        self._played_ok = False  #: the replay over the played cards passed
+        self.since = now  #: when the current step began
+        self.outbox: list[Body] = []
+        self.applied: list[Applied] = []
+        self.stalled = False  #: this seat gave up waiting for a silent holder
+        self.last_fed: dict[int, tuple[bytes, ...]] = {}
+        self._pending: PendingMove | None = None
+        self._mine: Any = None
+        self._finished = False
+        self._blind_sent = -1  #: the step this seat last sent its blind play for
+        self.flush()
+
+    # --- the deal's state, as the table machine reads it --------------------------------
+
+    @property
+    def public(self) -> Any:
+        """The game's public part of the deal, the same at every peer."""
+        return self.deal.public
+
+    @property
+    def step(self) -> int:
+        """The number of moves taken in the deal so far."""
+        return self.deal.step
+
+    @property
+    def silenced(self) -> AbstractSet[int]:
+        """The steps at which the table agreed that an awaited card's holder was silent."""
+        return self.deal.silenced
+
+    @property
+    def holdings(self) -> dict[int, set[int]]:
+        """The deck positions each seat still holds (the deal's)."""
+        return self.deal.holdings
+
+    @property
+    def full(self) -> Any:
+        """The full deal replayed by the audit (None before the audit)."""
+        return self.deal.full
+
+    @property
+    def verdict(self) -> Blame | None:
+        """The audit's finding against a seat, if it found one."""
+        return self.deal.verdict
+
+    @property
+    def hand_no(self) -> int:
+        """The session's hand number (a carried deck's context is its first deal's)."""
+        return self.number
+
+    @property
+    def audited(self) -> bool:
+        """The audit passed (for a short deal: the replay over its played cards)."""
+        return self._played_ok or self.fair.phase is Phase.DONE
+
+    # --- what the hand waits for ------------------------------------------------------
+
+    def holder_turn(self) -> Holder | None:
+        """The card whose holder is awaited, when the public part names no seat."""
+        if self.public.is_over or not self.dealt or self._pending is not None:
+            return None
+        turn = self.deal.turn()
+        return turn if isinstance(turn, Holder) else None
+
+    def awaited(self) -> tuple[int, Msg] | None:
+        """The seat whose move the hand waits for now (None: nobody known to all, or
+        this seat when it holds the card the public part awaits)."""
+        if (self._pending is not None or self.public.is_over or self.stalled
+                or self.fair.phase is not Phase.PLAY):
+            return None
+        turn = self.deal.turn()
+        if isinstance(turn, Holder):
+            return (self.me, Msg.MOVE) if self.me is not None and (
+                turn.card in self.hand_cards()) else None
+        return None if turn is None else (turn, Msg.MOVE)
+
+    def my_turn(self) -> bool:
+        """This seat must decide now (never in a blind deal: its next card is played)."""
+        due = self.awaited()
+        return due is not None and due[0] == self.seat and not self.deal.blind
+
+    def hand_cards(self) -> tuple[Any, ...]:
+        """This seat's current hand, in pack order."""
+        return self.deal.hand_cards(self.fair.cards)
+
+    def view(self) -> Any:
+        """What this seat may know now: the public part and its own hand."""
+        return self.deal.view(self.fair.cards)
+
+    # --- routing messages -------------------------------------------------------------
 
     def route(self, seat: int, body: Body) -> Route:
         """Whether ``seat``'s next message can be taken now (a MOVE that does not read
@@ -89,7 +219,7 @@ class GameHand(GameDeal):
             return Route.WAIT
         if self.fair.phase is not Phase.PLAY:
             return Route.DROP  # the secrets are open: nothing more is played
-        turn = self.game.turn(self.public)
+        turn = self.deal.turn()
         return Route.TAKE if isinstance(turn, Holder) or turn == seat else Route.WAIT
 
     def _route_notes(self, seat: int, body: Body) -> Route:
@@ -120,7 +250,7 @@ class GameHand(GameDeal):
             self._take_move(seat, GameMove.read(body), body.envelopes, now)
             return
         if body.kind is Msg.NOTES:
-            self.opened_at.setdefault(seat, min(body.step, self.step))
+            self.deal.opened_at.setdefault(seat, min(body.step, self.step))
         self.feed(seat, body.envelopes, now)
 
     def _take_move(self, seat: int, move: GameMove, envelopes: tuple[bytes, ...],
@@ -129,18 +259,20 @@ class GameHand(GameDeal):
         if position is None:
             if envelopes:
                 raise Refused("a move without a card carries no envelopes")
-            self._apply(seat, self._decode(seat, kind, args, None), refuse=True)
+            action = self.deal.decode(seat, kind, args, None)
+            self.deal.apply(seat, action, refuse=True)
+            self._told(seat, action)
             self.poll(now)
             return
-        if position not in self.holdings.get(seat, set()):
+        if position not in self.deal.holdings.get(seat, set()):
             raise Refused(f"seat {seat} does not hold position {position}")
-        if self.blind and position != self.next_position(seat):
+        if self.deal.blind and position != self.deal.next_position(seat):
             raise Blamed(Blame(seat, "blind-order", f"played position {position}, not its "
                                "next one in dealt order"))
         self._pending = PendingMove(seat, kind, args, position)
         self.since = now
         self.feed(seat, envelopes, now)
-        if self.blind:
+        if self.deal.blind:
             self._share(position, now)
             self.poll(now)  # this seat's share may have been the last one
 
@@ -166,7 +298,7 @@ class GameHand(GameDeal):
                                    "the end of the deal"), (data,))
             if isinstance(message, RevealMsg) and not (
                     move is not None and move.position == message.position) and not (
-                    self.blind and body.kind is Msg.PROTO):
+                    self.deal.blind and body.kind is Msg.PROTO):
                 raise Blamed(Blame(seat, "false-reveal", f"revealed position "
                                    f"{message.position} outside its move"), (data,))
 
@@ -179,7 +311,7 @@ class GameHand(GameDeal):
             return self._body(Msg.MOVE, GameMove(wire.kind, wire.args).args(), [])
         if wire.passage is not Passage.FACE_UP:
             raise GameError(f"a card passed {wire.passage} is not played at this table")
-        position = self._position_of(wire.card)
+        position = self.deal.position_of(self.fair.cards, wire.card)
         if position not in self.fair.record.revealed:
             self.fair.reveal(position, now)
         return self._body(Msg.MOVE, GameMove(wire.kind, wire.args, position).args(),
@@ -199,15 +331,11 @@ class GameHand(GameDeal):
         if self._pending is None and (self.public.is_over or self.stalled
                                       or self.fair.phase is Phase.AUDIT):
             if self.short and self.public.is_over and self.fair.phase is Phase.PLAY \
-                    and self._all_played():
+                    and self.deal.all_played(self.fair.record.revealed):
                 self._played_check()
             else:
                 self._open_for_audit(now)
         self.flush()
-
-    def _all_played(self) -> bool:
-        revealed = self.fair.record.revealed
-        return all(seat is None or j in revealed for j, seat in enumerate(self.plan.schedule))
 
     def _played_check(self) -> None:
         """A short deal of a deck that carries on: every card it dealt is public, so the
@@ -215,13 +343,7 @@ class GameHand(GameDeal):
         deal. The shuffles and every share were proven as they came in."""
         if self._played_ok or self.verdict is not None:
             return
-        revealed = self.fair.record.revealed
-        dealt = {j: revealed[j] for j, seat in enumerate(self.plan.schedule)
-                 if seat is not None}
-        rest = iter(sorted(set(range(len(self.plan.pack))) - set(dealt.values())))
-        indices = tuple(dealt[j] if j in dealt else next(rest)
-                        for j in range(len(self.plan.pack)))
-        verdict = self._check(indices, {})
+        verdict = self.deal.check(self.deal.played_deck(self.fair.record.revealed), {})
         if verdict is not None:
             raise Blamed(verdict)
         self._played_ok = True
@@ -229,9 +351,10 @@ class GameHand(GameDeal):
     def _play_blind(self, now: float) -> None:
         """Blind: on this seat's turn, play its next position (no choice, nobody asked)."""
         due = self.awaited()
-        if not self.blind or due is None or due[0] != self.me or self._blind_sent == self.step:
+        if (not self.deal.blind or due is None or due[0] != self.me
+                or self._blind_sent == self.step):
             return
-        position = self.next_position(self.me)
+        position = self.deal.next_position(self.me)
         if position is None:
             return
         self._blind_sent = self.step
@@ -244,7 +367,7 @@ class GameHand(GameDeal):
         """The table agreed that the holder awaited at ``step`` is silent (every seat but
         one voted so, :mod:`.clocks`): at that step, open this seat's secrets so that
         the audit names the holder."""
-        self.silenced.add(step)
+        self.deal.silenced.add(step)
         if step != self.step or self.holder_turn() is None or self.me is None:
             return
         self.stalled = True
@@ -253,21 +376,25 @@ class GameHand(GameDeal):
     def _finish_move(self, pending: PendingMove) -> None:
         revealed = self.fair.record.revealed
         if pending.position not in revealed:
-            if self.fair.phase is Phase.PLAY and not self.blind:
+            if self.fair.phase is Phase.PLAY and not self.deal.blind:
                 raise Blamed(Blame(pending.seat, "reveal", "moved a card without revealing it"))
             return
-        card = self.plan.pack[revealed[pending.position]]
-        action = self._decode(pending.seat, pending.kind, pending.args, card)
-        self._apply(pending.seat, action, refuse=False)
+        action = self.deal.played(pending, self.deal.plan.pack[revealed[pending.position]])
+        self._told(pending.seat, action)
         self._pending = None
-        if not self.game.keeps_card(self.game.encode_action(action)):
-            self.holdings[pending.seat].discard(pending.position)
+
+    def _told(self, seat: int, action: Any) -> None:
+        """Tell the player the move just applied: this seat's own as it decided it."""
+        shown = self.game.public_action(action)
+        if seat == self.seat and self._mine is not None:
+            shown, self._mine = self._mine, None
+        self.applied.append(Applied(seat, shown, f"seat {seat}: {action}"))
 
     def _open_for_audit(self, now: float) -> None:
         if self.me is None or self._finished or not self.dealt:
             return
         self._finished = True
-        self.opened_at.setdefault(self.me, self.step)
+        self.deal.opened_at.setdefault(self.me, self.step)
         self.flush()
         self.fair.finish(now)
         self.outbox.append(Body(Msg.NOTES, self.number, self.step, ([],),

@@ -4,12 +4,15 @@ The base of :class:`~lodam_p2p.session.handplay.HandPlay` (Lodam) and
 :class:`~lodam_p2p.session.gamehand.GameHand` (games without exchanges): it feeds a
 seat's envelopes to the fair-deal :class:`~lodam_p2p.fairdeal.Hand`, keeps the last
 ones as the evidence a VOID carries, says whether an envelope is one a seat signed
-for this hand, and queues what the protocol produced as PROTO bodies.
+for this hand, and queues what the protocol produced as PROTO bodies. The step its
+bodies carry is each hand's own (a Lodam hand counts it, a Lorum hand reads its deal's),
+so the base names it only as what a body needs (``_Stepped``).
 """
 
 from __future__ import annotations
 
 import abc
+from typing import Protocol
 
 from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, RemoteProtocolError
 from lodam_p2p.fairdeal.messages import AuditMsg
@@ -18,12 +21,22 @@ from lodam_p2p.session.handtypes import Blamed
 from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
 
 
+class _Stepped(Protocol):
+    """A hand whose bodies carry its hand number and step: each hand keeps its step
+    its own way (a Lodam hand as its own count, a Lorum hand as its deal's)."""
+
+    @property
+    def hand_no(self) -> int: ...
+
+    @property
+    def step(self) -> int: ...
+
+
 class HandBase(abc.ABC):
     """Envelopes in and out of the fair-deal hand (see the module docstring)."""
 
     config: HandConfig
     fair: Hand
-    step: int
     outbox: list[Body]
     #: each seat's envelopes last fed: the evidence a VOID carries against it
     last_fed: dict[int, tuple[bytes, ...]]
@@ -116,5 +129,7 @@ class HandBase(abc.ABC):
             chunk = tuple(envelopes[start:start + MAX_ENVELOPES])
             self.outbox.append(Body(Msg.PROTO, self.hand_no, 0, (), chunk))
 
-    def _body(self, kind: Msg, args: tuple[object, ...], envelopes: list[bytes]) -> Body:
+    def _body(self: _Stepped, kind: Msg, args: tuple[object, ...],
+              envelopes: list[bytes]) -> Body:
+        """A body of this hand at its current step."""
         return Body(kind, self.hand_no, self.step, args, tuple(envelopes))

@@ -39,11 +39,12 @@ def _note_deals(session: Session, seen: list[_Seen]) -> None:
         hand = session.hand
         assert isinstance(hand, GameHand)
         record = hand.fair.record
-        seen.append(_Seen(hand.fair, {j for j, s in enumerate(hand.plan.schedule)
+        seen.append(_Seen(hand.fair, {j for j, s in enumerate(hand.deal.plan.schedule)
                                       if s is not None},
                           set(record.revealed), {j for j, d in record.shares.items() if d},
                           set(hand.fair.cards),
-                          set() if hand.seat is None else set(hand.plan.positions_of(hand.seat)),
+                          set() if hand.seat is None
+                          else set(hand.deal.plan.positions_of(hand.seat)),
                           hand.fair.opened()))
         settle()
 

@@ -63,8 +63,8 @@ def test_three_seats_set_7s_8s_aside_outside_the_encrypted_deck() -> None:
             if isinstance(session.hand, GameHand):
                 hand = session.hand
                 sizes.add(hand.config.deck_size)
-                assert set(hand.plan.set_aside) == {Card.parse("7S"), Card.parse("8S")}
-                assert not set(hand.plan.set_aside) & set(hand.plan.pack)
+                assert set(hand.deal.plan.set_aside) == {Card.parse("7S"), Card.parse("8S")}
+                assert not set(hand.deal.plan.set_aside) & set(hand.deal.plan.pack)
 
         session.course.new_hand = noting  # type: ignore[method-assign]
     outcome = _agree(run(run_all(sessions), MATCH_PATIENCE))
@@ -119,7 +119,7 @@ def _watch(session: Session, seen: dict[int, list[tuple[Body, frozenset[object],
     def recording(seat: int, body: Body) -> None:
         hand = session.hand
         if isinstance(hand, GameHand):
-            public = frozenset(hand.plan.pack[i] for i in hand.fair.record.revealed.values())
+            public = frozenset(hand.deal.plan.pack[i] for i in hand.fair.record.revealed.values())
             turn = LORUM.turn(hand.public) if hand.dealt else None
             seen[session.hand_no].append((body, public, turn))
         take(seat, body)
@@ -152,7 +152,7 @@ def test_a_watcher_learns_no_run_holder_before_the_reveal_and_no_passers_hand() 
         hand = honest.hand
         assert isinstance(hand, GameHand) and honest.seat is not None
         # what the honest seat was handed: only its own deal (the audit opens the rest)
-        known.append((set(hand.fair.cards), set(hand.plan.positions_of(honest.seat))))
+        known.append((set(hand.fair.cards), set(hand.deal.plan.positions_of(honest.seat))))
         settle()
 
     honest.course.settle = noting_settle  # type: ignore[method-assign]
@@ -223,10 +223,10 @@ def test_the_blind_red_king_shows_no_seat_a_card_before_it_is_played() -> None:
 
         def noting(session: Session = session, settle=settle) -> None:  # type: ignore[no-untyped-def]
             hand = session.hand
-            if isinstance(hand, GameHand) and hand.blind:
+            if isinstance(hand, GameHand) and hand.deal.blind:
                 played = {card for trick in hand.public.tricks for _s, card in trick.cards}
                 played |= {card for _s, card in hand.public.current_trick}
-                revealed = {hand.plan.pack[i] for i in hand.fair.record.revealed.values()}
+                revealed = {hand.deal.plan.pack[i] for i in hand.fair.record.revealed.values()}
                 blind_deals.append((session.seat or 0, dict(hand.fair.cards), played,
                                     revealed))
             settle()
