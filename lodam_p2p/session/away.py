@@ -102,15 +102,15 @@ class AwaySeats:
         for it before as time spent: coming back just in time, again and again, does
         not put it off)."""
         t = self.table
-        ballot = t.clocks.ballot
-        if (t.phase is SessionPhase.MATCH and t.clocks.timed_now()
+        ballot = t.clocks.silence.ballot
+        if (t.phase is SessionPhase.MATCH and t.clocks.silence.timed_now()
                 and ballot.ran_out(seat, t.limit(), t.now())):
             ballot.misses[seat] = ballot.misses.get(seat, 0) + 1
 
     def holding(self) -> bool:
         """Whether the table holds its clocks: a seat is away that has not yet missed
         :data:`MAX_AWAY_MISSES` steps of its own while away."""
-        misses = self.table.clocks.ballot.misses
+        misses = self.table.clocks.silence.ballot.misses
         return any(misses.get(seat, 0) < MAX_AWAY_MISSES for seat in self.away)
 
     def _tell_away(self, seat: int, now: float) -> None:

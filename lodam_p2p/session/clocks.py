@@ -2,11 +2,12 @@
 
 :class:`TableClocks` is a part the table machine owns and calls (its ``clocks``): it holds
 its own state and reaches the machine only through :class:`ClockTable`, which names what
-it reads and calls there. It builds on :class:`~lodam_p2p.session.silence.SilenceVotes`,
-the TIMEOUT votes of a hand and the rules that turn them into a verdict (that module's
-docstring tells them); here are the waits of each phase that lead to those votes, and
-the others: the lot, the lobby, a blamed seat's grace, the linger after the result, and
-a seat the others have left behind.
+it reads and calls there. It owns a part of its own, ``silence``
+(:class:`~lodam_p2p.session.silence.SilenceVotes`): the TIMEOUT votes of a hand, the
+rules that turn them into a verdict (that module's docstring tells them) and the book of
+votes and waits that the lot's votes, kept here, share. Here are the waits of each
+phase that lead to those votes, and the others: the lot, the lobby, a blamed seat's
+grace, the linger after the result, and a seat the others have left behind.
 
 :meth:`TableClocks.timer` says when :meth:`TableClocks.check_timers` next has something
 to do; the runner sleeps until then or until something arrives, so every wait that
@@ -23,11 +24,13 @@ from lodam_p2p.session.wire import Body, Msg
 __all__ = ["HOLDER", "MIN_ACCUSERS", "ClockTable", "TableClocks"]
 
 
-class TableClocks(SilenceVotes):
+class TableClocks:
     """Timers and votes of a table machine (see the module docstring)."""
 
     def __init__(self, table: ClockTable) -> None:
-        super().__init__(table)
+        self.table = table
+        #: the TIMEOUT votes of the hand, and the book they share with the lot's votes
+        self.silence = SilenceVotes(table)
         #: when every other seat had sent its result (None: not yet)
         self.others_done_at: float | None = None
 
@@ -142,8 +145,8 @@ class TableClocks(SilenceVotes):
         missing = self._lot_missing()
         if missing and now >= t.lot_since + t.limit() and t.seat is not None:
             key = (0, 0, missing[0])
-            if key not in self.voted:
-                self.voted.add(key)
+            if key not in self.silence.voted:
+                self.silence.voted.add(key)
                 t.send(Body(Msg.TIMEOUT, 0, 0, (missing[0],)))
         self._count_lot_votes(now)
 
@@ -155,8 +158,9 @@ class TableClocks(SilenceVotes):
         if t.lot is None:
             return False
         missing = self._lot_missing()
-        own = t.seat is not None and bool(missing) and (0, 0, missing[0]) not in self.voted
-        return own or any(key[:2] == (0, 0) for key in self.ballot.pending)
+        voted, pending = self.silence.voted, self.silence.ballot.pending
+        own = t.seat is not None and bool(missing) and (0, 0, missing[0]) not in voted
+        return own or any(key[:2] == (0, 0) for key in pending)
 
     def lot_vote(self, voter: int, body: Body) -> None:
         """A TIMEOUT vote in the lot, checked as a hand's (SPEC.md, "Rules the table
@@ -168,7 +172,7 @@ class TableClocks(SilenceVotes):
         silent, seats = body.args[0], len(t.roster.sitters)
         if not (0 <= silent < seats and 0 <= voter < seats) or voter == silent:
             return
-        self.ballot.pending.setdefault((0, 0, silent), set()).add(voter)
+        self.silence.ballot.pending.setdefault((0, 0, silent), set()).add(voter)
         self._count_lot_votes(t.now())
 
     def _count_lot_votes(self, now: float) -> None:
@@ -178,12 +182,12 @@ class TableClocks(SilenceVotes):
         if t.lot is None or t.roster is None or now < t.lot_since + t.limit():
             return
         missing, seats = set(t.lot.missing()), len(t.roster.sitters)
-        for key in sorted(k for k in self.ballot.pending if k[:2] == (0, 0)):
-            voters = self.ballot.pending.pop(key)
+        for key in sorted(k for k in self.silence.ballot.pending if k[:2] == (0, 0)):
+            voters = self.silence.ballot.pending.pop(key)
             silent = key[2]
             if silent not in missing:
                 continue
-            counted = self.votes.setdefault(key, set())
+            counted = self.silence.votes.setdefault(key, set())
             counted |= voters
             quorum = set(range(seats)) - {silent}
             if counted >= quorum:
@@ -200,14 +204,14 @@ class TableClocks(SilenceVotes):
         """Vote against each other seat whose time here has run out; count the votes
         that check now."""
         t = self.table
-        self.track_awaited(now)
+        self.silence.track_awaited(now)
         limit = t.limit()
-        for seat, since in sorted(self.ballot.since.items()):
+        for seat, since in sorted(self.silence.ballot.since.items()):
             if seat != t.seat and now >= since + limit:
-                self.vote_timeout(seat)
-        self.count_votes(now)
+                self.silence.vote_timeout(seat)
+        self.silence.count_votes(now)
         if t.hand is not None and t.phase is SessionPhase.MATCH:
-            self.stalled(now)
+            self.silence.stalled(now)
 
     def _vote_due(self) -> bool:
         """The hand's current wait can still end in this seat's TIMEOUT vote, or in
@@ -221,16 +225,17 @@ class TableClocks(SilenceVotes):
     def _vote_deadline(self) -> float | None:
         """The next time a vote of this seat falls due or a pending vote checks."""
         t = self.table
-        ballot, limit, hand = self.ballot, t.limit(), t.hand
-        if hand is None or ballot.step is None or self.awaited != ballot.step:
+        silence, limit, hand = self.silence, t.limit(), t.hand
+        ballot = silence.ballot
+        if hand is None or ballot.step is None or silence.awaited != ballot.step:
             return None
         due = []
         for seat, since in ballot.since.items():
             key = (*ballot.step, seat)
-            if (seat != t.seat and hand.me is not None and key not in self.voted) \
+            if (seat != t.seat and hand.me is not None and key not in silence.voted) \
                     or key in ballot.pending:
                 due.append(since + limit)
-        stall = self.stall_deadline()
+        stall = silence.stall_deadline()
         if stall is not None:
             due.append(stall)
         return min(due, default=None)

@@ -292,7 +292,7 @@ class ReturnDesk:
         hand, asked = t.hand, self.pending.get(seat, 0)
         if asked > t.hand_no:
             return f"it began hand {asked}, this seat is still in hand {t.hand_no}"
-        if hand is not None and t.clocks.voted_on(seat, t.hand_no):
+        if hand is not None and t.clocks.silence.voted_on(seat, t.hand_no):
             return "this seat has voted on its silence in this hand: the table decides"
         if seat not in self.went_away and not self._missed_clock(seat):
             return "it was never seen gone since the last hand it played through"
@@ -311,7 +311,7 @@ class ReturnDesk:
         t = self.table
         others = [s for s, playing in enumerate(t.active()) if playing
                   and s not in (seat, t.seat)]
-        return len(others) < 2 and t.clocks.overdue(seat, t.now())
+        return len(others) < 2 and t.clocks.silence.overdue(seat, t.now())
 
     def _answer(self, seat: int) -> None:
         """Publish the RESUME of ``seat``'s return: the hand after this one, and the

@@ -318,7 +318,7 @@ def _timeout(t: RouterTable, seat: int, body: Body) -> None:
     if body.hand == 0:
         t.clocks.lot_vote(seat, body)
     else:
-        t.clocks.timeout_vote(seat, body)
+        t.clocks.silence.timeout_vote(seat, body)
 
 
 #: What any peer may say, seated or not: message kind → what the session does.

@@ -279,13 +279,13 @@ class TableMachine:
 
     @property
     def ballot(self) -> Ballot:
-        """The clocks' book of TIMEOUT votes and waits (:attr:`TableClocks.ballot`)."""
-        return self.clocks.ballot
+        """The clocks' book of TIMEOUT votes and waits (:attr:`SilenceVotes.ballot`)."""
+        return self.clocks.silence.ballot
 
     @property
     def votes(self) -> dict[VoteKey, set[int]]:
-        """The TIMEOUT votes counted here (:attr:`TableClocks.votes`)."""
-        return self.clocks.votes
+        """The TIMEOUT votes counted here (:attr:`SilenceVotes.votes`)."""
+        return self.clocks.silence.votes
 
     def seat_gone(self, seat: int) -> None:
         """A seated peer's presence went away: hold the table for it (:mod:`.away`), and
@@ -408,7 +408,7 @@ class TableMachine:
         elif not (self.phase is SessionPhase.MATCH and self.away_seats.hold_for_away(now)):
             self.clocks.check_timers(now)
         elif self.phase is SessionPhase.MATCH and self.hand is not None:
-            self.clocks.track_awaited(now)
+            self.clocks.silence.track_awaited(now)
 
     def _guard(self, work: Callable[..., None], *args: object) -> None:
         """Run one piece of work; a bug reached through peer input (or the local player)

@@ -129,7 +129,7 @@ def test_a_seat_that_voted_sleeps_until_something_comes() -> None:
     assert due is not None
     router.now = due
     router.settle()
-    assert lost.clocks.voted and not lost.done  # it voted, and nothing came back
+    assert lost.clocks.silence.voted and not lost.done  # it voted, and nothing came back
     after = lost.timer()
     assert after is None or after > router.now
 
@@ -150,6 +150,6 @@ def test_a_seat_that_voted_in_the_lot_sleeps_too() -> None:
     assert due is not None
     router.now = due
     router.settle()
-    assert lost.clocks.voted and lost.phase is SessionPhase.LOT
+    assert lost.clocks.silence.voted and lost.phase is SessionPhase.LOT
     after = lost.timer()
     assert after is None or after > router.now

@@ -28,7 +28,7 @@ def test_each_phase_names_its_deadline(seat: Session) -> None:
     seat.phase, seat.lot_since = SessionPhase.LOT, 50.0
     seat.seat, seat.lot = 0, Lot(b"oak", 3, 0, bytes)
     assert seat.timer() == 57.0  # the lot waits for seats 1 and 2
-    seat.clocks.voted.add((0, 0, 1))
+    seat.clocks.silence.voted.add((0, 0, 1))
     assert seat.timer() is None  # voted on seat 1: only what comes can move it
     seat.phase, seat.grace_until = SessionPhase.GRACE, 70.0
     assert seat.timer() == 70.0
@@ -59,7 +59,7 @@ def test_an_away_seat_holds_the_hands_deadline(seat: Session) -> None:
     """While a seat is away the hand's clocks are held: its vote deadline, which would
     soon be past, is no deadline, and the loop sleeps until the countdown."""
     seat.phase = SessionPhase.MATCH
-    seat.hand, seat.clocks.awaited = Waiting(), (1, 3)
+    seat.hand, seat.clocks.silence.awaited = Waiting(), (1, 3)
     seat.ballot.step, seat.ballot.since = (1, 3), {2: 0.0}
     assert seat.timer() == TIMING.timeout_s  # seat 2's step, then the vote
     seat.away[2] = 5.0
@@ -73,7 +73,7 @@ def test_a_pending_vote_brings_the_accuseds_deadline(seat: Session) -> None:
     deadline here, even when the accused is this seat itself (it never votes on
     itself, but counts the votes against it)."""
     seat.phase, seat.seat = SessionPhase.MATCH, 0
-    seat.hand, seat.clocks.awaited = Waiting(), (1, 3)
+    seat.hand, seat.clocks.silence.awaited = Waiting(), (1, 3)
     seat.ballot.step, seat.ballot.since = (1, 3), {0: 2.0}
     assert seat.timer() is None  # its own decision: no vote of its own to cast
     seat.ballot.pending[(1, 3, 0)] = {1}

@@ -19,10 +19,10 @@ def test_a_partner_that_never_votes_cannot_stall_the_table(
     router, table, silent = stopped_at_a_turn(3)
     watcher, *seats = table
     partner, honest = [m for m in seats if m is not silent]
-    monkeypatch.setattr(partner.clocks, "vote_timeout", lambda _silent: None)
+    monkeypatch.setattr(partner.clocks.silence, "vote_timeout", lambda _silent: None)
     router.now += TIMING.timeout_s
     router.settle()
-    assert honest.clocks.voted, "the honest seat never voted"
+    assert honest.clocks.silence.voted, "the honest seat never voted"
     # short of the stall's end, nothing is decided: one vote convicts nobody
     router.now += TIMING.grace_s + TIMING.timeout_s * STALL_LIMITS - 1
     router.settle()

@@ -170,9 +170,9 @@ def test_a_vote_before_the_deadline_here_waits_until_it_passes() -> None:
     router.lie(hasty, victim)
     router.settle()
     assert all(key in m.ballot.pending and key not in m.votes for m in table)
-    assert not any(m.blames or m.clocks.overdue(victim, router.now) for m in table)
+    assert not any(m.blames or m.clocks.silence.overdue(victim, router.now) for m in table)
     router.now = start + TIMING.timeout_s
-    assert all(m.clocks.overdue(victim, router.now) for m in table if m is not silent)
+    assert all(m.clocks.silence.overdue(victim, router.now) for m in table if m is not silent)
     router.settle()
     line = table[0].blames[0]
     assert line.startswith(f"seat {victim}: timeout:")
