@@ -171,7 +171,7 @@ class Frozen:
         """One frame through the link and the table machine (strict: what a handler lets
         out escapes), then the machine's timers; the player is asked as the runner would."""
         session, runner = self.session, self.session.runner
-        await session.link._take(topic, payload)
+        await session.link.reader.take(topic, payload)
         runner.take_waiting()
         session.handle_timer(runner.clock())
         runner.act()
@@ -216,7 +216,7 @@ async def freeze(seats: int, *, seed: int, step: int) -> Frozen:
     recorder.cancel()
     await asyncio.gather(recorder, return_exceptions=True)
     target.link.transport = _Sink()  # type: ignore[assignment]
-    target.link._inbox = target.runner.inbox
+    target.link.reader.inbox = target.runner.inbox
     target.strict = True
     target.ask_again()  # its bot's answer was stopped with it
     return Frozen(target, [s for s in sessions if s is not target], seen)

@@ -3,12 +3,16 @@
 A :class:`Link` owns a transport (MQTT or in-memory), a
 :class:`~lodam_p2p.transport.stream.StreamEndpoint` and the peer's identity key. It
 subscribes to every peer topic and every presence of the table (and, for a joiner, the
-table's lobby announcement), and puts what it learns into the session's inbox queue;
-that reading half, with the checks every frame passes and the items the session gets
-(:class:`Delivered`, :class:`PresenceSeen`, :class:`LinkDown` and the others), is
-:class:`~lodam_p2p.session.linkread.LinkReader` (:mod:`.linkread`), on which the link
-builds. Here are the sending half, the event loop's tasks, and the close. Resend
-requests and heartbeats run on a ticker task.
+table's lobby announcement), and puts what it learns into the session's inbox queue.
+That reading part, with the checks every frame passes, what it learns of the peers and
+the items the session gets (:class:`Delivered`, :class:`PresenceSeen`, :class:`LinkDown`
+and the others), is a :class:`~lodam_p2p.session.linkread.LinkReader`
+(:mod:`.linkread`) the link owns as :attr:`Link.reader`: the link gives it the event
+loop's clock, its own publishing and the event a draining link waits on, runs its
+:meth:`~lodam_p2p.session.linkread.LinkReader.read` as a task, and reads back who is
+gone and when each peer was last heard (for the drain) and the forks to publish again.
+Here are the sending half, the event loop's tasks, and the close. Resend requests and
+heartbeats run on a ticker task.
 
 Each frame is signed once, when it is first sent: the stream keeps it sealed, and a
 resend publishes those bytes again. Until the machine admits the seated peers
@@ -63,7 +67,7 @@ DRAIN_S, DRAIN_STILL_S = 30.0, 10.0
 DRAIN_POLL_S = 0.05
 
 
-class Link(LinkReader):
+class Link:
     """See the module docstring. ``open`` it, ``send`` bodies, ``close`` it."""
 
     def __init__(self, connector: Connector, table: str, identity: Ed25519PrivateKey, *,
@@ -81,47 +85,53 @@ class Link(LinkReader):
                                        heartbeat_interval=heartbeat, epoch=epoch,
                                        late_join=epoch > 0, seal=self._seal,
                                        lobby=epoch == 0)
-        self.presence = PresenceTracker()
-        #: the broker faults the streams showed, one line each (a result's broker_faults)
-        self.broker_faults: list[str] = []
-        #: peers whose will (or "gone") came and no signed frame of theirs since
-        self._gone: set[str] = set()
-        self.ignored = 0
         self.bytes_sent = 0
-        self.bytes_received = 0  #: payloads received on other peers' topics
         self._watch_lobby = watch_lobby
-        self._allowed: frozenset[str] | None = None
-        #: strangers whose messages outside the lobby were dropped (logged once each)
-        self._gated: set[str] = set()
-        self._inbox: asyncio.Queue[object] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._send_lock = asyncio.Lock()
         self._epoch = 0
         self._heartbeat = heartbeat
-        #: when a signed frame of each peer last came (the drain at close asks it)
-        self._heard_at: dict[str, float] = {}
-        #: a forking peer's frames to publish again on its topic, and those published
-        self._forks: list[tuple[str, bytes]] = []
-        self._forwarded: set[bytes] = set()
         #: set when a signed frame comes (a draining link looks again at once)
         self._news: asyncio.Event = asyncio.Event()
+        #: the reading part: every message in, checked, and told to the session
+        self.reader = LinkReader(self, clock=self._loop_time, flush=self._flush_control,
+                                 news=self._news)
+
+    @property
+    def presence(self) -> PresenceTracker:
+        """The peers' presence as the reader has seen it."""
+        return self.reader.presence
+
+    @property
+    def broker_faults(self) -> list[str]:
+        """The broker faults the streams showed, one line each (a result's broker_faults)."""
+        return self.reader.broker_faults
+
+    @property
+    def ignored(self) -> int:
+        """The messages dropped for failing a check (see :mod:`.linkread`)."""
+        return self.reader.ignored
+
+    @property
+    def bytes_received(self) -> int:
+        """The payloads received on other peers' topics, in bytes."""
+        return self.reader.bytes_received
 
     async def open(self, inbox: asyncio.Queue[object]) -> None:
         """Connect, subscribe, and start reading into ``inbox``."""
-        self._inbox = inbox
+        self.reader.inbox = inbox
         await self.transport.connect()
         self._epoch = self.transport.epoch
         await self.transport.subscribe(topics.table_peers_pattern(self.table))
         await self.transport.subscribe(topics.table_presence_pattern(self.table))
         if self._watch_lobby:
             await self.transport.subscribe(topics.lobby_topic(self.table))
-        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._tick())]
+        self._tasks = [asyncio.create_task(self.reader.read()), asyncio.create_task(self._tick())]
 
     def restrict(self, peers: frozenset[str]) -> None:
         """From now on take frames only from ``peers`` (the seated table)."""
-        self._allowed = peers
+        self.reader.admit(peers)
         self.endpoint.admit(peers)
-        self._gated.clear()
 
     async def send(self, body: Body) -> None:
         """Publish ``body`` as this peer's next stream message."""
@@ -187,12 +197,12 @@ class Link(LinkReader):
         """The seated peers to wait for at :meth:`drain` (``moved``: when each one's
         echo of our stream last moved on)."""
         last, quiet = self.endpoint.high_water, 4 * self._heartbeat + 0.5
-        waiting = []
-        for peer in sorted(self._allowed or ()):
+        reader, waiting = self.reader, []
+        for peer in sorted(reader.allowed or ()):
             reached = self.endpoint.reached.get(peer, 0)
-            if peer == self.peer or reached >= last or peer in self._gone:
+            if peer == self.peer or reached >= last or peer in reader.gone:
                 continue
-            if now - self._heard_at.get(peer, -quiet) > quiet:
+            if now - reader.heard_at.get(peer, -quiet) > quiet:
                 continue
             before = moved.get(peer)
             if before is None or before[0] != reached:
@@ -210,20 +220,20 @@ class Link(LinkReader):
             await asyncio.sleep(0.25 if due is None else min(0.25, max(0.01, due - now)))
             self.endpoint.handle_timer(self._loop_time())
             for fault in self.endpoint.faults():
-                self._fault(fault)
+                self.reader.fault(fault)
             if self.transport.epoch != self._epoch:  # reconnected: a new socket
                 self._epoch = self.transport.epoch
             try:
                 await self._flush_control()
             except TransportError as err:
-                self._put(LinkDown(str(err)))
+                self.reader.put(LinkDown(str(err)))
                 return
 
     async def _flush_control(self) -> None:
         for frame in self.endpoint.frames_to_send():
             await self._publish(frame)
-        while self._forks:
-            sender, sealed = self._forks.pop(0)
+        while self.reader.forks:
+            sender, sealed = self.reader.forks.pop(0)
             self.bytes_sent += len(sealed)
             await self.transport.publish(topics.peer_topic(self.table, sender), sealed)
 

@@ -1,8 +1,9 @@
 """What comes in over a link: the checks a frame passes, and what the session is told.
 
-:class:`LinkReader` is the reading half of a :class:`~lodam_p2p.session.link.Link`
-(which builds on it): it takes every message of the table's topics from the transport
-and puts what it learns into the session's inbox queue:
+:class:`LinkReader` is the reading part of a :class:`~lodam_p2p.session.link.Link`,
+which owns it (:attr:`Link.reader <lodam_p2p.session.link.Link.reader>`): it takes
+every message of the table's topics from the link's transport and puts what it learns
+into the session's inbox queue (:attr:`LinkReader.inbox`):
 
 - :class:`Delivered` — a session body from a peer, in that peer's order, exactly once,
   from a frame whose signature checked (see :mod:`.wire`);
@@ -20,18 +21,22 @@ and puts what it learns into the session's inbox queue:
 Anything that fails a check — wrong size, a key that is not the topic's peer, a bad
 signature, a broken frame — is dropped with its reason logged and counted in
 :attr:`LinkReader.ignored`. Until the machine admits the seated peers
-(:meth:`~lodam_p2p.session.link.Link.restrict`), only the lobby's messages of a stranger
-get through (:data:`LOBBY_KINDS`, each at most :data:`MAX_LOBBY_BODY` bytes).
+(:meth:`LinkReader.admit`, from :meth:`~lodam_p2p.session.link.Link.restrict`), only
+the lobby's messages of a stranger get through (:data:`LOBBY_KINDS`, each at most
+:data:`MAX_LOBBY_BODY` bytes).
 
-The reader awaits nothing but the transport and the link's own publishing
-(:meth:`LinkReader._flush_control`, which the link provides): the event loop, its
-clock and its queues stay in :mod:`.link`, the one module of the session here that
-may use them.
+The reader keeps what it learns (the peers' presence, who is gone, when each peer was
+last heard, the forks to publish again) and reaches the link only through
+:class:`LinkEnds` (its table, peer name, transport and stream endpoint) and what the
+link gives it: the event loop's clock, the link's publishing of what the stream has to
+send, and the event it sets when a signed frame comes. The event loop, its clock and
+its queues stay in :mod:`.link`, the one module of the session here that may use them.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -116,52 +121,67 @@ class _Signal(Protocol):
     def set(self) -> None: ...
 
 
+class LinkEnds(Protocol):
+    """What a reader reads of the link that owns it (the link may change its transport)."""
+
+    @property
+    def table(self) -> str: ...
+
+    @property
+    def peer(self) -> str: ...
+
+    @property
+    def transport(self) -> Transport: ...
+
+    @property
+    def endpoint(self) -> StreamEndpoint: ...
+
+
 class LinkReader:
-    """The reading half of a link (see the module docstring); the link sets every
-    attribute declared here, and provides :meth:`_loop_time` and
-    :meth:`_flush_control`."""
+    """The reading part of ``link`` (see the module docstring). ``clock``: the event
+    loop's; ``flush``: publish what the stream and the forks have to send; ``news``:
+    set when a signed frame comes (a draining link looks again at once)."""
 
-    table: str
-    peer: str
-    transport: Transport
-    endpoint: StreamEndpoint
-    presence: PresenceTracker
-    #: the broker faults the streams showed, one line each (a result's broker_faults)
-    broker_faults: list[str]
-    ignored: int
-    bytes_received: int  #: payloads received on other peers' topics
-    #: peers whose will (or "gone") came and no signed frame of theirs since
-    _gone: set[str]
-    _allowed: frozenset[str] | None
-    #: strangers whose messages outside the lobby were dropped (logged once each)
-    _gated: set[str]
-    _inbox: _Inbox | None
-    #: when a signed frame of each peer last came (the drain at close asks it)
-    _heard_at: dict[str, float]
-    #: a forking peer's frames to publish again on its topic, and those published
-    _forks: list[tuple[str, bytes]]
-    _forwarded: set[bytes]
-    #: set when a signed frame comes (a draining link looks again at once)
-    _news: _Signal
+    def __init__(self, link: LinkEnds, *, clock: Callable[[], float],
+                 flush: Callable[[], Awaitable[None]], news: _Signal) -> None:
+        self.link = link
+        self._clock, self._flush, self._news = clock, flush, news
+        self.presence = PresenceTracker()
+        #: the broker faults the streams showed, one line each (a result's broker_faults)
+        self.broker_faults: list[str] = []
+        self.ignored = 0
+        self.bytes_received = 0  #: payloads received on other peers' topics
+        #: where what the reader learns goes (the session's queue, once the link opens)
+        self.inbox: _Inbox | None = None
+        #: the seated peers (None: not admitted yet, every key is a stranger)
+        self.allowed: frozenset[str] | None = None
+        #: peers whose will (or "gone") came and no signed frame of theirs since
+        self.gone: set[str] = set()
+        #: when a signed frame of each peer last came (the drain at close asks it)
+        self.heard_at: dict[str, float] = {}
+        #: a forking peer's frames to publish again on its topic (the link sends them)
+        self.forks: list[tuple[str, bytes]] = []
+        self._forwarded: set[bytes] = set()  #: the fork frames queued once already
+        #: strangers whose messages outside the lobby were dropped (logged once each)
+        self._gated: set[str] = set()
 
-    def _loop_time(self) -> float:
-        """The event loop's clock (the link's)."""
-        raise NotImplementedError
+    def admit(self, peers: frozenset[str]) -> None:
+        """From now on take frames only from ``peers`` (the seated table)."""
+        self.allowed = peers
+        self._gated.clear()
 
-    async def _flush_control(self) -> None:
-        """Publish what the stream and the fork forwarding have to send (the link's)."""
-        raise NotImplementedError
-
-    async def _read(self) -> None:
+    async def read(self) -> None:
+        """Take every message the transport brings, until it closes (the link's task)."""
         try:
-            async for message in self.transport.messages():
-                await self._take(message.topic, message.payload)
+            async for message in self.link.transport.messages():
+                await self.take(message.topic, message.payload)
         except TransportError as err:
-            self._put(LinkDown(str(err)))
+            self.put(LinkDown(str(err)))
             return
-        self._put(LinkDown("the transport closed"))
+        self.put(LinkDown("the transport closed"))
 
-    async def _take(self, topic: str, payload: bytes) -> None:
+    async def take(self, topic: str, payload: bytes) -> None:
+        """One message of the table's topics, as the transport brought it."""
         try:
             parsed = topics.parse_topic(topic)
         except topics.BadName as err:
@@ -175,30 +195,30 @@ class LinkReader:
             self._take_lobby(payload)
 
     async def _take_frame(self, peer: str, payload: bytes) -> None:
-        if peer == self.peer:
+        if peer == self.link.peer:
             return
         self.bytes_received += len(payload)
-        if self._allowed is not None and peer not in self._allowed:
+        if self.allowed is not None and peer not in self.allowed:
             self._ignore(peer, "not seated at this table")
             return
         try:
-            pubkey, frame = open_frame(payload, self.table, peer)
-            self.endpoint.receive(peer, frame, self._loop_time(), payload)
+            pubkey, frame = open_frame(payload, self.link.table, peer)
+            self.link.endpoint.receive(peer, frame, self._clock(), payload)
         except (BadMessage, FrameError) as err:
             self._ignore(peer, str(err))
             return
-        self._heard_at[peer] = self._loop_time()
+        self.heard_at[peer] = self._clock()
         self._news.set()
-        if peer in self._gone:
-            self._gone.discard(peer)
-            self._put(HeardFrom(peer))
-        for fault in self.endpoint.faults():
-            self._fault(fault)
-        for delivery in self.endpoint.deliveries():
-            if self._allowed is not None or self.endpoint.epoch > 0 or self._lobby_body(
+        if peer in self.gone:
+            self.gone.discard(peer)
+            self.put(HeardFrom(peer))
+        for fault in self.link.endpoint.faults():
+            self.fault(fault)
+        for delivery in self.link.endpoint.deliveries():
+            if self.allowed is not None or self.link.endpoint.epoch > 0 or self._lobby_body(
                     delivery.sender, delivery.body):
-                self._put(Delivered(delivery.sender, pubkey, delivery.body))
-        await self._flush_control()
+                self.put(Delivered(delivery.sender, pubkey, delivery.body))
+        await self._flush()
 
     def _lobby_body(self, peer: str, body: bytes) -> bool:
         """Whether a stranger's ``body`` belongs in the lobby (:data:`LOBBY_KINDS`, at
@@ -210,57 +230,57 @@ class LinkReader:
         if kind in LOBBY_KINDS:
             return True
         self.ignored += 1
-        if peer not in self._gated and len(self._gated) < 4 * self.endpoint.limits.strangers:
+        if peer not in self._gated and len(self._gated) < 4 * self.link.endpoint.limits.strangers:
             # the first key a warning, the rest INFO: a crowd of keys would fill the log
             level = logging.INFO if self._gated else logging.WARNING
             self._gated.add(peer)
             log.log(level, "table %s: %s sends what has no place in the lobby (%s, %d bytes): "
-                    "dropping such messages from it until the start", self.table, peer,
+                    "dropping such messages from it until the start", self.link.table, peer,
                     "unreadable" if kind is None else kind.name, len(body))
         return False
 
     def _take_presence(self, peer: str, payload: bytes) -> None:
         try:
             presence = Presence.decode(payload)
-            check_signed(presence, self.table, peer, peer_name)
+            check_signed(presence, self.link.table, peer, peer_name)
         except BadPresence as err:
             self._ignore("presence", str(err))
             return
-        if presence.peer == self.peer:  # a will of an earlier process is no news here
-            if (not presence.online and presence.nonce != self.transport.nonce
-                    and presence.epoch == self.endpoint.epoch):
-                self._put(OwnWillSeen())
+        if presence.peer == self.link.peer:  # a will of an earlier process is no news here
+            if (not presence.online and presence.nonce != self.link.transport.nonce
+                    and presence.epoch == self.link.endpoint.epoch):
+                self.put(OwnWillSeen())
             return
         change = self.presence.observe(presence)
-        if change is not None and change.peer != self.peer:
+        if change is not None and change.peer != self.link.peer:
             if change.online:
-                self._gone.discard(change.peer)
+                self.gone.discard(change.peer)
             else:
-                self._gone.add(change.peer)
-            self._put(PresenceSeen(change.peer, change.online))
+                self.gone.add(change.peer)
+            self.put(PresenceSeen(change.peer, change.online))
 
     def _take_lobby(self, payload: bytes) -> None:
         if not payload:
-            self._put(LobbySeen(None))
+            self.put(LobbySeen(None))
             return
         try:
-            announcement = TableAnnouncement.decode(payload, topic_table=self.table)
+            announcement = TableAnnouncement.decode(payload, topic_table=self.link.table)
         except BadAnnouncement as err:
             self._ignore("lobby", str(err))
             return
-        self.endpoint.expect(announcement.host)  # the host is heard whatever the crowd
-        self._put(LobbySeen(announcement))
+        self.link.endpoint.expect(announcement.host)  # the host is heard whatever the crowd
+        self.put(LobbySeen(announcement))
 
-    def _fault(self, fault: StreamFault) -> None:
+    def fault(self, fault: StreamFault) -> None:
         """Keep a broker fault's line, log it, and tell the session."""
         if fault.broker and len(self.broker_faults) < MAX_FAULTS:
             self.broker_faults.append(fault.line())
-        log.warning("table %s: %s %s", self.table,
+        log.warning("table %s: %s %s", self.link.table,
                     "the broker:" if fault.broker else "a peer forked its stream:",
                     fault.line())
         if not fault.broker:
             self._forward_fork(fault)
-        self._put(StreamFaultSeen(fault))
+        self.put(StreamFaultSeen(fault))
 
     def _forward_fork(self, fault: StreamFault) -> None:
         """Publish a seated peer's fork again on its own topic, both frames as it signed
@@ -269,21 +289,22 @@ class LinkReader:
         (VOID) need not carry them: a frame may be larger than a claim's evidence can be
         (protocol/SPEC.md, "The broker and strangers"). Each frame once, a bounded
         number in all."""
-        if self._allowed is None or fault.sender not in self._allowed:
+        if self.allowed is None or fault.sender not in self.allowed:
             return
         for sealed in fault.evidence:
             key = digest(sealed)
             if key not in self._forwarded and len(self._forwarded) < 2 * MAX_FAULTS:
                 self._forwarded.add(key)
-                self._forks.append((fault.sender, sealed))
+                self.forks.append((fault.sender, sealed))
 
     def _ignore(self, sender: str, reason: str) -> None:
         self.ignored += 1
-        log.info("ignoring a message from %s at table %s: %s", sender, self.table, reason)
+        log.info("ignoring a message from %s at table %s: %s", sender, self.link.table, reason)
 
-    def _put(self, item: object) -> None:
-        if self._inbox is not None:
-            self._inbox.put_nowait(item)
+    def put(self, item: object) -> None:
+        """Tell the session ``item`` (nothing before the link opens)."""
+        if self.inbox is not None:
+            self.inbox.put_nowait(item)
 
 
 def proves_fork(evidence: tuple[bytes, ...], table: str, peer: str) -> bool:

@@ -65,25 +65,26 @@ def _watch(link: Any, sleeper: str, late: set[bytes], marker: bytes, *,
 
     Only these moments are looked at: the match goes on meanwhile, and may end, after
     which the sleeper's own last "gone" is news that has nothing to do with the test."""
-    take, put = link._take_presence, link._put
+    reader = link.reader
+    take, put = reader._take_presence, reader.put
 
     def watched(peer: str, payload: bytes) -> None:
         if payload not in late:
             take(peer, payload)
             if payload == marker:
-                online.append(sleeper in link.presence.online())
+                online.append(sleeper in reader.presence.online())
             return
 
         def record(item: object) -> None:
             if isinstance(item, PresenceSeen) and item.peer == sleeper:
                 seen.append(item)
             put(item)
-        link._put = record
+        reader.put = record
         try:
             take(peer, payload)
         finally:
-            link._put = put
-    link._take_presence = watched
+            reader.put = put
+    reader._take_presence = watched
 
 
 def test_a_late_will_of_an_old_connection_starts_no_countdown() -> None:
