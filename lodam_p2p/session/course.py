@@ -45,7 +45,6 @@ from typing import Any, Protocol
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal import Blame, Transcript
-from lodam_p2p.games import Game
 from lodam_p2p.player import (
     DealEnded,
     Notice,
@@ -57,12 +56,11 @@ from lodam_p2p.player import (
 )
 from lodam_p2p.session.effects import Event, TranscriptReady
 from lodam_p2p.session.gamecourse import GameCourse
-from lodam_p2p.session.handmachine import HandMachine
 from lodam_p2p.session.handplay import HandPlay
 from lodam_p2p.session.journal import match_snapshot
 from lodam_p2p.session.keys import Entropy
-from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.log import applied_line, deal_ended_line, dealer_line, hand_line
+from lodam_p2p.session.matchview import MatchView
 from lodam_p2p.session.phases import SessionPhase, Timing
 from lodam_p2p.session.signed import SignedRecord
 from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
@@ -76,23 +74,13 @@ log = logging.getLogger("lodam_p2p.session")
 MAX_VOIDS = 3
 
 
-class CourseTable(Protocol):
+class CourseTable(MatchView, Protocol):
     """What the course of the match reads and calls on the table machine that owns it."""
 
-    table: str
     plan: SeatPlan | None
     identity: Ed25519PrivateKey
     entropy: Entropy
     timing: Timing
-    roster: Roster | None
-    seat: int | None
-    phase: SessionPhase
-    match: Any  #: the game's match (None until the lot is drawn)
-    game: Game | None
-    hand: HandMachine | None  #: the hand under way (None between hands)
-    hand_no: int
-    blames: list[str]
-    audits: int
     voids_in_row: int
     last_blamed: int | None
     signed: SignedRecord

@@ -95,17 +95,15 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
-from lodam_p2p.games import Game
 from lodam_p2p.player import DealEnded, Notice, NoticeLevel, TableEvent
 from lodam_p2p.session.away import COUNTDOWN_EVERY, AwaySeats
 from lodam_p2p.session.clocks import TableClocks
 from lodam_p2p.session.course import MAX_VOIDS
 from lodam_p2p.session.gamecourse import GameCourse
-from lodam_p2p.session.handmachine import HandMachine
 from lodam_p2p.session.handplay import Route
 from lodam_p2p.session.journal import match_snapshot
-from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.log import deal_ended_line
+from lodam_p2p.session.matchview import MatchView
 from lodam_p2p.session.phases import SessionPhase
 from lodam_p2p.session.resumestate import (
     MAX_RETURNS,
@@ -124,19 +122,9 @@ __all__ = ["COUNTDOWN_EVERY", "MAX_RETURNS", "ReturnDesk", "ReturnTable", "Table
 log = logging.getLogger("lodam_p2p.session")
 
 
-class ReturnTable(Protocol):
+class ReturnTable(MatchView, Protocol):
     """What the returns' part reads and calls on the table machine that owns it."""
 
-    table: str
-    seat: int | None
-    roster: Roster | None
-    phase: SessionPhase
-    match: Any  #: the game's match (None until the lot is drawn)
-    game: Game | None
-    hand: HandMachine | None  #: the hand under way (None between hands)
-    hand_no: int
-    audits: int
-    blames: list[str]
     voids_in_row: int
     last_blamed: int | None
     outcome: MatchOutcome | None

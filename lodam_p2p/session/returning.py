@@ -59,11 +59,11 @@ from typing import Any, Protocol
 
 from lodam_p2p.games import DEFAULT_GAME, Game
 from lodam_p2p.player import Phase, Progress, TableEvent
-from lodam_p2p.session.handmachine import HandMachine
 from lodam_p2p.session.handplay import Route
 from lodam_p2p.session.journal import SeatJournal, check_snapshot, contradiction, match_from
 from lodam_p2p.session.lobby import Roster
 from lodam_p2p.session.log import match_ended_lines
+from lodam_p2p.session.matchview import MatchView
 from lodam_p2p.session.phases import SessionPhase, Timing
 from lodam_p2p.session.rejoin import ReturnDesk
 from lodam_p2p.session.resumestate import (
@@ -85,22 +85,12 @@ __all__ = ["ReturningTable", "SeatReturn"]
 log = logging.getLogger("lodam_p2p.session")
 
 
-class ReturningTable(Protocol):
+class ReturningTable(MatchView, Protocol):
     """What the returning seat's part reads and calls on the table machine that owns it."""
 
-    table: str
     me: str
     journal: SeatJournal
     timing: Timing
-    roster: Roster | None
-    seat: int | None
-    phase: SessionPhase
-    match: Any  #: the game's match (None until the lot is drawn)
-    game: Game | None
-    hand: HandMachine | None  #: the hand under way (None between hands)
-    hand_no: int
-    audits: int
-    blames: list[str]
     voids_in_row: int
     outcome: MatchOutcome | None
     results: dict[str, tuple[Any, ...]]
