@@ -12,16 +12,16 @@ it comes from, with the reveal that proves it (the seat's own share: the deal sh
 the others are public in play). Every peer tracks the public part only
 (``public_start``/``public_apply``), so:
 
-- a move is taken in the public turn order (:meth:`GameHand.route`); when the public part
-  names a card instead of a seat (:class:`~lodam_p2p.games.Holder`: Lorum's Quartet run,
-  the Red King announcement) any seat may send it, and the reveal shows whether it was
-  that card from that seat's own positions. Nobody learns who holds the card before it
-  is revealed; a seat holding it sees its own turn in its view;
+- a move is taken in the public turn order (:func:`~.gameroutes.route_message`); when
+  the public part names a card instead of a seat (:class:`~lodam_p2p.games.Holder`:
+  Lorum's Quartet run, the Red King announcement) any seat may send it, and the reveal
+  shows whether it was that card from that seat's own positions. Nobody learns who
+  holds the card before it is revealed; a seat holding it sees its own turn in its view;
 - a move without a card (a Lorum pass, keeping the red king quiet) reveals nothing; the
   audit checks it;
 - a seat that holds the awaited card and stays silent cannot be named by anyone during
   the deal: past the table's time limit every other seat opens its secrets
-  (:meth:`GameHand.stall`), and the audit, which sees where the card was, names it;
+  (:meth:`GameHand.silence`), and the audit, which sees where the card was, names it;
 - a deal dealt face down to everyone (``Game.face_down``: Lorum's blind Red King)
   deals nobody anything in the protocol; on its turn a seat plays, unasked, its next
   position in dealt order with its share, every other seat adds its share, and the
@@ -32,7 +32,7 @@ the others are public in play). Every peer tracks the public part only
   it dealt, so its check is the replay over the played cards and nobody opens a secret
   (the stack stays closed);
 - at the end each seat opens its secrets (NOTES, stamped with the moves it had taken:
-  another seat holds them until it has taken as many, :meth:`GameHand._route_notes`)
+  another seat holds them until it has taken as many, :func:`~.gameroutes.route_notes`)
   and the fair-deal audit calls :meth:`GameDeal.check
   <lodam_p2p.session.gamedeal.GameDeal.check>`, which replays the full deal over the
   logged moves (:meth:`Game.replay <lodam_p2p.games.Game.replay>`): the first move the
@@ -44,9 +44,11 @@ game's rules (:attr:`GameHand.deal`, a :class:`~lodam_p2p.session.gamedeal.GameD
 its public part, holdings, moves and step, and the audit's replay, which the hand
 gives the fair-deal hand as its checker). The hand passes the deal what the fair-deal
 hand opened (this seat's cards, the revealed positions) and keeps the rest here: the
-messages (their routing, taking them, screening what they carry), the move whose card
-is being revealed, what the hand awaits, this seat's moves, and moving on. The table
-machine reads the deal's public part, step and silenced steps through the hand.
+messages (taking them; where each goes and what it may carry are decided in
+:mod:`.gameroutes`, which reads the hand through :class:`~.gameroutes.RoutedHand`), the
+move whose card is being revealed, what the hand awaits, this seat's moves, and moving
+on. The table machine reads the deal's public part, step and silenced steps through the
+hand.
 
 The class is sans-IO: it returns bodies to send (:attr:`outbox`) and never reads a clock.
 """
@@ -60,24 +62,15 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase
 from lodam_p2p.fairdeal.group import Entropy
-from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
 from lodam_p2p.games import Game, GameError, GameMatch, Holder, Passage
 from lodam_p2p.session.gamedeal import GameDeal, PendingMove, carries
+from lodam_p2p.session.gameroutes import route_message, screen_message
 from lodam_p2p.session.handbase import HandBase
 from lodam_p2p.session.handtypes import Applied, Blamed, Refused, Route
-from lodam_p2p.session.movebody import BadMove, GameMove
+from lodam_p2p.session.movebody import GameMove
 from lodam_p2p.session.wire import Body, Msg
 
 __all__ = ["GameHand", "carries"]
-
-
-def _reads(body: Body) -> bool:
-    """Whether a MOVE body reads as a game move."""
-    try:
-        GameMove.read(body)
-    except BadMove:
-        return False
-    return True
 
 
 class GameHand(HandBase):
@@ -119,7 +112,8 @@ class GameHand(HandBase):
         self.applied: list[Applied] = []
         self.stalled = False  #: this seat gave up waiting for a silent holder
         self.last_fed: dict[int, tuple[bytes, ...]] = {}
-        self._pending: PendingMove | None = None
+        #: the move whose card is being revealed
+        self.pending: PendingMove | None = None
         self._mine: Any = None
         self._finished = False
         self._blind_sent = -1  #: the step this seat last sent its blind play for
@@ -171,7 +165,7 @@ class GameHand(HandBase):
 
     def holder_turn(self) -> Holder | None:
         """The card whose holder is awaited, when the public part names no seat."""
-        if self.public.is_over or not self.dealt or self._pending is not None:
+        if self.public.is_over or not self.dealt or self.pending is not None:
             return None
         turn = self.deal.turn()
         return turn if isinstance(turn, Holder) else None
@@ -179,7 +173,7 @@ class GameHand(HandBase):
     def awaited(self) -> tuple[int, Msg] | None:
         """The seat whose move the hand waits for now (None: nobody known to all, or
         this seat when it holds the card the public part awaits)."""
-        if (self._pending is not None or self.public.is_over or self.stalled
+        if (self.pending is not None or self.public.is_over or self.stalled
                 or self.fair.phase is not Phase.PLAY):
             return None
         turn = self.deal.turn()
@@ -201,46 +195,17 @@ class GameHand(HandBase):
         """What this seat may know now: the public part and its own hand."""
         return self.deal.view(self.fair.cards)
 
-    # --- routing messages -------------------------------------------------------------
+    # --- routing messages (:mod:`.gameroutes`) ----------------------------------------
 
     def route(self, seat: int, body: Body) -> Route:
-        """Whether ``seat``'s next message can be taken now (a MOVE that does not read
-        is taken at once, to be refused with its reason)."""
-        if body.kind is Msg.PROTO:
-            return Route.TAKE
-        if body.kind is Msg.NOTES:
-            return self._route_notes(seat, body)
-        if body.kind is Msg.MOVE and not _reads(body):
-            return Route.TAKE
-        if (body.kind is not Msg.MOVE or self.public.is_over or body.step < self.step
-                or self.stalled):  # a holder found silent plays no more: the audit is on
-            return Route.DROP
-        if body.step > self.step or not self.dealt or self._pending is not None:
-            return Route.WAIT
-        if self.fair.phase is not Phase.PLAY:
-            return Route.DROP  # the secrets are open: nothing more is played
-        turn = self.deal.turn()
-        return Route.TAKE if isinstance(turn, Holder) or turn == seat else Route.WAIT
+        """Whether ``seat``'s next message can be taken now
+        (:func:`.gameroutes.route_message`)."""
+        return route_message(self, seat, body)
 
-    def _route_notes(self, seat: int, body: Body) -> Route:
-        """A seat's openings (NOTES), sent after the moves it had taken (its ``step``).
-
-        They wait while this seat still has moves of the sender's to take: on a lossy
-        network the last MOVE may come late, and openings taken first would stop the
-        deal short here only. Before the end they are taken only once the table has
-        found the awaited holder silent, or from a sender that stopped
-        at an earlier step than this seat (then the audit replays up to that step and
-        names the sender, unless the table had found the holder silent there). One seat
-        cannot open the audit at a holder's step on its own word: that would name the
-        holder, who may be about to play."""
-        if seat in self.fair.opened() and seat != self.me:
-            return Route.DROP
-        if self._pending is not None:
-            return Route.WAIT
-        if self.fair.phase is not Phase.PLAY or self.stalled or self.public.is_over:
-            return Route.TAKE
-        return Route.TAKE if body.step < self.step or self.step in self.silenced \
-            else Route.WAIT
+    def screen(self, seat: int, body: Body) -> None:
+        """Refuse an audit opening outside NOTES, and a reveal outside the seat's move
+        (:func:`.gameroutes.screen_message`)."""
+        screen_message(self, seat, body)
 
     # --- taking messages --------------------------------------------------------------
 
@@ -269,7 +234,7 @@ class GameHand(HandBase):
         if self.deal.blind and position != self.deal.next_position(seat):
             raise Blamed(Blame(seat, "blind-order", f"played position {position}, not its "
                                "next one in dealt order"))
-        self._pending = PendingMove(seat, kind, args, position)
+        self.pending = PendingMove(seat, kind, args, position)
         self.since = now
         self.feed(seat, envelopes, now)
         if self.deal.blind:
@@ -285,22 +250,6 @@ class GameHand(HandBase):
         self.flush()
         self.fair.reveal(position, now)
         self.flush()
-
-    def screen(self, seat: int, body: Body) -> None:
-        """Refuse an audit opening outside NOTES, and a reveal outside the seat's move."""
-        if body.kind is Msg.NOTES:
-            return
-        move = GameMove.read(body) if body.kind is Msg.MOVE else None
-        for data in body.envelopes:
-            message = self.signed_message(seat, data)
-            if isinstance(message, AuditMsg):
-                raise Blamed(Blame(seat, "early-audit", "sent its audit opening outside "
-                                   "the end of the deal"), (data,))
-            if isinstance(message, RevealMsg) and not (
-                    move is not None and move.position == message.position) and not (
-                    self.deal.blind and body.kind is Msg.PROTO):
-                raise Blamed(Blame(seat, "false-reveal", f"revealed position "
-                                   f"{message.position} outside its move"), (data,))
 
     def act(self, action: Any, now: float) -> Body:
         """The MOVE for this seat's decided ``action`` (checked legal by the caller)."""
@@ -325,10 +274,10 @@ class GameHand(HandBase):
         self.fair.events()
         if self.fair.phase is Phase.ABORTED:
             return
-        if self._pending is not None:
-            self._finish_move(self._pending)
+        if self.pending is not None:
+            self._finish_move(self.pending)
         self._play_blind(now)
-        if self._pending is None and (self.public.is_over or self.stalled
+        if self.pending is None and (self.public.is_over or self.stalled
                                       or self.fair.phase is Phase.AUDIT):
             if self.short and self.public.is_over and self.fair.phase is Phase.PLAY \
                     and self.deal.all_played(self.fair.record.revealed):
@@ -381,7 +330,7 @@ class GameHand(HandBase):
             return
         action = self.deal.played(pending, self.deal.plan.pack[revealed[pending.position]])
         self._told(pending.seat, action)
-        self._pending = None
+        self.pending = None
 
     def _told(self, seat: int, action: Any) -> None:
         """Tell the player the move just applied: this seat's own as it decided it."""
