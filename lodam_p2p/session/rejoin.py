@@ -87,7 +87,8 @@ seat that cannot be waited for.
 
 :class:`ReturnDesk` (the machine's ``return_desk``, through :class:`ReturnTable`) is every
 peer's side of a return; :class:`~.returning.SeatReturn` the returning seat's own, and
-the limits of returning.
+the limits of returning; :mod:`.redeal` how the table goes on once a return is taken,
+at every peer and at the returning seat alike.
 """
 
 from __future__ import annotations
@@ -95,16 +96,13 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
-from lodam_p2p.player import DealEnded, Notice, NoticeLevel, TableEvent
-from lodam_p2p.session.away import COUNTDOWN_EVERY, AwaySeats
+from lodam_p2p.player import Notice, NoticeLevel
+from lodam_p2p.session.away import COUNTDOWN_EVERY
 from lodam_p2p.session.clocks import TableClocks
-from lodam_p2p.session.course import MAX_VOIDS
-from lodam_p2p.session.gamecourse import GameCourse
 from lodam_p2p.session.handplay import Route
 from lodam_p2p.session.journal import match_snapshot
-from lodam_p2p.session.log import deal_ended_line
-from lodam_p2p.session.matchview import MatchView
 from lodam_p2p.session.phases import SessionPhase
+from lodam_p2p.session.redeal import RedealTable, drop_deck, go_on, tell_void
 from lodam_p2p.session.resumestate import (
     MAX_RETURNS,
     RETURNS,
@@ -122,24 +120,16 @@ __all__ = ["COUNTDOWN_EVERY", "MAX_RETURNS", "ReturnDesk", "ReturnTable", "Table
 log = logging.getLogger("lodam_p2p.session")
 
 
-class ReturnTable(MatchView, Protocol):
-    """What the returns' part reads and calls on the table machine that owns it."""
+class ReturnTable(RedealTable, Protocol):
+    """What the returns' part reads and calls on the table machine that owns it (and,
+    through :class:`~.redeal.RedealTable`, what going on after a return does)."""
 
-    voids_in_row: int
-    last_blamed: int | None
     outcome: MatchOutcome | None
-    game_course: GameCourse
     clocks: TableClocks
-    away_seats: AwaySeats
 
     def now(self) -> float: ...
     def send(self, body: Body) -> None: ...
-    def tell(self, event: TableEvent) -> None: ...
-    def spectate(self, line: str) -> None: ...
-    def scores(self) -> tuple[int, ...]: ...
     def active(self) -> tuple[bool, ...]: ...
-    def finish(self, *, early: bool) -> None: ...
-    def new_hand(self) -> None: ...
 
 
 class ReturnDesk:
@@ -346,53 +336,16 @@ class ReturnDesk:
         self.drop_carried_deck()
         self.returns[seat] = count = self.returns.get(seat, 0) + 1
         if t.hand is not None:
-            self._tell_void(seat, count)
+            tell_void(t, seat, count)
         t.hand, t.hand_no = None, nxt
         self.after_return(seat, count)
 
-    def _tell_void(self, seat: int, count: int) -> None:
-        t = self.table
-        reason = (f"seat {seat} came back: the hand is void and dealt again, no blame "
-                  f"(return {count} of {MAX_RETURNS} it may make this match)")
-        if count > MAX_RETURNS:
-            reason = f"seat {seat} came back once too often: it has left the match"
-        lives = t.scores()
-        zero = (0,) * len(lives)
-        t.tell(DealEnded(zero, zero, lives, reason, "not reached: a seat came back",
-                         void=True))
-        word = "counters" if t.game is None or t.game.name == "lodam" else "scores"
-        t.spectate(deal_ended_line(reason, "not reached", lives, word=word))
-
     def after_return(self, seat: int, count: int) -> None:
-        """Go on after ``seat``'s ``count``-th return (``hand_no`` is the next hand)."""
-        t = self.table
-        if count > MAX_RETURNS:
-            t.away_seats.away.pop(seat, None)
-            t.last_blamed = seat
-            t.blames.append(f"seat {seat}: left: came back more than {MAX_RETURNS} "
-                            f"times (hand {t.hand_no - 1})")
-            t.tell(Notice(NoticeLevel.WARNING, f"seat {seat} came back more than "
-                          f"{MAX_RETURNS} times: it counts as having left", seat))
-            t.finish(early=True)
-            return
-        t.voids_in_row += 1
-        if t.voids_in_row >= MAX_VOIDS:
-            t.finish(early=True)
-        else:
-            t.new_hand()
+        """Go on after ``seat``'s ``count``-th return (``hand_no`` is the next hand;
+        :func:`.redeal.go_on`)."""
+        go_on(self.table, seat, count)
 
     def drop_carried_deck(self) -> bool:
-        """A short deal's deck that carries over lives only in the seats' memory, and
-        the returning seat lost it: every peer drops it at the coordinator's RESUME and
-        restores its match as saved, so the next deal shuffles anew everywhere (the
-        returning seat restores the same state). True if a deck was carried."""
-        t = self.table
-        if t.game is None or t.roster is None or t.match is None:
-            return False
-        if t.game_course.deck is None and t.game.reshuffles(t.match):
-            return False
-        t.game_course.deck = None
-        restored: Any = t.game.restore_match(t.roster.options, len(t.roster.sitters),
-                                             t.game.match_state(t.match))
-        t.match = restored
-        return True
+        """Drop a short deal's deck that carries over, which the returning seat lost
+        (:func:`.redeal.drop_deck`). True if a deck was carried."""
+        return drop_deck(self.table)
