@@ -1,19 +1,18 @@
 """The table machine: one seat (or a watcher) at a networked table, from the lobby to
 the result, with no I/O and no clock of its own.
 
-Theory of operation. Everything a machine learns comes in through :meth:`receive` with
-the time it arrived; time alone through :meth:`handle_timer`, which also moves whatever
-can move now (call it after every batch of :meth:`receive`). What the machine says goes
-into lists its runner (:mod:`.runner`) drains: ``outgoing`` (bodies to publish),
-``retained`` (lobby writes) and ``events`` (:mod:`.effects`: tell the player, write the
-spectator log and the journal, ask the player, admit the seated peers): no handler calls
-out. :meth:`timer` says when it next has something to do; :meth:`now` is the last time
-it was given, and every handler reads the clock there.
+It is driven from outside: what it learns comes in through :meth:`receive` with the
+time it arrived, time alone through :meth:`handle_timer`, and what it says goes into
+lists its runner (:mod:`.runner`) drains; :meth:`timer` says when it next has something
+to do and :meth:`now` is the last time it was given. :mod:`.driving` tells how (the
+theory of operation, and why nothing a peer sends can stop a machine).
 
 The machine holds the state every part reads (the phase, the roster and this seat, the
 match and the hand under way, the blames, the queues and what goes out) and owns its
 parts, each a plain class with its own state that reaches the machine only through a
-small protocol naming what it reads and calls there: the way in
+small protocol naming what it reads and calls there: how it is driven
+(:class:`~.driving.TableDrive`, ``drive``: the clock, what comes in, the parts' waits
+put together), the way in
 (:class:`~.routing.Router`, ``router``: each peer's queue, where each message goes),
 the lobby and the lot (:class:`~.seating.SeatingDesk`, ``seating``), the course of the
 match (:class:`~.course.MatchCourse`, ``course``: hands begun, settled, voided) and its
@@ -26,33 +25,25 @@ them (:class:`~.rejoin.ReturnDesk`, ``return_desk``) and this seat coming back f
 journal (:class:`~.returning.SeatReturn`, ``coming_back``), and the local player
 (:class:`~.asking.Asking`, ``asking``). A part calls another only through the machine
 (:meth:`finish`, :meth:`offence`, :meth:`new_hand`, …, each handing the call to the part
-that does it) or through a part its protocol names. :meth:`TableMachine.timer` and
-:meth:`TableMachine.check_timers` are the one place that puts the parts' waits
-together.
-
-Nothing a peer sends can stop a machine: every message is handled inside a guard
-(:meth:`Router.handle <.routing.Router.handle>`) that logs and drops whatever a handler
-did not foresee, and :meth:`receive` and :meth:`handle_timer` survive anything raised
-while they work through peer input (``strict`` lets it out instead, for fuzzing). Only
-the loss of the broker, a START without this seat (:class:`SessionError`) or a table
-gone (:class:`~lodam_p2p.session.rejoin.TableGone`) end a machine early.
+that does it) or through a part its protocol names.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from lodam_p2p.fairdeal import Blame
 from lodam_p2p.games import Game, Standings
-from lodam_p2p.player import Phase, Progress, SeatInfo, SeatsChanged, TableEvent
+from lodam_p2p.player import SeatInfo, SeatsChanged, TableEvent
 from lodam_p2p.session.asking import Asking
 from lodam_p2p.session.away import AwaySeats
 from lodam_p2p.session.ballot import Ballot, VoteKey
 from lodam_p2p.session.clocks import TableClocks
 from lodam_p2p.session.course import MatchCourse
+from lodam_p2p.session.driving import TableDrive
 from lodam_p2p.session.effects import (
     Admit,
     Decided,
@@ -74,7 +65,7 @@ from lodam_p2p.session.lobby import HostDesk, Roster
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.lot import Lot
 from lodam_p2p.session.phases import SessionPhase, Timing
-from lodam_p2p.session.rejoin import ReturnDesk, TableGone
+from lodam_p2p.session.rejoin import ReturnDesk
 from lodam_p2p.session.returning import SeatReturn
 from lodam_p2p.session.routing import Router
 from lodam_p2p.session.seating import SeatingDesk
@@ -130,7 +121,6 @@ class TableMachine:
         self.queues: dict[str, deque[Body]] = {}
         #: the peers whose presence says they are connected
         self.present: set[str] = set()
-        self._now = 0.0
         #: messages dropped here (the link counts those it dropped itself)
         self.ignored = 0
         #: this seat's journal (:mod:`.journal`; one that keeps nothing if none is given)
@@ -156,6 +146,8 @@ class TableMachine:
         self.remasks_audited = 0
         self.match_started_at = self.match_ended_at = 0.0
         # the parts, each with its own state, reaching this machine through a protocol
+        #: the clock, what comes in, and the parts' waits put together
+        self.drive: TableDrive = TableDrive(self)
         #: the table's clocks and TIMEOUT votes
         self.clocks: TableClocks = TableClocks(self)
         #: the match as the table's game runs it
@@ -183,8 +175,8 @@ class TableMachine:
 
     def now(self) -> float:
         """The clock: the last time the machine was given (``receive`` or
-        ``handle_timer``)."""
-        return self._now
+        ``handle_timer``; :attr:`TableDrive.clock <.driving.TableDrive.clock>`)."""
+        return self.drive.clock
 
     def send(self, body: Body) -> None:
         """Publish ``body`` and take it through this machine's own queue (never a second
@@ -331,34 +323,19 @@ class TableMachine:
     # --- driving the machine ------------------------------------------------------------
 
     def start(self, now: float) -> None:
-        """Begin at ``now``: announce a host's table, JOIN it, or ask to be taken back."""
-        self._now = now
-        self.lobby_since = now
-        if self.journal.rejoining:
-            self.host = self.host or self.journal.entry.get("host")
-            roster = self.coming_back.begin()
-            self.admit(roster)
-            if self.desk is not None:  # a restarted host: the table is still playing
-                self.desk.resume(roster)
-                self.seating.announce()
-            return
-        if self.desk is not None:
-            self.seating.announce()
-        if self.plan is not None:
-            self.seating.ask_for_seat()  # seated once the host's SEATS or START says so
-        else:
-            self.tell(Progress(Phase.LOBBY, detail=f"waiting for table {self.table} to fill"))
+        """Begin at ``now``: announce a host's table, JOIN it, or ask to be taken back
+        (:meth:`TableDrive.start <.driving.TableDrive.start>`)."""
+        self.drive.start(now)
 
     def receive(self, item: object, now: float) -> None:
-        """Take one thing the link or the player delivered at ``now`` (a body, a presence
-        change, the lobby, a decision); what a peer sent never raises out of here."""
-        self._now = now
-        self._guard(self.router.take_in, item)
+        """Take one thing the link or the player delivered at ``now``; what a peer sent
+        never raises out of here (:meth:`TableDrive.receive <.driving.TableDrive.receive>`)."""
+        self.drive.receive(item, now)
 
     def handle_timer(self, now: float) -> None:
-        """Take what can be taken now and check the clocks at ``now``."""
-        self._now = now
-        self._guard(self._step)
+        """Take what can be taken now and check the clocks at ``now``
+        (:meth:`TableDrive.handle_timer <.driving.TableDrive.handle_timer>`)."""
+        self.drive.handle_timer(now)
 
     def withdraw(self) -> None:
         """The host's table is over: take the announcement down."""
@@ -379,49 +356,15 @@ class TableMachine:
         """The machine has nothing more to do (the runner stops)."""
         return self.phase is SessionPhase.DONE
 
-    def _step(self) -> None:
-        self.router.advance()
-        self.check_timers(self._now)
-
     def timer(self) -> float | None:
-        """When :meth:`check_timers` next has something to do (None: only something that
-        arrives can move the machine). Early is harmless (nothing is due yet, and the
-        next call says when); late is not, so every wait of :meth:`check_timers` is here:
-        a returning seat's wait, else the clocks' and the away seats' deadlines, and the
-        next ask for a seat."""
-        rejoin = self.coming_back.due()
-        due: list[float | None] = [rejoin] if rejoin is not None else [
-            self.clocks.timer(), *self.away_seats.deadlines()]
-        due.append(self.seating.asking_due())
-        return min((d for d in due if d is not None), default=None)
+        """When the machine next has something to do (None: only something that arrives
+        can move it; :meth:`TableDrive.timer <.driving.TableDrive.timer>`)."""
+        return self.drive.timer()
 
     def check_timers(self, now: float) -> None:
-        """Blame whoever is late; end the waits that have run out. A seat asks again for
-        a seat; a coordinator answers a return that has become acceptable before its own
-        vote on that seat's clock; a returning seat gives up once its wait is over; the
-        hand's clocks are held while the table holds for an away seat (its waits still
-        followed: a seat that becomes awaited while away is timed from then)."""
-        self.seating.ask_seat_again(now)
-        self.return_desk.returns_due()
-        if self.phase is SessionPhase.REJOIN:
-            self.coming_back.check_timer(now)
-        elif not (self.phase is SessionPhase.MATCH and self.away_seats.hold_for_away(now)):
-            self.clocks.check_timers(now)
-        elif self.phase is SessionPhase.MATCH and self.hand is not None:
-            self.clocks.silence.track_awaited(now)
-
-    def _guard(self, work: Callable[..., None], *args: object) -> None:
-        """Run one piece of work; a bug reached through peer input (or the local player)
-        is logged and the machine goes on (what caused it is gone)."""
-        try:
-            work(*args)
-        except (SessionError, TableGone):  # the machine's own ends, not failures
-            raise
-        except Exception:  # no peer input may stop the table
-            if self.strict:
-                raise
-            self.unexpected += 1
-            log.exception("table %s: unexpected failure, going on", self.table)
+        """Blame whoever is late; end the waits that have run out
+        (:meth:`TableDrive.check_timers <.driving.TableDrive.check_timers>`)."""
+        self.drive.check_timers(now)
 
 
 def _begun(journal: SeatJournal) -> int:
