@@ -21,6 +21,10 @@ Kinds (:data:`KINDS`):
     shows its victim another view: now and then a frame of another seat is withheld
     from the victim (its resends too, a few times) and an older one delivered in its
     place.
+
+Every misdeed aimed at a seat's stream reaches the answers it publishes to one asker's
+resend requests as well (``…/p/<peer>/to/<asker>``, :mod:`lodam_p2p.transport.topics`):
+they are that stream's frames, on a topic of their own.
 ``broker-fire-will``
     publishes the retained Last Will of a seat that is still connected: now and then,
     any seat's; or, on command (``--will-after N``), its victim's after every ``N``
@@ -61,6 +65,7 @@ from lodam_p2p.redteam.packets import (
 from lodam_p2p.session.wire import BadMessage, Body, Msg
 from lodam_p2p.transport.frames import Frame, FrameError
 from lodam_p2p.transport.lobby import BadAnnouncement, TableAnnouncement
+from lodam_p2p.transport.topics import stream_of
 from lodam_p2p.transport.url import BrokerUrl
 
 __all__ = ["KINDS", "Packet", "Relay", "publish", "run_relay", "serve", "will_of"]
@@ -73,7 +78,7 @@ KINDS = {
     "broker-fire-will": "publishes a live seat's Last Will (now and then, or on command)",
     "broker-lobby-censor": "withholds one joiner's JOIN frames from the host",
 }
-_PEER_TOPIC, _LOBBY_TOPIC = "/p/", "/lobby/"
+_LOBBY_TOPIC = "/lobby/"
 #: Frames a censor lets its victim publish first (its lobby and the lot).
 SEATED_AFTER = 12
 
@@ -169,10 +174,12 @@ class Relay:
         if _LOBBY_TOPIC in topic:
             self.learn_host(payload)
             return True
-        if _PEER_TOPIC not in topic:
+        stream = stream_of(topic)
+        if stream is None:
             return True
-        history = self.history.setdefault(topic, [])
-        history.append(payload)
+        history = self.history.setdefault(stream[1], [])
+        if topic == stream[1]:  # an answer repeats a frame of the stream: not a new one
+            history.append(payload)
         self.learn_roster(payload)
         self.learn_joiner(peer, payload)
         if peer and peer == self.victim_peer:
@@ -196,7 +203,7 @@ class Relay:
             self.attempted += 1
             return self.wills[self.rng.choice(sorted(self.wills))]
         will = self.wills.get(self.victim_peer)
-        if (will is None or peer != self.victim_peer or _PEER_TOPIC not in topic
+        if (will is None or peer != self.victim_peer or stream_of(topic) is None
                 or self.victim_frames % self.will_after):
             return None
         self.attempted += 1
@@ -204,13 +211,14 @@ class Relay:
 
     def to_seat(self, peer: str, topic: str, payload: bytes) -> list[bytes] | None:
         """What to deliver to ``peer`` instead of ``payload`` (None: as it is)."""
-        if _PEER_TOPIC not in topic or topic.endswith(peer):
+        stream = stream_of(topic)
+        if stream is None or stream[0] == peer:
             return None
         if (self.kind == "broker-lobby-censor" and peer == self.host_peer
-                and self.victim_peer and topic.endswith(_PEER_TOPIC + self.victim_peer)):
+                and self.victim_peer and stream[0] == self.victim_peer):
             self.attempted += 1
             return []
-        old = self.history.get(topic, [])[:-20]
+        old = self.history.get(stream[1], [])[:-20]
         if not old:
             return None
         if self.kind == "broker-replay" and self.rng.random() < 0.05:
@@ -246,8 +254,9 @@ async def _pump_up(relay: Relay, reader: asyncio.StreamReader, up: asyncio.Strea
                 relay.note_will(*will)
         elif packet.kind == PUBLISH:
             topic, packet_id, payload = packet.publish_parts()
-            if _PEER_TOPIC in topic and not me[0]:
-                me[0] = topic.rsplit("/", 1)[-1]
+            stream = stream_of(topic)
+            if stream is not None and not me[0]:
+                me[0] = stream[0]
                 relay.note_peer(me[0])
             if not relay.from_seat(me[0], topic, payload):
                 if packet_id is not None:

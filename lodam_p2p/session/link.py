@@ -2,8 +2,9 @@
 
 A :class:`Link` owns a transport (MQTT or in-memory), a
 :class:`~lodam_p2p.transport.stream.StreamEndpoint` and the peer's identity key. It
-subscribes to every peer topic and every presence of the table (and, for a joiner, the
-table's lobby announcement), and puts what it learns into the session's inbox queue.
+subscribes to every peer topic and every presence of the table, to the answers meant
+for it alone (resends it asked for), and, for a joiner, to the table's lobby
+announcement, and puts what it learns into the session's inbox queue.
 That reading part, with the checks every frame passes, what it learns of the peers and
 the items the session gets (:class:`Delivered`, :class:`PresenceSeen`, :class:`LinkDown`
 and the others), is a :class:`~lodam_p2p.session.linkread.LinkReader`
@@ -123,6 +124,7 @@ class Link:
         await self.transport.connect()
         self._epoch = self.transport.epoch
         await self.transport.subscribe(topics.table_peers_pattern(self.table))
+        await self.transport.subscribe(topics.table_answers_pattern(self.table, self.peer))
         await self.transport.subscribe(topics.table_presence_pattern(self.table))
         if self._watch_lobby:
             await self.transport.subscribe(topics.lobby_topic(self.table))
@@ -232,6 +234,10 @@ class Link:
     async def _flush_control(self) -> None:
         for frame in self.endpoint.frames_to_send():
             await self._publish(frame)
+        for asker, frame in self.endpoint.answers_to_send():
+            self.bytes_sent += len(frame)
+            await self.transport.publish(topics.answer_topic(self.table, self.peer, asker),
+                                         frame)
         while self.reader.forks:
             sender, sealed = self.reader.forks.pop(0)
             self.bytes_sent += len(sealed)

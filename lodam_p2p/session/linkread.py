@@ -187,7 +187,9 @@ class LinkReader:
         except topics.BadName as err:
             self._ignore("?", str(err))
             return
-        if parsed.kind is topics.TopicKind.PEER and parsed.peer is not None:
+        if parsed.to is not None and parsed.to != self.link.peer:
+            self._ignore(parsed.peer or "?", "an answer meant for another peer")
+        elif parsed.kind is topics.TopicKind.PEER and parsed.peer is not None:
             await self._take_frame(parsed.peer, payload)
         elif parsed.kind is topics.TopicKind.PRESENCE and parsed.peer is not None:
             self._take_presence(parsed.peer, payload)

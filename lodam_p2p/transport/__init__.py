@@ -19,16 +19,19 @@ this on a faulty network)::
     stream = StreamEndpoint(me)
     async with transport:
         await transport.subscribe(topics.table_peers_pattern(table))
+        await transport.subscribe(topics.table_answers_pattern(table, me))
         await transport.subscribe(topics.table_presence_pattern(table))
         await transport.publish(topics.peer_topic(table, me), stream.send(body, now))
         async for message in transport.messages():
             topic = topics.parse_topic(message.topic)       # BadName: not ours, ignore
             stream.receive(topic.peer, message.payload, now)  # FrameError: log, ignore
             for delivery in stream.deliveries(): ...          # in order, exactly once
-            for frame in stream.frames_to_send():             # resend requests/answers
+            for frame in stream.frames_to_send():             # resend requests
                 await transport.publish(topics.peer_topic(table, me), frame)
+            for asker, frame in stream.answers_to_send():     # for the asker alone
+                await transport.publish(topics.answer_topic(table, me, asker), frame)
         # beside it: sleep until stream.timer(), call stream.handle_timer(now), publish
-        # frames_to_send(); when transport.epoch changes, publish stream.status(now).
+        # both again; when transport.epoch changes, publish stream.status(now).
 
 Presence messages go to a :class:`PresenceTracker`; lobby announcements are
 :class:`~.lobby.TableAnnouncement` values, signed by their host, published retained on

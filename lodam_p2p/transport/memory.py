@@ -39,6 +39,7 @@ from lodam_p2p.transport.base import (
     topic_matches,
 )
 from lodam_p2p.transport.presence import PresenceSpec, is_stale_will, new_nonce
+from lodam_p2p.transport.topics import stream_of
 
 _Link = tuple[int, int]
 
@@ -78,7 +79,7 @@ class Hostile:
     split_every: int = 25
     split_hold: int = 6
     seed: int = 0
-    topics: str = "lodam/v3/t/+/p/+"
+    topics: str = "lodam/v3/t/+/p/#"
 
 
 class MemoryHub:
@@ -126,34 +127,42 @@ class MemoryHub:
             else:
                 self.retained.pop(topic, None)
         message = Message(topic, payload)
-        history = self._remember(topic, payload)
+        stream = stream_of(topic)
+        history = self._remember(topic, stream, payload)
         for client in list(self._clients.values()):
             if not client._wants(topic):
                 continue
             if history is None:
                 self._deliver((sender, id(client)), client, message)
             else:
-                self._deliver_hostile((sender, id(client)), client, message, history)
+                self._deliver_hostile((sender, id(client)), client, message, history,
+                                      stream)
 
-    def _remember(self, topic: str, payload: bytes) -> list[bytes] | None:
-        """A topic's publications so far, when the hostile hub meddles with it."""
+    def _remember(self, topic: str, stream: tuple[str, str] | None,
+                  payload: bytes) -> list[bytes] | None:
+        """The publications so far of the stream ``topic`` carries (a resend answer's
+        is its sender's stream, which it repeats: not remembered again), when the
+        hostile hub meddles with it."""
         hostile = self.hostile
         if not (hostile.replay or hostile.split) or not topic_matches(hostile.topics, topic):
             return None
-        history = self._history.setdefault(topic, [])
-        history.append(payload)
-        del history[:-512]
+        history = self._history.setdefault(stream[1] if stream else topic, [])
+        if stream is None or stream[1] == topic:
+            history.append(payload)
+            del history[:-512]
         return history
 
     def _deliver_hostile(self, link: _Link, client: MemoryTransport, message: Message,
-                         history: list[bytes]) -> None:
+                         history: list[bytes], stream: tuple[str, str] | None) -> None:
         """Withhold from the split peer (an old message in its place), deliver, replay."""
         hostile, rng = self.hostile, self._hostile_rng
         old = history[:-hostile.age]
         peer = client._presence.peer if client._presence is not None else ""
-        if hostile.split and peer == hostile.split and not message.topic.endswith(peer):
+        sender = stream[0] if stream else ""
+        if hostile.split and peer == hostile.split and sender != peer:
             held = self._withheld.get(message.payload)
-            if held is None and old and len(history) % hostile.split_every == 0:
+            if (held is None and old and len(history) % hostile.split_every == 0
+                    and stream is not None and stream[1] == message.topic):
                 held = 0
             if held is not None and held < hostile.split_hold:
                 self._withheld[message.payload] = held + 1

@@ -20,8 +20,11 @@ RESEND naming the missing ranges, then again every ``retry_interval`` — or at 
 everything it asked for has arrived and more is still missing. The sender answers from
 a bounded outbox (its last ``history`` frames, at most ``max_resend`` per request);
 requests for frames it has forgotten go unanswered, and the session's own timeouts
-decide what that means. Everybody subscribes to every peer's topic, so everybody sees
-the resent frames; they are duplicates for those who had them.
+decide what that means. The answers go to the one peer that asked
+(:meth:`StreamEndpoint.answers_to_send`, published on its answer topic, see
+:mod:`.topics`): a resent frame is the frame first published, which any receiver checks
+as it checks the rest, and no other peer's reader pays for one peer's losses — or for a
+peer asking again and again.
 
 Epochs (:mod:`.streamends`). A peer that comes back after a crash opens a new *epoch*
 of its stream, numbered from ``e · 2**40 + 1`` on (:data:`EPOCH_SPAN`); a receiver that
@@ -44,7 +47,8 @@ records (:meth:`StreamEndpoint.faults`).
 
 The endpoint is sans-IO in the aioquic manner: it never reads a clock (``now`` is passed
 in), never touches the network, and hands back frames to publish
-(:meth:`StreamEndpoint.frames_to_send`), messages to deliver
+(:meth:`StreamEndpoint.frames_to_send`, and :meth:`StreamEndpoint.answers_to_send`
+for one peer each), messages to deliver
 (:meth:`StreamEndpoint.deliveries`), and the time it next wants
 :meth:`StreamEndpoint.handle_timer` called (:meth:`StreamEndpoint.timer`). A peer that
 restarts its numbering is a new stream: give it a new peer name.
@@ -130,6 +134,8 @@ class StreamEndpoint(ChainEchoes):
         self._heartbeat = heartbeat_interval
         self._last_sent_at: float | None = None
         self._to_send: list[bytes] = []
+        #: resend answers, each for the peer that asked
+        self._answers: list[tuple[str, bytes]] = []
         self._delivered: list[Delivery] = []
         self._faults: list[StreamFault] = []
         #: faults the chain showed, over the endpoint's life (at most MAX_FAULTS kept)
@@ -239,9 +245,16 @@ class StreamEndpoint(ChainEchoes):
         return delivered
 
     def frames_to_send(self) -> list[bytes]:
-        """Frames to publish now (resend requests and answers); the list is handed over."""
+        """Frames to publish now on our own topic (resend requests, heartbeats); the
+        list is handed over."""
         frames, self._to_send = self._to_send, []
         return frames
+
+    def answers_to_send(self) -> list[tuple[str, bytes]]:
+        """Resend answers to publish now, each as ``(asker, frame)`` for the answer topic
+        that ``asker`` alone reads; the list is handed over."""
+        answers, self._answers = self._answers, []
+        return answers
 
     def timer(self) -> float | None:
         """When :meth:`handle_timer` next has something to do (None: nothing pending)."""
@@ -324,7 +337,7 @@ class StreamEndpoint(ChainEchoes):
             if not budget.bytes.take(len(data), now):
                 self._over_budget(inbox.sender, budget, len(frames) - sent)
                 return
-            self._to_send.append(data)
+            self._answers.append((inbox.sender, data))
 
     def _over_budget(self, requester: str, budget: ResendBudget, dropped: int) -> None:
         budget.dropped += dropped

@@ -6,11 +6,18 @@
                                             announcement (lobby.py)
     lodam/v3/t/<table>/p/<peer>             everything <peer> says at <table>
     lodam/v3/t/<table>/p/+                  what every peer at <table> subscribes to
+    lodam/v3/t/<table>/p/<peer>/to/<asker>  <peer>'s answers to <asker>'s resend
+                                            requests, read by <asker> alone
+    lodam/v3/t/<table>/p/+/to/<asker>       what <asker> subscribes to for its answers
     lodam/v3/t/<table>/presence/<peer>      retained presence, and the Last Will
     lodam/v3/probe/<nonce>                  a lobby reader's echo (lobby.read_lobby)
 
-Each peer publishes only on its own ``p/<peer>`` topic, so per-publisher order is the
-only order the protocol needs and a broker ACL can pin a client to its own topic.
+Each peer publishes only on its own ``p/<peer>`` topic and the answer topics under it,
+so per-publisher order is the only order the protocol needs and a broker ACL can pin a
+client to ``p/<peer>/#``. A resend answer goes to the one peer that asked (it carries the
+frame as first published, so it is checked like any other): a peer asking again and
+again spends its own link and the answering peer's budget, never the other peers'
+readers (protocol/SPEC.md, "Limits").
 
 Table and peer names become single topic levels (and a table name also becomes a
 DNS-SD instance name), so they are checked here once: printable, no ``/``, ``+`` or
@@ -88,6 +95,16 @@ def table_peers_pattern(table: str) -> str:
     return f"{ROOT}/t/{check_name(table, 'table')}/p/+"
 
 
+def answer_topic(table: str, peer: str, asker: str) -> str:
+    """The topic ``peer`` publishes its answers to ``asker``'s resend requests on."""
+    return f"{peer_topic(table, peer)}/to/{check_name(asker, 'peer')}"
+
+
+def table_answers_pattern(table: str, asker: str) -> str:
+    """The filter matching every peer's answers to ``asker`` at ``table``."""
+    return f"{ROOT}/t/{check_name(table, 'table')}/p/+/to/{check_name(asker, 'peer')}"
+
+
 def presence_topic(table: str, peer: str) -> str:
     """The retained presence (and Last Will) topic of ``peer`` at ``table``."""
     return f"{ROOT}/t/{check_name(table, 'table')}/presence/{check_name(peer, 'peer')}"
@@ -123,7 +140,7 @@ LOBBY_PATTERN = f"{ROOT}/lobby/+/+"
 class TopicKind(Enum):
     """What a received topic is."""
 
-    #: ``lodam/v3/t/<table>/p/<peer>``
+    #: ``lodam/v3/t/<table>/p/<peer>`` and ``lodam/v3/t/<table>/p/<peer>/to/<asker>``
     PEER = "p"
     #: ``lodam/v3/t/<table>/presence/<peer>``
     PRESENCE = "presence"
@@ -134,11 +151,12 @@ class TopicKind(Enum):
 @dataclass(frozen=True, slots=True)
 class ParsedTopic:
     """A topic of ours, taken apart. ``peer`` is the announcer's print for lobby
-    topics."""
+    topics; ``to`` the asker an answer topic is meant for (None on every other)."""
 
     kind: TopicKind
     table: str
     peer: str | None = None
+    to: str | None = None
 
 
 def parse_topic(topic: str) -> ParsedTopic:
@@ -153,4 +171,19 @@ def parse_topic(topic: str) -> ParsedTopic:
         table, peer = rest[1], rest[3]
         if is_valid_name(table) and is_valid_name(peer):
             return ParsedTopic(TopicKind(rest[2]), table, peer)
+    if (len(rest) == 6 and rest[0] == "t" and rest[2] == "p" and rest[4] == "to"
+            and all(is_valid_name(name) for name in (rest[1], rest[3], rest[5]))):
+        return ParsedTopic(TopicKind.PEER, rest[1], rest[3], rest[5])
     raise BadName(f"unknown topic: {topic!r}")
+
+
+def stream_of(topic: str) -> tuple[str, str] | None:
+    """The peer whose stream ``topic`` carries (its own topic, or one of its answer
+    topics) and that stream's own topic; None for any other topic, ours or not."""
+    try:
+        parsed = parse_topic(topic)
+    except BadName:
+        return None
+    if parsed.kind is not TopicKind.PEER or parsed.peer is None:
+        return None
+    return parsed.peer, peer_topic(parsed.table, parsed.peer)

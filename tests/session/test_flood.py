@@ -73,24 +73,42 @@ def test_a_resend_flood_costs_the_budget_and_no_signature(signatures: list[int])
 async def _resend_flood(signatures: list[int]) -> None:
     hub = MemoryHub()
     victim = Link(hub.transport, TABLE, new_identity(seeded(1, 0)), heartbeat=600, retry=600)
+    bystander = Link(hub.transport, TABLE, new_identity(seeded(2, 0)), heartbeat=600,
+                     retry=600)
     await victim.open(asyncio.Queue())
+    await bystander.open(asyncio.Queue())
     for _ in range(200):  # 200 frames of about 4 KB kept to answer resends
         await victim.send(Body(Msg.PROTO, hand=1, envelopes=(bytes(4000),)))
     signed, sent = signatures[0], victim.bytes_sent
     mallory = Flooder(hub, 1)
     await mallory.transport.connect()
+    await mallory.transport.subscribe(topics.table_answers_pattern(TABLE, mallory.peer))
+    answers = [0]
+    reading = asyncio.create_task(_count(mallory.transport, answers))
     loop = asyncio.get_running_loop()
     began = loop.time()
     request = ResendRequest(victim.peer, ((1, 200),)).encode()
     for _ in range(300):  # each asks for 800 KB: 240 MB in all
         await mallory.frame(FrameKind.RESEND, 0, request)
-    await _until(lambda: victim.bytes_received >= mallory.bytes)
+    await _until(lambda: victim.bytes_received >= mallory.bytes
+                 and bystander.bytes_received >= sent + mallory.bytes)
     took = loop.time() - began
     resent = victim.bytes_sent - sent
     assert signatures[0] == signed  # every answer was a frame signed when first sent
     assert 0 < resent <= LIMITS.resend_burst + LIMITS.resend_rate * took
+    assert bystander.bytes_received == sent + mallory.bytes  # no answer reached it
+    await _until(lambda: answers[0] >= resent)
+    assert answers[0] == resent  # the flooder's own link carried what it asked for
+    reading.cancel()
     await victim.close()
+    await bystander.close()
     await mallory.transport.close()
+
+
+async def _count(transport: MemoryTransport, received: list[int]) -> None:
+    """Add up the bytes ``transport`` receives (for as long as it runs)."""
+    async for message in transport.messages():
+        received[0] += len(message.payload)
 
 
 def test_a_lobby_flood_holds_no_more_than_the_caps() -> None:

@@ -23,8 +23,9 @@ class Network:
         self.flight: list[tuple[str, str, bytes]] = []  # (receiver, sender, frame)
         self.got: dict[str, list[Delivery]] = {name: [] for name in endpoints}
 
-    def publish(self, sender: str, frame: bytes) -> None:
-        self.flight.extend((r, sender, frame) for r in self.endpoints if r != sender)
+    def publish(self, sender: str, frame: bytes, to: str | None = None) -> None:
+        self.flight.extend((r, sender, frame) for r in self.endpoints
+                           if r != sender and to in (None, r))
 
     def deliver(self, index: int, now: float) -> None:
         receiver, sender, frame = self.flight.pop(index)
@@ -36,6 +37,8 @@ class Network:
     def flush(self, name: str) -> None:
         for frame in self.endpoints[name].frames_to_send():
             self.publish(name, frame)
+        for asker, frame in self.endpoints[name].answers_to_send():
+            self.publish(name, frame, to=asker)
 
 
 def bodies_from(deliveries: list[Delivery], sender: str) -> list[bytes]:
@@ -103,7 +106,9 @@ def test_gap_asks_for_the_missing_range_and_the_answer_fills_it() -> None:
     assert [r.kind for r in requests] == [FrameKind.RESEND]
     assert ResendRequest.decode(requests[0].body) == ResendRequest("ann", ((2, 3),))
     ann.receive("bob", requests[0].encode(), now=1)
-    for frame in ann.frames_to_send():
+    assert ann.frames_to_send() == []  # nothing for every peer: the answer is bob's
+    for asker, frame in ann.answers_to_send():
+        assert asker == "bob"
         bob.receive("ann", frame, now=1)
     assert [d.seq for d in bob.deliveries()] == [2, 3, 4, 5]
     assert bob.frames_to_send() == []
@@ -166,4 +171,4 @@ def test_outbox_is_bounded_and_answers_are_capped() -> None:
         ann.send(bytes([i]), now=0)
     request = ResendRequest("ann", ((1, 10),)).encode()
     ann.receive("bob", Frame(FrameKind.RESEND, "bob", 0, request).encode(), now=0)
-    assert [Frame.decode(f).seq for f in ann.frames_to_send()] == [7, 8]
+    assert [Frame.decode(f).seq for _, f in ann.answers_to_send()] == [7, 8]

@@ -137,9 +137,9 @@ def test_no_honest_network_schedule_shows_a_fork_or_a_split(data: st.DataObject)
     faults: list[StreamFault] = []
     now = 0.0
 
-    def publish(sender: str, frame: bytes) -> None:
+    def publish(sender: str, frame: bytes, to: str | None = None) -> None:
         sent.append((sender, frame))
-        flight.extend((r, sender, frame) for r in PEERS if r != sender)
+        flight.extend((r, sender, frame) for r in PEERS if r != sender and to in (None, r))
 
     for _step in range(data.draw(st.integers(0, 120))):
         now += data.draw(st.sampled_from([0.0, 0.3, 1.0]))
@@ -160,6 +160,8 @@ def test_no_honest_network_schedule_shows_a_fork_or_a_split(data: st.DataObject)
         for peer, endpoint in endpoints.items():
             for frame in endpoint.frames_to_send():
                 publish(peer, frame)
+            for asker, frame in endpoint.answers_to_send():
+                publish(peer, frame, to=asker)
             faults.extend(endpoint.faults())
     assert not [f for f in faults if f.kind in ("equivocation", "split")], faults
     assert set(kinds(faults)) <= {"replay", "withheld"}

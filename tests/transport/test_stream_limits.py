@@ -22,6 +22,14 @@ def _resend(requester: str, target: str, first: int, last: int) -> bytes:
     return Frame(FrameKind.RESEND, requester, 0, body).encode()
 
 
+def _answers(sender: StreamEndpoint, to: str = "") -> list[bytes]:
+    """The resend answers ``sender`` has to publish (each for its asker only)."""
+    assert sender.frames_to_send() == []  # never on the topic every peer reads
+    answers = sender.answers_to_send()
+    assert not to or {asker for asker, _ in answers} <= {to}
+    return [frame for _, frame in answers]
+
+
 class CountingSeal:
     """A seal that counts what it signs (a stand-in for the link's signature)."""
 
@@ -44,7 +52,7 @@ def test_a_resend_publishes_the_frames_signed_when_sent_and_signs_nothing() -> N
     ann, seal, sent = _sender(frames=40, size=100)
     assert seal.signed == 40
     ann.receive("bob", _resend("bob", "ann", 1, 40), now=0.0)
-    assert ann.frames_to_send() == sent  # the very bytes first published
+    assert _answers(ann) == sent  # the very bytes first published
     assert seal.signed == 40
 
 
@@ -53,17 +61,17 @@ def test_one_requester_gets_at_most_its_burst_then_its_rate() -> None:
     resent = 0
     for _ in range(100):  # 100 requests for a megabyte each, at one instant
         ann.receive("mal", _resend("mal", "ann", 1, 256), now=10.0)
-        resent += sum(len(f) for f in ann.frames_to_send())
+        resent += sum(len(f) for f in _answers(ann, to="mal"))
     assert 0 < resent <= LIMITS.resend_burst
     for second in range(1, 6):  # then five seconds of it
         for _ in range(100):
             ann.receive("mal", _resend("mal", "ann", 1, 256), now=10.0 + second)
-            resent += sum(len(f) for f in ann.frames_to_send())
+            resent += sum(len(f) for f in _answers(ann, to="mal"))
     assert resent <= LIMITS.resend_burst + 5 * LIMITS.resend_rate
     assert seal.signed == 256
     # another requester has a budget of its own
     ann.receive("bob", _resend("bob", "ann", 1, 10), now=15.0)
-    assert len(ann.frames_to_send()) == 10
+    assert len(_answers(ann, to="bob")) == 10
 
 
 def test_requests_beyond_their_count_are_not_answered() -> None:
@@ -71,7 +79,7 @@ def test_requests_beyond_their_count_are_not_answered() -> None:
     answered = 0
     for _ in range(1000):
         ann.receive("mal", _resend("mal", "ann", 1, 1), now=0.0)
-        answered += len(ann.frames_to_send())
+        answered += len(_answers(ann, to="mal"))
     assert answered == LIMITS.request_burst
 
 
@@ -91,7 +99,7 @@ def test_overlapping_ranges_resend_each_frame_once() -> None:
     ann, _seal, sent = _sender(frames=5, size=10)
     body = ResendRequest("ann", ((2, 4), (1, 3), (4, 4), (9, 12))).encode()
     ann.receive("bob", Frame(FrameKind.RESEND, "bob", 0, body).encode(), now=0.0)
-    assert ann.frames_to_send() == sent[:4]
+    assert _answers(ann) == sent[:4]
 
 
 def test_early_frames_of_one_sender_stay_within_their_caps(caplog: pytest.LogCaptureFixture

@@ -13,7 +13,14 @@ from lodam_p2p.transport.frames import FrameError
 from lodam_p2p.transport.memory import Faults, MemoryHub
 from lodam_p2p.transport.presence import PresenceSpec
 from lodam_p2p.transport.stream import Delivery, StreamEndpoint
-from lodam_p2p.transport.topics import TopicKind, parse_topic, peer_topic, table_peers_pattern
+from lodam_p2p.transport.topics import (
+    TopicKind,
+    answer_topic,
+    parse_topic,
+    peer_topic,
+    table_answers_pattern,
+    table_peers_pattern,
+)
 from tests.support.aio import run
 
 TABLE = "oak"
@@ -57,6 +64,8 @@ class Peer:
         self.delivered += self.endpoint.deliveries()
         for frame in self.endpoint.frames_to_send():
             await self.transport.publish(peer_topic(TABLE, self.name), frame)
+        for asker, frame in self.endpoint.answers_to_send():
+            await self.transport.publish(answer_topic(TABLE, self.name, asker), frame)
 
 
 def test_every_seat_hears_every_other_in_order_despite_faults() -> None:
@@ -65,11 +74,12 @@ def test_every_seat_hears_every_other_in_order_despite_faults() -> None:
 
     async def scenario() -> dict[str, list[Delivery]]:
         hub = MemoryHub(Faults(drop=0.15, duplicate=0.15, reorder=0.15, delay=0.005,
-                               seed=11, topics="lodam/v3/t/+/p/+"))
+                               seed=11, topics="lodam/v3/t/+/p/#"))
         peers = [Peer(n, hub.transport(PresenceSpec(TABLE, n))) for n in names]
         for peer in peers:
             await peer.transport.connect()
             await peer.transport.subscribe(table_peers_pattern(TABLE))
+            await peer.transport.subscribe(table_answers_pattern(TABLE, peer.name))
         tasks = [asyncio.create_task(job()) for p in peers for job in (p.listen, p.tick)]
         await peers[0].transport.publish(peer_topic(TABLE, "ann"), b"\x93garbage")
         for i in range(40):

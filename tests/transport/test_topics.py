@@ -44,17 +44,37 @@ def test_good_names_pass(name: str) -> None:
     [
         ("lodam/v3/lobby/oak/7f3a", ParsedTopic(TopicKind.LOBBY, "oak", "7f3a")),
         ("lodam/v3/t/oak/presence/ann", ParsedTopic(TopicKind.PRESENCE, "oak", "ann")),
+        ("lodam/v3/t/oak/p/ann/to/bob", ParsedTopic(TopicKind.PEER, "oak", "ann", "bob")),
     ],
 )
 def test_parse_topic(topic: str, parsed: ParsedTopic) -> None:
     assert topics.parse_topic(topic) == parsed
 
 
+def test_an_answer_topic_is_read_by_its_asker_alone() -> None:
+    answer = topics.answer_topic("oak", "ann", "bob")
+    assert topic_matches(topics.table_answers_pattern("oak", "bob"), answer)
+    assert not topic_matches(topics.table_answers_pattern("oak", "cid"), answer)
+    assert not topic_matches(topics.table_peers_pattern("oak"), answer)
+    with pytest.raises(BadName):
+        topics.answer_topic("oak", "ann", "b/c")
+
+
+def test_an_answer_belongs_to_its_senders_stream() -> None:
+    stream = ("ann", topics.peer_topic("oak", "ann"))
+    assert topics.stream_of(topics.answer_topic("oak", "ann", "bob")) == stream
+    assert topics.stream_of(topics.peer_topic("oak", "ann")) == stream
+    assert topics.stream_of(topics.presence_topic("oak", "ann")) is None
+    assert topics.stream_of("lodam/v3/t/oak/p/ann/to") is None
+
+
 @pytest.mark.parametrize(
     "topic",
     ["lodam/v1/lobby/oak", "lodam/v3/t/oak/q/ann", "lodam/v3/t/oak/p", "lodam/v3/lobby/",
      "lodam/v3/lobby/oak", "lodam/v3/lobby/oak/NOTHEX",
-     "lodam/v3/t/oak/p/ann/x", "other", "lodam/v3/t/$x/p/ann"],
+     "lodam/v3/t/oak/p/ann/x", "other", "lodam/v3/t/$x/p/ann", "lodam/v3/t/oak/p/ann/to",
+     "lodam/v3/t/oak/p/ann/at/bob", "lodam/v3/t/oak/p/ann/to/$b", "lodam/v3/t/oak/q/ann/to/b",
+     "lodam/v3/t/oak/p/ann/to/bob/x"],
 )
 def test_foreign_topics_are_refused(topic: str) -> None:
     with pytest.raises(BadName):
