@@ -60,7 +60,14 @@ import logging
 from collections import OrderedDict
 
 from lodam_p2p.transport.chain import StreamFault
-from lodam_p2p.transport.frames import Frame, FrameError, FrameKind, ResendRequest, digest
+from lodam_p2p.transport.frames import (
+    Frame,
+    FrameError,
+    FrameKind,
+    Head,
+    ResendRequest,
+    digest,
+)
 from lodam_p2p.transport.streamchain import ChainEchoes
 from lodam_p2p.transport.streamends import (
     EPOCH_SPAN,
@@ -83,7 +90,7 @@ __all__ = [
 log = logging.getLogger("lodam_p2p.transport")
 
 
-class StreamEndpoint(ChainEchoes):
+class StreamEndpoint:
     """One peer's side of every stream at a table: its outbox and an inbox per sender.
 
     ``history`` bounds the outbox (frames kept for resending), ``max_ahead`` how far
@@ -92,7 +99,8 @@ class StreamEndpoint(ChainEchoes):
     ``heartbeat_interval`` (None: never) is how often a STATUS goes out once we have
     sent something, so that receivers notice a lost last frame. ``seal`` signs each frame
     we publish, once (everything handed out is sealed). With ``lobby`` every sender is a
-    stranger until :meth:`admit` names those to follow.
+    stranger until :meth:`admit` names those to follow. What the echoes show is its
+    :attr:`chain`'s (:class:`~lodam_p2p.transport.streamchain.ChainEchoes`).
     """
 
     def __init__(
@@ -137,15 +145,32 @@ class StreamEndpoint(ChainEchoes):
         #: resend answers, each for the peer that asked
         self._answers: list[tuple[str, bytes]] = []
         self._delivered: list[Delivery] = []
-        self._faults: list[StreamFault] = []
-        #: faults the chain showed, over the endpoint's life (at most MAX_FAULTS kept)
-        self.faults_seen = 0
-        #: per sender followed, the last position we echoed (a DATA frame echoes only
-        #: what moved since, see :meth:`heads`)
-        self._echoed: dict[str, int] = {}
-        self._owners: dict[str, str | None] | None = None
-        #: per peer, the farthest position of our stream it has echoed (with our digest)
-        self.reached: dict[str, int] = {}
+        #: the hash chain across the table: echoes, faults, how far each peer reached
+        self.chain = ChainEchoes(me, epoch, self._outbox, self._inboxes,
+                                 max_ahead=max_ahead, stranger=self._stranger,
+                                 ask=self._ask_if_due)
+
+    @property
+    def reached(self) -> dict[str, int]:
+        """Per peer, the farthest position of our stream it has echoed (our digest)."""
+        return self.chain.reached
+
+    @property
+    def faults_seen(self) -> int:
+        """Faults the chain showed over the endpoint's life."""
+        return self.chain.faults_seen
+
+    def faults(self) -> list[StreamFault]:
+        """What the chains showed since the last call (:mod:`.chain`); handed over."""
+        return self.chain.faults()
+
+    def heads(self, *, moved_only: bool = False) -> tuple[Head, ...]:
+        """What we echo (:meth:`~lodam_p2p.transport.streamchain.ChainEchoes.heads`)."""
+        return self.chain.heads(moved_only=moved_only)
+
+    def echo_due(self) -> bool:
+        """Whether a STATUS would tell the others something new."""
+        return self.chain.echo_due()
 
     @property
     def high_water(self) -> int:
@@ -167,11 +192,11 @@ class StreamEndpoint(ChainEchoes):
         """Follow ``peers`` only, with the full caps: others are forgotten and their
         frames dropped from now on."""
         self._admitted = peers
-        self._owners = None
+        self.chain.followed_changed()
         self._heard.clear()
         for sender in [s for s in self._inboxes if s not in peers]:
             del self._inboxes[sender]
-            self._echoed.pop(sender, None)
+            self.chain.forget(sender)
         for inbox in self._inboxes.values():
             inbox.set_caps(self.limits.early_frames, self.limits.early_bytes)
 
@@ -181,7 +206,7 @@ class StreamEndpoint(ChainEchoes):
         peer at a time: the one expected before is forgotten (it held more than a
         stranger may)."""
         before, self._expected = self._expected, sender
-        self._owners = None
+        self.chain.followed_changed()
         self._heard.pop(sender, None)
         if before is not None and before != sender and self._admitted is None:
             self._inboxes.pop(before, None)
@@ -234,10 +259,10 @@ class StreamEndpoint(ChainEchoes):
             if request.target == self.me:
                 self._answer(inbox, request, now)
         if frame.heads and not self._stranger(sender):
-            self._check_heads(sender, frame.heads, evidence, now)
+            self.chain.check_heads(sender, frame.heads, evidence, now)
         self._ask_if_due(inbox, now)
         if inbox.found:
-            self._collect(inbox)
+            self.chain.collect(inbox)
 
     def deliveries(self) -> list[Delivery]:
         """Payloads now deliverable, in each sender's order; the list is handed over."""
@@ -295,7 +320,7 @@ class StreamEndpoint(ChainEchoes):
             return None
         if self._stranger(sender):
             self._make_room_for(sender)
-        self._owners = None
+        self.chain.followed_changed()
         inbox = self._inboxes[sender] = Inbox(sender, epoch=epoch_of(first.seq))
         inbox.next_seq = max(inbox.next_seq, inbox.epoch * EPOCH_SPAN + 1)
         if self._stranger(sender):
@@ -317,7 +342,7 @@ class StreamEndpoint(ChainEchoes):
             return
         gone, _ = self._heard.popitem(last=False)
         self._inboxes.pop(gone, None)
-        self._owners = None
+        self.chain.followed_changed()
         self.evicted += 1
         if self.evicted == 1:
             log.warning("stream: following %d unknown senders already: forgetting the one "
@@ -357,7 +382,7 @@ class StreamEndpoint(ChainEchoes):
         inbox.asked_at, inbox.asked_upto = now, ranges[-1][1]
         inbox.asked.add(ranges)
         if inbox.echoed >= inbox.next_seq:
-            self._withheld(inbox)
+            self.chain.withheld(inbox)
         body = ResendRequest(inbox.sender, ranges).encode()
         self._to_send.append(
             self._seal(Frame(FrameKind.RESEND, self.me, self.high_water, body).encode()))

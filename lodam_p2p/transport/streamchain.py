@@ -12,13 +12,16 @@ sender's high-water mark, so a frame the broker kept from this receiver alone is
 for at once; an echo of our own stream tells how far each peer has reached
 (``reached``), which a link waits on before it closes.
 
-:class:`ChainEchoes` is that part of
-:class:`~lodam_p2p.transport.stream.StreamEndpoint`, which builds on it and sets every
-attribute it declares; it asks the endpoint only whether a sender is a stranger (whose
-echoes count for nothing) and to ask for a missing frame.
+:class:`ChainEchoes` is that part of a
+:class:`~lodam_p2p.transport.stream.StreamEndpoint`, which owns it as ``chain``: it
+reads the endpoint's outbox and inboxes (the same objects), keeps the faults and echoes
+itself, and asks the endpoint only whether a sender is a stranger (whose echoes count
+for nothing) and to ask for a missing frame — two functions it is given.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from lodam_p2p.transport.chain import MAX_FAULTS, WITHHELD_ASKS, StreamFault
 from lodam_p2p.transport.frames import HEAD_PREFIX, MAX_HEADS, Head
@@ -26,30 +29,37 @@ from lodam_p2p.transport.streamends import Inbox, Outbox, epoch_of
 
 
 class ChainEchoes:
-    """The echoes of a stream endpoint (see the module docstring)."""
+    """The echoes of a stream endpoint (see the module docstring).
 
-    me: str
-    epoch: int
-    #: faults the chain showed, over the endpoint's life (at most MAX_FAULTS kept)
-    faults_seen: int
-    #: per peer, the farthest position of our stream it has echoed (with our digest)
-    reached: dict[str, int]
-    _outbox: Outbox
-    _inboxes: dict[str, Inbox]
-    _faults: list[StreamFault]
-    #: per sender followed, the last position we echoed (a DATA frame echoes only
-    #: what moved since, see :meth:`heads`)
-    _echoed: dict[str, int]
-    _owners: dict[str, str | None] | None
-    _max_ahead: int
+    ``outbox`` and ``inboxes`` are the endpoint's own (read, never replaced);
+    ``stranger`` tells whether a sender is one, ``ask`` queues a RESEND to an inbox's
+    sender if one is due; ``max_ahead`` is how far past the expected number an echo may
+    raise a sender's high-water mark.
+    """
 
-    def _stranger(self, sender: str) -> bool:
-        """Whether ``sender`` is a stranger (the endpoint's)."""
-        raise NotImplementedError
+    def __init__(self, me: str, epoch: int, outbox: Outbox, inboxes: dict[str, Inbox], *,
+                 max_ahead: int, stranger: Callable[[str], bool],
+                 ask: Callable[[Inbox, float], None]) -> None:
+        self.me, self.epoch = me, epoch
+        self._outbox, self._inboxes, self._max_ahead = outbox, inboxes, max_ahead
+        self._stranger, self._ask_if_due = stranger, ask
+        #: faults the chain showed, over the endpoint's life (at most MAX_FAULTS kept)
+        self.faults_seen = 0
+        #: per peer, the farthest position of our stream it has echoed (with our digest)
+        self.reached: dict[str, int] = {}
+        self._faults: list[StreamFault] = []
+        #: per sender followed, the last position we echoed (a DATA frame echoes only
+        #: what moved since, see :meth:`heads`)
+        self._echoed: dict[str, int] = {}
+        self._owners: dict[str, str | None] | None = None
 
-    def _ask_if_due(self, inbox: Inbox, now: float) -> None:
-        """Queue a RESEND to ``inbox.sender`` if one is due (the endpoint's)."""
-        raise NotImplementedError
+    def followed_changed(self) -> None:
+        """The senders followed changed: name prefixes are looked up afresh."""
+        self._owners = None
+
+    def forget(self, sender: str) -> None:
+        """``sender`` is no longer followed: nothing of it is echoed."""
+        self._echoed.pop(sender, None)
 
     def heads(self, *, moved_only: bool = False) -> tuple[Head, ...]:
         """What we echo: for each peer followed (no stranger), the last position
@@ -88,7 +98,8 @@ class ChainEchoes:
         found, self._faults = self._faults, []
         return found
 
-    def _collect(self, inbox: Inbox) -> None:
+    def collect(self, inbox: Inbox) -> None:
+        """Take the faults ``inbox`` found (at most :data:`MAX_FAULTS` kept)."""
         self.faults_seen += len(inbox.found)
         room = max(0, MAX_FAULTS - len(self._faults))
         self._faults.extend(inbox.found[:room])
@@ -104,8 +115,8 @@ class ChainEchoes:
             self._owners = owners
         return self._owners.get(prefix)
 
-    def _check_heads(self, echoer: str, heads: tuple[Head, ...], evidence: bytes,
-                     now: float) -> None:
+    def check_heads(self, echoer: str, heads: tuple[Head, ...], evidence: bytes,
+                    now: float) -> None:
         """Compare what ``echoer`` says it reached with what we hold (:mod:`.chain`); a
         position we lack is asked for at once."""
         for prefix, seq, echoed in heads:
@@ -130,7 +141,7 @@ class ChainEchoes:
                 inbox.echoed, inbox.echo = seq, (echoer, evidence)
                 self._ask_if_due(inbox, now)
                 if inbox.found:
-                    self._collect(inbox)
+                    self.collect(inbox)
 
     def _faults_of_split(self, echoer: str, sender: str, seq: int, echo: bytes,
                          held: bytes) -> None:
@@ -141,7 +152,7 @@ class ChainEchoes:
                                  f"#{seq} of {sender[:8]} than this seat", (echo, held),
                                  by=echoer))
 
-    def _withheld(self, inbox: Inbox) -> None:
+    def withheld(self, inbox: Inbox) -> None:
         """One more ask for a position another seat has echoed: past
         :data:`~lodam_p2p.transport.chain.WITHHELD_ASKS` of them, it is withheld."""
         inbox.withheld_asks += 1
@@ -152,4 +163,4 @@ class ChainEchoes:
                                  f"{echoer[:8]} has reached #{inbox.echoed}; asked "
                                  f"{WITHHELD_ASKS} times, never received", (echo,),
                                  by=echoer))
-        self._collect(inbox)
+        self.collect(inbox)
