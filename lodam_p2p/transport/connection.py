@@ -1,25 +1,29 @@
-"""One connection to a broker, as the transport that supervises it sees it.
+"""One connection to a broker, as the supervisor that owns it sees it.
 
-The supervising transport (:class:`~lodam_p2p.transport.supervisor.BrokerTransport`)
-makes a connection per attempt, through the client driver of its subclass (paho's, in
-:mod:`.mqtt`), and meets it only through :class:`BrokerConnection`: connect, subscribe,
-publish, disconnect, and an event set when the link breaks, for good (each reconnection
-is a new connection). What the connection receives goes through an :class:`Inlet`,
-which holds it until the connection's set-up is done. Here too are the errors a
-connection raises (:class:`LinkError`, and the two kinds of :class:`ConnectError` the
-supervisor tells apart) and the :class:`Backoff` between attempts.
+The supervisor (:class:`~lodam_p2p.transport.supervisor.Supervisor`) makes a connection
+per attempt through the :class:`Connector` it was given (paho's, in :mod:`.mqtt`), and
+meets it only through :class:`BrokerConnection`: connect, subscribe, publish,
+disconnect, and an event set when the link breaks, for good (each reconnection is a new
+connection). What the connection receives goes through an :class:`Inlet`, which holds
+it until the connection's set-up is done. Here too are the errors a connection raises
+(:class:`LinkError`, and the two kinds of :class:`ConnectError` the supervisor tells
+apart, which :func:`connect_error` and :func:`tls_context` give), and the
+:class:`Backoff` between attempts.
 
 Nothing here imports the MQTT client: swapping it touches :mod:`.mqtt` alone.
 """
-
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from lodam_p2p.transport.base import ConnectError, Message
+from lodam_p2p.transport.url import BrokerUrl
+
+_REFUSED_LOGIN = {4, 5, 134, 135}  # 3.1.1 bad login / not authorised, and their v5 codes
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +64,7 @@ class LinkError(Exception):
 
 
 class BrokerConnection(Protocol):
-    """One connection to the broker, made by a client driver (:mod:`.mqtt`'s)."""
+    """One connection to the broker, made by a client driver's :class:`Connector`."""
 
     #: the broker, as logs and counts name it (its redacted URL)
     where: str
@@ -83,6 +87,42 @@ class BrokerConnection(Protocol):
         """Say goodbye if the link is up, close the socket and stop; never raises nor
         waits."""
         ...
+
+
+class Connector(Protocol):
+    """What makes a supervisor's connections: a client driver (:mod:`.mqtt`'s is paho)."""
+
+    def __call__(self, url: BrokerUrl, will: tuple[str, bytes] | None,
+                 take: Callable[[Message], None]) -> BrokerConnection:
+        """A connection to ``url``, not yet connected, that registers the Last Will
+        ``will`` (its topic and payload) if there is one and hands each message it
+        receives to ``take``; :class:`Unrecoverable` if it cannot be made at all
+        (:func:`tls_context`)."""
+        ...
+
+
+def tls_context(url: BrokerUrl) -> ssl.SSLContext | None:
+    """The TLS context of a connection to ``url`` (``None`` without TLS), with its CA and
+    client certificate; :class:`Unrecoverable` if those files cannot be loaded."""
+    if not url.tls:
+        return None
+    try:
+        context = ssl.create_default_context(cafile=url.ca_file)
+        if url.cert_file is not None:
+            context.load_cert_chain(url.cert_file, url.key_file)
+    except (OSError, ssl.SSLError) as err:
+        raise Unrecoverable(f"cannot load the TLS files of {url.redacted()}: {err}") from None
+    return context
+
+
+def connect_error(err: LinkError, where: str) -> ConnectError:
+    """The one-line error of a failed connection to the broker ``where``: a refused
+    login is :class:`Unrecoverable`, anything else may be tried again."""
+    if err.code in _REFUSED_LOGIN:
+        return Unrecoverable(f"broker {where} refused the login (bad user name or "
+                             "password, or not authorised)")
+    reason = str(err) or type(err).__name__
+    return ConnectError(f"cannot connect to {where}: {reason}")
 
 
 class Inlet:

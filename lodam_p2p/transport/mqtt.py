@@ -4,10 +4,13 @@ This is the only module of the project that imports the MQTT client.
 
 The transport's life — the first connection, the supervisor that reconnects with
 backoff, renews the subscriptions and the presence, and moves between the brokers of a
-cluster — is :class:`~lodam_p2p.transport.supervisor.BrokerTransport`, on which
-:class:`MqttTransport` builds; it meets each connection through
-:class:`~lodam_p2p.transport.connection.BrokerConnection`. Here is what makes that
-connection with paho: :class:`_Connection`.
+cluster — is :class:`~lodam_p2p.transport.supervisor.Supervisor`, which
+:class:`MqttTransport` owns, and gives paho's driver (:class:`_Paho`, a
+:class:`~lodam_p2p.transport.connection.Connector`) to make each connection with. The
+supervisor meets a connection only through
+:class:`~lodam_p2p.transport.connection.BrokerConnection`; here is what makes that
+connection with paho: :class:`_Connection`, with the acknowledgements it awaits
+(:mod:`.acks`) and its socket's helpers (:mod:`.sockets`).
 
 Theory of operation
 -------------------
@@ -32,18 +35,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import select
 import socket
 import ssl
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Self
 
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersion
 
+from lodam_p2p.transport.acks import Acks, fail_quietly
+from lodam_p2p.transport.backlog import Backlog
 from lodam_p2p.transport.base import QOS_AT_LEAST_ONCE, Message, Transport
-from lodam_p2p.transport.connection import DISCONNECT_WAIT_S, Backoff, Inlet, LinkError
-from lodam_p2p.transport.supervisor import SETUP_TRIES, BrokerTransport, log
+from lodam_p2p.transport.connection import (
+    DISCONNECT_WAIT_S,
+    Backoff,
+    Connector,
+    LinkError,
+    tls_context,
+)
+from lodam_p2p.transport.presence import PresenceSpec
+from lodam_p2p.transport.retry import SETUP_TRIES, log
+from lodam_p2p.transport.sockets import more_to_read, no_delay, reason_of
+from lodam_p2p.transport.supervisor import Supervisor
 from lodam_p2p.transport.url import BrokerUrl
 
 __all__ = ["DISCONNECT_WAIT_S", "MISC_S", "READ_BURST", "SETUP_TRIES", "Backoff",
@@ -53,7 +67,7 @@ __all__ = ["DISCONNECT_WAIT_S", "MISC_S", "READ_BURST", "SETUP_TRIES", "Backoff"
 _LinkError = LinkError
 
 
-class MqttTransport(BrokerTransport):
+class MqttTransport:
     """A :class:`~.base.Transport` on any MQTT 3.1.1 broker.
 
     ``presence`` (optional) is the table/peer whose presence and Last Will this
@@ -66,11 +80,98 @@ class MqttTransport(BrokerTransport):
     the one reached (their redacted URLs).
     """
 
-    def _make_client(self, nonce: str | None, conn: int, inlet: Inlet) -> _Connection:
-        """A paho connection to the broker in use (see :class:`BrokerTransport`)."""
-        will = self._will(nonce, conn)
-        return _Connection(self.url, client_id=self._client_id, keepalive=self._keepalive,
-                           will=will, tls_context=self._tls_context(), take=inlet.put)
+    def __init__(self, url: BrokerUrl | str | Sequence[BrokerUrl | str],
+                 presence: PresenceSpec | None = None, *, client_id: str | None = None,
+                 keepalive: int = 10, timeout: float = 5.0, publish_timeout: float = 30.0,
+                 backoff: Backoff | None = None, give_up_after: float | None = None,
+                 on_move: Callable[[str, str], None] | None = None) -> None:
+        self._life = Supervisor(url, _Paho(client_id, keepalive), presence, timeout=timeout,
+                                publish_timeout=publish_timeout, backoff=backoff,
+                                give_up_after=give_up_after, on_move=on_move)
+        #: every broker this transport may use, in the order given
+        self.urls: tuple[BrokerUrl, ...] = self._life.urls
+        #: messages received from and published to each broker, by its redacted URL
+        self.counts = self._life.counts
+        #: what the received queue holds, in bytes (see :mod:`.backlog`)
+        self.backlog: Backlog = self._life.backlog
+
+    @property
+    def url(self) -> BrokerUrl:
+        """The broker in use (the one tried last while the link is down)."""
+        return self._life.url
+
+    @property
+    def epoch(self) -> int:
+        """How many connections have been established so far."""
+        return self._life.epoch
+
+    @property
+    def nonce(self) -> str | None:
+        """The presence nonce of the current connection."""
+        return self._life.nonce
+
+    @property
+    def connected(self) -> bool:
+        """Whether the link is up right now."""
+        return self._life.connected
+
+    @property
+    def moves(self) -> int:
+        """How many times the transport moved to another broker of :attr:`urls`."""
+        return self._life.moves
+
+    @property
+    def on_move(self) -> Callable[[str, str], None] | None:
+        """Told ``(left, reached)`` at each move to another broker (may be set later)."""
+        return self._life.on_move
+
+    @on_move.setter
+    def on_move(self, listener: Callable[[str, str], None] | None) -> None:
+        self._life.on_move = listener
+
+    async def __aenter__(self) -> Self:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()
+
+    async def connect(self) -> None:
+        """Connect for the first time; :class:`~.base.ConnectError` on failure (see
+        :meth:`.Supervisor.connect`)."""
+        await self._life.connect()
+
+    async def publish(
+        self, topic: str, payload: bytes, retain: bool = False, qos: int = QOS_AT_LEAST_ONCE
+    ) -> None:
+        """Publish, waiting through reconnections up to ``publish_timeout`` seconds."""
+        await self._life.publish(topic, payload, retain, qos)
+
+    async def subscribe(self, pattern: str) -> None:
+        """Subscribe at QoS 1 now (if connected) and after every reconnection."""
+        await self._life.subscribe(pattern)
+
+    def messages(self) -> AsyncIterator[Message]:
+        """Every message received, across reconnections, until the transport closes."""
+        return self._life.messages()
+
+    async def close(self) -> None:
+        """Announce departure (so no will fires) and disconnect; idempotent."""
+        await self._life.close()
+
+
+@dataclass(frozen=True, slots=True)
+class _Paho:
+    """The :class:`~.connection.Connector` of paho: each connection a :class:`_Connection`."""
+
+    client_id: str | None
+    keepalive: int
+
+    def __call__(self, url: BrokerUrl, will: tuple[str, bytes] | None,
+                 take: Callable[[Message], None]) -> _Connection:
+        """A paho connection to ``url`` (see :class:`~.connection.Connector`)."""
+        return _Connection(url, client_id=self.client_id, keepalive=self.keepalive,
+                           will=will, tls_context=tls_context(url), take=take)
 
 
 #: The most packets one wake-up of the reader takes from the socket.
@@ -101,7 +202,7 @@ class _Connection:
         self.broken = asyncio.Event()
         self.error: _LinkError | None = None
         self._connack: asyncio.Future[None] = self._loop.create_future()
-        self._acks: dict[int, asyncio.Future[None]] = {}
+        self._acks = Acks(self._loop)
         self._reading = self._writing = self._write_asked = False
         self._fileno = -1
         self._misc: asyncio.Task[None] | None = None
@@ -129,11 +230,11 @@ class _Connection:
             await self._loop.run_in_executor(None, client.connect, self.url.host,
                                              self.url.port, self._keepalive)
         except (OSError, ValueError) as err:  # refused, unreachable, TLS, a bad host
-            raise _LinkError(_reason(err)) from None
+            raise _LinkError(reason_of(err)) from None
         sock = client.socket()
         if not isinstance(sock, socket.socket):
             raise _LinkError("no socket after connecting")
-        _no_delay(sock)
+        no_delay(sock)
         self._fileno = sock.fileno()
         client.on_socket_close = self._on_socket_close
         client.on_socket_register_write = self._on_register_write
@@ -198,12 +299,13 @@ class _Connection:
 
     def _on_publish(self, _client: object, _userdata: object, mid: int, _reason: object,
                     _properties: object) -> None:
-        self._acked(mid, None)
+        self._acks.answer(mid)
 
     def _on_subscribe(self, _client: object, _userdata: object, mid: int,
                       reasons: list[Any], _properties: object) -> None:
         refused = [r for r in reasons if r.is_failure]
-        self._acked(mid, _LinkError(f"subscription refused: {refused[0]}") if refused else None)
+        self._acks.answer(mid, _LinkError(f"subscription refused: {refused[0]}")
+                          if refused else None)
 
     def _on_socket_close(self, _client: object, _userdata: object, _sock: object) -> None:
         self._forget_socket()
@@ -229,12 +331,12 @@ class _Connection:
                 sock = client.socket()
                 if rc != MQTTErrorCode.MQTT_ERR_SUCCESS or sock is None:
                     break
-                if not _more_to_read(sock):
+                if not more_to_read(sock):
                     break
             else:
                 self._loop.call_soon(self._read)  # more next turn (TLS may hold bytes)
         except Exception as err:  # a broken link shows here as any error
-            self._closed(_reason(err))
+            self._closed(reason_of(err))
         finally:
             self._reading = False
         if self._write_asked:
@@ -249,7 +351,7 @@ class _Connection:
         try:
             client.loop_write()
         except Exception as err:  # a broken link shows here as any error
-            self._closed(_reason(err))
+            self._closed(reason_of(err))
             return
         finally:
             self._writing = False
@@ -265,20 +367,7 @@ class _Connection:
     async def _ack(self, mid: int) -> None:
         if self.error is not None:
             raise self.error
-        future = self._acks[mid] = self._loop.create_future()
-        try:
-            await future
-        finally:
-            self._acks.pop(mid, None)
-
-    def _acked(self, mid: int, error: _LinkError | None) -> None:
-        future = self._acks.get(mid)
-        if future is None or future.done():
-            return
-        if error is None:
-            future.set_result(None)
-        else:
-            future.set_exception(error)
+        await self._acks.wait(mid)
 
     def _check(self, rc: int) -> None:
         if self.error is not None:
@@ -293,10 +382,8 @@ class _Connection:
         self._forget_socket()
         if self._misc is not None and self._misc is not asyncio.current_task():
             self._misc.cancel()
-        for future in [self._connack, *self._acks.values()]:
-            if not future.done():
-                future.set_exception(self.error)
-                future.exception()  # retrieved: nobody may be waiting any more
+        fail_quietly([self._connack], self.error)
+        self._acks.fail(self.error)
         self.broken.set()
 
     def _forget_socket(self) -> None:
@@ -306,37 +393,6 @@ class _Connection:
             self._fileno = -1
 
 
-def _no_delay(sock: socket.socket) -> None:
-    """Turn Nagle's algorithm off on the connection's socket.
-
-    paho leaves it on, so a small publication that follows another waits for the
-    broker's delayed TCP acknowledgement (40 ms on Linux). The session's messages are
-    small and latency-bound: measured, a seeded 5-seat match over Mosquitto took 10.4 s
-    with Nagle on and 2.0 s with it off.
-    """
-    with contextlib.suppress(OSError):
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-
-def _more_to_read(sock: object) -> bool:
-    """Whether the socket holds more to read now (or, for TLS, decoded bytes paho left)."""
-    if isinstance(sock, ssl.SSLSocket) and sock.pending() > 0:
-        return True
-    if not isinstance(sock, socket.socket):
-        return False
-    try:
-        readable, _, _ = select.select([sock], [], [], 0)
-    except (OSError, ValueError):
-        return False  # closed: the reader's next turn, or the close, tells paho
-    return bool(readable)
-
-
-def _reason(err: BaseException) -> str:
-    """A one-line reason for a failed or broken link."""
-    if isinstance(err, OSError) and err.strerror:
-        return err.strerror
-    return str(err) or type(err).__name__
-
-
-if TYPE_CHECKING:  # mypy checks that the adapter honours the contract
+if TYPE_CHECKING:  # mypy checks that the adapter honours the contracts
     _CONFORMS: type[Transport] = MqttTransport
+    _CONNECTS: Connector = _Paho(None, 10)

@@ -1,18 +1,18 @@
 """A transport's life on a broker, or on the nodes of a cluster: connect, supervise,
 reconnect, move on.
 
-:class:`BrokerTransport` is the :class:`~.base.Transport` of :mod:`.mqtt` without the
-MQTT client: a subclass (:class:`~lodam_p2p.transport.mqtt.MqttTransport`) makes each
-connection through its client driver (:meth:`BrokerTransport._make_client`), and this
-class meets it only through :class:`~.connection.BrokerConnection`.
+:class:`Supervisor` is the :class:`~.base.Transport` of :mod:`.mqtt` without the MQTT
+client: it owns a :class:`~.connection.Connector`, given by its owner
+(:class:`~lodam_p2p.transport.mqtt.MqttTransport` gives paho's), makes each connection
+through it and meets the connection only through :class:`~.connection.BrokerConnection`.
 
 Theory of operation
 -------------------
-:meth:`BrokerTransport.connect` makes the first connection and fails with a one-line
+:meth:`Supervisor.connect` makes the first connection and fails with a one-line
 :class:`~.base.ConnectError` if the broker is unreachable, refuses us, or rejects the
 credentials. From then on a supervisor task owns the connection: received messages go
-into one queue (which :meth:`BrokerTransport.messages` drains across reconnects), and
-when the link breaks it reconnects with exponential backoff, renews every subscription,
+into one queue (which :meth:`Supervisor.messages` drains across reconnects), and when
+the link breaks it reconnects with exponential backoff, renews every subscription,
 registers a Last Will with a *fresh* presence nonce and announces the presence again
 (see :mod:`.presence`). Publications made while the link is down wait for the next
 connection and are retried once it is up, so a message may arrive twice; the stream
@@ -25,9 +25,10 @@ answers, in the order given; when the link breaks, the transport moves on to the
 broker of the list that answers, cycling through them all with the same backoff, so a
 node lost for good costs a seat one reconnection. It is the same path as a broker's
 restart (a new connection, every subscription renewed, the presence announced again),
-so the streams above resume as they do then. :attr:`BrokerTransport.url` is the broker
-in use; each move is logged, counted in :attr:`BrokerTransport.moves`, and told to
-``on_move``.
+so the streams above resume as they do then. Which broker is tried when, and when to
+give up, is :mod:`.retry`'s; the supervisor makes each attempt. :attr:`Supervisor.url`
+is the broker in use; each move is logged, counted in :attr:`Supervisor.moves`, and told
+to ``on_move``.
 
 A connection's messages are held until its set-up (subscriptions, presence) is done
 (:class:`~.connection.Inlet`), so that they are seen, and checked for a stale will, as
@@ -40,8 +41,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import logging
-import ssl
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Self
 
@@ -57,38 +56,29 @@ from lodam_p2p.transport.brokers import parse_brokers
 from lodam_p2p.transport.connection import (
     Backoff,
     BrokerConnection,
+    Connector,
     Inlet,
     LinkError,
     SetupLost,
-    Unrecoverable,
+    connect_error,
     quietly_disconnect,
 )
 from lodam_p2p.transport.presence import PresenceSpec, is_stale_will, new_nonce
+from lodam_p2p.transport.retry import first_connection, log, reconnect
 from lodam_p2p.transport.tasks import stop_tasks
 from lodam_p2p.transport.url import BrokerUrl
 
-#: the MQTT transport's logger, as before the client driver had a module of its own
-log = logging.getLogger("lodam_p2p.transport.mqtt")
 
-_REFUSED_LOGIN = {4, 5, 134, 135}  # 3.1.1 bad login / not authorised, and their v5 codes
-
-#: Attempts at the first connection when the broker takes it but does not answer the
-#: set-up (its subscriptions, the presence) in time: a busy broker, not a wrong address.
-SETUP_TRIES = 3
-
-
-class BrokerTransport:
-    """A :class:`~.base.Transport` on a broker, whose connections a subclass makes
-    (:meth:`_make_client`); the arguments are those of
-    :class:`~lodam_p2p.transport.mqtt.MqttTransport`."""
+class Supervisor:
+    """A :class:`~.base.Transport` on a broker, whose connections ``connector`` makes;
+    the other arguments are those of :class:`~lodam_p2p.transport.mqtt.MqttTransport`."""
 
     def __init__(
         self,
         url: BrokerUrl | str | Sequence[BrokerUrl | str],
+        connector: Connector,
         presence: PresenceSpec | None = None,
         *,
-        client_id: str | None = None,
-        keepalive: int = 10,
         timeout: float = 5.0,
         publish_timeout: float = 30.0,
         backoff: Backoff | None = None,
@@ -106,9 +96,8 @@ class BrokerTransport:
         self.counts: collections.Counter[str] = collections.Counter()
         #: told ``(left, reached)`` at each move to another broker (may be set later)
         self.on_move = on_move
+        self._connector = connector
         self._presence = presence
-        self._client_id = client_id
-        self._keepalive = keepalive
         self._timeout = timeout
         self._publish_timeout = publish_timeout
         self._backoff = backoff or Backoff()
@@ -119,7 +108,7 @@ class BrokerTransport:
         self.backlog = Backlog()
         self._client: BrokerConnection | None = None
         self._online = asyncio.Event()
-        self._supervisor: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[None] | None = None  # the supervisor's, once connected
         self._failure: TransportError | None = None
         self._nonce: str | None = None
         self._attempts = 0  # connection attempts: the presence's ``conn``
@@ -157,45 +146,13 @@ class BrokerTransport:
     async def connect(self) -> None:
         """Connect for the first time; raise :class:`~.base.ConnectError` on failure.
         No broker, or a refusal, fails at once; a broker that took the connection but
-        did not answer its set-up in time is tried again (:data:`SETUP_TRIES` in all)."""
-        if self._closed or self._supervisor is not None:
+        did not answer its set-up in time is tried again (:func:`~.retry.first_connection`)."""
+        if self._closed or self._task is not None:
             raise TransportClosed("connect() is called once, on a fresh transport")
-        delay = self._backoff.initial
-        for tries_left in range(SETUP_TRIES - 1, -1, -1):
-            try:
-                client = await self._open_first()
-                break
-            except SetupLost as err:
-                if not tries_left:
-                    raise
-                log.info("%s; trying again", err)
-                await asyncio.sleep(delay)
-                delay = min(delay * self._backoff.factor, self._backoff.maximum)
+        client = await first_connection(len(self.urls), self._open_at, self._backoff)
         if len(self.urls) > 1 and self._presence is not None:  # a peer's: say where
             log.info("on the broker %s", self.url.redacted())
-        self._supervisor = asyncio.create_task(self._supervise(client))
-
-    async def _open_first(self) -> BrokerConnection:
-        """One round over the brokers in order: the first that answers. A refusal that
-        retrying will not cure fails at once; :class:`SetupLost` if any broker took
-        the connection but did not answer its set-up, else the last broker's error."""
-        failures: list[ConnectError] = []
-        for index in range(len(self.urls)):
-            self._at = index
-            try:
-                return await self._open()
-            except Unrecoverable:
-                raise
-            except ConnectError as err:
-                if len(self.urls) > 1:
-                    log.info("%s; trying the next broker", err)
-                failures.append(err)
-        lost = [err for err in failures if isinstance(err, SetupLost)]
-        if lost:
-            raise lost[-1]
-        if len(failures) == 1:
-            raise failures[0]
-        raise ConnectError("no broker answered: " + "; ".join(map(str, failures)))
+        self._task = asyncio.create_task(self._supervise(client))
 
     async def publish(
         self, topic: str, payload: bytes, retain: bool = False, qos: int = QOS_AT_LEAST_ONCE
@@ -234,8 +191,8 @@ class BrokerTransport:
         if self._closed:
             return
         self._closed = True
-        if self._supervisor is not None:
-            await stop_tasks([self._supervisor])
+        if self._task is not None:
+            await stop_tasks([self._task])
         client, self._client = self._client, None
         if client is not None and self._online.is_set():
             with contextlib.suppress(LinkError, TimeoutError):
@@ -248,17 +205,22 @@ class BrokerTransport:
 
     # -- the connection's life -------------------------------------------------------
 
+    async def _open_at(self, index: int) -> BrokerConnection:
+        """One connection attempt to the broker at ``index`` of :attr:`urls`."""
+        self._at = index
+        return await self._open()
+
     async def _open(self) -> BrokerConnection:
         """One connection attempt: connect, subscribe, announce. Maps every failure."""
         nonce = new_nonce() if self._presence else None
         self._attempts += 1
         conn = self._attempts
         inlet = Inlet()
-        client = self._make_client(nonce, conn, inlet)
+        client = self._connector(self.url, self._will(nonce, conn), inlet.put)
         try:
             await client.connect(self._timeout)
         except LinkError as err:
-            raise self._connect_error(err) from None
+            raise connect_error(err, self.url.redacted()) from None
         try:
             async with asyncio.timeout(self._timeout):
                 for pattern in self._patterns:
@@ -286,7 +248,8 @@ class BrokerTransport:
             else:
                 log.info("lost the broker %s; reconnecting", left)
             try:
-                client = await self._reconnect()
+                client = await reconnect(self._at, len(self.urls), self._open_at,
+                                         self._backoff, self._give_up_after)
                 self._moved(left)
             except ConnectError as err:
                 self._failure = err
@@ -302,23 +265,6 @@ class BrokerTransport:
         if self.backlog.admit(message):
             self._queue.put_nowait(message)
         self._heal_stale_will(client, message)
-
-    async def _reconnect(self) -> BrokerConnection:
-        """Retry :meth:`_open` with backoff; give up on refusal or after the deadline."""
-        loop = asyncio.get_running_loop()
-        deadline = None if self._give_up_after is None else loop.time() + self._give_up_after
-        last: ConnectError | None = None
-        async for _delay in self._backoff.delays():
-            if deadline is not None and loop.time() > deadline:
-                break
-            self._at = (self._at + 1) % len(self.urls)  # the next broker, cycling
-            try:
-                return await self._open()
-            except Unrecoverable:
-                raise
-            except ConnectError as err:
-                last = err
-        raise ConnectError(f"gave up reconnecting: {last}")
 
     async def _publish(self, topic: str, payload: bytes, retain: bool, qos: int) -> None:
         while True:
@@ -354,29 +300,11 @@ class BrokerTransport:
 
     # -- pieces ----------------------------------------------------------------------
 
-    def _make_client(self, nonce: str | None, conn: int, inlet: Inlet) -> BrokerConnection:
-        """A connection to :attr:`url` (not yet connected) that hands what it receives
-        to ``inlet``, with a Last Will of this presence's ``nonce`` and attempt ``conn``
-        when there is a presence (:meth:`_will`). The subclass's client driver."""
-        raise NotImplementedError
-
     def _will(self, nonce: str | None, conn: int) -> tuple[str, bytes] | None:
         """The Last Will a connection of ``nonce`` and attempt ``conn`` registers."""
         if self._presence is None or nonce is None:
             return None
         return (self._presence.topic, self._presence.payload(nonce, online=False, conn=conn))
-
-    def _tls_context(self) -> ssl.SSLContext | None:
-        url = self.url
-        if not url.tls:
-            return None
-        try:
-            context = ssl.create_default_context(cafile=url.ca_file)
-            if url.cert_file is not None:
-                context.load_cert_chain(url.cert_file, url.key_file)
-        except (OSError, ssl.SSLError) as err:
-            raise Unrecoverable(f"cannot load the TLS files of {url.redacted()}: {err}") from None
-        return context
 
     async def _announce(self, client: BrokerConnection, online: bool) -> None:
         if self._presence is not None and self._nonce is not None:
@@ -394,14 +322,6 @@ class BrokerTransport:
     async def _announce_in_time(self, client: BrokerConnection) -> None:
         async with asyncio.timeout(self._timeout):
             await self._announce(client, online=True)
-
-    def _connect_error(self, err: LinkError) -> ConnectError:
-        where = self.url.redacted()
-        if err.code in _REFUSED_LOGIN:
-            return Unrecoverable(f"broker {where} refused the login (bad user name or "
-                                  "password, or not authorised)")
-        reason = str(err) or type(err).__name__
-        return ConnectError(f"cannot connect to {where}: {reason}")
 
     def _check_open(self) -> None:
         if self._closed:

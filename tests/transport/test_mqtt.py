@@ -211,7 +211,7 @@ def test_a_link_that_breaks_under_waiting_acknowledgements_prints_nothing(
         link = mqtt._Connection(BrokerUrl.parse(mosquitto.url), client_id=None, keepalive=10,
                                 will=None, tls_context=None, take=lambda _message: None)
         await link.connect(5.0)
-        link._acks[4242] = loop.create_future()  # an acknowledgement nobody awaits now
+        link._acks.waiting[4242] = loop.create_future()  # an acknowledgement nobody awaits now
         awaited = asyncio.ensure_future(link._ack(4243))
         await asyncio.sleep(0)
         link.disconnect()
