@@ -11,13 +11,15 @@ The table drivers (:mod:`.table`) have the shape every client uses:
 Module map: :mod:`.wire` (signed frames and message bodies), :mod:`.link` (one peer's
 connection), :mod:`.lobby` (seating), :mod:`.lot` (the first dealer), :mod:`.handplay`
 (one hand: rules + fair deal), :mod:`.audit` (the rules replay at the end of a hand),
-:mod:`.seat` (the table machine, with no I/O), owning its parts: :mod:`.routing` (the
+:mod:`.seat` (the table machine, with no I/O), owning its parts: :mod:`.driving` (how
+it is driven: its clock, the guard, the waits put together), :mod:`.routing` (the
 way in: queues and routes), :mod:`.seating` (lobby and lot at a seat), :mod:`.course`
 (hands begun, settled, voided) and :mod:`.ending` (the end), :mod:`.gamecourse` (the
 game's side of the course), :mod:`.judging` (a hand's messages and claims),
 :mod:`.clocks` (time limits and TIMEOUT votes), :mod:`.away` (seats that are gone),
-:mod:`.rejoin` and :mod:`.returning` (seats coming back), :mod:`.asking` (the local
-player); :mod:`.phases` (where a machine is,
+:mod:`.rejoin`, :mod:`.redeal` and :mod:`.returning` (seats coming back, and the table
+going on after), :mod:`.asking` (the local player); :mod:`.gamehand` (a Lorum deal's
+hand, with :mod:`.gamedeal` and :mod:`.gameroutes`); :mod:`.phases` (where a machine is,
 how long it waits), :mod:`.journal` (a seat's crash-safe journal), :mod:`.effects` (what
 the machine and its runner say to each other), :mod:`.runner` (the asyncio loop around a
 machine, and :class:`Session`), :mod:`.log` (the spectator log).
