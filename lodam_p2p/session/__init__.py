@@ -22,7 +22,8 @@ going on after), :mod:`.asking` (the local player); :mod:`.gamehand` (a Lorum de
 hand, with :mod:`.gamedeal` and :mod:`.gameroutes`); :mod:`.phases` (where a machine is,
 how long it waits), :mod:`.journal` (a seat's crash-safe journal), :mod:`.effects` (what
 the machine and its runner say to each other), :mod:`.runner` (the asyncio loop around a
-machine, and :class:`Session`), :mod:`.log` (the spectator log).
+machine, and :class:`Session`), :mod:`.hosting` (the sessions a table's process plays,
+put back from a journal), :mod:`.log` (the spectator log).
 """
 
 from lodam_p2p.session.course import Timing

@@ -11,7 +11,8 @@ broker: on an ephemeral loopback port for a solo table, on ``listen`` (default
 ``127.0.0.1:1883``) when hosting; a LAN address only when ``listen`` names one. A table
 whose broker another machine may reach (a LAN address, a venue's broker, a cluster's
 nodes) is advertised by DNS-SD. ``connector`` (tests) replaces MQTT altogether, e.g.
-with an in-memory hub's transports.
+with an in-memory hub's transports. The sessions a hosted table's process plays, and
+what a journal gives back of them, are made in :mod:`.hosting`.
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ from lodam_p2p.games import DEFAULT_GAME, Game, GameError, get_game
 from lodam_p2p.player import Notice, NoticeLevel, Phase, Progress
 from lodam_p2p.session.course import Timing
 from lodam_p2p.session.effects import SessionError
+from lodam_p2p.session.hosting import seat_link, table_sessions
 from lodam_p2p.session.journal import Journal, SeatJournal
 from lodam_p2p.session.keys import entropy_for, new_identity
-from lodam_p2p.session.link import Connector, Link
-from lodam_p2p.session.lobby import HostDesk, check_playable
+from lodam_p2p.session.link import Connector
+from lodam_p2p.session.lobby import check_playable
 from lodam_p2p.session.log import SpectatorLog
 from lodam_p2p.session.runner import Session
 from lodam_p2p.tableplan import MatchOutcome, SeatPlan
@@ -44,10 +46,14 @@ from lodam_p2p.transport.broker import (
     EmbeddedBroker,
     ListenAddress,
 )
-from lodam_p2p.transport.lobby import TableAnnouncement, fingerprint, read_lobby, split_label
+from lodam_p2p.transport.lobby import TableAnnouncement, read_lobby, split_label
 from lodam_p2p.transport.topics import PROTOCOL_VERSION
 
 log = logging.getLogger("lodam_p2p.session")
+
+#: :func:`~lodam_p2p.session.hosting.table_sessions`, by the name the tests and the
+#: benchmarks import it under.
+_sessions = table_sessions
 
 
 def table_game(name: str, seats: int, options: Any) -> Game:
@@ -127,73 +133,6 @@ async def _seat_run(session: Session, after: asyncio.Event) -> MatchOutcome | No
         return None
 
 
-def _link(connect: Connector, table: str, identity: Ed25519PrivateKey, timing: Timing, *,
-          watch_lobby: bool = False, epoch: int = 0) -> Link:
-    return Link(connect, table, identity, watch_lobby=watch_lobby,
-                heartbeat=timing.heartbeat_s, retry=timing.retry_s, epoch=epoch)
-
-
-def _sessions(table: str, options: Any, seats: int, local: Sequence[SeatPlan], *,
-              connect: Connector, seed: int | None, timing: Timing,
-              spectator: SpectatorLog | None, journal: Journal | None = None,
-              game: Game | None = None, brokers: tuple[str, ...] = (),
-              transcripts: Path | None = None) -> list[Session]:
-    """The host (a watcher keeping the lobby) and one session per local seat.
-
-    With a ``journal``, each session keeps its identity, the match and the result there.
-    A journal holding this table's unfinished match puts them all back (a restarted
-    ``lodam host``): the same identities in a new stream epoch; each seat asks to be
-    taken back (:mod:`.rejoin`), naming the others as coming back with it, and the host
-    follows the first seat in."""
-    kept = _kept(journal, table, len(local))
-    links, entropies = [], []
-    for place, entry in enumerate(kept):
-        epoch = int(entry.entry.get("epoch", -1)) + 1
-        entropy = entropy_for(seed, place + 1000 * epoch)
-        entropies.append(entropy)
-        links.append(_link(connect, table, entry.identity(entropy), timing, epoch=epoch))
-        entry.next_epoch()
-    host_link, *seat_links = links
-    together = tuple(link.peer for link in seat_links)  # a restarted host's seats come back
-    # One limit for every seat: a person at the host's own seats gets time to think.
-    person = any(plan.kind == "human" for plan in local)
-    limit = max(timing.timeout_s, timing.person_s) if person else timing.timeout_s
-    desk = HostDesk(table, host_link.peer, seats, options,
-                    tuple(link.peer for link in seat_links), limit_s=limit, game=game,
-                    brokers=brokers)
-    host = Session(host_link, plan=None, entropy=entropies[0], timing=timing,
-                   host=host_link.peer, desk=desk, spectator=spectator, journal=kept[0],
-                   follow=seat_links[0].peer if seat_links else None, together=together)
-    sessions = [host] + [
-        Session(link, plan=plan, entropy=entropy, timing=timing, host=host_link.peer,
-                journal=entry, together=together)
-        for link, plan, entropy, entry in zip(seat_links, local, entropies[1:], kept[1:],
-                                              strict=True)
-    ]
-    for session in sessions:
-        session.runner.transcripts = transcripts
-        session.runner.machine.seating.pin = fingerprint(host_link.pubkey)  # this host only
-    return sessions
-
-
-def _kept(journal: Journal | None, table: str, seats: int) -> list[SeatJournal]:
-    """The journal entries of the host and its ``seats`` local seats: as they are when
-    they hold this table's unfinished match (all of them, or :class:`SessionError`),
-    else cleared for a new table."""
-    roles = ["host"] + [f"seat-{i}" for i in range(1, seats + 1)]
-    kept = [SeatJournal(journal, role, table) for role in roles]
-    back = [entry.rejoining for entry in kept]
-    if all(back):
-        return kept
-    if any(back):
-        raise SessionError(f"the journal holds table {table}'s match under way, hosted with "
-                           "other seats here: start it again with the same --bot seats")
-    for entry in kept:
-        entry.entry.clear()
-        entry.entry["table"] = table
-    return kept
-
-
 async def play_table(*, table: str, options: Any, seats: Sequence[SeatPlan],
                      broker_url: str | None = None, seed: int | None = None,
                      timeout_s: float = 30.0, timing: Timing | None = None,
@@ -209,9 +148,9 @@ async def play_table(*, table: str, options: Any, seats: Sequence[SeatPlan],
     played = table_game(game, len(seats), options)
     timing = timing or Timing(timeout_s=timeout_s)
     async with broker_for(broker_url, None, connector) as (connect, _url):
-        sessions = _sessions(table, options, len(seats), seats, connect=connect, seed=seed,
-                             timing=timing, spectator=spectator, game=played,
-                             journal=journal)
+        sessions = table_sessions(table, options, len(seats), seats, connect=connect,
+                                  seed=seed, timing=timing, spectator=spectator, game=played,
+                                  journal=journal)
         outcomes = await _run_all(sessions)
     return outcomes[0]
 
@@ -242,9 +181,10 @@ async def host_table(*, table: str, seats: int, options: Any, local: Sequence[Se
         brokers = announced_brokers(url, listen) if connector is None else ()
         if callable(on_broker):
             on_broker(brokers[0] if brokers else url)
-        sessions = _sessions(table, options, seats, local, connect=connect, seed=seed,
-                             timing=timing or Timing(), spectator=spectator, journal=journal,
-                             game=played, brokers=brokers, transcripts=transcripts)
+        sessions = table_sessions(table, options, seats, local, connect=connect, seed=seed,
+                                  timing=timing or Timing(), spectator=spectator,
+                                  journal=journal, game=played, brokers=brokers,
+                                  transcripts=transcripts)
         async with _advertised(table, brokers, sessions[0].runner.machine.identity):
             outcomes = await _run_all(sessions)
     return outcomes[0]
@@ -403,7 +343,7 @@ async def join_table(*, table: str | None, seat: SeatPlan, broker_url: str,
         identity = kept.identity(entropy) if journal is not None else new_identity(entropy)
         kept.next_epoch()
         timing = timing or Timing()
-        link = _link(connect, name, identity, timing, watch_lobby=True, epoch=epoch)
+        link = seat_link(connect, name, identity, timing, watch_lobby=True, epoch=epoch)
         session = make(link, plan=seat, entropy=entropy, timing=timing, spectator=spectator,
                        journal=kept)
         session.runner.transcripts = transcripts
