@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from lodam_p2p.transport.lobby import SHORT_PRINT
 from lodam_p2p.transport.topics import PROTOCOL_VERSION, check_name, is_valid_name
 from lodam_p2p.transport.url import BadBrokerUrl, BrokerUrl
 
@@ -28,8 +29,6 @@ __all__ = ["ADVERT_DOMAIN", "MAX_NODES", "SHORT_PRINT", "BadAdvert", "TableAdver
 
 #: What an advert's signature covers first (then the signed JSON).
 ADVERT_DOMAIN = b"lodam/v3/advert\x00"
-#: Hex digits of the fingerprint shown after a table's name (as in the lobby).
-SHORT_PRINT = 4
 #: The most brokers one advert carries besides its first (a cluster is a handful of nodes).
 MAX_NODES = 15
 
