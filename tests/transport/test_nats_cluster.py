@@ -266,13 +266,25 @@ class Match:
             process.communicate()
 
 
+#: What each seat's ``--json`` line tells of its own view rather than of the match
+#: (docs/results.md): the broker's faults it saw (a node lost with a frame in flight may
+#: have withheld that frame from one seat only), and the errors of its own bots.
+PER_SEAT = ("broker_faults", "bot_errors")
+
+
 def one_result(results: list[dict[str, object]]) -> None:
-    """Every seat reports the same match: winners, no blame, every audit passed."""
+    """Every seat reports the same match: winners, no blame, every audit passed, and
+    no bot error; each seat's own view (:data:`PER_SEAT`) may differ."""
     first = results[0]
-    assert first["table"] == "oak" and first["blames"] == [] and first["winners"], results
-    assert first["audits_passed"] == first["deals"], results
-    assert all(r["winners"] == first["winners"] and r["blames"] == [] for r in results), results
-    assert all(r == first for r in results), results
+    shared = [{key: value for key, value in r.items() if key not in PER_SEAT}
+              for r in results]
+    if not (first["table"] == "oak" and first["blames"] == [] and first["winners"]
+            and first["audits_passed"] == first["deals"]
+            and all(r == shared[0] for r in shared)
+            and all(r["bot_errors"] == [] for r in results)):
+        pytest.fail("not one result, blameless and audited, everywhere:\n"
+                    + "\n".join(json.dumps(r, sort_keys=True) for r in results),
+                    pytrace=False)
 
 
 @pytest.mark.slow
