@@ -56,11 +56,15 @@ class SetupLost(ConnectError):
 
 
 class LinkError(Exception):
-    """The connection failed or broke; ``code`` is a refusal's reason code, if any."""
+    """The connection failed or broke; ``code`` is a refusal's reason code, if any.
+    ``taken``: the broker took the connection, then closed it or let the CONNECT go
+    unanswered without a refusal — a node not ready yet (a NATS cluster placing its
+    streams says so), not a wrong address."""
 
-    def __init__(self, reason: str, code: int | None = None) -> None:
+    def __init__(self, reason: str, code: int | None = None, *, taken: bool = False) -> None:
         super().__init__(reason)
         self.code = code
+        self.taken = taken
 
 
 class BrokerConnection(Protocol):

@@ -248,9 +248,11 @@ class _Connection:
                 await asyncio.shield(self._connack)
         except TimeoutError:
             self.disconnect()
-            raise _LinkError(f"no CONNACK within {timeout:g} s") from None
-        except _LinkError:
+            raise _LinkError(f"no CONNACK within {timeout:g} s", taken=True) from None
+        except _LinkError as err:
             self.disconnect()
+            if err.code is None:  # closed without a refusal: taken, not refused
+                raise _LinkError(str(err), taken=True) from None
             raise
 
     async def subscribe(self, pattern: str, qos: int) -> None:

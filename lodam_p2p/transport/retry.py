@@ -6,9 +6,10 @@ an index of its list (its ``open_at``); what to try next, and when to stop, is h
 The first connection (:func:`first_connection`) goes round the brokers once, in the
 order given, and takes the first that answers. No broker, or a refusal that retrying
 will not cure (:class:`~.connection.Unrecoverable`), fails at once; a broker that took
-the connection but did not answer its set-up in time (:class:`~.connection.SetupLost`)
-is busy, not wrong, so the round is made again, :data:`SETUP_TRIES` times in all, after
-the backoff's delays.
+the connection but did not answer it, or its set-up, in time, or closed it without a
+refusal (:class:`~.connection.SetupLost`: a NATS node whose cluster is still placing its
+streams does that) is busy, not wrong, so the round is made again, :data:`SETUP_TRIES`
+times in all, after the backoff's delays.
 
 A reconnection (:func:`reconnect`) moves on to the next broker of the list after each
 delay of the backoff, cycling through them all, until one answers, a refusal that will

@@ -220,6 +220,9 @@ class Supervisor:
         try:
             await client.connect(self._timeout)
         except LinkError as err:
+            if err.taken:
+                raise SetupLost(f"{self.url.redacted()} took the connection but did not "
+                                f"answer it: {err}") from None
             raise connect_error(err, self.url.redacted()) from None
         try:
             async with asyncio.timeout(self._timeout):

@@ -228,10 +228,12 @@ def test_a_link_that_breaks_under_waiting_acknowledgements_prints_nothing(
 class _StallFirst:
     """A relay to a broker that, on the first connection only, stops passing what the
     client sends once the broker has answered its CONNECT: the broker takes the client
-    and then never hears its set-up (a broker too busy to answer in time)."""
+    and then never hears its set-up (a broker too busy to answer in time). With
+    ``close``, it instead reads the first connection's CONNECT and closes it unanswered,
+    as a NATS node not ready yet does."""
 
-    def __init__(self, port: int) -> None:
-        self.port, self.connections = port, 0
+    def __init__(self, port: int, *, close: bool = False) -> None:
+        self.port, self.connections, self.close = port, 0, close
         self.url = ""
 
     async def __aenter__(self) -> _StallFirst:
@@ -245,6 +247,10 @@ class _StallFirst:
     async def _relay(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         self.connections += 1
         stall = self.connections == 1
+        if stall and self.close:
+            await client_r.read(4096)
+            client_w.close()
+            return
         broker_r, broker_w = await asyncio.open_connection("127.0.0.1", self.port)
         answered = asyncio.Event()
 
@@ -285,6 +291,22 @@ def test_a_first_connection_whose_set_up_goes_unanswered_is_tried_again(
             finally:
                 await inbox.stop()
                 await ann.close()
+            return relay.connections
+
+    assert run(scenario()) == 2
+
+
+def test_a_first_connection_closed_unanswered_is_tried_again(mosquitto: Mosquitto) -> None:
+    """A broker that takes the connection and closes it without a CONNACK (a NATS node
+    whose cluster is still placing its streams) is tried again, not given up."""
+
+    async def scenario() -> int:
+        async with _StallFirst(mosquitto.port, close=True) as relay:
+            ann = MqttTransport(relay.url, PresenceSpec("oak", "ann"), timeout=3.0,
+                                backoff=FAST)
+            await ann.connect()
+            assert ann.epoch == 1
+            await ann.close()
             return relay.connections
 
     assert run(scenario()) == 2

@@ -36,7 +36,8 @@ class FakeLink:
         self.published: list[Message] = []
 
     async def connect(self, timeout: float) -> None:
-        refusal = self.driver.refusals.get(self.url.host)
+        refusal = self.driver.refusals.get(self.url.host) or self.driver.once.pop(
+            self.url.host, None)
         if refusal is not None:
             raise refusal
         for message in self.driver.early:  # received before the set-up is done
@@ -67,6 +68,7 @@ class FakeDriver:
     def __init__(self) -> None:
         self.links: list[FakeLink] = []
         self.refusals: dict[str, LinkError] = {}  # by host
+        self.once: dict[str, LinkError] = {}  # by host: the next connection's failure
         self.early: list[Message] = []  # what the next connection receives at once
         self._changed = asyncio.Event()
 
@@ -141,6 +143,25 @@ def test_the_first_connection_takes_the_first_broker_that_answers_and_moves_on()
             await driver.until(lambda: seat.epoch == 2)
             assert seat.url.host == "10.0.0.3" and seat.moves == 1
         assert moves == [("mqtt://10.0.0.2:1883", "mqtt://10.0.0.3:1883")]
+
+    run(scenario())
+
+
+def test_a_broker_that_takes_the_connection_and_closes_it_is_tried_again() -> None:
+    """A node that is up but not ready closes the connection without a refusal: the
+    first connection tries again after the backoff instead of failing; a connection
+    refused outright still fails at once."""
+    async def scenario() -> None:
+        driver = FakeDriver()
+        driver.once["10.0.0.1"] = LinkError("the broker closed the connection", taken=True)
+        async with Supervisor("mqtt://10.0.0.1:1883", driver, ANN, backoff=FAST) as seat:
+            assert seat.epoch == 1 and len(driver.links) == 2
+
+        driver = FakeDriver()
+        driver.once["10.0.0.1"] = LinkError("connection refused")
+        with pytest.raises(ConnectError, match="connection refused"):
+            await Supervisor("mqtt://10.0.0.1:1883", driver, backoff=FAST).connect()
+        assert len(driver.links) == 1
 
     run(scenario())
 
