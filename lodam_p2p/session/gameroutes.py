@@ -21,14 +21,14 @@ the same way at every honest peer that has taken the same ones before it:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from typing import Any, Protocol
 
-from lodam_p2p.fairdeal import Blame, Hand, Phase
-from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
+from lodam_p2p.fairdeal import Hand, Phase
 from lodam_p2p.games import Holder
 from lodam_p2p.session.gamedeal import GameDeal, PendingMove
-from lodam_p2p.session.handtypes import Blamed, Route
+from lodam_p2p.session.handtypes import Route
 from lodam_p2p.session.movebody import BadMove, GameMove
 from lodam_p2p.session.wire import Body, Msg
 
@@ -83,8 +83,10 @@ class RoutedHand(Protocol):
         """The move whose card is being revealed."""
         ...
 
-    def signed_message(self, seat: int, data: bytes) -> object:
-        """The fair-deal message of the envelope ``data`` that ``seat`` signed."""
+    def screen_envelopes(self, seat: int, body: Body, reveal_due: Callable[[int], bool],
+                         outside: str) -> None:
+        """Refuse an early opening or an undue reveal in ``body``
+        (:meth:`~lodam_p2p.session.handbase.HandBase.screen_envelopes`)."""
         ...
 
 
@@ -141,16 +143,10 @@ def route_notes(hand: RoutedHand, seat: int, body: Body) -> Route:
 def screen_message(hand: RoutedHand, seat: int, body: Body) -> None:
     """Refuse an audit opening outside NOTES, and a reveal outside the seat's move
     (:class:`~lodam_p2p.session.handtypes.Blamed`, with the envelope as evidence)."""
-    if body.kind is Msg.NOTES:
-        return
     move = GameMove.read(body) if body.kind is Msg.MOVE else None
-    for data in body.envelopes:
-        message = hand.signed_message(seat, data)
-        if isinstance(message, AuditMsg):
-            raise Blamed(Blame(seat, "early-audit", "sent its audit opening outside "
-                               "the end of the deal"), (data,))
-        if isinstance(message, RevealMsg) and not (
-                move is not None and move.position == message.position) and not (
-                hand.deal.blind and body.kind is Msg.PROTO):
-            raise Blamed(Blame(seat, "false-reveal", f"revealed position "
-                               f"{message.position} outside its move"), (data,))
+    blind = hand.deal.blind and body.kind is Msg.PROTO
+
+    def due(position: int) -> bool:
+        return blind or (move is not None and move.position == position)
+
+    hand.screen_envelopes(seat, body, due, "outside its move")

@@ -12,10 +12,11 @@ so the base names it only as what a body needs (``_Stepped``).
 from __future__ import annotations
 
 import abc
+from collections.abc import Callable
 from typing import Protocol
 
 from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase, RemoteProtocolError
-from lodam_p2p.fairdeal.messages import AuditMsg
+from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
 from lodam_p2p.fairdeal.wire import HEADER_LEN, SIG_LEN, open_envelope
 from lodam_p2p.session.handtypes import Blamed
 from lodam_p2p.session.wire import MAX_ENVELOPES, Body, Msg
@@ -98,6 +99,26 @@ class HandBase(abc.ABC):
     def is_opening(self, seat: int, data: bytes) -> bool:
         """Whether ``data`` is an audit opening that ``seat`` signed for this hand."""
         return isinstance(self.signed_message(seat, data), AuditMsg)
+
+    def screen_envelopes(self, seat: int, body: Body, reveal_due: Callable[[int], bool],
+                         outside: str) -> None:
+        """Refuse, in a body of ``seat`` that is no NOTES, an audit opening, and a reveal
+        of a position ``reveal_due`` does not allow (``outside`` words where it may
+        reveal): :class:`~lodam_p2p.session.handtypes.Blamed`, the envelope as evidence.
+
+        An opening reveals the seat's hand key and shuffle; sent early (inside a PROTO,
+        a play …) it would move every hand to the audit mid-deal. The signed envelope
+        is proof against its signer, whatever the state of the hand that reads it."""
+        if body.kind is Msg.NOTES:
+            return
+        for data in body.envelopes:
+            message = self.signed_message(seat, data)
+            if isinstance(message, AuditMsg):
+                raise Blamed(Blame(seat, "early-audit", "sent its audit opening before the "
+                                   "end of the deal"), (data,))
+            if isinstance(message, RevealMsg) and not reveal_due(message.position):
+                raise Blamed(Blame(seat, "false-reveal", f"revealed position "
+                                   f"{message.position} {outside}"), (data,))
 
     def feed(self, seat: int, envelopes: tuple[bytes, ...], now: float, *,
              own: bool = True, poll: bool = True) -> None:

@@ -44,7 +44,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lodam_p2p.fairdeal import Blame, Hand, HandConfig, Phase
 from lodam_p2p.fairdeal.group import Entropy
-from lodam_p2p.fairdeal.messages import AuditMsg, RevealMsg
 from lodam_p2p.games import (
     Game,
     GameError,
@@ -264,23 +263,12 @@ class HandPlay(HandBase):
             return None
 
     def screen(self, seat: int, body: Body) -> None:
-        """Refuse an audit opening anywhere but in the seat's NOTES at the deal's end.
-
-        An opening reveals the seat's hand key and shuffle; sent early (inside a PROTO,
-        a play …) it would move every hand to the audit mid-deal. The signed envelope
-        is proof against its signer, whatever the state of the hand that reads it."""
-        if body.kind is Msg.NOTES:
-            return
+        """Refuse an audit opening anywhere but in the seat's NOTES at the deal's end,
+        and a reveal but of the card played or the talon's top
+        (:meth:`~.handbase.HandBase.screen_envelopes`)."""
         move = ExchangeMove.read(body) if body.kind is Msg.MOVE else None
-        for data in body.envelopes:
-            message = self.signed_message(seat, data)
-            if isinstance(message, AuditMsg):
-                raise Blamed(Blame(seat, "early-audit", "sent its audit opening before the "
-                                   "end of the deal"), (data,))
-            if isinstance(message, RevealMsg) and not self._reveal_due(move, message.position):
-                raise Blamed(Blame(seat, "false-reveal", f"revealed position "
-                                   f"{message.position} outside its play and the talon's "
-                                   "turn"), (data,))
+        self.screen_envelopes(seat, body, lambda position: self._reveal_due(move, position),
+                              "outside its play and the talon's turn")
 
     def _reveal_due(self, move: ExchangeMove | None, position: int) -> bool:
         """A seat reveals only the position it plays, and its share of the talon's top."""
