@@ -57,9 +57,10 @@ class SetupLost(ConnectError):
 
 class LinkError(Exception):
     """The connection failed or broke; ``code`` is a refusal's reason code, if any.
-    ``taken``: the broker took the connection, then closed it or let the CONNECT go
+    ``taken``: the broker took a plain connection, then closed it or let the CONNECT go
     unanswered without a refusal — a node not ready yet (a NATS cluster placing its
-    streams says so), not a wrong address."""
+    streams says so), not a wrong address. Over TLS such a close is how a refused
+    client certificate shows, so it is never ``taken``."""
 
     def __init__(self, reason: str, code: int | None = None, *, taken: bool = False) -> None:
         super().__init__(reason)

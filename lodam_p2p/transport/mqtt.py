@@ -213,6 +213,8 @@ class _Connection:
             client.username_pw_set(url.username, url.password)
         if will is not None:
             client.will_set(will[0], will[1], qos=QOS_AT_LEAST_ONCE, retain=True)
+        #: over TLS a close before the CONNACK is how a refused client certificate shows
+        self._plain = tls_context is None  # (TLS 1.3): a refusal, not a busy broker
         if tls_context is not None:
             client.tls_set_context(tls_context)
         client.on_connect = self._on_connect
@@ -248,12 +250,10 @@ class _Connection:
                 await asyncio.shield(self._connack)
         except TimeoutError:
             self.disconnect()
-            raise _LinkError(f"no CONNACK within {timeout:g} s", taken=True) from None
+            raise _LinkError(f"no CONNACK within {timeout:g} s", taken=self._plain) from None
         except _LinkError as err:
             self.disconnect()
-            if err.code is None:  # closed without a refusal: taken, not refused
-                raise _LinkError(str(err), taken=True) from None
-            raise
+            raise _LinkError(str(err), err.code, taken=err.code is None and self._plain) from None
 
     async def subscribe(self, pattern: str, qos: int) -> None:
         """Subscribe and wait for the SUBACK; :class:`_LinkError` if refused or broken."""
